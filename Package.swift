@@ -1,0 +1,49 @@
+// swift-tools-version: 6.0
+// Flipbook: Core Animation's model on Linux, rendered by Cairo to PNG frames and animated GIFs.
+//
+// Dependencies point one way, down this list (see README "Architecture"):
+//   flipbook -> FlipbookCommand -> Flipbook (umbrella) -> SceneFormat -> Scenes -> Rendering
+//   Rendering -> LayerTree, CairoCanvas;  LayerTree -> Animations -> Geometry;  CairoCanvas -> CCairo, Geometry
+import PackageDescription
+
+let package = Package(
+  name: "Flipbook",
+  products: [
+    .library(name: "Flipbook", targets: ["Flipbook"]),
+    .executable(name: "flipbook", targets: ["flipbook"]),
+  ],
+  dependencies: [
+    // The only package dependency: the command line (design.md "Dependencies").
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+  ],
+  targets: [
+    // System libraries from Debian (scripts/setup installs them).
+    .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
+    .systemLibrary(name: "CGIF", providers: [.apt(["libgif-dev"])]),
+
+    // Pure Swift, no Foundation.
+    .target(name: "Geometry"),
+    .target(name: "Animations", dependencies: ["Geometry"]),
+    .target(name: "LayerTree", dependencies: ["Geometry", "Animations"]),
+
+    // The only importer of Cairo.
+    .target(name: "CairoCanvas", dependencies: ["CCairo", "Geometry"]),
+    .target(name: "Rendering", dependencies: ["LayerTree", "CairoCanvas"]),
+    .target(name: "Scenes", dependencies: ["Rendering"]),
+    .target(name: "SceneFormat", dependencies: ["Scenes"]),
+    .target(name: "Flipbook", dependencies: ["Geometry", "Animations", "LayerTree", "CairoCanvas", "Rendering", "Scenes", "SceneFormat"]),
+    .target(name: "FlipbookCommand", dependencies: [
+      "Flipbook", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+    ]),
+    .executableTarget(name: "flipbook", dependencies: ["FlipbookCommand"]),
+
+    .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),
+    .testTarget(name: "AnimationsTests", dependencies: ["Animations"]),
+    .testTarget(name: "LayerTreeTests", dependencies: ["LayerTree"]),
+    .testTarget(name: "CairoCanvasTests", dependencies: ["CairoCanvas"]),
+    .testTarget(name: "RenderingTests", dependencies: ["Flipbook"]),
+    .testTarget(name: "SceneFormatTests", dependencies: ["SceneFormat"]),
+    .testTarget(name: "FlipbookCommandTests", dependencies: ["FlipbookCommand"]),
+  ],
+  swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,131 @@
+import Glibc
+
+/// Why a file could not be read or written, with the path and the system's reason.
+public struct FileError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// The file the operation was about.
+  public var path: String
+  /// The system's description of the failure (`strerror`).
+  public var reason: String
+
+  /// Creates an error for `path`.
+  public init(path: String, reason: String) {
+    self.path = path
+    self.reason = reason
+  }
+
+  /// `"<path>: <reason>"`.
+  public var description: String { "\(path): \(reason)" }
+}
+
+/// Reads whole files and writes them whole or not at all.
+///
+/// A write goes to a temporary file beside the target (`.<name>.<pid>.tmp`) that is renamed over
+/// the target only once every byte is on disk, so an interrupted or failed write never leaves a
+/// half-written file and never clobbers an existing one. Temporary files still open when the
+/// process gets SIGINT, SIGTERM or SIGHUP are removed before it exits.
+public enum AtomicFile {
+  /// Writes `bytes` to `path`, replacing any existing file only when the write succeeded.
+  public static func write(_ bytes: [UInt8], to path: String) throws(FileError) {
+    let temporary = temporaryPath(for: path)
+    TemporaryFiles.register(temporary)
+    defer { TemporaryFiles.unregister(temporary) }
+    let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    guard fd >= 0 else { throw FileError(path: path, reason: lastError()) }
+    var failure: String? = nil
+    bytes.withUnsafeBytes { raw in
+      var offset = 0
+      while offset < raw.count {
+        let n = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
+        if n < 0 {
+          if errno == EINTR { continue }
+          failure = lastError()
+          return
+        }
+        offset += n
+      }
+    }
+    if close(fd) != 0 && failure == nil { failure = lastError() }
+    if failure == nil && rename(temporary, path) != 0 { failure = lastError() }
+    if let failure {
+      unlink(temporary)
+      throw FileError(path: path, reason: failure)
+    }
+  }
+
+  /// Reads the whole file at `path`.
+  public static func read(_ path: String) throws(FileError) -> [UInt8] {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { throw FileError(path: path, reason: lastError()) }
+    defer { close(fd) }
+    var info = stat()
+    if fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
+      throw FileError(path: path, reason: "is a folder, not a file")
+    }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+      let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+      if n < 0 {
+        if errno == EINTR { continue }
+        throw FileError(path: path, reason: lastError())
+      }
+      if n == 0 { break }
+      bytes.append(contentsOf: chunk[0..<n])
+    }
+    return bytes
+  }
+
+  /// The temporary file a write to `path` goes through first.
+  static func temporaryPath(for path: String) -> String {
+    let slash = path.lastIndex(of: "/")
+    let folder = slash.map { String(path[...$0]) } ?? ""
+    let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+    return "\(folder).\(name).\(getpid()).tmp"
+  }
+
+  static func lastError() -> String { String(cString: strerror(errno)) }
+}
+
+/// The temporary files being written, removed by a signal handler if the process is stopped.
+enum TemporaryFiles {
+  private static let capacity = 64
+  // A fixed table of C strings that the signal handler can walk without allocating or locking.
+  nonisolated(unsafe) private static let slots = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: capacity)
+  nonisolated(unsafe) private static var lock = pthread_mutex_t()
+  nonisolated(unsafe) private static var installed = false
+
+  static func register(_ path: String) {
+    pthread_mutex_lock(&lock)
+    defer { pthread_mutex_unlock(&lock) }
+    if !installed {
+      slots.initialize(repeating: nil, count: capacity)
+      for signal in [SIGINT, SIGTERM, SIGHUP] {
+        Glibc.signal(signal) { number in
+          for i in 0..<TemporaryFiles.capacity {
+            if let p = TemporaryFiles.slots[i] { unlink(p) }
+          }
+          Glibc.signal(number, SIG_DFL)
+          raise(number)
+        }
+      }
+      installed = true
+    }
+    for i in 0..<capacity where slots[i] == nil {
+      slots[i] = strdup(path)
+      return
+    }
+  }
+
+  static func unregister(_ path: String) {
+    pthread_mutex_lock(&lock)
+    defer { pthread_mutex_unlock(&lock) }
+    guard installed else { return }
+    for i in 0..<capacity {
+      if let p = slots[i], String(cString: p) == path {
+        slots[i] = nil
+        free(p)
+        return
+      }
+    }
+  }
+}

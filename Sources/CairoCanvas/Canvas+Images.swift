@@ -1,0 +1,133 @@
+import CCairo
+import Geometry
+
+extension Canvas {
+  /// Draws `bitmap` stretched into `rect` (points), sampled bilinearly with its edge pixels
+  /// extended, so a scaled image has no faded border.
+  public func draw(_ bitmap: Bitmap, in rect: Rect) {
+    guard bitmap.width > 0, bitmap.height > 0, !rect.isEmpty else { return }
+    guard let image = Canvas.makeSurface(bitmap) else { return }
+    defer { cairo_surface_destroy(image) }
+    paint(image, width: bitmap.width, height: bitmap.height, in: rect)
+  }
+
+  /// Draws another canvas stretched into `rect` (points), sampled as `draw(_:in:)` samples a
+  /// bitmap.
+  public func draw(_ canvas: Canvas, in rect: Rect) {
+    guard !rect.isEmpty else { return }
+    cairo_surface_flush(canvas.surface)
+    paint(canvas.surface, width: canvas.pixelWidth, height: canvas.pixelHeight, in: rect)
+  }
+
+  private func paint(_ image: OpaquePointer, width: Int, height: Int, in rect: Rect) {
+    let r = rect.standardized
+    guard let pattern = cairo_pattern_create_for_surface(image) else { return }
+    defer { cairo_pattern_destroy(pattern) }
+    // Pattern space is image pixels: user (x, y) -> ((x - minX) * W / w, (y - minY) * H / h).
+    var m = cairo_matrix_t()
+    cairo_matrix_init_scale(&m, Double(width) / r.width, Double(height) / r.height)
+    cairo_matrix_translate(&m, -r.minX, -r.minY)
+    cairo_pattern_set_matrix(pattern, &m)
+    cairo_pattern_set_filter(pattern, CAIRO_FILTER_BILINEAR)
+    cairo_pattern_set_extend(pattern, CAIRO_EXTEND_PAD)
+    cairo_save(cr)
+    cairo_set_source(cr, pattern)
+    cairo_new_path(cr)
+    cairo_rectangle(cr, r.minX, r.minY, r.width, r.height)
+    cairo_fill(cr)
+    cairo_restore(cr)
+  }
+
+  /// A new Cairo image surface holding `bitmap`, premultiplied.
+  static func makeSurface(_ bitmap: Bitmap) -> OpaquePointer? {
+    guard let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(bitmap.width), Int32(bitmap.height)),
+      cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS
+    else { return nil }
+    cairo_surface_flush(surface)
+    let stride = Int(cairo_image_surface_get_stride(surface))
+    guard let base = cairo_image_surface_get_data(surface) else {
+      cairo_surface_destroy(surface)
+      return nil
+    }
+    bitmap.pixels.withUnsafeBufferPointer { src in
+      PixelConversion.premultiply(
+        rgba: src.baseAddress!, width: bitmap.width, height: bitmap.height, into: base, stride: stride)
+    }
+    cairo_surface_mark_dirty(surface)
+    return surface
+  }
+
+  /// The canvas's pixels as straight-alpha RGBA8 (`Bitmap`), un-premultiplied with rounding.
+  public func makeBitmap() -> Bitmap {
+    cairo_surface_flush(surface)
+    return Canvas.readBitmap(surface, opaque: false)
+  }
+
+  /// Reads an ARGB32 (or RGB24 when `opaque`) image surface into a bitmap.
+  static func readBitmap(_ surface: OpaquePointer, opaque: Bool) -> Bitmap {
+    let width = Int(cairo_image_surface_get_width(surface))
+    let height = Int(cairo_image_surface_get_height(surface))
+    let stride = Int(cairo_image_surface_get_stride(surface))
+    guard width > 0, height > 0, let base = cairo_image_surface_get_data(surface) else {
+      return Bitmap(width: Swift.max(0, width), height: Swift.max(0, height))
+    }
+    let pixels = [UInt8](unsafeUninitializedCapacity: width * height * 4) { out, count in
+      PixelConversion.unpremultiply(
+        argb: UnsafePointer(base), stride: stride, width: width, height: height, opaque: opaque,
+        into: out.baseAddress!)
+      count = width * height * 4
+    }
+    return Bitmap(width: width, height: height, pixels: pixels)
+  }
+}
+
+/// The two hot loops between Cairo's premultiplied native-endian ARGB32 and straight RGBA8.
+enum PixelConversion {
+  /// Straight RGBA8 rows to premultiplied ARGB32 rows of `stride` bytes.
+  static func premultiply(rgba src: UnsafePointer<UInt8>, width: Int, height: Int, into dst: UnsafeMutablePointer<UInt8>, stride: Int) {
+    for y in 0..<height {
+      let s = src + y * width * 4
+      let row = UnsafeMutableRawPointer(dst + y * stride).assumingMemoryBound(to: UInt32.self)
+      for x in 0..<width {
+        let r = UInt32(s[x * 4]), g = UInt32(s[x * 4 + 1]), b = UInt32(s[x * 4 + 2]), a = UInt32(s[x * 4 + 3])
+        if a == 255 {
+          row[x] = 0xFF00_0000 | r << 16 | g << 8 | b
+        } else if a == 0 {
+          row[x] = 0
+        } else {
+          row[x] = a << 24 | mul255(r, a) << 16 | mul255(g, a) << 8 | mul255(b, a)
+        }
+      }
+    }
+  }
+
+  /// `round(c * a / 255)` exactly, without a division.
+  @inline(__always) static func mul255(_ c: UInt32, _ a: UInt32) -> UInt32 {
+    let t = c * a + 128
+    return (t + (t >> 8)) >> 8
+  }
+
+  /// Premultiplied ARGB32 rows to straight RGBA8; `opaque` surfaces (RGB24) get alpha 255.
+  static func unpremultiply(argb src: UnsafePointer<UInt8>, stride: Int, width: Int, height: Int, opaque: Bool, into dst: UnsafeMutablePointer<UInt8>) {
+    for y in 0..<height {
+      let row = UnsafeRawPointer(src + y * stride).assumingMemoryBound(to: UInt32.self)
+      let out = dst + y * width * 4
+      for x in 0..<width {
+        let p = row[x]
+        let a = opaque ? 255 : p >> 24
+        var r = (p >> 16) & 0xFF, g = (p >> 8) & 0xFF, b = p & 0xFF
+        if a == 0 {
+          (r, g, b) = (0, 0, 0)
+        } else if a != 255 {
+          r = Swift.min(255, (r * 255 + a / 2) / a)
+          g = Swift.min(255, (g * 255 + a / 2) / a)
+          b = Swift.min(255, (b * 255 + a / 2) / a)
+        }
+        out[x * 4] = UInt8(r)
+        out[x * 4 + 1] = UInt8(g)
+        out[x * 4 + 2] = UInt8(b)
+        out[x * 4 + 3] = UInt8(a)
+      }
+    }
+  }
+}

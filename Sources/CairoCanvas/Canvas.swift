@@ -1,0 +1,253 @@
+import CCairo
+import Geometry
+
+/// A drawing surface: an ARGB32 Cairo image surface of a fixed pixel size, drawn on in points.
+///
+/// The canvas keeps Core Graphics' model: a current transform (points, y down, already scaled
+/// by `scale`), a state stack (`save`/`restore`), a fill and a stroke color and a stroke style
+/// that the state stack saves too. Offscreen canvases are ordinary canvases: draw into one, then
+/// draw it into another with `draw(_:in:)` or read it out with `makeBitmap()`.
+///
+/// ```swift
+/// let canvas = try Canvas(size: Size(40, 40), scale: 2)
+/// canvas.strokeColor = .gray
+/// canvas.strokeStyle.lineWidth = 6
+/// canvas.stroke(Path(arcCenter: Point(20, 20), radius: 10, startAngle: 0, endAngle: 1, clockwise: true))
+/// let pixels = canvas.makeBitmap()
+/// ```
+public final class Canvas {
+  /// The longest side, in pixels, that a canvas may have: 16384.
+  public static let maximumSide = 16384
+  /// The most pixels a canvas may have: 64 megapixels (64,000,000).
+  public static let maximumPixelCount = 64_000_000
+
+  let surface: OpaquePointer
+  let cr: OpaquePointer
+
+  /// The width, in pixels.
+  public let pixelWidth: Int
+  /// The height, in pixels.
+  public let pixelHeight: Int
+  /// Pixels per point: a 40-point canvas at scale 2 is 80 pixels wide.
+  public let scale: Double
+
+  /// The color `fill` uses when none is given (default opaque black). Saved by `save()`.
+  public var fillColor: Color = .black
+  /// The color `stroke` uses when none is given (default opaque black). Saved by `save()`.
+  public var strokeColor: Color = .black
+  /// The stroke width, caps, joins and dashes `stroke` uses. Saved by `save()`.
+  public var strokeStyle = StrokeStyle()
+
+  private var savedStates: [(Color, Color, StrokeStyle)] = []
+
+  /// Creates a transparent canvas of `pixelWidth` x `pixelHeight` pixels whose user space is in
+  /// points (`scale` pixels each).
+  ///
+  /// - Throws: `CanvasError.sizeOutOfRange` past `maximumSide` or `maximumPixelCount`.
+  public init(pixelWidth: Int, pixelHeight: Int, scale: Double = 1) throws(CanvasError) {
+    guard pixelWidth > 0, pixelHeight > 0, pixelWidth <= Canvas.maximumSide, pixelHeight <= Canvas.maximumSide,
+      pixelWidth * pixelHeight <= Canvas.maximumPixelCount
+    else { throw .sizeOutOfRange(width: pixelWidth, height: pixelHeight) }
+    precondition(scale > 0 && scale.isFinite, "Canvas scale must be positive and finite, got \(scale)")
+    guard let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(pixelWidth), Int32(pixelHeight)) else {
+      throw .cairo("could not create a surface")
+    }
+    if let error = Canvas.failure(cairo_surface_status(surface)) {
+      cairo_surface_destroy(surface)
+      throw error
+    }
+    guard let cr = cairo_create(surface) else {
+      cairo_surface_destroy(surface)
+      throw .cairo("could not create a context")
+    }
+    self.surface = surface
+    self.cr = cr
+    self.pixelWidth = pixelWidth
+    self.pixelHeight = pixelHeight
+    self.scale = scale
+    cairo_scale(cr, scale, scale)
+  }
+
+  /// Creates a transparent canvas `size` points large at `scale` pixels per point; the pixel
+  /// size is rounded to the nearest whole pixel.
+  public convenience init(size: Size, scale: Double = 1) throws(CanvasError) {
+    let w = (size.width * scale).rounded(), h = (size.height * scale).rounded()
+    guard w.isFinite, h.isFinite, w >= 1, h >= 1, w <= Double(Canvas.maximumSide), h <= Double(Canvas.maximumSide) else {
+      throw .sizeOutOfRange(width: w.isFinite ? Int(Swift.max(-1e9, Swift.min(1e9, w))) : 0, height: h.isFinite ? Int(Swift.max(-1e9, Swift.min(1e9, h))) : 0)
+    }
+    try self.init(pixelWidth: Int(w), pixelHeight: Int(h), scale: scale)
+  }
+
+  deinit {
+    cairo_destroy(cr)
+    cairo_surface_destroy(surface)
+  }
+
+  static func failure(_ status: cairo_status_t) -> CanvasError? {
+    guard status != CAIRO_STATUS_SUCCESS else { return nil }
+    return .cairo(String(cString: cairo_status_to_string(status)))
+  }
+
+  /// The canvas size in points.
+  public var size: Size { Size(width: Double(pixelWidth) / scale, height: Double(pixelHeight) / scale) }
+
+  // MARK: State
+
+  /// Pushes the transform, clip, colors and stroke style (`CGContextSaveGState`).
+  public func save() {
+    cairo_save(cr)
+    savedStates.append((fillColor, strokeColor, strokeStyle))
+  }
+
+  /// Pops what the matching `save()` pushed (`CGContextRestoreGState`).
+  public func restore() {
+    guard let state = savedStates.popLast() else {
+      preconditionFailure("Canvas.restore() without a matching save()")
+    }
+    cairo_restore(cr)
+    (fillColor, strokeColor, strokeStyle) = state
+  }
+
+  /// Runs `body` between `save()` and `restore()`.
+  public func withSavedState<R>(_ body: () throws -> R) rethrows -> R {
+    save()
+    defer { restore() }
+    return try body()
+  }
+
+  /// Applies `transform` before the current transform (`CGContextConcatCTM`): what is drawn next
+  /// is mapped by `transform`, then by what was current.
+  public func concatenate(_ transform: AffineTransform) {
+    var m = cairo_matrix_t(xx: transform.a, yx: transform.b, xy: transform.c, yy: transform.d, x0: transform.tx, y0: transform.ty)
+    cairo_transform(cr, &m)
+  }
+
+  /// Moves the origin by `(x, y)` points.
+  public func translateBy(x: Double, y: Double) { cairo_translate(cr, x, y) }
+  /// Scales user space by `(x, y)`.
+  public func scaleBy(x: Double, y: Double) { cairo_scale(cr, x, y) }
+  /// Rotates user space by `angle` radians (clockwise on screen for positive angles).
+  public func rotate(byRadians angle: Double) { cairo_rotate(cr, angle) }
+
+  /// Whether the current transform can be inverted; drawing with a degenerate transform (a scale
+  /// of 0) draws nothing.
+  public var hasInvertibleTransform: Bool {
+    var m = cairo_matrix_t()
+    cairo_get_matrix(cr, &m)
+    return m.xx * m.yy - m.yx * m.xy != 0
+  }
+
+  // MARK: Paths
+
+  func setPath(_ path: Path) {
+    cairo_new_path(cr)
+    var current = Point.zero
+    for element in path.elements {
+      switch element {
+      case .move(let p):
+        cairo_move_to(cr, p.x, p.y)
+        current = p
+      case .line(let p):
+        cairo_line_to(cr, p.x, p.y)
+        current = p
+      case .quadCurve(let p, let c):
+        // Degree elevation: the cubic with the same shape.
+        let c1 = current + (c - current) * (2.0 / 3.0)
+        let c2 = p + (c - p) * (2.0 / 3.0)
+        cairo_curve_to(cr, c1.x, c1.y, c2.x, c2.y, p.x, p.y)
+        current = p
+      case .curve(let p, let c1, let c2):
+        cairo_curve_to(cr, c1.x, c1.y, c2.x, c2.y, p.x, p.y)
+        current = p
+      case .closeSubpath:
+        cairo_close_path(cr)
+        var x = 0.0, y = 0.0
+        cairo_get_current_point(cr, &x, &y)
+        current = Point(x: x, y: y)
+      }
+    }
+  }
+
+  func setSource(_ color: Color) {
+    cairo_set_source_rgba(cr, color.red, color.green, color.blue, color.alpha)
+  }
+
+  /// Fills the inside of `path` with `color` (or `fillColor`), by `rule`.
+  public func fill(_ path: Path, with color: Color? = nil, rule: FillRule = .nonZero) {
+    guard !path.isEmpty else { return }
+    setPath(path)
+    setSource(color ?? fillColor)
+    cairo_set_fill_rule(cr, rule == .evenOdd ? CAIRO_FILL_RULE_EVEN_ODD : CAIRO_FILL_RULE_WINDING)
+    cairo_fill(cr)
+  }
+
+  /// Fills `rect` with `color` (or `fillColor`).
+  public func fill(_ rect: Rect, with color: Color? = nil) {
+    fill(Path(rect: rect), with: color)
+  }
+
+  /// Strokes `path` with `color` (or `strokeColor`) and `style` (or `strokeStyle`).
+  public func stroke(_ path: Path, with color: Color? = nil, style: StrokeStyle? = nil) {
+    guard !path.isEmpty else { return }
+    let style = style ?? strokeStyle
+    guard style.lineWidth > 0 else { return }
+    setPath(path)
+    setSource(color ?? strokeColor)
+    cairo_set_line_width(cr, style.lineWidth)
+    switch style.lineCap {
+    case .butt: cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT)
+    case .round: cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
+    case .square: cairo_set_line_cap(cr, CAIRO_LINE_CAP_SQUARE)
+    }
+    switch style.lineJoin {
+    case .miter: cairo_set_line_join(cr, CAIRO_LINE_JOIN_MITER)
+    case .round: cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
+    case .bevel: cairo_set_line_join(cr, CAIRO_LINE_JOIN_BEVEL)
+    }
+    cairo_set_miter_limit(cr, style.miterLimit)
+    // Cairo rejects all-zero or negative dash arrays; Core Graphics then draws a solid line.
+    let dashes = style.dashPattern
+    if !dashes.isEmpty, dashes.allSatisfy({ $0 >= 0 && $0.isFinite }), dashes.contains(where: { $0 > 0 }) {
+      dashes.withUnsafeBufferPointer { cairo_set_dash(cr, $0.baseAddress, Int32($0.count), style.dashPhase) }
+    } else {
+      cairo_set_dash(cr, nil, 0, 0)
+    }
+    cairo_stroke(cr)
+  }
+
+  /// Intersects the clip with the inside of `path`, by `rule`.
+  public func clip(to path: Path, rule: FillRule = .nonZero) {
+    setPath(path)
+    cairo_set_fill_rule(cr, rule == .evenOdd ? CAIRO_FILL_RULE_EVEN_ODD : CAIRO_FILL_RULE_WINDING)
+    cairo_clip(cr)
+  }
+
+  /// Replaces every pixel with `color` (transparent when `nil`), ignoring transform and clip.
+  public func clear(to color: Color? = nil) {
+    cairo_save(cr)
+    cairo_reset_clip(cr)
+    cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE)
+    setSource(color ?? .clear)
+    cairo_paint(cr)
+    cairo_restore(cr)
+  }
+
+  // MARK: Groups
+
+  /// Draws what `body` draws into a transparency group, then composites the group with
+  /// `opacity` (0...1): overlapping parts do not show through each other, as Core Animation's
+  /// group opacity.
+  public func drawInTransparencyGroup<R>(opacity: Double, _ body: () throws -> R) rethrows -> R {
+    cairo_push_group(cr)
+    let result: R
+    do {
+      result = try body()
+    } catch {
+      cairo_pattern_destroy(cairo_pop_group(cr))
+      throw error
+    }
+    cairo_pop_group_to_source(cr)
+    cairo_paint_with_alpha(cr, Swift.min(1, Swift.max(0, opacity)))
+    return result
+  }
+}

@@ -1,0 +1,21 @@
+/// Why the canvas could not do what was asked.
+public enum CanvasError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// The pixel size is outside what Flipbook renders (see `Canvas.maximumSide` and
+  /// `Canvas.maximumPixelCount`), or not positive.
+  case sizeOutOfRange(width: Int, height: Int)
+  /// Cairo reported a failure; the text is Cairo's own status description.
+  case cairo(String)
+  /// The bytes are not a PNG image that can be decoded.
+  case invalidPNG(String)
+
+  /// A one-line message.
+  public var description: String {
+    switch self {
+    case .sizeOutOfRange(let w, let h):
+      return "a frame of \(w) x \(h) pixels is outside the limits (1 to \(Canvas.maximumSide) pixels a side, "
+        + "at most \(Canvas.maximumPixelCount / 1_000_000) megapixels)"
+    case .cairo(let message): return "cairo: \(message)"
+    case .invalidPNG(let message): return "not a readable PNG image: \(message)"
+    }
+  }
+}

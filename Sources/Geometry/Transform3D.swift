@@ -1,0 +1,126 @@
+/// A 4x4 homogeneous transform with Core Animation's `CATransform3D` conventions.
+///
+/// Points are row vectors: `[x y z 1] · M`, so translation lives in `m41 m42 m43`.
+/// `translated`, `scaled` and `rotated` behave like `CATransform3DTranslate`/`Scale`/`Rotate`:
+/// the new operation is applied *before* (in the local space of) the existing transform.
+/// `a.concatenating(b)` is `CATransform3DConcat(a, b)`: `a` is applied first.
+///
+/// Flipbook draws layers flattened into their superlayer's plane, as a plain `CALayer` does, and
+/// does not support perspective yet: see `affineTransform()`.
+public struct Transform3D: Hashable, Sendable {
+  public var m11: Double, m12: Double, m13: Double, m14: Double
+  public var m21: Double, m22: Double, m23: Double, m24: Double
+  public var m31: Double, m32: Double, m33: Double, m34: Double
+  public var m41: Double, m42: Double, m43: Double, m44: Double
+
+  /// Creates a transform from its sixteen entries, row by row.
+  public init(
+    m11: Double, m12: Double, m13: Double, m14: Double,
+    m21: Double, m22: Double, m23: Double, m24: Double,
+    m31: Double, m32: Double, m33: Double, m34: Double,
+    m41: Double, m42: Double, m43: Double, m44: Double
+  ) {
+    (self.m11, self.m12, self.m13, self.m14) = (m11, m12, m13, m14)
+    (self.m21, self.m22, self.m23, self.m24) = (m21, m22, m23, m24)
+    (self.m31, self.m32, self.m33, self.m34) = (m31, m32, m33, m34)
+    (self.m41, self.m42, self.m43, self.m44) = (m41, m42, m43, m44)
+  }
+
+  /// The 3D transform with the same effect in the plane as `affine`
+  /// (`CATransform3DMakeAffineTransform`).
+  public init(_ affine: AffineTransform) {
+    self = .identity
+    (m11, m12, m21, m22, m41, m42) = (affine.a, affine.b, affine.c, affine.d, affine.tx, affine.ty)
+  }
+
+  /// `CATransform3DIdentity`.
+  public static let identity = Transform3D(
+    m11: 1, m12: 0, m13: 0, m14: 0, m21: 0, m22: 1, m23: 0, m24: 0,
+    m31: 0, m32: 0, m33: 1, m34: 0, m41: 0, m42: 0, m43: 0, m44: 1)
+
+  /// `CATransform3DMakeTranslation(tx, ty, tz)`, in points.
+  public static func translation(x tx: Double, y ty: Double, z tz: Double = 0) -> Transform3D {
+    var t = identity
+    (t.m41, t.m42, t.m43) = (tx, ty, tz)
+    return t
+  }
+
+  /// `CATransform3DMakeScale(sx, sy, sz)`.
+  public static func scale(x sx: Double, y sy: Double, z sz: Double = 1) -> Transform3D {
+    var t = identity
+    (t.m11, t.m22, t.m33) = (sx, sy, sz)
+    return t
+  }
+
+  /// `CATransform3DMakeRotation(angle, x, y, z)`: a rotation by `angle` radians about the axis
+  /// `(x, y, z)` (normalized here). About z (the default), positive angles turn +x toward +y,
+  /// clockwise on screen. A zero-length axis gives the identity, as Core Animation documents.
+  public static func rotation(_ angle: Double, x: Double = 0, y: Double = 0, z: Double = 1) -> Transform3D {
+    let length = (x * x + y * y + z * z).squareRoot()
+    guard length > 0, length.isFinite else { return identity }
+    let (ux, uy, uz) = (x / length, y / length, z / length)
+    let (s, c) = (sin(angle), cos(angle))
+    let t = 1 - c
+    var r = identity
+    r.m11 = c + ux * ux * t
+    r.m12 = ux * uy * t + uz * s
+    r.m13 = ux * uz * t - uy * s
+    r.m21 = uy * ux * t - uz * s
+    r.m22 = c + uy * uy * t
+    r.m23 = uy * uz * t + ux * s
+    r.m31 = uz * ux * t + uy * s
+    r.m32 = uz * uy * t - ux * s
+    r.m33 = c + uz * uz * t
+    return r
+  }
+
+  /// `CATransform3DConcat(self, other)`: `self` applied first, then `other`.
+  public func concatenating(_ o: Transform3D) -> Transform3D {
+    let a = self
+    func row(_ r1: Double, _ r2: Double, _ r3: Double, _ r4: Double)
+      -> (Double, Double, Double, Double)
+    {
+      (
+        r1 * o.m11 + r2 * o.m21 + r3 * o.m31 + r4 * o.m41,
+        r1 * o.m12 + r2 * o.m22 + r3 * o.m32 + r4 * o.m42,
+        r1 * o.m13 + r2 * o.m23 + r3 * o.m33 + r4 * o.m43,
+        r1 * o.m14 + r2 * o.m24 + r3 * o.m34 + r4 * o.m44
+      )
+    }
+    let r1 = row(a.m11, a.m12, a.m13, a.m14)
+    let r2 = row(a.m21, a.m22, a.m23, a.m24)
+    let r3 = row(a.m31, a.m32, a.m33, a.m34)
+    let r4 = row(a.m41, a.m42, a.m43, a.m44)
+    return Transform3D(
+      m11: r1.0, m12: r1.1, m13: r1.2, m14: r1.3, m21: r2.0, m22: r2.1, m23: r2.2, m24: r2.3,
+      m31: r3.0, m32: r3.1, m33: r3.2, m34: r3.3, m41: r4.0, m42: r4.1, m43: r4.2, m44: r4.3)
+  }
+
+  /// `CATransform3DTranslate(self, tx, ty, tz)`: translate first, then `self`.
+  public func translated(x tx: Double, y ty: Double, z tz: Double = 0) -> Transform3D {
+    Transform3D.translation(x: tx, y: ty, z: tz).concatenating(self)
+  }
+
+  /// `CATransform3DScale(self, sx, sy, sz)`: scale first, then `self`.
+  public func scaled(x sx: Double, y sy: Double, z sz: Double = 1) -> Transform3D {
+    Transform3D.scale(x: sx, y: sy, z: sz).concatenating(self)
+  }
+
+  /// `CATransform3DRotate(self, angle, x, y, z)`: rotate first, then `self`.
+  public func rotated(_ angle: Double, x: Double = 0, y: Double = 0, z: Double = 1) -> Transform3D {
+    Transform3D.rotation(angle, x: x, y: y, z: z).concatenating(self)
+  }
+
+  /// Whether this is exactly `CATransform3DIdentity`.
+  public var isIdentity: Bool { self == .identity }
+
+  /// Whether the transform has perspective terms (`m14`, `m24`, `m34` non-zero or `m44` not 1),
+  /// which Flipbook does not render yet.
+  public var hasPerspective: Bool { m14 != 0 || m24 != 0 || m34 != 0 || m44 != 1 }
+
+  /// The 2D part that acts on the layer's plane (`m11 m12 m21 m22 m41 m42`), as
+  /// `CATransform3DGetAffineTransform`, or `nil` when the transform has perspective terms.
+  public var affineTransform: AffineTransform? {
+    hasPerspective ? nil : AffineTransform(a: m11, b: m12, c: m21, d: m22, tx: m41, ty: m42)
+  }
+}
