@@ -28,9 +28,9 @@ let package = Package(
 
     // The only importer of Cairo.
     .target(name: "CairoCanvas", dependencies: ["CCairo", "Geometry"]),
-    .target(name: "Rendering", dependencies: ["LayerTree", "CairoCanvas"]),
-    .target(name: "Scenes", dependencies: ["Rendering"]),
-    .target(name: "SceneFormat", dependencies: ["Scenes"]),
+    .target(name: "Rendering", dependencies: ["LayerTree", "CairoCanvas", "Geometry"]),
+    .target(name: "Scenes", dependencies: ["Rendering", "LayerTree", "CairoCanvas", "Geometry"]),
+    .target(name: "SceneFormat", dependencies: ["Scenes", "LayerTree", "Animations", "CairoCanvas", "Geometry"]),
     .target(name: "Flipbook", dependencies: ["Geometry", "Animations", "LayerTree", "CairoCanvas", "Rendering", "Scenes", "SceneFormat"]),
     .target(name: "FlipbookCommand", dependencies: [
       "Flipbook", .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -109,7 +109,7 @@ public final class Canvas {
   }
 
   /// Runs `body` between `save()` and `restore()`.
-  public func withSavedState<R>(_ body: () throws -> R) rethrows -> R {
+  public func withSavedState<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
     save()
     defer { restore() }
     return try body()
@@ -237,7 +237,7 @@ public final class Canvas {
   /// Draws what `body` draws into a transparency group, then composites the group with
   /// `opacity` (0...1): overlapping parts do not show through each other, as Core Animation's
   /// group opacity.
-  public func drawInTransparencyGroup<R>(opacity: Double, _ body: () throws -> R) rethrows -> R {
+  public func drawInTransparencyGroup<R, E: Error>(opacity: Double, _ body: () throws(E) -> R) throws(E) -> R {
     cairo_push_group(cr)
     let result: R
     do {

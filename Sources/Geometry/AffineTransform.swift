@@ -69,3 +69,12 @@ public struct AffineTransform: Hashable, Sendable, CustomStringConvertible {
   /// `[a, b, c, d, tx, ty]`, for messages.
   public var description: String { "[\(a), \(b), \(c), \(d), \(tx), \(ty)]" }
 }
+
+extension AffineTransform {
+  /// Whether the transform keeps the plane two-dimensional (a non-zero, finite determinant);
+  /// a layer scaled to 0 has a transform that is not.
+  public var isInvertible: Bool {
+    let det = a * d - b * c
+    return det != 0 && det.isFinite
+  }
+}

@@ -1,0 +1,8 @@
+// The umbrella module: `import Flipbook` brings in the whole public API.
+@_exported import Animations
+@_exported import CairoCanvas
+@_exported import Geometry
+@_exported import LayerTree
+@_exported import Rendering
+@_exported import SceneFormat
+@_exported import Scenes

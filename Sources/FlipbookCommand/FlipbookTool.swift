@@ -1,0 +1,74 @@
+import ArgumentParser
+import Glibc
+
+/// The `flipbook` command: renders Core Animation scenes to PNG frames and animated GIFs.
+///
+/// Exit status follows `spec/cli.md`: 0 on success, 1 when the work failed (a bad scene, an
+/// unwritable file), 2 on wrong usage. Errors go to standard error, one line per problem.
+public struct FlipbookTool: ParsableCommand {
+  /// The command's name, abstract and subcommands.
+  public static let configuration = CommandConfiguration(
+    commandName: "flipbook",
+    abstract: "Render Core Animation scenes to PNG frames and animated GIFs.",
+    discussion: """
+      A scene is a JSON file (see docs/scene-format in the README) or a built-in demo. Times are \
+      in seconds, sizes in points; --scale sets pixels per point.
+      Exit status: 0 success, 1 the work failed (bad scene, unwritable output), 2 wrong usage.
+      """,
+    version: "0.1.0",
+    subcommands: [FrameCommand.self, InspectCommand.self])
+
+  /// Creates the root command (it only dispatches to subcommands).
+  public init() {}
+
+  /// Parses `arguments`, runs the chosen command and exits with cli.md's status codes.
+  public static func main(_ arguments: [String]) -> Never {
+    let code = run(arguments, standardError: { FileHandleStandardError.write($0) })
+    Glibc.exit(code)
+  }
+
+  /// Parses and runs `arguments`, reporting errors through `standardError`, and returns the exit
+  /// status; `main` calls this, and tests call it directly.
+  public static func run(_ arguments: [String], standardError: (String) -> Void) -> Int32 {
+    do {
+      var command = try parseAsRoot(arguments)
+      try command.run()
+      return 0
+    } catch let failure as CommandFailure {
+      standardError(failure.message)
+      return 1
+    } catch {
+      let code = exitCode(for: error)
+      if code == .success {
+        print(fullMessage(for: error))
+        return 0
+      }
+      if code == .validationFailure {
+        standardError(fullMessage(for: error))
+        return 2
+      }
+      // Errors of our own libraries: their descriptions already name file and place.
+      standardError(String(describing: error))
+      return code.rawValue == 0 ? 1 : code.rawValue
+    }
+  }
+}
+
+/// A failure of the work itself (exit status 1), with the lines to print.
+struct CommandFailure: Error {
+  var message: String
+}
+
+/// Unbuffered writes to standard error.
+enum FileHandleStandardError {
+  static func write(_ text: String) {
+    let line = text.hasSuffix("\n") ? text : text + "\n"
+    var bytes = Array(line.utf8)
+    var offset = 0
+    while offset < bytes.count {
+      let n = bytes.withUnsafeMutableBytes { Glibc.write(2, $0.baseAddress! + offset, $0.count - offset) }
+      if n <= 0 { break }
+      offset += n
+    }
+  }
+}

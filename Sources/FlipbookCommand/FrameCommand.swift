@@ -1,0 +1,37 @@
+import ArgumentParser
+import Flipbook
+
+/// `flipbook frame SCENE --time S -o OUT.png [--scale K]`: one frame at one time, as a PNG.
+struct FrameCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "frame",
+    abstract: "Render the frame at one time of a scene to a PNG file.")
+
+  @Argument(help: "The scene file (.json).")
+  var scene: String
+
+  @Option(name: .long, help: "The time to render, in seconds (any time; the duration does not bound it).")
+  var time: Double
+
+  @Option(name: [.customShort("o"), .long], help: "The PNG file to write (written whole or not at all).")
+  var output: String
+
+  @Option(name: .long, help: "Pixels per point (default: the scene's scale).")
+  var scale: Double?
+
+  func validate() throws {
+    guard time.isFinite else { throw ValidationError("--time must be a finite number of seconds") }
+    if let scale, !(scale > 0 && scale.isFinite) { throw ValidationError("--scale must be greater than 0") }
+    guard output.lowercased().hasSuffix(".png") else {
+      throw ValidationError("the output of 'frame' must be a .png file, got '\(output)'")
+    }
+  }
+
+  func run() throws {
+    let loaded = try loadScene(scene)
+    try failing(scene) {
+      let canvas = try loaded.makeFrame(at: time, scale: scale)
+      try canvas.writePNG(toFile: output)
+    }
+  }
+}

@@ -1,0 +1,66 @@
+import ArgumentParser
+import Flipbook
+
+/// `flipbook inspect SCENE --time S [--time S2 ...] [--from A --to B --step S]`: the values every
+/// layer shows at the asked times, one JSON object per line.
+struct InspectCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "inspect",
+    abstract: "Print every layer's values at the asked times, one JSON object per line (JSON Lines).",
+    discussion: """
+      Layers are listed in drawing order: depth first, a layer before its sublayers, siblings \
+      sorted by zPosition. Numbers are printed in shortest round-trip form. --from/--to/--step \
+      asks for from + i * step, up to and including --to (within 1e-9 s).
+      """)
+
+  @Argument(help: "The scene file (.json).")
+  var scene: String
+
+  @Option(name: .long, help: "A time to inspect, in seconds; repeat for several.")
+  var time: [Double] = []
+
+  @Option(name: .long, help: "The first time of a range, in seconds.")
+  var from: Double?
+
+  @Option(name: .long, help: "The last time of a range, in seconds (included).")
+  var to: Double?
+
+  @Option(name: .long, help: "The step between the times of a range, in seconds.")
+  var step: Double?
+
+  func validate() throws {
+    let range = [from, to, step].compactMap { $0 }
+    if !range.isEmpty && range.count != 3 {
+      throw ValidationError("--from, --to and --step go together")
+    }
+    if let step, !(step > 0 && step.isFinite) { throw ValidationError("--step must be greater than 0") }
+    if let from, let to, to < from { throw ValidationError("--to must not be before --from") }
+    if time.isEmpty && range.isEmpty { throw ValidationError("ask for at least one time: --time S, or --from A --to B --step S") }
+    if !(time + range).allSatisfy(\.isFinite) { throw ValidationError("times must be finite numbers of seconds") }
+    if let from, let to, let step, (to - from) / step > 1_000_000 {
+      throw ValidationError("--from/--to/--step asks for more than 1,000,000 times")
+    }
+  }
+
+  /// The asked times, in order: every `--time`, then the range.
+  var times: [Double] {
+    var out = time
+    if let from, let to, let step {
+      var i = 0
+      while true {
+        let t = from + Double(i) * step
+        if t > to + 1e-9 { break }
+        out.append(t)
+        i += 1
+      }
+    }
+    return out
+  }
+
+  func run() throws {
+    let loaded = try loadScene(scene)
+    for t in times {
+      print(Inspection.line(for: loaded, at: t))
+    }
+  }
+}

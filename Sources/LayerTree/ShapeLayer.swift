@@ -1,0 +1,60 @@
+import Geometry
+
+/// A layer that draws a path, filled then stroked, between its contents and its sublayers, as
+/// Core Animation's `CAShapeLayer`.
+///
+/// `strokeStart` and `strokeEnd` select the part of the path that is stroked, as fractions of its
+/// total arc length; the fill always uses the whole path.
+public final class ShapeLayer: Layer {
+  /// The shape, in the layer's coordinates (default none).
+  public var path: Path? = nil
+  /// The color that fills the path (default opaque black; `nil` for no fill).
+  public var fillColor: Color? = .black
+  /// The color that strokes the path (default `nil`: no stroke).
+  public var strokeColor: Color? = nil
+  /// The stroke width, in points (default 1).
+  public var lineWidth: Double = 1
+  /// The cap of open subpath ends (default `.butt`).
+  public var lineCap: LineCap = .butt
+  /// The corner style (default `.miter`).
+  public var lineJoin: LineJoin = .miter
+  /// The miter limit (default 10).
+  public var miterLimit: Double = 10
+  /// Alternating dash and gap lengths in points (default `nil`: a solid line).
+  public var lineDashPattern: [Double]? = nil
+  /// How far into the dash pattern the stroke starts, in points (default 0).
+  public var lineDashPhase: Double = 0
+  /// Where stroking starts, as a fraction 0...1 of the path's arc length (default 0).
+  public var strokeStart: Double = 0
+  /// Where stroking ends, as a fraction 0...1 of the path's arc length (default 1).
+  public var strokeEnd: Double = 1
+  /// Which regions count as inside the path for the fill (default `.nonZero`).
+  public var fillRule: FillRule = .nonZero
+
+  /// Creates a shape layer with Core Animation's defaults.
+  public override init() { super.init() }
+
+  required init(copying layer: Layer) {
+    super.init(copying: layer)
+    guard let shape = layer as? ShapeLayer else { return }
+    path = shape.path
+    fillColor = shape.fillColor
+    strokeColor = shape.strokeColor
+    lineWidth = shape.lineWidth
+    lineCap = shape.lineCap
+    lineJoin = shape.lineJoin
+    miterLimit = shape.miterLimit
+    lineDashPattern = shape.lineDashPattern
+    lineDashPhase = shape.lineDashPhase
+    strokeStart = shape.strokeStart
+    strokeEnd = shape.strokeEnd
+    fillRule = shape.fillRule
+  }
+
+  /// The stroke style the layer's line properties describe.
+  public var strokeStyle: StrokeStyle {
+    StrokeStyle(
+      lineWidth: lineWidth, lineCap: lineCap, lineJoin: lineJoin, miterLimit: miterLimit,
+      dashPattern: lineDashPattern ?? [], dashPhase: lineDashPhase)
+  }
+}

@@ -1,0 +1,53 @@
+import CairoCanvas
+import Scenes
+
+/// Reads Flipbook scene files (`spec/scene-format.md`, version 1) into `Scene`s.
+///
+/// A scene that cannot be read is refused whole, before anything is rendered, with one message
+/// per problem, each naming the file, the place in the document and what is wrong:
+///
+/// ```
+/// radar.json: layers[2].cornerRadius: expected a number, found a string
+/// radar.json: layers[3].name: duplicate layer name "pulse" (first used at layers[0].name)
+/// ```
+public enum SceneFormat {
+  /// The format version this reader understands (the document's `"flipbook"` key).
+  public static let version = 1
+
+  /// Reads the scene file at `path`; image paths inside it resolve against its folder.
+  ///
+  /// - Throws: `SceneFormat.DecodingError` listing every problem found.
+  public static func load(contentsOf path: String) throws(DecodingError) -> Scene {
+    let bytes: [UInt8]
+    do {
+      bytes = try AtomicFile.read(path)
+    } catch {
+      throw DecodingError(file: path, problems: [Problem(place: "", message: "cannot read the file: \(error.reason)")])
+    }
+    let slash = path.lastIndex(of: "/")
+    let folder = slash.map { String(path[...$0]) } ?? ""
+    return try decode(bytes, file: path, baseDirectory: folder)
+  }
+
+  /// Reads a scene from the bytes of a scene file.
+  ///
+  /// - Parameters:
+  ///   - file: the name to put in messages.
+  ///   - baseDirectory: the folder relative image paths resolve against ("" for the current
+  ///     folder; with or without a trailing slash).
+  /// - Throws: `SceneFormat.DecodingError` listing every problem found.
+  public static func decode(_ bytes: [UInt8], file: String, baseDirectory: String = "") throws(DecodingError) -> Scene {
+    let json: JSONValue
+    do {
+      json = try JSONParser.parse(bytes)
+    } catch {
+      throw DecodingError(file: file, problems: [Problem(place: "", line: error.line, column: error.column, message: "invalid JSON: \(error.message)")])
+    }
+    let reader = SceneReader(baseDirectory: baseDirectory)
+    let scene = reader.readScene(json)
+    guard reader.problems.isEmpty, let scene else {
+      throw DecodingError(file: file, problems: reader.problems)
+    }
+    return scene
+  }
+}

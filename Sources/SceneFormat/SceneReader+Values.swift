@@ -1,0 +1,316 @@
+import Geometry
+
+/// An object's entries, checked against the keys allowed at its place.
+struct Fields {
+  let place: String
+  let entries: [(key: String, value: JSONValue)]
+
+  subscript(key: String) -> JSONValue? {
+    entries.first(where: { $0.key == key })?.value
+  }
+
+  func place(_ key: String) -> String { place.isEmpty ? key : "\(place).\(key)" }
+}
+
+extension SceneReader {
+  /// The entries of an object, after reporting its unknown keys (with a suggestion when one is
+  /// close to an allowed key).
+  func fields(_ json: JSONValue, at place: String, allowed: [String], what: String) -> Fields? {
+    guard case .object(let entries) = json else {
+      report(place.isEmpty ? "" : place, "expected \(what) (an object), found \(json.kindDescription)")
+      return nil
+    }
+    let f = Fields(place: place, entries: entries)
+    for (key, _) in entries where !allowed.contains(key) {
+      let suggestion = allowed.min { editDistance($0, key) < editDistance($1, key) }
+      if let s = suggestion, editDistance(s, key) <= 2 {
+        report(f.place(key), "unknown key (did you mean \"\(s)\"?)")
+      } else {
+        report(f.place(key), "unknown key")
+      }
+    }
+    return f
+  }
+
+  func number(_ json: JSONValue, at place: String) -> Double? {
+    guard case .number(let x) = json else {
+      report(place, "expected a number, found \(json.kindDescription)")
+      return nil
+    }
+    guard x.isFinite else {
+      report(place, "number is out of range")
+      return nil
+    }
+    return x
+  }
+
+  func positive(_ json: JSONValue, at place: String) -> Double? {
+    guard let x = number(json, at: place) else { return nil }
+    guard x > 0 else {
+      report(place, "must be greater than 0, found \(format(x))")
+      return nil
+    }
+    return x
+  }
+
+  func nonNegative(_ json: JSONValue, at place: String) -> Double? {
+    guard let x = number(json, at: place) else { return nil }
+    guard x >= 0 else {
+      report(place, "must not be negative, found \(format(x))")
+      return nil
+    }
+    return x
+  }
+
+  func integer(_ json: JSONValue, at place: String) -> Int? {
+    guard let x = number(json, at: place) else { return nil }
+    guard x == x.rounded(), abs(x) < 1e15 else {
+      report(place, "expected a whole number, found \(format(x))")
+      return nil
+    }
+    return Int(x)
+  }
+
+  func bool(_ json: JSONValue, at place: String) -> Bool? {
+    guard case .bool(let b) = json else {
+      report(place, "expected true or false, found \(json.kindDescription)")
+      return nil
+    }
+    return b
+  }
+
+  func string(_ json: JSONValue, at place: String) -> String? {
+    guard case .string(let s) = json else {
+      report(place, "expected a string, found \(json.kindDescription)")
+      return nil
+    }
+    return s
+  }
+
+  func array(_ json: JSONValue, at place: String) -> [JSONValue]? {
+    guard case .array(let items) = json else {
+      report(place, "expected a list, found \(json.kindDescription)")
+      return nil
+    }
+    return items
+  }
+
+  /// A list of exactly `count` numbers, described as `shape` in messages.
+  func numbers(_ json: JSONValue, at place: String, count: Int, shape: String) -> [Double]? {
+    guard case .array(let items) = json, items.count == count else {
+      report(place, "expected \(shape), found \(describeShape(json))")
+      return nil
+    }
+    var out: [Double] = []
+    for (i, item) in items.enumerated() {
+      guard let x = number(item, at: "\(place)[\(i)]") else { return nil }
+      out.append(x)
+    }
+    return out
+  }
+
+  func describeShape(_ json: JSONValue) -> String {
+    if case .array(let items) = json { return "a list of \(items.count)" }
+    return json.kindDescription
+  }
+
+  func point(_ json: JSONValue, at place: String) -> Point? {
+    numbers(json, at: place, count: 2, shape: "[x, y]").map { Point(x: $0[0], y: $0[1]) }
+  }
+
+  func size(_ json: JSONValue, at place: String) -> Size? {
+    guard let n = numbers(json, at: place, count: 2, shape: "[width, height]") else { return nil }
+    guard n[0] >= 0, n[1] >= 0 else {
+      report(place, "width and height must not be negative, found [\(format(n[0])), \(format(n[1]))]")
+      return nil
+    }
+    return Size(width: n[0], height: n[1])
+  }
+
+  func rect(_ json: JSONValue, at place: String) -> Rect? {
+    guard let n = numbers(json, at: place, count: 4, shape: "[x, y, width, height]") else { return nil }
+    guard n[2] >= 0, n[3] >= 0 else {
+      report(place, "width and height must not be negative, found \(format(n[2])) x \(format(n[3]))")
+      return nil
+    }
+    return Rect(x: n[0], y: n[1], width: n[2], height: n[3])
+  }
+
+  /// A color, `.some(nil)` for `null`, `nil` when wrong (reported).
+  func color(_ json: JSONValue, at place: String) -> Color?? {
+    switch json {
+    case .null:
+      return .some(nil)
+    case .string(let s):
+      guard let c = Color(hex: s) else {
+        report(place, "expected a color \"#rgb\", \"#rrggbb\" or \"#rrggbbaa\", found \"\(s)\"")
+        return nil
+      }
+      return .some(c)
+    case .array:
+      guard let n = numbers(json, at: place, count: 4, shape: "a color [r, g, b, a]") else { return nil }
+      guard n.allSatisfy({ (0...1).contains($0) }) else {
+        report(place, "color components must be in 0...1")
+        return nil
+      }
+      return .some(Color(red: n[0], green: n[1], blue: n[2], alpha: n[3]))
+    default:
+      report(place, "expected a color (\"#rrggbb\" or [r, g, b, a]), found \(json.kindDescription)")
+      return nil
+    }
+  }
+
+  func choice<T: RawRepresentable & CaseIterable>(_ json: JSONValue, at place: String, _ type: T.Type) -> T?
+  where T.RawValue == String {
+    guard let s = string(json, at: place) else { return nil }
+    guard let value = T(rawValue: s) else {
+      let options = T.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+      report(place, "unknown value \"\(s)\" (expected one of \(options))")
+      return nil
+    }
+    return value
+  }
+
+  /// A dash pattern, `.some(nil)` for `null`.
+  func dashPattern(_ json: JSONValue, at place: String) -> [Double]?? {
+    if json == .null { return .some(nil) }
+    guard let items = array(json, at: place) else { return nil }
+    var out: [Double] = []
+    for (i, item) in items.enumerated() {
+      guard let x = nonNegative(item, at: "\(place)[\(i)]") else { return nil }
+      out.append(x)
+    }
+    return .some(out)
+  }
+
+  /// A transform operation list (`null` or `[]` for the identity).
+  func transform(_ json: JSONValue, at place: String) -> Transform3D? {
+    if json == .null { return .identity }
+    guard let ops = array(json, at: place) else { return nil }
+    var t = Transform3D.identity
+    for (i, op) in ops.enumerated() {
+      let opPlace = "\(place)[\(i)]"
+      guard case .object(let entries) = op, entries.count == 1, let (key, value) = entries.first.map({ ($0.key, $0.value) }) else {
+        report(opPlace, "expected one operation: {\"translate\": [tx, ty]}, {\"scale\": [sx, sy]}, {\"rotate\": angle} or {\"matrix\": [a, b, c, d, tx, ty]}")
+        return nil
+      }
+      let valuePlace = "\(opPlace).\(key)"
+      switch key {
+      case "translate":
+        guard let n = numbers(value, at: valuePlace, count: 2, shape: "[tx, ty]") else { return nil }
+        t = t.translated(x: n[0], y: n[1])
+      case "scale":
+        if case .number = value {
+          guard let s = number(value, at: valuePlace) else { return nil }
+          t = t.scaled(x: s, y: s)
+        } else {
+          guard let n = numbers(value, at: valuePlace, count: 2, shape: "a number or [sx, sy]") else { return nil }
+          t = t.scaled(x: n[0], y: n[1])
+        }
+      case "rotate":
+        guard let a = number(value, at: valuePlace) else { return nil }
+        t = t.rotated(a)
+      case "matrix":
+        guard let n = numbers(value, at: valuePlace, count: 6, shape: "[a, b, c, d, tx, ty]") else { return nil }
+        t = Transform3D(AffineTransform(a: n[0], b: n[1], c: n[2], d: n[3], tx: n[4], ty: n[5])).concatenating(t)
+      default:
+        report(valuePlace, "unknown transform operation (expected \"translate\", \"scale\", \"rotate\" or \"matrix\")")
+        return nil
+      }
+    }
+    return t
+  }
+
+  /// A path: SVG path data, or one of the shape forms; `.some(nil)` for `null`.
+  func path(_ json: JSONValue, at place: String) -> Path? {
+    switch json {
+    case .null:
+      return nil
+    case .string(let d):
+      do {
+        return try Path(svgPathData: d)
+      } catch {
+        report(place, "invalid SVG path data: \(error)")
+        return nil
+      }
+    case .object(let entries):
+      let keys = Set(entries.map(\.key))
+      if keys.contains("rect") {
+        guard let f = fields(json, at: place, allowed: ["rect"], what: "a path"),
+          let r = rect(f["rect"]!, at: f.place("rect"))
+        else { return nil }
+        return Path(rect: r)
+      }
+      if keys.contains("ellipseIn") {
+        guard let f = fields(json, at: place, allowed: ["ellipseIn"], what: "a path"),
+          let r = rect(f["ellipseIn"]!, at: f.place("ellipseIn"))
+        else { return nil }
+        return Path(ellipseIn: r)
+      }
+      if keys.contains("roundedRect") {
+        guard let f = fields(json, at: place, allowed: ["roundedRect", "cornerRadius"], what: "a path"),
+          let r = rect(f["roundedRect"]!, at: f.place("roundedRect"))
+        else { return nil }
+        let radius = f["cornerRadius"].flatMap { nonNegative($0, at: f.place("cornerRadius")) } ?? 0
+        return Path(roundedRect: r, cornerRadius: radius)
+      }
+      if keys.contains("arc") {
+        guard let f = fields(json, at: place, allowed: ["arc"], what: "a path"),
+          let a = fields(f["arc"]!, at: f.place("arc"), allowed: ["center", "radius", "startAngle", "endAngle", "clockwise"], what: "an arc")
+        else { return nil }
+        var ok = true
+        func need(_ key: String) -> JSONValue? {
+          if let v = a[key] { return v }
+          report(a.place(key), "missing required key")
+          ok = false
+          return nil
+        }
+        let center = need("center").flatMap { point($0, at: a.place("center")) }
+        let radius = need("radius").flatMap { nonNegative($0, at: a.place("radius")) }
+        let start = need("startAngle").flatMap { number($0, at: a.place("startAngle")) }
+        let end = need("endAngle").flatMap { number($0, at: a.place("endAngle")) }
+        let clockwise = a["clockwise"].flatMap { bool($0, at: a.place("clockwise")) } ?? true
+        guard ok, let center, let radius, let start, let end else { return nil }
+        return Path(arcCenter: center, radius: radius, startAngle: start, endAngle: end, clockwise: clockwise)
+      }
+      if keys.contains("subpaths") {
+        guard let f = fields(json, at: place, allowed: ["subpaths"], what: "a path"),
+          let list = array(f["subpaths"]!, at: f.place("subpaths"))
+        else { return nil }
+        var out = Path()
+        for (i, item) in list.enumerated() {
+          if let p = path(item, at: "\(f.place("subpaths"))[\(i)]") { out.addPath(p) }
+        }
+        return out
+      }
+      report(place, "expected SVG path data or an object with \"rect\", \"ellipseIn\", \"roundedRect\", \"arc\" or \"subpaths\"")
+      return nil
+    default:
+      report(place, "expected a path (SVG path data or a shape object), found \(json.kindDescription)")
+      return nil
+    }
+  }
+}
+
+/// A number as a person writes it: `2`, `0.5`, `1e-07`.
+func format(_ x: Double) -> String {
+  if x == x.rounded(), abs(x) < 1e15 { return String(Int(x)) }
+  return "\(x)"
+}
+
+/// The Levenshtein distance between two keys, for "did you mean" suggestions.
+func editDistance(_ a: String, _ b: String) -> Int {
+  let a = Array(a.lowercased().utf8), b = Array(b.lowercased().utf8)
+  if a.isEmpty { return b.count }
+  if b.isEmpty { return a.count }
+  var previous = Array(0...b.count)
+  var current = [Int](repeating: 0, count: b.count + 1)
+  for i in 1...a.count {
+    current[0] = i
+    for j in 1...b.count {
+      current[j] = Swift.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+    }
+    swap(&previous, &current)
+  }
+  return previous[b.count]
+}

@@ -1,0 +1,101 @@
+import CairoCanvas
+import Geometry
+import LayerTree
+import Rendering
+
+/// An animation to render: a tree of layers on a canvas of a given size, with the frame rate,
+/// duration, background and loop count its output files use.
+///
+/// The scene's layers are the sublayers of `rootLayer`, whose coordinate space is the scene's:
+/// points, origin at the top-left, y down. Any instant can be rendered on its own with
+/// `makeFrame(at:)`.
+///
+/// ```swift
+/// let scene = Scene(size: Size(320, 320), duration: 4, fps: 30, backgroundColor: .white)
+/// let pulse = Layer()
+/// pulse.frame = Rect(0, 0, 320, 320)
+/// scene.addLayer(pulse)
+/// let frame = try scene.makeFrame(at: 0.5).makeBitmap()
+/// ```
+public final class Scene {
+  /// The longest duration a scene may have: one hour.
+  public static let maximumDuration: Double = 3600
+  /// The highest frame rate: 240 frames per second.
+  public static let maximumFPS: Double = 240
+  /// The most frames one render may produce: 100,000.
+  public static let maximumFrameCount = 100_000
+
+  /// The size of the scene in points (the canvas is `size * scale` pixels).
+  public var size: Size {
+    didSet { rootLayer.bounds = Rect(origin: .zero, size: size) }
+  }
+  /// Pixels per point (default 1).
+  public var scale: Double
+  /// How long the animation lasts, in seconds (default 1); `render` covers `0 ..< duration`.
+  public var duration: Double
+  /// Frames per second of rendered output (default 30).
+  public var fps: Double
+  /// The color behind every layer, or `nil` for a transparent background (the default).
+  public var backgroundColor: Color?
+  /// How many times an animated GIF plays: 0 forever (the default), N times in all otherwise.
+  public var loopCount: Int
+
+  /// The layer whose sublayers are the scene's layers; its bounds are the scene's size and its
+  /// anchor point is its top-left corner, at the scene's origin.
+  public let rootLayer: Layer
+
+  /// Creates an empty scene.
+  public init(
+    size: Size, scale: Double = 1, duration: Double = 1, fps: Double = 30,
+    backgroundColor: Color? = nil, loopCount: Int = 0
+  ) {
+    self.size = size
+    self.scale = scale
+    self.duration = duration
+    self.fps = fps
+    self.backgroundColor = backgroundColor
+    self.loopCount = loopCount
+    rootLayer = Layer()
+    rootLayer.name = nil
+    rootLayer.anchorPoint = .zero
+    rootLayer.bounds = Rect(origin: .zero, size: size)
+  }
+
+  /// The scene's top-level layers, back to front.
+  public var layers: [Layer] { rootLayer.sublayers }
+
+  /// Adds `layer` on top of the scene's top-level layers.
+  public func addLayer(_ layer: Layer) { rootLayer.addSublayer(layer) }
+
+  /// The first layer named `name`, depth first.
+  public func layer(named name: String) -> Layer? {
+    for layer in layers {
+      if let found = layer.layer(named: name) { return found }
+    }
+    return nil
+  }
+
+  /// The output size in pixels at `scale` (the scene's own by default), rounded.
+  public func pixelSize(scale: Double? = nil) -> (width: Int, height: Int) {
+    let s = scale ?? self.scale
+    return (Int((size.width * s).rounded()), Int((size.height * s).rounded()))
+  }
+
+  /// Renders the scene as it shows at `time` seconds into a new canvas.
+  ///
+  /// - Parameter scale: pixels per point; the scene's `scale` when `nil`.
+  /// - Throws: `CanvasError.sizeOutOfRange` past the pixel limits, `RenderingError` for layers
+  ///   Flipbook cannot draw.
+  public func makeFrame(at time: Double, scale: Double? = nil) throws -> Canvas {
+    let canvas = try Canvas(size: size, scale: scale ?? self.scale)
+    if let background = backgroundColor { canvas.clear(to: background) }
+    try LayerRenderer().draw(presentationTree(at: time), in: canvas)
+    return canvas
+  }
+
+  /// The layer tree as it shows at `time`: the root layer, whose sublayers are the scene's
+  /// layers with every value that shows at that time.
+  public func presentationTree(at time: Double) -> Layer {
+    rootLayer
+  }
+}

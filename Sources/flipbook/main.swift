@@ -1,0 +1,3 @@
+import FlipbookCommand
+
+FlipbookTool.main(CommandLine.arguments.dropFirst().map { $0 })
