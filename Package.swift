@@ -42,7 +42,7 @@ let package = Package(
     .testTarget(name: "LayerTreeTests", dependencies: ["LayerTree"]),
     .testTarget(name: "CairoCanvasTests", dependencies: ["CairoCanvas"]),
     .testTarget(name: "RenderingTests", dependencies: ["Flipbook"]),
-    .testTarget(name: "SceneFormatTests", dependencies: ["SceneFormat"]),
+    .testTarget(name: "SceneFormatTests", dependencies: ["Flipbook"]),
     .testTarget(name: "FlipbookCommandTests", dependencies: ["FlipbookCommand"]),
   ],
   swiftLanguageModes: [.v6]

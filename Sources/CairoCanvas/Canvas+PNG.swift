@@ -30,6 +30,9 @@ extension Bitmap {
   ///
   /// - Throws: `CanvasError.invalidPNG` when the bytes are not a readable PNG.
   public init(pngData bytes: [UInt8]) throws(CanvasError) {
+    guard bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) else {
+      throw .invalidPNG(bytes.isEmpty ? "the file is empty" : "not a PNG file (no PNG signature)")
+    }
     let source = ByteSource(bytes)
     guard
       let surface = cairo_image_surface_create_from_png_stream(
@@ -48,7 +51,8 @@ extension Bitmap {
     defer { cairo_surface_destroy(surface) }
     let status = cairo_surface_status(surface)
     guard status == CAIRO_STATUS_SUCCESS else {
-      throw .invalidPNG(String(cString: cairo_status_to_string(status)))
+      // Cairo reports truncated or corrupt data as a read error or as "out of memory".
+      throw .invalidPNG("corrupt or truncated PNG data")
     }
     let format = cairo_image_surface_get_format(surface)
     guard format == CAIRO_FORMAT_ARGB32 || format == CAIRO_FORMAT_RGB24 else {

@@ -1,0 +1,107 @@
+import Flipbook
+import Testing
+
+/// Pixel facts of Core Animation's drawing order, checked exactly.
+@Suite struct LayerRenderingTests {
+  func render(_ build: (Scene) -> Void, size: Size = Size(20, 20), scale: Double = 1) throws -> Bitmap {
+    let scene = Scene(size: size, scale: scale)
+    build(scene)
+    return try scene.makeFrame(at: 0).makeBitmap()
+  }
+
+  func square(_ frame: Rect, _ color: Color) -> Layer {
+    let l = Layer()
+    l.frame = frame
+    l.backgroundColor = color
+    return l
+  }
+
+  @Test func borderIsDrawnOverSublayers() throws {
+    let b = try render { scene in
+      let parent = square(Rect(0, 0, 20, 20), .white)
+      parent.borderWidth = 4
+      parent.borderColor = .blue
+      parent.addSublayer(square(Rect(0, 0, 20, 20), .red))
+      scene.addLayer(parent)
+    }
+    #expect(b[1, 10] == RGBA8(0, 0, 255, 255))
+    #expect(b[10, 10] == RGBA8(255, 0, 0, 255))
+  }
+
+  @Test func groupOpacityDoesNotShowOverlaps() throws {
+    let b = try render { scene in
+      let parent = Layer()
+      parent.frame = Rect(0, 0, 20, 20)
+      parent.opacity = 0.5
+      parent.addSublayer(square(Rect(0, 0, 15, 20), .red))
+      parent.addSublayer(square(Rect(5, 0, 15, 20), .blue))
+      scene.addLayer(parent)
+    }
+    #expect(b[10, 10] == RGBA8(0, 0, 255, 128))
+    #expect(b[2, 10] == RGBA8(255, 0, 0, 128))
+  }
+
+  @Test func masksToBoundsClipsSublayersButNotTheBorder() throws {
+    let b = try render { scene in
+      let parent = Layer()
+      parent.frame = Rect(5, 5, 10, 10)
+      parent.masksToBounds = true
+      parent.addSublayer(square(Rect(-5, -5, 20, 20), .green))
+      scene.addLayer(parent)
+    }
+    #expect(b[2, 2] == RGBA8(0, 0, 0, 0))
+    #expect(b[10, 10] == RGBA8(0, 255, 0, 255))
+  }
+
+  @Test func hiddenAndZeroOpacityLayersDrawNothing() throws {
+    let b = try render { scene in
+      let hidden = square(Rect(0, 0, 20, 20), .red)
+      hidden.isHidden = true
+      let clear = square(Rect(0, 0, 20, 20), .red)
+      clear.opacity = 0
+      scene.addLayer(hidden)
+      scene.addLayer(clear)
+    }
+    #expect(b.pixels.allSatisfy { $0 == 0 })
+  }
+
+  @Test func zPositionOrdersSiblings() throws {
+    let b = try render { scene in
+      let top = square(Rect(0, 0, 20, 20), .red)
+      top.zPosition = 1
+      scene.addLayer(top)
+      scene.addLayer(square(Rect(0, 0, 20, 20), .blue))
+    }
+    #expect(b[10, 10] == RGBA8(255, 0, 0, 255))
+  }
+
+  @Test func sceneScaleMultipliesPixels() throws {
+    let b = try render({ scene in scene.addLayer(square(Rect(5, 5, 5, 5), .red)) }, scale: 3)
+    #expect(b.width == 60)
+    #expect(b[15, 15] == RGBA8(255, 0, 0, 255) && b[29, 29] == RGBA8(255, 0, 0, 255) && b[30, 30].a == 0)
+  }
+
+  @Test func perspectiveIsRejectedWithTheLayerName() throws {
+    let scene = Scene(size: Size(10, 10))
+    let l = Layer()
+    l.name = "tilted"
+    l.transform.m34 = -1 / 500
+    scene.addLayer(l)
+    #expect(throws: RenderingError.perspectiveUnsupported(layer: "tilted")) { try scene.makeFrame(at: 0) }
+  }
+
+  @Test func shapeIsDrawnBetweenContentsAndSublayers() throws {
+    let b = try render { scene in
+      let shape = ShapeLayer()
+      shape.frame = Rect(0, 0, 20, 20)
+      shape.backgroundColor = .red
+      shape.path = Path(rect: Rect(0, 0, 10, 20))
+      shape.fillColor = .green
+      shape.addSublayer(square(Rect(0, 0, 5, 20), .blue))
+      scene.addLayer(shape)
+    }
+    #expect(b[2, 10] == RGBA8(0, 0, 255, 255))
+    #expect(b[7, 10] == RGBA8(0, 255, 0, 255))
+    #expect(b[15, 10] == RGBA8(255, 0, 0, 255))
+  }
+}

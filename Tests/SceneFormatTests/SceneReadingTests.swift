@@ -1,0 +1,78 @@
+import Flipbook
+import Testing
+
+/// Valid scene files become the layers, values and defaults scene-format.md states.
+@Suite struct SceneReadingTests {
+  func decode(_ text: String) throws -> Scene {
+    try SceneFormat.decode(Array(text.utf8), file: "test.json")
+  }
+
+  @Test func sceneDefaults() throws {
+    let scene = try decode(#"{"flipbook": 1, "size": [320, 240]}"#)
+    #expect(scene.size == Size(320, 240))
+    #expect(scene.scale == 1 && scene.duration == 1 && scene.fps == 30)
+    #expect(scene.backgroundColor == nil && scene.loopCount == 0)
+    #expect(scene.layers.isEmpty)
+  }
+
+  @Test func layerDefaultsAreCoreAnimations() throws {
+    let scene = try decode(#"{"flipbook": 1, "size": [10, 10], "layers": [{}]}"#)
+    let l = scene.layers[0]
+    #expect(l.bounds == .zero && l.position == .zero && l.anchorPoint == Point(0.5, 0.5))
+    #expect(l.transform == .identity && l.opacity == 1 && !l.isHidden)
+    #expect(l.backgroundColor == nil && l.borderColor == .black && l.borderWidth == 0)
+    #expect(l.cornerRadius == 0 && !l.masksToBounds && l.contentsGravity == .resize)
+    #expect(l.timing == LayerTiming())
+  }
+
+  @Test func shapeDefaultsAreCoreAnimations() throws {
+    let scene = try decode(#"{"flipbook": 1, "size": [10, 10], "layers": [{"type": "shape"}]}"#)
+    let s = try #require(scene.layers[0] as? ShapeLayer)
+    #expect(s.path == nil && s.fillColor == .black && s.strokeColor == nil && s.lineWidth == 1)
+    #expect(s.lineCap == .butt && s.lineJoin == .miter && s.miterLimit == 10 && s.lineDashPattern == nil)
+    #expect(s.strokeStart == 0 && s.strokeEnd == 1 && s.fillRule == .nonZero)
+  }
+
+  @Test func transformListsReadLikeSuccessiveCATransform3DCalls() throws {
+    let scene = try decode(#"""
+      {"flipbook": 1, "size": [10, 10], "layers": [
+        {"transform": [{"scale": [1, 3]}, {"rotate": 0.5}]},
+        {"transform": [{"translate": [10, 0]}, {"matrix": [1, 0, 0, 1, 0, 5]}]}
+      ]}
+      """#)
+    #expect(scene.layers[0].transform == Transform3D.identity.scaled(x: 1, y: 3).rotated(0.5))
+    // The matrix acts before what the list built so far: CATransform3DConcat(M, current).
+    let expected = Transform3D(AffineTransform.translation(x: 0, y: 5)).concatenating(.translation(x: 10, y: 0))
+    #expect(scene.layers[1].transform == expected)
+  }
+
+  @Test func colorsPathsAndTiming() throws {
+    let scene = try decode(#"""
+      {"flipbook": 1, "size": [10, 10], "background": [0, 0.5, 1, 1], "layers": [
+        {"type": "shape", "name": "s", "path": {"roundedRect": [0, 0, 10, 10], "cornerRadius": 2},
+         "fillColor": null, "strokeColor": "#ff0000", "lineDashPattern": [1, 2],
+         "beginTime": 1, "speed": 0.3, "timeOffset": 2}
+      ]}
+      """#)
+    #expect(scene.backgroundColor == Color(red: 0, green: 0.5, blue: 1))
+    let s = try #require(scene.layer(named: "s") as? ShapeLayer)
+    #expect(s.path == Path(roundedRect: Rect(0, 0, 10, 10), cornerRadius: 2))
+    #expect(s.fillColor == nil && s.strokeColor == .red && s.lineDashPattern == [1, 2])
+    #expect(s.timing == LayerTiming(beginTime: 1, speed: Float(0.3), timeOffset: 2))
+    #expect(Double(s.timing.speed) == 0.30000001192092896)
+  }
+
+  @Test func imagesResolveAgainstTheSceneFolder() throws {
+    let scene = try SceneFormat.load(contentsOf: SceneGoldenPaths.fixtures + "/scenes/contents-gravity.json")
+    let image = try #require(scene.layers[0].contents)
+    #expect(image.width == 24 && image.height == 16 && image.name == "../images/quadrants.png")
+  }
+}
+
+enum SceneGoldenPaths {
+  static let fixtures: String = {
+    var path = #filePath
+    for _ in 0..<3 { path = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)]) }
+    return path + "/Fixtures"
+  }()
+}
