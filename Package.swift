@@ -37,13 +37,15 @@ let package = Package(
     ]),
     .executableTarget(name: "flipbook", dependencies: ["FlipbookCommand"]),
 
+    // Shared by the test targets: where Fixtures/ is, golden comparison and record modes.
+    .target(name: "FlipbookTestSupport", dependencies: ["Flipbook"], path: "Tests/Support"),
     .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),
     .testTarget(name: "AnimationsTests", dependencies: ["Animations"]),
     .testTarget(name: "LayerTreeTests", dependencies: ["LayerTree"]),
-    .testTarget(name: "CairoCanvasTests", dependencies: ["CairoCanvas"]),
-    .testTarget(name: "RenderingTests", dependencies: ["Flipbook"]),
-    .testTarget(name: "SceneFormatTests", dependencies: ["Flipbook"]),
-    .testTarget(name: "FlipbookCommandTests", dependencies: ["FlipbookCommand"]),
+    .testTarget(name: "CairoCanvasTests", dependencies: ["CairoCanvas", "FlipbookTestSupport"]),
+    .testTarget(name: "RenderingTests", dependencies: ["Flipbook", "FlipbookTestSupport"]),
+    .testTarget(name: "SceneFormatTests", dependencies: ["Flipbook", "FlipbookTestSupport"]),
+    .testTarget(name: "FlipbookCommandTests", dependencies: ["FlipbookCommand", "FlipbookTestSupport"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,5 @@
 import CairoCanvas
+import FlipbookTestSupport
 import Glibc
 import Testing
 
@@ -127,10 +128,7 @@ import Testing
 }
 
 @Suite struct AtomicFileTests {
-  let folder: String = {
-    var template = Array("/tmp/flipbook-atomic-XXXXXX".utf8CString)
-    return String(cString: mkdtemp(&template))
-  }()
+  let folder = FixtureFiles.temporaryFolder()
 
   @Test func writesAndReadsWholeFiles() throws {
     let path = folder + "/a.bin"

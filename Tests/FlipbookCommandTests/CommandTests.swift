@@ -1,4 +1,5 @@
 import Flipbook
+import FlipbookTestSupport
 import Glibc
 import Testing
 
@@ -6,15 +7,8 @@ import Testing
 
 /// spec/cli.md: exit statuses, messages on standard error, and `frame`/`inspect` behaviour.
 @Suite struct CommandTests {
-  static let fixtures: String = {
-    var path = #filePath
-    for _ in 0..<3 { path = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)]) }
-    return path + "/Fixtures"
-  }()
-  let folder: String = {
-    var template = Array("/tmp/flipbook-cli-XXXXXX".utf8CString)
-    return String(cString: mkdtemp(&template))
-  }()
+  static let fixtures = FixtureFiles.root
+  let folder = FixtureFiles.temporaryFolder()
 
   func run(_ arguments: [String]) -> (status: Int32, errors: String) {
     var errors = ""

@@ -1,4 +1,5 @@
 import Flipbook
+import FlipbookTestSupport
 import Testing
 
 /// Pixel facts of Core Animation's drawing order, checked exactly.

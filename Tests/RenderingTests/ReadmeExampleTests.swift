@@ -1,4 +1,5 @@
 import Flipbook
+import FlipbookTestSupport
 import Testing
 
 /// The README's Swift example draws exactly what its scene file draws.

@@ -1,4 +1,5 @@
 import Flipbook
+import FlipbookTestSupport
 import Testing
 
 /// Every scene in `Fixtures/scenes/` rendered at time 0 matches `Fixtures/goldens/<name>.png`.

@@ -1,4 +1,5 @@
 import Flipbook
+import FlipbookTestSupport
 import Testing
 
 /// Valid scene files become the layers, values and defaults scene-format.md states.
@@ -63,16 +64,8 @@ import Testing
   }
 
   @Test func imagesResolveAgainstTheSceneFolder() throws {
-    let scene = try SceneFormat.load(contentsOf: SceneGoldenPaths.fixtures + "/scenes/contents-gravity.json")
+    let scene = try SceneFormat.load(contentsOf: FixtureFiles.root + "/scenes/contents-gravity.json")
     let image = try #require(scene.layers[0].contents)
     #expect(image.width == 24 && image.height == 16 && image.name == "../images/quadrants.png")
   }
-}
-
-enum SceneGoldenPaths {
-  static let fixtures: String = {
-    var path = #filePath
-    for _ in 0..<3 { path = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)]) }
-    return path + "/Fixtures"
-  }()
 }

@@ -2,23 +2,23 @@ import Flipbook
 import Glibc
 
 /// Where the repository's `Fixtures/` folder is, and how to list and compare what is in it.
-enum FixtureFiles {
+public enum FixtureFiles {
   /// `Fixtures/`, found from this source file's path.
-  static let root: String = {
+  public static let root: String = {
     var path = #filePath
     for _ in 0..<3 { path = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)]) }
     return path + "/Fixtures"
   }()
 
   /// Where failing comparisons leave their pictures (ignored by git).
-  static let artifacts: String = {
+  public static let artifacts: String = {
     let folder = String(root.dropLast("Fixtures".count)) + ".build/golden-failures"
     mkdir(folder, 0o755)
     return folder
   }()
 
   /// The names in `folder` that end with `suffix`, sorted, without the suffix.
-  static func names(in folder: String, suffix: String) -> [String] {
+  public static func names(in folder: String, suffix: String) -> [String] {
     guard let dir = opendir(folder) else { return [] }
     defer { closedir(dir) }
     var out: [String] = []
@@ -31,7 +31,18 @@ enum FixtureFiles {
     return out.sorted()
   }
 
-  static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+  public static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+
+  /// The text of the file at `path` ("" when it cannot be read).
+  public static func text(_ path: String) -> String {
+    (try? AtomicFile.read(path)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+  }
+
+  /// A new empty folder under /tmp for one test.
+  public static func temporaryFolder() -> String {
+    var template = Array("/tmp/flipbook-test-XXXXXX".utf8CString)
+    return String(cString: mkdtemp(&template))
+  }
 }
 
 /// How golden images are compared and re-recorded.
@@ -41,19 +52,19 @@ enum FixtureFiles {
 /// `maxDifferingFraction` of the pixels (0.1%) differ. Set `FLIPBOOK_RECORD` to `missing` (the
 /// default: record absent goldens and fail), `failed` (re-record mismatches and fail), `all`
 /// (re-record every golden and fail) or `never` (CI: only compare).
-enum Golden {
-  static let maxChannelDelta = 2
-  static let maxDifferingFraction = 0.001
+public enum Golden {
+  public static let maxChannelDelta = 2
+  public static let maxDifferingFraction = 0.001
 
-  enum RecordMode: String { case missing, failed, all, never }
+  public enum RecordMode: String { case missing, failed, all, never }
 
-  static var recordMode: RecordMode {
+  public static var recordMode: RecordMode {
     guard let raw = getenv("FLIPBOOK_RECORD") else { return .missing }
     return RecordMode(rawValue: String(cString: raw)) ?? .missing
   }
 
   /// Compares `actual` with the golden PNG at `path`; returns a failure message or `nil`.
-  static func check(_ actual: Bitmap, against path: String, name: String) throws -> String? {
+  public static func check(_ actual: Bitmap, against path: String, name: String) throws -> String? {
     let mode = recordMode
     guard FixtureFiles.exists(path), mode != .all else {
       if mode == .never { return "missing golden \(path); record it with FLIPBOOK_RECORD=missing scripts/test" }
