@@ -131,3 +131,11 @@ enum PixelConversion {
     }
   }
 }
+
+extension Canvas {
+  /// The canvas's pixels as an `Image` a layer can show as its `contents` (with
+  /// `contentsScale` set to this canvas's `scale` to keep its size in points).
+  public func makeImage(name: String? = nil) -> Image {
+    Image(makeBitmap(), name: name)
+  }
+}

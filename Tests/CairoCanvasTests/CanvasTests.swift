@@ -160,3 +160,17 @@ import Testing
     }
   }
 }
+
+@Suite struct OffscreenCanvasTests {
+  @Test func anOffscreenCanvasBecomesLayerContents() throws {
+    // As the spinner article draws its frames: arcs stroked into an image at the screen scale.
+    let canvas = try Canvas(size: Size(40, 40), scale: 2)
+    canvas.strokeColor = Color(white: 0.5)
+    canvas.strokeStyle.lineWidth = 6
+    canvas.stroke(Path(arcCenter: Point(20, 20), radius: 10, startAngle: 0, endAngle: .pi / 2, clockwise: true))
+    let image = canvas.makeImage(name: "frame-1")
+    #expect(image.width == 80 && image.height == 80 && image.name == "frame-1")
+    #expect(image.bitmap[2 * 30, 2 * 20].a == 255)  // on the arc, 10 pt right of the center
+    #expect(image.bitmap[2 * 10, 2 * 20].a == 0)  // the left side is not drawn
+  }
+}
