@@ -29,7 +29,7 @@ let package = Package(
     // The only importer of Cairo.
     .target(name: "CairoCanvas", dependencies: ["CCairo", "Geometry"]),
     .target(name: "Rendering", dependencies: ["LayerTree", "CairoCanvas", "Geometry"]),
-    .target(name: "Scenes", dependencies: ["Rendering", "LayerTree", "CairoCanvas", "Geometry"]),
+    .target(name: "Scenes", dependencies: ["Rendering", "LayerTree", "Animations", "CairoCanvas", "Geometry"]),
     .target(name: "SceneFormat", dependencies: ["Scenes", "LayerTree", "Animations", "CairoCanvas", "Geometry"]),
     .target(name: "Flipbook", dependencies: ["Geometry", "Animations", "LayerTree", "CairoCanvas", "Rendering", "Scenes", "SceneFormat"]),
     .target(name: "FlipbookCommand", dependencies: [

@@ -1,23 +1,26 @@
 extension Path {
   /// One drawn piece of a path, with its start point made explicit.
-  enum Segment {
+  public enum Segment: Sendable {
     case line(Point, Point)
     case quad(Point, Point, Point)
     case cubic(Point, Point, Point, Point)
 
-    var start: Point {
+    /// Where the segment begins.
+    public var start: Point {
       switch self {
       case .line(let p, _), .quad(let p, _, _), .cubic(let p, _, _, _): return p
       }
     }
 
-    var end: Point {
+    /// Where the segment ends.
+    public var end: Point {
       switch self {
       case .line(_, let p), .quad(_, _, let p), .cubic(_, _, _, let p): return p
       }
     }
 
-    func point(at t: Double) -> Point {
+    /// The point at parameter `t` (0...1).
+    public func point(at t: Double) -> Point {
       let u = 1 - t
       switch self {
       case .line(let a, let b): return a * u + b * t
@@ -25,6 +28,20 @@ extension Path {
       case .cubic(let a, let c1, let c2, let b):
         return a * (u * u * u) + c1 * (3 * u * u * t) + c2 * (3 * u * t * t) + b * (t * t * t)
       }
+    }
+
+    /// The direction of travel at parameter `t` (not normalized); for a degenerate curve the
+    /// direction from start to end.
+    public func direction(at t: Double) -> Point {
+      let u = 1 - t
+      var d: Point
+      switch self {
+      case .line(let a, let b): d = b - a
+      case .quad(let a, let c, let b): d = (c - a) * (2 * u) + (b - c) * (2 * t)
+      case .cubic(let a, let c1, let c2, let b): d = (c1 - a) * (3 * u * u) + (c2 - c1) * (6 * u * t) + (b - c2) * (3 * t * t)
+      }
+      if d.x == 0 && d.y == 0 { d = end - start }
+      return d
     }
 
     /// The part of the segment between parameters `t0 < t1` (de Casteljau).
@@ -81,16 +98,20 @@ extension Path {
     }
   }
 
-  /// A segment with where it sits in the path.
-  struct MeasuredSegment {
-    var segment: Segment
-    var subpath: Int
-    var closes: Bool
+  /// A segment with where it sits in the path and its arc-length table.
+  public struct MeasuredSegment: Sendable {
+    /// The segment.
+    public var segment: Segment
+    /// Which subpath (0-based) it belongs to.
+    public var subpath: Int
+    /// Whether it is the line a close element draws.
+    public var closes: Bool
     var table: [Double]
-    var length: Double { table.last ?? 0 }
+    /// Its arc length, in points.
+    public var length: Double { table.last ?? 0 }
 
     /// The parameter at which the arc length from the start is `distance`.
-    func parameter(atDistance distance: Double) -> Double {
+    public func parameter(atDistance distance: Double) -> Double {
       let n = table.count - 1
       guard length > 0 else { return 0 }
       if distance <= 0 { return 0 }
@@ -106,8 +127,9 @@ extension Path {
     }
   }
 
-  /// The drawn segments of the path in order; a close contributes the line back to its start.
-  func measuredSegments(samples: Int = 48) -> [MeasuredSegment] {
+  /// The drawn segments of the path in order, measured; a close contributes the line back to its
+  /// start.
+  public func measuredSegments(samples: Int = 48) -> [MeasuredSegment] {
     var out: [MeasuredSegment] = []
     var current = Point.zero, start = Point.zero
     var subpath = -1

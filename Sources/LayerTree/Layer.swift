@@ -66,6 +66,9 @@ public class Layer {
   public internal(set) var sublayers: [Layer] = []
   /// The layer this one is a sublayer of.
   public internal(set) weak var superlayer: Layer?
+  /// The attached animations with their keys, in the order they were added (the order they
+  /// apply in).
+  public internal(set) var animations: [(key: String?, animation: any Animation)] = []
 
   /// Creates a layer with Core Animation's defaults.
   public init() {}
@@ -92,9 +95,10 @@ public class Layer {
     timing = layer.timing
   }
 
-  /// A deep copy of the layer and its sublayers, detached from any superlayer.
+  /// A deep copy of the layer, its animations and its sublayers, detached from any superlayer.
   public func copyTree() -> Layer {
     let copy = type(of: self).init(copying: self)
+    copy.animations = animations
     for sublayer in sublayers { copy.addSublayer(sublayer.copyTree()) }
     return copy
   }

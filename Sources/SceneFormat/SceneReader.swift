@@ -163,7 +163,7 @@ final class SceneReader {
       if let v = f["strokeEnd"], let x = number(v, at: f.place("strokeEnd")) { shape.strokeEnd = x }
       if let v = f["fillRule"], let x = choice(v, at: f.place("fillRule"), FillRule.self) { shape.fillRule = x }
     }
-    if let v = f["animations"] { validateAnimations(v, at: f.place("animations")) }
+    if let v = f["animations"] { readAnimations(v, at: f.place("animations"), into: layer) }
     if let v = f["sublayers"], let list = array(v, at: f.place("sublayers")) {
       for (i, item) in list.enumerated() {
         if let sublayer = readLayer(item, at: f.place("sublayers") + "[\(i)]", topLevel: false) {

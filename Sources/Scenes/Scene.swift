@@ -2,6 +2,7 @@ import CairoCanvas
 import Geometry
 import LayerTree
 import Rendering
+import Animations
 
 /// An animation to render: a tree of layers on a canvas of a given size, with the frame rate,
 /// duration, background and loop count its output files use.
@@ -96,6 +97,13 @@ public final class Scene {
   /// The layer tree as it shows at `time`: the root layer, whose sublayers are the scene's
   /// layers with every value that shows at that time.
   public func presentationTree(at time: Double) -> Layer {
-    rootLayer
+    rootLayer.presentation(at: time)
+  }
+
+  /// Turns the model changes `changes` makes into animations that begin at scene time `time`
+  /// and last `duration` seconds, from the values showing then to the new ones, as
+  /// `UIView.animate(withDuration:animations:)` does (Core Animation's default timing curve).
+  public func animate(withDuration duration: Double, at time: Double, _ changes: () -> Void) {
+    rootLayer.animateChanges(at: time, withDuration: duration, changes)
   }
 }

@@ -1,0 +1,153 @@
+import Geometry
+
+// Values as vectors: what interpolation, `additive`, `cumulative`, paced spacing and cubic splines
+// need. Scalars, points, sizes, rects and colors are their components; a transform is its
+// decomposition (translation, scale, rotation, shear); a path is the coordinates of its points,
+// given another path with the same element kinds. Images and flags have no components: they
+// change discretely.
+
+extension AnimationValue {
+  /// The value's components, or `nil` for discrete values.
+  public var components: [Double]? {
+    switch self {
+    case .scalar(let x): return [x]
+    case .point(let p): return [p.x, p.y]
+    case .size(let s): return [s.width, s.height]
+    case .rect(let r): return [r.origin.x, r.origin.y, r.size.width, r.size.height]
+    case .color(let c):
+      let c = c ?? .clear
+      return [c.red, c.green, c.blue, c.alpha]
+    case .transform(let t):
+      let d = TransformDecomposition(t)
+      return [d.translationX, d.translationY, d.scaleX, d.scaleY, d.rotation, d.shear]
+    case .path(let p): return p.map(Self.pathComponents) ?? []
+    case .image, .bool: return nil
+    }
+  }
+
+  /// The value of the same kind (and, for paths, the same element structure as `self`) with the
+  /// given components.
+  public func with(components c: [Double]) -> AnimationValue {
+    switch self {
+    case .scalar: return .scalar(c[0])
+    case .point: return .point(Point(x: c[0], y: c[1]))
+    case .size: return .size(Size(width: c[0], height: c[1]))
+    case .rect: return .rect(Rect(x: c[0], y: c[1], width: c[2], height: c[3]))
+    case .color: return .color(Color(red: c[0], green: c[1], blue: c[2], alpha: c[3]))
+    case .transform:
+      return .transform(
+        TransformDecomposition(translationX: c[0], translationY: c[1], scaleX: c[2], scaleY: c[3], rotation: c[4], shear: c[5]).transform)
+    case .path(let p): return .path(p.map { Self.path($0, replacingComponentsWith: c) })
+    case .image, .bool: return self
+    }
+  }
+
+  /// Whether two values can be interpolated component by component: same kind, and for paths
+  /// the same element kinds in the same order.
+  public func isInterpolable(with other: AnimationValue) -> Bool {
+    switch (self, other) {
+    case (.path(let a), .path(let b)):
+      guard let a, let b else { return a == nil && b == nil }
+      return a.elementKinds == b.elementKinds
+    default:
+      return kind == other.kind && !kind.isDiscrete
+    }
+  }
+
+  /// The value a fraction `t` of the way from `a` to `b` (`t` may leave 0...1 for curves that
+  /// overshoot). Discrete values, and paths whose structures differ, switch at `t = 0.5`.
+  public static func interpolate(_ a: AnimationValue, _ b: AnimationValue, _ t: Double) -> AnimationValue {
+    switch (a, b) {
+    case (.scalar(let x), .scalar(let y)): return .scalar(x + (y - x) * t)
+    case (.point(let p), .point(let q)): return .point(Point(x: p.x + (q.x - p.x) * t, y: p.y + (q.y - p.y) * t))
+    default:
+      guard a.isInterpolable(with: b), let ca = a.components, let cb = b.components else { return t < 0.5 ? a : b }
+      return a.with(components: zip(ca, cb).map { $0 + ($1 - $0) * t })
+    }
+  }
+
+  /// `underlying + self`, as `additive` and `byValue` add: components add, except transforms,
+  /// which compose (`self` applied first, then `underlying`, as `CATransform3DConcat`).
+  public func adding(_ underlying: AnimationValue) -> AnimationValue {
+    switch (self, underlying) {
+    case (.scalar(let x), .scalar(let y)): return .scalar(x + y)
+    case (.transform(let t), .transform(let u)): return .transform(t.concatenating(u))
+    default:
+      guard isInterpolable(with: underlying), let a = components, let b = underlying.components else { return self }
+      return with(components: zip(a, b).map { $0 + $1 })
+    }
+  }
+
+  /// `self - other`, component by component (transforms by their decomposition).
+  public func subtracting(_ other: AnimationValue) -> AnimationValue {
+    if case .scalar(let x) = self, case .scalar(let y) = other { return .scalar(x - y) }
+    guard isInterpolable(with: other), let a = components, let b = other.components else { return self }
+    return with(components: zip(a, b).map { $0 - $1 })
+  }
+
+  /// `self + k * delta`, component by component (`cumulative` repeats).
+  public func advanced(by delta: AnimationValue, times k: Double) -> AnimationValue {
+    if case .scalar(let x) = self, case .scalar(let d) = delta { return .scalar(x + k * d) }
+    guard isInterpolable(with: delta), let a = components, let d = delta.components else { return self }
+    return with(components: zip(a, d).map { $0 + k * $1 })
+  }
+
+  /// The Euclidean distance between the components of two values (0 for discrete values), what
+  /// paced keyframes space by.
+  public func distance(to other: AnimationValue) -> Double {
+    guard isInterpolable(with: other), let a = components, let b = other.components else { return 0 }
+    return zip(a, b).reduce(0) { $0 + ($1.0 - $1.1) * ($1.0 - $1.1) }.squareRoot()
+  }
+
+  static func pathComponents(_ path: Path) -> [Double] {
+    var out: [Double] = []
+    for e in path.elements {
+      switch e {
+      case .move(let p), .line(let p): out += [p.x, p.y]
+      case .quadCurve(let p, let c): out += [c.x, c.y, p.x, p.y]
+      case .curve(let p, let c1, let c2): out += [c1.x, c1.y, c2.x, c2.y, p.x, p.y]
+      case .closeSubpath: break
+      }
+    }
+    return out
+  }
+
+  static func path(_ template: Path, replacingComponentsWith c: [Double]) -> Path {
+    var i = 0
+    func next() -> Point {
+      defer { i += 2 }
+      return Point(x: c[i], y: c[i + 1])
+    }
+    var out = Path()
+    for e in template.elements {
+      switch e {
+      case .move: out.append(.move(to: next()))
+      case .line: out.append(.line(to: next()))
+      case .quadCurve:
+        let control = next()
+        out.append(.quadCurve(to: next(), control: control))
+      case .curve:
+        let c1 = next(), c2 = next()
+        out.append(.curve(to: next(), control1: c1, control2: c2))
+      case .closeSubpath: out.append(.closeSubpath)
+      }
+    }
+    return out
+  }
+}
+
+extension Path {
+  /// The sequence of element kinds (move, line, quad, curve, close): two paths interpolate point
+  /// by point only when theirs are equal.
+  public var elementKinds: [UInt8] {
+    elements.map {
+      switch $0 {
+      case .move: return 0
+      case .line: return 1
+      case .quadCurve: return 2
+      case .curve: return 3
+      case .closeSubpath: return 4
+      }
+    }
+  }
+}
