@@ -1,0 +1,234 @@
+import Animations
+import Geometry
+import Testing
+
+/// timing.md §4.1: basic endpoints, additive, and several animations on one key path (§6.3).
+@Suite struct BasicEndpointTests {
+  func halfway(from: AnimationValue? = nil, to: AnimationValue? = nil, by: AnimationValue? = nil, model: Double = 50) -> Double {
+    var a = BasicAnimation(keyPath: "opacity")
+    (a.fromValue, a.toValue, a.byValue, a.duration) = (from, to, by, 1)
+    return value(of: a, at: 0.5, model: model)
+  }
+
+  @Test func everyCombination() {
+    #expect(halfway(from: 10, to: 20) == 15)
+    #expect(halfway(from: 10, by: 5) == 12.5)  // 10 -> 15
+    #expect(halfway(to: 20, by: 5) == 17.5)  // 15 -> 20
+    #expect(halfway(from: 10) == 30)  // 10 -> model 50
+    #expect(halfway(to: 20) == 35)  // model 50 -> 20
+    #expect(halfway(by: 10) == 55)  // 50 -> 60
+    #expect(halfway() == 50)
+  }
+
+  @Test func additiveAddsToTheValueBelow() {
+    var a = basic { $0.fromValue = 0; $0.toValue = 10 }
+    a.isAdditive = true
+    #expect(value(of: a, at: 0.5, model: 50) == 55)
+  }
+
+  @Test func animationsOnOneKeyPathApplyInTheOrderAdded() {
+    var additive = basic { $0.fromValue = 0; $0.toValue = 10 }
+    additive.isAdditive = true
+    let replacing = basic()
+    var first = AnimationGroup([replacing, additive])
+    first.duration = 1
+    var second = AnimationGroup([additive, replacing])
+    second.duration = 1
+    #expect(value(of: first, at: 0.5) == 55)
+    #expect(value(of: second, at: 0.5) == 50)
+  }
+}
+
+/// timing.md §4.2-4.6: keyframe animations in every calculation mode.
+@Suite struct KeyframeTests {
+  func keyframes(_ values: [AnimationValue], _ keyTimes: [Double]? = nil, _ configure: (inout KeyframeAnimation) -> Void = { _ in }) -> KeyframeAnimation {
+    var a = KeyframeAnimation(keyPath: "opacity")
+    a.values = values
+    a.keyTimes = keyTimes
+    a.duration = 1
+    configure(&a)
+    return a
+  }
+
+  @Test func linearSegmentsFollowKeyTimes() {
+    let a = keyframes([0, 100, 50], [0, 0.25, 1])
+    #expect(value(of: a, at: 0.125) == 50)
+    #expect(value(of: a, at: 0.625) == 75)
+    #expect(value(of: a, at: 0.25) == 100)
+  }
+
+  @Test func missingKeyTimesAreEvenlySpaced() {
+    let a = keyframes([0, 10, 20, 40])
+    #expect(isClose(value(of: a, at: 0.5), 15))
+    #expect(isClose(value(of: a, at: 5.0 / 6.0), 30))
+  }
+
+  @Test func invalidKeyTimesAreIgnored() {
+    #expect(isClose(value(of: keyframes([0, 10, 20, 40], [0, 0.9, 0.1, 1]), at: 0.5), 15))
+    #expect(isClose(value(of: keyframes([0, 10, 20, 40], [0, 1]), at: 0.5), 15))
+  }
+
+  @Test func segmentTimingFunctionsApplyAfterTheAnimations() {
+    let perSegment = keyframes([0, 100, 50], [0, 0.25, 1]) { $0.timingFunctions = [.easeIn, .linear] }
+    #expect(isClose(value(of: perSegment, at: 0.125), 31.535681876, 1e-6))
+    // The animation's own function warps time first: easeIn(0.5) = 0.31535... lies in segment 1.
+    let both = keyframes([0, 100, 50], [0, 0.25, 1]) { $0.timingFunction = .easeIn }
+    let u = 0.31535681876384825
+    #expect(isClose(value(of: both, at: 0.5), 100 - 50 * (u - 0.25) / 0.75, 1e-6))
+  }
+
+  @Test func equalKeyTimesAreRightContinuous() {
+    let a = keyframes([0, 10, 20, 30], [0, 0.5, 0.5, 1])
+    #expect(value(of: a, at: 0.5) == 20)
+    #expect(isClose(value(of: a, at: 0.4999), 9.998))
+  }
+
+  @Test func oneValueIsConstant() {
+    #expect(value(of: keyframes([7]), at: 0.3) == 7)
+  }
+
+  @Test func discreteMatchesApplesExample() {
+    // keyTimes [0, 0.25, 0.5, 0.75, 1], values [310, 60, 120, 60]: "position.y will remain at 60
+    // until the animation completes".
+    let a = keyframes([310, 60, 120, 60], [0, 0.25, 0.5, 0.75, 1]) {
+      $0.calculationMode = .discrete
+      $0.fillMode = .forwards
+      $0.isRemovedOnCompletion = false
+    }
+    #expect(value(of: a, at: 0) == 310)
+    #expect(value(of: a, at: 0.2499) == 310)
+    #expect(value(of: a, at: 0.25) == 60)  // the new value at the exact key time
+    #expect(value(of: a, at: 0.5) == 120)
+    #expect(value(of: a, at: 0.75) == 60)
+    #expect(value(of: a, at: 0.99) == 60)
+    #expect(value(of: a, at: 1) == 60)
+  }
+
+  @Test func discreteLegacyAndMissingKeyTimes() {
+    let legacy = keyframes([1, 2, 3], [0, 0.5, 1]) { $0.calculationMode = .discrete }
+    #expect(value(of: legacy, at: 0.99) == 2)
+    let slots = keyframes([0, 1, 2, 3]) { $0.calculationMode = .discrete }
+    #expect(value(of: slots, at: 0.2499) == 0)
+    #expect(value(of: slots, at: 0.25) == 1)
+    #expect(value(of: slots, at: 0.75) == 3)
+  }
+
+  @Test func pacedMatchesApplesExample() {
+    // [310, 60, 120, 60, 310]: lengths 250, 60, 60, 250; at 6.2 s, 100 units per second.
+    let a = keyframes([310, 60, 120, 60, 310], [0, 0.1, 0.2, 0.3, 1]) {
+      $0.calculationMode = .paced
+      $0.duration = 6.2
+      $0.timingFunction = .easeIn  // ignored
+      $0.timingFunctions = [.easeIn, .easeIn, .easeIn, .easeIn]  // ignored
+    }
+    #expect(isClose(value(of: a, at: 1), 210))
+    #expect(isClose(value(of: a, at: 2.5), 60))
+    #expect(isClose(value(of: a, at: 3.1), 120))
+    #expect(isClose(value(of: a, at: 5.2), 210))
+  }
+
+  @Test func pacedWithoutMovementIsConstant() {
+    #expect(value(of: keyframes([4, 4, 4]) { $0.calculationMode = .paced }, at: 0.5) == 4)
+  }
+
+  @Test func cubicPassesThroughEveryValueAtItsKeyTime() {
+    let a = keyframes([0, 10, 0, 10]) { $0.calculationMode = .cubic }
+    #expect(isClose(value(of: a, at: 1.0 / 3.0), 10))
+    #expect(isClose(value(of: a, at: 2.0 / 3.0), 0))
+  }
+
+  @Test func cubicIsCatmullRomWithDuplicatedEndKeys() {
+    let a = keyframes([0, 10, 20, 30]) { $0.calculationMode = .cubic }
+    // Middle segment of evenly spaced data: tangents 10 at both ends -> a straight line.
+    #expect(isClose(value(of: a, at: 0.5), 15))
+    // First segment: the duplicated first key makes its tangent (10 - 0) / 2 = 5:
+    // h10(0.5)·5 + h01(0.5)·10 + h11(0.5)·10 = 0.625 + 5 - 1.25.
+    #expect(isClose(value(of: a, at: 1.0 / 6.0), 4.375))
+  }
+
+  @Test func tensionOneGivesZeroTangents() {
+    let a = keyframes([0, 10, 20, 30]) { $0.calculationMode = .cubic; $0.tensionValues = [1, 1, 1, 1] }
+    // h01(0.25) · 10 = (-2/64 + 3/16) · 10.
+    #expect(isClose(value(of: a, at: 1.0 / 12.0), 1.5625))
+  }
+
+  @Test func continuityAndBiasShapeTheTangents() {
+    // Bias 1 at key 1: outgoing = (1+1)(1+0)/2·(P1−P0) = 10, incoming at key 1 the same; with
+    // P0 = 0, P1 = 10, P2 = 10 the second segment starts rising with slope 10: at s = 0.5,
+    // h00·10 + h10·10 + h01·10 + h11·(incoming at key 2 = ½·0 + ½·(10−10)... ) = 5 + 1.25 + 5.
+    let a = keyframes([0, 10, 10]) { $0.calculationMode = .cubic; $0.biasValues = [0, 1, 0] }
+    #expect(isClose(value(of: a, at: 0.75), 11.25))
+  }
+
+  @Test func cubicPacedKeepsTheEndsAndMovesAtConstantSpeed() {
+    let a = keyframes([0, 10, 20, 30]) { $0.calculationMode = .cubicPaced }
+    #expect(isClose(value(of: a, at: 0), 0))
+    #expect(isClose(value(of: a, at: 1 - 1e-12), 30, 1e-6))
+    #expect(isClose(value(of: a, at: 0.5), 15, 0.01))
+    #expect(isClose(value(of: a, at: 0.25), 7.5, 0.05))
+  }
+
+  @Test func pathsAreFollowedAndRotationFollowsTheTangent() throws {
+    var a = KeyframeAnimation(keyPath: "position")
+    a.path = try Path(svgPathData: "M 0 0 L 100 0 L 100 100")
+    a.duration = 1
+    a.rotationMode = .auto
+    var collected: [AnimationSample] = []
+    samples(of: a, at: 0.75, into: &collected)
+    #expect(collected[0].value(model: .point(0, 0), underlying: .point(0, 0)) == .point(100, 50))
+    #expect(isClose(try #require(collected[0].pathRotation), .pi / 2))
+    a.rotationMode = .autoReverse
+    collected = []
+    samples(of: a, at: 0.25, into: &collected)
+    #expect(collected[0].value(model: .point(0, 0), underlying: .point(0, 0)) == .point(50, 0))
+    #expect(isClose(try #require(collected[0].pathRotation), .pi))
+  }
+
+  @Test func cumulativeKeyframesAddLastMinusFirstPerCycle() {
+    let a = keyframes([0, 10, 30]) { $0.repeatCount = 2; $0.isCumulative = true }
+    #expect(value(of: a, at: 1.5) == 40)
+  }
+}
+
+/// Values of every kind interpolate as Core Animation does.
+@Suite struct ValueInterpolationTests {
+  @Test func compositeValuesInterpolateComponentWise() {
+    #expect(AnimationValue.interpolate(.point(0, 0), .point(10, 20), 0.5) == .point(5, 10))
+    #expect(AnimationValue.interpolate(.rect(Rect(0, 0, 10, 10)), .rect(Rect(10, 10, 30, 50)), 0.5) == .rect(Rect(5, 5, 20, 30)))
+    #expect(AnimationValue.interpolate(.color(.black), .color(Color(red: 1, green: 0.5, blue: 0, alpha: 0)), 0.5)
+      == .color(Color(red: 0.5, green: 0.25, blue: 0, alpha: 0.5)))
+  }
+
+  @Test func transformsInterpolateByDecomposition() {
+    let end = Transform3D.scale(x: 2, y: 2).concatenating(.rotation(.pi / 2)).concatenating(.translation(x: 10, y: 0))
+    guard case .transform(let mid) = AnimationValue.interpolate(.transform(.identity), .transform(end), 0.5) else {
+      Issue.record("not a transform")
+      return
+    }
+    let parts = TransformDecomposition(mid)
+    #expect(isClose(parts.rotation, .pi / 4) && isClose(parts.scaleX, 1.5) && isClose(parts.scaleY, 1.5))
+    #expect(isClose(parts.translationX, 5) && isClose(parts.translationY, 0))
+  }
+
+  @Test func decompositionRoundTrips() {
+    let t = Transform3D.scale(x: 2, y: -3).concatenating(.rotation(0.7)).concatenating(.translation(x: 4, y: 5))
+    let back = TransformDecomposition(t).transform
+    for (a, b) in [(t.m11, back.m11), (t.m12, back.m12), (t.m21, back.m21), (t.m22, back.m22), (t.m41, back.m41), (t.m42, back.m42)] {
+      #expect(isClose(a, b, 1e-12))
+    }
+  }
+
+  @Test func pathsInterpolatePointByPointWhenTheirStructuresMatch() throws {
+    let a = try Path(svgPathData: "M 0 0 L 10 0 Q 10 10 0 10 Z")
+    let b = try Path(svgPathData: "M 0 0 L 20 0 Q 20 20 0 20 Z")
+    let mid = AnimationValue.interpolate(.path(a), .path(b), 0.5)
+    #expect(mid == .path(try Path(svgPathData: "M 0 0 L 15 0 Q 15 15 0 15 Z")))
+    let other = try Path(svgPathData: "M 0 0 L 5 5")
+    #expect(!AnimationValue.path(a).isInterpolable(with: .path(other)))
+  }
+
+  @Test func discreteValuesSwitchHalfway() {
+    #expect(AnimationValue.interpolate(false, true, 0.49) == false)
+    #expect(AnimationValue.interpolate(false, true, 0.5) == true)
+  }
+}
