@@ -2,23 +2,44 @@ import Flipbook
 import FlipbookTestSupport
 import Testing
 
-/// Every scene in `Fixtures/scenes/` rendered at time 0 matches `Fixtures/goldens/<name>.png`.
+/// Every scene in `Fixtures/scenes/` matches its goldens: `goldens/<name>.png` at time 0, and for
+/// animated scenes `goldens/<name>@<time>.png` at each time listed in `times`.
 @Suite struct SceneGoldenTests {
   static let scenes = FixtureFiles.names(in: FixtureFiles.root + "/scenes", suffix: ".json")
 
-  @Test(arguments: scenes)
-  func sceneMatchesItsGolden(_ name: String) throws {
-    let scene = try SceneFormat.load(contentsOf: "\(FixtureFiles.root)/scenes/\(name).json")
-    let frame = try scene.makeFrame(at: 0).makeBitmap()
-    if let failure = try Golden.check(frame, against: "\(FixtureFiles.root)/goldens/\(name).png", name: name) {
+  /// The times each animated scene is checked at, besides 0 (seconds).
+  static let times: [String: [Double]] = [
+    "radar-pulses": [0.5, 1.7, 4, 10.25],
+    "animation-kinds": [0.5, 1, 1.5, 2.5],
+  ]
+
+  static var cases: [GoldenCase] {
+    scenes.flatMap { name in
+      [GoldenCase(scene: name, time: 0, golden: name)] + (times[name] ?? []).map { GoldenCase(scene: name, time: $0, golden: "\(name)@\($0)") }
+    }
+  }
+
+  struct GoldenCase: Sendable, CustomTestStringConvertible {
+    var scene: String
+    var time: Double
+    var golden: String
+    var testDescription: String { golden }
+  }
+
+  @Test(arguments: cases)
+  func sceneMatchesItsGolden(_ c: GoldenCase) throws {
+    let scene = try SceneFormat.load(contentsOf: "\(FixtureFiles.root)/scenes/\(c.scene).json")
+    let frame = try scene.makeFrame(at: c.time).makeBitmap()
+    if let failure = try Golden.check(frame, against: "\(FixtureFiles.root)/goldens/\(c.golden).png", name: c.golden) {
       Issue.record(Comment(rawValue: failure))
     }
   }
 
   @Test func everyGoldenHasAScene() {
     let goldens = FixtureFiles.names(in: FixtureFiles.root + "/goldens", suffix: ".png")
-    let orphans = goldens.filter { !Self.scenes.contains($0) }
-    #expect(orphans.isEmpty, "goldens without a scene in Fixtures/scenes: \(orphans); delete them")
+    let expected = Set(Self.cases.map(\.golden))
+    let orphans = goldens.filter { !expected.contains($0) }
+    #expect(orphans.isEmpty, "goldens without a scene and time in SceneGoldenTests: \(orphans); delete them")
     #expect(!Self.scenes.isEmpty)
   }
 }
