@@ -36,6 +36,8 @@ let package = Package(
       "Flipbook", .product(name: "ArgumentParser", package: "swift-argument-parser"),
     ]),
     .executableTarget(name: "flipbook", dependencies: ["FlipbookCommand"]),
+    // Benchmarks (release builds; see BENCHMARKS.md). Not a product: built only when asked for.
+    .executableTarget(name: "flipbook-bench", dependencies: ["Flipbook"], path: "Benchmarks/flipbook-bench"),
 
     // Shared by the test targets: where Fixtures/ is, golden comparison and record modes.
     .target(name: "FlipbookTestSupport", dependencies: ["Flipbook"], path: "Tests/Support"),

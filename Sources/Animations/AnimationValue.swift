@@ -16,12 +16,13 @@ public enum AnimationValue: Hashable, Sendable {
   case rect(Rect)
   /// A color, or none (`backgroundColor`, `borderColor`, `fillColor`, `strokeColor`).
   case color(Color?)
-  /// A transform (`transform`, `sublayerTransform`).
-  case transform(Transform3D)
+  /// A transform (`transform`, `sublayerTransform`). Boxed, so that every other value stays
+  /// small to copy.
+  indirect case transform(Transform3D)
   /// A path, or none (`path`).
-  case path(Path?)
+  indirect case path(Path?)
   /// An image, or none (`contents`); changes discretely.
-  case image(Image?)
+  indirect case image(Image?)
   /// A flag (`hidden`); changes discretely.
   case bool(Bool)
 

@@ -29,7 +29,14 @@ public struct BasicAnimation: PropertyAnimation, Hashable {
 
   /// The start and end values, with missing ends taken from `model` (timing.md §4.1).
   public func endpoints(model: AnimationValue) -> (from: AnimationValue, to: AnimationValue) {
-    switch (fromValue, toValue, byValue) {
+    BasicAnimation.endpoints(from: fromValue, to: toValue, by: byValue, model: model)
+  }
+
+  /// The start and end values of a from/to/by combination, missing ends taken from `model`.
+  static func endpoints(from: AnimationValue?, to: AnimationValue?, by: AnimationValue?, model: AnimationValue)
+    -> (from: AnimationValue, to: AnimationValue)
+  {
+    switch (from, to, by) {
     case (let from?, let to?, _): return (from, to)
     case (let from?, nil, let by?): return (from, by.adding(from))
     case (nil, let to?, let by?): return (to.subtracting(by), to)

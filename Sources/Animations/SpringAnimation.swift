@@ -43,9 +43,7 @@ public struct SpringAnimation: PropertyAnimation, Hashable {
 
   /// The start and end values, as `BasicAnimation.endpoints(model:)`.
   public func endpoints(model: AnimationValue) -> (from: AnimationValue, to: AnimationValue) {
-    var basic = BasicAnimation(keyPath: keyPath)
-    (basic.fromValue, basic.toValue, basic.byValue) = (fromValue, toValue, byValue)
-    return basic.endpoints(model: model)
+    BasicAnimation.endpoints(from: fromValue, to: toValue, by: byValue, model: model)
   }
 
   /// The spring's parameters as an oscillator.

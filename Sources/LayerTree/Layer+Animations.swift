@@ -8,27 +8,33 @@ extension Layer {
   /// names a shape-layer property on a plain layer has no effect, as in Core Animation.
   public func add(_ animation: any Animation, forKey key: String?) {
     Layer.checkKeyPaths(animation)
-    if let key { animations.removeAll { $0.key == key } }
-    animations.append((key, animation))
+    if let key { animationEntries.removeAll { $0.key == key } }
+    animationEntries.append(AnimationEntry(key: key, animation: animation, prepared: PreparedAnimation(animation)))
   }
 
   /// Detaches the animation attached under `key`, if any.
   public func removeAnimation(forKey key: String) {
-    animations.removeAll { $0.key == key }
+    animationEntries.removeAll { $0.key == key }
   }
 
   /// Detaches every animation.
   public func removeAllAnimations() {
-    animations.removeAll()
+    animationEntries.removeAll()
   }
 
   /// The animation attached under `key`.
   public func animation(forKey key: String) -> (any Animation)? {
-    animations.first { $0.key == key }?.animation
+    animationEntries.first { $0.key == key }?.animation
   }
 
   /// The keys of the attached animations, in the order they were added.
-  public var animationKeys: [String] { animations.compactMap(\.key) }
+  public var animationKeys: [String] { animationEntries.compactMap(\.key) }
+
+  /// The attached animations with their keys, in the order they were added (the order they
+  /// apply in).
+  public var animations: [(key: String?, animation: any Animation)] {
+    animationEntries.map { ($0.key, $0.animation) }
+  }
 
   private static func checkKeyPaths(_ animation: any Animation) {
     if let group = animation as? AnimationGroup {

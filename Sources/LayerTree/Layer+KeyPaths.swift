@@ -14,6 +14,27 @@ extension AnimatableKeyPath {
 extension Layer {
   /// The layer's value for `keyPath`; `nil` for a shape-layer property of a plain layer.
   public func value(for keyPath: AnimatableKeyPath) -> AnimationValue? {
+    if keyPath.isShapeOnly {
+      return (self as? ShapeLayer)?.shapeProperties.value(for: keyPath)
+    }
+    return properties.value(for: keyPath)
+  }
+
+  /// Sets the layer's value for `keyPath`; a value of another kind, or a shape-layer property
+  /// of a plain layer, is ignored. A `transform.*` component replaces that part of the
+  /// transform's decomposition and composes the transform again.
+  public func setValue(_ value: AnimationValue, for keyPath: AnimatableKeyPath) {
+    if keyPath.isShapeOnly {
+      (self as? ShapeLayer)?.shapeProperties.setValue(value, for: keyPath)
+    } else {
+      properties.setValue(value, for: keyPath)
+    }
+  }
+}
+
+extension LayerProperties {
+  /// The value for a key path that every layer has; `nil` for shape-layer key paths.
+  public func value(for keyPath: AnimatableKeyPath) -> AnimationValue? {
     switch keyPath {
     case .opacity: return .scalar(opacity)
     case .position: return .point(position)
@@ -35,26 +56,12 @@ extension Layer {
     case .sublayerTransform: return .transform(sublayerTransform)
     case .transformComponent(let component, let isSublayer):
       return .scalar(TransformDecomposition(isSublayer ? sublayerTransform : transform)[component])
-    default:
-      guard let shape = self as? ShapeLayer else { return nil }
-      switch keyPath {
-      case .path: return .path(shape.path)
-      case .fillColor: return .color(shape.fillColor)
-      case .strokeColor: return .color(shape.strokeColor)
-      case .lineWidth: return .scalar(shape.lineWidth)
-      case .lineDashPhase: return .scalar(shape.lineDashPhase)
-      case .strokeStart: return .scalar(shape.strokeStart)
-      case .strokeEnd: return .scalar(shape.strokeEnd)
-      case .miterLimit: return .scalar(shape.miterLimit)
-      default: return nil
-      }
+    default: return nil
     }
   }
 
-  /// Sets the layer's value for `keyPath`; a value of another kind, or a shape-layer property
-  /// of a plain layer, is ignored. A `transform.*` component replaces that part of the
-  /// transform's decomposition and composes the transform again.
-  public func setValue(_ value: AnimationValue, for keyPath: AnimatableKeyPath) {
+  /// Sets the value for a key path every layer has; values of another kind are ignored.
+  public mutating func setValue(_ value: AnimationValue, for keyPath: AnimatableKeyPath) {
     switch (keyPath, value) {
     case (.opacity, .scalar(let x)): opacity = x
     case (.position, .point(let p)): position = p
@@ -75,23 +82,65 @@ extension Layer {
     case (.transform, .transform(let t)): transform = t
     case (.sublayerTransform, .transform(let t)): sublayerTransform = t
     case (.transformComponent(let component, let isSublayer), .scalar(let x)):
-      var parts = TransformDecomposition(isSublayer ? sublayerTransform : transform)
-      parts[component] = x
-      if isSublayer { sublayerTransform = parts.transform } else { transform = parts.transform }
-    default:
-      guard let shape = self as? ShapeLayer else { return }
-      switch (keyPath, value) {
-      case (.path, .path(let p)): shape.path = p
-      case (.fillColor, .color(let c)): shape.fillColor = c
-      case (.strokeColor, .color(let c)): shape.strokeColor = c
-      case (.lineWidth, .scalar(let x)): shape.lineWidth = x
-      case (.lineDashPhase, .scalar(let x)): shape.lineDashPhase = x
-      case (.strokeStart, .scalar(let x)): shape.strokeStart = x
-      case (.strokeEnd, .scalar(let x)): shape.strokeEnd = x
-      case (.miterLimit, .scalar(let x)): shape.miterLimit = x
-      default: return
+      if isSublayer {
+        sublayerTransform = sublayerTransform.replacing(component, with: x)
+      } else {
+        transform = transform.replacing(component, with: x)
+      }
+    default: return
+    }
+  }
+}
+
+extension ShapeProperties {
+  /// The value for a shape-layer key path; `nil` for the others.
+  public func value(for keyPath: AnimatableKeyPath) -> AnimationValue? {
+    switch keyPath {
+    case .path: return .path(path)
+    case .fillColor: return .color(fillColor)
+    case .strokeColor: return .color(strokeColor)
+    case .lineWidth: return .scalar(lineWidth)
+    case .lineDashPhase: return .scalar(lineDashPhase)
+    case .strokeStart: return .scalar(strokeStart)
+    case .strokeEnd: return .scalar(strokeEnd)
+    case .miterLimit: return .scalar(miterLimit)
+    default: return nil
+    }
+  }
+
+  /// Sets the value for a shape-layer key path; values of another kind are ignored.
+  public mutating func setValue(_ value: AnimationValue, for keyPath: AnimatableKeyPath) {
+    switch (keyPath, value) {
+    case (.path, .path(let p)): path = p
+    case (.fillColor, .color(let c)): fillColor = c
+    case (.strokeColor, .color(let c)): strokeColor = c
+    case (.lineWidth, .scalar(let x)): lineWidth = x
+    case (.lineDashPhase, .scalar(let x)): lineDashPhase = x
+    case (.strokeStart, .scalar(let x)): strokeStart = x
+    case (.strokeEnd, .scalar(let x)): strokeEnd = x
+    case (.miterLimit, .scalar(let x)): miterLimit = x
+    default: return
+    }
+  }
+}
+
+extension Transform3D {
+  /// The transform with one part of its decomposition replaced. On an identity transform (the
+  /// common case) no trigonometry is needed.
+  func replacing(_ component: AnimatableKeyPath.TransformComponent, with x: Double) -> Transform3D {
+    if isIdentity {
+      switch component {
+      case .scale: return .scale(x: x, y: x)
+      case .scaleX: return .scale(x: x, y: 1)
+      case .scaleY: return .scale(x: 1, y: x)
+      case .rotation: return .rotation(x)
+      case .translationX: return .translation(x: x, y: 0)
+      case .translationY: return .translation(x: 0, y: x)
       }
     }
+    var parts = TransformDecomposition(self)
+    parts[component] = x
+    return parts.transform
   }
 }
 

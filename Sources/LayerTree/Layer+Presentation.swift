@@ -10,20 +10,47 @@ extension Layer {
   /// sublayers see. Animations apply in the order they were added, each replacing the value so
   /// far (or adding to it when additive); a missing `fromValue`/`toValue` is the model value.
   public func presentation(at time: Double) -> Layer {
+    var scratch: [AnimationSample] = []
+    return presentation(at: time, scratch: &scratch)
+  }
+
+  /// `presentation(at:)` with one sample buffer shared by the whole tree.
+  func presentation(at time: Double, scratch: inout [AnimationSample]) -> Layer {
     let local = timing.localTime(time)
-    let copy = type(of: self).init(copying: self)
-    if !animations.isEmpty { applyAnimations(at: local, to: copy) }
-    for sublayer in sublayers { copy.addSublayer(sublayer.presentation(at: local)) }
+    // One copy of the properties, animated in place, then moved into the presentation layer.
+    var shown = properties
+    var shownShape = (self as? ShapeLayer)?.shapeProperties
+    if !animationEntries.isEmpty { applyAnimations(at: local, to: &shown, shape: &shownShape, scratch: &scratch) }
+    let copy = type(of: self).init(presenting: shown, shape: shownShape)
+    if !sublayers.isEmpty {
+      copy.sublayers.reserveCapacity(sublayers.count)
+      for sublayer in sublayers {
+        let presented = sublayer.presentation(at: local, scratch: &scratch)
+        presented.superlayer = copy
+        copy.sublayers.append(presented)
+      }
+    }
     return copy
   }
 
-  private func applyAnimations(at localTime: Double, to copy: Layer) {
-    var collected: [AnimationSample] = []
-    for (_, animation) in animations { samples(of: animation, at: localTime, into: &collected) }
-    for sample in collected {
-      guard let model = value(for: sample.keyPath), let underlying = copy.value(for: sample.keyPath) else { continue }
-      copy.setValue(sample.value(model: model, underlying: underlying), for: sample.keyPath)
-      if let angle = sample.pathRotation { copy.transform = copy.transform.rotated(angle) }
+  /// Applies the animations' samples at `localTime`, in order, to `shown` (which starts as the
+  /// model's values; the model values that missing from/to ends stand for are read from `self`).
+  private func applyAnimations(at localTime: Double, to shown: inout LayerProperties, shape shownShape: inout ShapeProperties?, scratch: inout [AnimationSample]) {
+    scratch.removeAll(keepingCapacity: true)
+    for entry in animationEntries { entry.prepared.appendSamples(at: localTime, into: &scratch) }
+    guard !scratch.isEmpty else { return }
+    let modelShape = shownShape
+    for sample in scratch {
+      let keyPath = sample.keyPath
+      if keyPath.isShapeOnly {
+        guard var shape = shownShape, let modelValue = modelShape?.value(for: keyPath), let underlying = shape.value(for: keyPath) else { continue }
+        shape.setValue(sample.value(model: modelValue, underlying: underlying), for: keyPath)
+        shownShape = shape
+      } else {
+        guard let modelValue = properties.value(for: keyPath), let underlying = shown.value(for: keyPath) else { continue }
+        shown.setValue(sample.value(model: modelValue, underlying: underlying), for: keyPath)
+        if let angle = sample.pathRotation { shown.transform = shown.transform.rotated(angle) }
+      }
     }
   }
 

@@ -21,7 +21,139 @@ import Geometry
 /// ```
 public class Layer {
   /// A name that scene files, dynamics and `flipbook inspect` use to refer to the layer.
-  public var name: String?
+  public var name: String? {
+    get { properties.name }
+    set { properties.name = newValue }
+  }
+  /// The layer's own coordinate space: its origin is the drawing origin, its size the layer's
+  /// size, in points (default `.zero`).
+  public var bounds: Rect {
+    get { properties.bounds }
+    set { properties.bounds = newValue }
+  }
+  /// Where the anchor point sits in the superlayer's coordinates, in points (default `.zero`).
+  public var position: Point {
+    get { properties.position }
+    set { properties.position = newValue }
+  }
+  /// The point, in the unit space of `bounds`, that `position` places and that `transform`
+  /// pivots about: (0, 0) is the top-left corner, (1, 1) the bottom-right (default (0.5, 0.5)).
+  /// Changing it moves the layer unless `position` changes too.
+  public var anchorPoint: Point {
+    get { properties.anchorPoint }
+    set { properties.anchorPoint = newValue }
+  }
+  /// The transform applied to the layer about its anchor point (default identity).
+  public var transform: Transform3D {
+    get { properties.transform }
+    set { properties.transform = newValue }
+  }
+  /// The transform applied to each sublayer, about this layer's anchor point (default identity).
+  public var sublayerTransform: Transform3D {
+    get { properties.sublayerTransform }
+    set { properties.sublayerTransform = newValue }
+  }
+  /// How opaque the layer and its subtree are, composited as one group: 0...1 (default 1).
+  public var opacity: Double {
+    get { properties.opacity }
+    set { properties.opacity = newValue }
+  }
+  /// Whether the layer and its subtree are left out of drawing (default false).
+  public var isHidden: Bool {
+    get { properties.isHidden }
+    set { properties.isHidden = newValue }
+  }
+  /// The drawing order among siblings: higher is drawn later, on top; equal values keep the order
+  /// of `sublayers` (default 0).
+  public var zPosition: Double {
+    get { properties.zPosition }
+    set { properties.zPosition = newValue }
+  }
+  /// The color that fills the rounded bounds behind the contents (default none).
+  public var backgroundColor: Color? {
+    get { properties.backgroundColor }
+    set { properties.backgroundColor = newValue }
+  }
+  /// The color of the border band (default opaque black; `nil` draws no border).
+  public var borderColor: Color? {
+    get { properties.borderColor }
+    set { properties.borderColor = newValue }
+  }
+  /// The width of the border band inside the bounds, in points (default 0: no border).
+  public var borderWidth: Double {
+    get { properties.borderWidth }
+    set { properties.borderWidth = newValue }
+  }
+  /// The radius of the rounded corners of the background, border and `masksToBounds` clip, in
+  /// points; clamped to half the shorter side when drawn (default 0).
+  public var cornerRadius: Double {
+    get { properties.cornerRadius }
+    set { properties.cornerRadius = newValue }
+  }
+  /// Whether contents and sublayers are clipped to the rounded bounds (default false).
+  public var masksToBounds: Bool {
+    get { properties.masksToBounds }
+    set { properties.masksToBounds = newValue }
+  }
+  /// The image drawn inside the bounds, placed by `contentsGravity` (default none).
+  public var contents: Image? {
+    get { properties.contents }
+    set { properties.contents = newValue }
+  }
+  /// Where `contents` sits in the bounds (default `.resize`).
+  public var contentsGravity: ContentsGravity {
+    get { properties.contentsGravity }
+    set { properties.contentsGravity = newValue }
+  }
+  /// How many image pixels make one point for the non-resizing gravities (default 1).
+  public var contentsScale: Double {
+    get { properties.contentsScale }
+    set { properties.contentsScale = newValue }
+  }
+  /// How the layer maps its superlayer's time to its own (`beginTime`, `speed`, `timeOffset`).
+  public var timing: LayerTiming {
+    get { properties.timing }
+    set { properties.timing = newValue }
+  }
+
+  /// Every model property of the layer in one value: what `presentation(at:)` copies and
+  /// animates.
+  public var properties = LayerProperties()
+
+  /// The layers drawn inside this one, back to front before `zPosition` sorting.
+  public internal(set) var sublayers: [Layer] = []
+  /// The layer this one is a sublayer of.
+  public internal(set) weak var superlayer: Layer?
+  /// The attached animations with their keys and prepared forms, in the order they were added
+  /// (the order they apply in).
+  var animationEntries: [AnimationEntry] = []
+
+  /// Creates a layer with Core Animation's defaults.
+  public init() {}
+
+  /// Creates a copy of the model values of `layer` (not its sublayers or superlayer).
+  required init(copying layer: Layer) {
+    properties = layer.properties
+  }
+
+  /// Creates a presentation copy holding `properties` (and, for a shape layer, `shape`).
+  required init(presenting properties: LayerProperties, shape: ShapeProperties?) {
+    self.properties = properties
+  }
+
+  /// A deep copy of the layer, its animations and its sublayers, detached from any superlayer.
+  public func copyTree() -> Layer {
+    let copy = type(of: self).init(copying: self)
+    copy.animationEntries = animationEntries
+    for sublayer in sublayers { copy.addSublayer(sublayer.copyTree()) }
+    return copy
+  }
+}
+
+/// The model properties every layer has, as one value (see `Layer` for what each means).
+public struct LayerProperties: Hashable, Sendable {
+  /// A name that scene files, dynamics and `flipbook inspect` use to refer to the layer.
+  public var name: String? = nil
   /// The layer's own coordinate space: its origin is the drawing origin, its size the layer's
   /// size, in points (default `.zero`).
   public var bounds: Rect = .zero
@@ -30,7 +162,7 @@ public class Layer {
   /// The point, in the unit space of `bounds`, that `position` places and that `transform`
   /// pivots about: (0, 0) is the top-left corner, (1, 1) the bottom-right (default (0.5, 0.5)).
   /// Changing it moves the layer unless `position` changes too.
-  public var anchorPoint = Point(x: 0.5, y: 0.5)
+  public var anchorPoint: Point = Point(x: 0.5, y: 0.5)
   /// The transform applied to the layer about its anchor point (default identity).
   public var transform: Transform3D = .identity
   /// The transform applied to each sublayer, about this layer's anchor point (default identity).
@@ -38,7 +170,7 @@ public class Layer {
   /// How opaque the layer and its subtree are, composited as one group: 0...1 (default 1).
   public var opacity: Double = 1
   /// Whether the layer and its subtree are left out of drawing (default false).
-  public var isHidden = false
+  public var isHidden: Bool = false
   /// The drawing order among siblings: higher is drawn later, on top; equal values keep the order
   /// of `sublayers` (default 0).
   public var zPosition: Double = 0
@@ -52,7 +184,7 @@ public class Layer {
   /// points; clamped to half the shorter side when drawn (default 0).
   public var cornerRadius: Double = 0
   /// Whether contents and sublayers are clipped to the rounded bounds (default false).
-  public var masksToBounds = false
+  public var masksToBounds: Bool = false
   /// The image drawn inside the bounds, placed by `contentsGravity` (default none).
   public var contents: Image? = nil
   /// Where `contents` sits in the bounds (default `.resize`).
@@ -60,46 +192,15 @@ public class Layer {
   /// How many image pixels make one point for the non-resizing gravities (default 1).
   public var contentsScale: Double = 1
   /// How the layer maps its superlayer's time to its own (`beginTime`, `speed`, `timeOffset`).
-  public var timing = LayerTiming()
+  public var timing: LayerTiming = LayerTiming()
 
-  /// The layers drawn inside this one, back to front before `zPosition` sorting.
-  public internal(set) var sublayers: [Layer] = []
-  /// The layer this one is a sublayer of.
-  public internal(set) weak var superlayer: Layer?
-  /// The attached animations with their keys, in the order they were added (the order they
-  /// apply in).
-  public internal(set) var animations: [(key: String?, animation: any Animation)] = []
-
-  /// Creates a layer with Core Animation's defaults.
+  /// Creates properties with Core Animation's defaults.
   public init() {}
+}
 
-  /// Creates a copy of the model values of `layer` (not its sublayers or superlayer).
-  required init(copying layer: Layer) {
-    name = layer.name
-    bounds = layer.bounds
-    position = layer.position
-    anchorPoint = layer.anchorPoint
-    transform = layer.transform
-    sublayerTransform = layer.sublayerTransform
-    opacity = layer.opacity
-    isHidden = layer.isHidden
-    zPosition = layer.zPosition
-    backgroundColor = layer.backgroundColor
-    borderColor = layer.borderColor
-    borderWidth = layer.borderWidth
-    cornerRadius = layer.cornerRadius
-    masksToBounds = layer.masksToBounds
-    contents = layer.contents
-    contentsGravity = layer.contentsGravity
-    contentsScale = layer.contentsScale
-    timing = layer.timing
-  }
-
-  /// A deep copy of the layer, its animations and its sublayers, detached from any superlayer.
-  public func copyTree() -> Layer {
-    let copy = type(of: self).init(copying: self)
-    copy.animations = animations
-    for sublayer in sublayers { copy.addSublayer(sublayer.copyTree()) }
-    return copy
-  }
+/// An attached animation: its key, the animation as given, and its prepared form.
+struct AnimationEntry {
+  var key: String?
+  var animation: any Animation
+  var prepared: PreparedAnimation
 }

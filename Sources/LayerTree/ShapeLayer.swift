@@ -7,6 +7,93 @@ import Geometry
 /// total arc length; the fill always uses the whole path.
 public final class ShapeLayer: Layer {
   /// The shape, in the layer's coordinates (default none).
+  public var path: Path? {
+    get { shapeProperties.path }
+    set { shapeProperties.path = newValue }
+  }
+  /// The color that fills the path (default opaque black; `nil` for no fill).
+  public var fillColor: Color? {
+    get { shapeProperties.fillColor }
+    set { shapeProperties.fillColor = newValue }
+  }
+  /// The color that strokes the path (default `nil`: no stroke).
+  public var strokeColor: Color? {
+    get { shapeProperties.strokeColor }
+    set { shapeProperties.strokeColor = newValue }
+  }
+  /// The stroke width, in points (default 1).
+  public var lineWidth: Double {
+    get { shapeProperties.lineWidth }
+    set { shapeProperties.lineWidth = newValue }
+  }
+  /// The cap of open subpath ends (default `.butt`).
+  public var lineCap: LineCap {
+    get { shapeProperties.lineCap }
+    set { shapeProperties.lineCap = newValue }
+  }
+  /// The corner style (default `.miter`).
+  public var lineJoin: LineJoin {
+    get { shapeProperties.lineJoin }
+    set { shapeProperties.lineJoin = newValue }
+  }
+  /// The miter limit (default 10).
+  public var miterLimit: Double {
+    get { shapeProperties.miterLimit }
+    set { shapeProperties.miterLimit = newValue }
+  }
+  /// Alternating dash and gap lengths in points (default `nil`: a solid line).
+  public var lineDashPattern: [Double]? {
+    get { shapeProperties.lineDashPattern }
+    set { shapeProperties.lineDashPattern = newValue }
+  }
+  /// How far into the dash pattern the stroke starts, in points (default 0).
+  public var lineDashPhase: Double {
+    get { shapeProperties.lineDashPhase }
+    set { shapeProperties.lineDashPhase = newValue }
+  }
+  /// Where stroking starts, as a fraction 0...1 of the path's arc length (default 0).
+  public var strokeStart: Double {
+    get { shapeProperties.strokeStart }
+    set { shapeProperties.strokeStart = newValue }
+  }
+  /// Where stroking ends, as a fraction 0...1 of the path's arc length (default 1).
+  public var strokeEnd: Double {
+    get { shapeProperties.strokeEnd }
+    set { shapeProperties.strokeEnd = newValue }
+  }
+  /// Which regions count as inside the path for the fill (default `.nonZero`).
+  public var fillRule: FillRule {
+    get { shapeProperties.fillRule }
+    set { shapeProperties.fillRule = newValue }
+  }
+
+  /// Every shape property in one value: what `presentation(at:)` copies and animates.
+  public var shapeProperties = ShapeProperties()
+
+  /// Creates a shape layer with Core Animation's defaults.
+  public override init() { super.init() }
+
+  required init(copying layer: Layer) {
+    super.init(copying: layer)
+    if let shape = layer as? ShapeLayer { shapeProperties = shape.shapeProperties }
+  }
+
+  required init(presenting properties: LayerProperties, shape: ShapeProperties?) {
+    super.init(presenting: properties, shape: shape)
+    if let shape { shapeProperties = shape }
+  }
+
+  /// The stroke style the layer's line properties describe.
+  public var strokeStyle: StrokeStyle {
+    StrokeStyle(
+      lineWidth: lineWidth, lineCap: lineCap, lineJoin: lineJoin, miterLimit: miterLimit,
+      dashPattern: lineDashPattern ?? [], dashPhase: lineDashPhase)
+  }
+}
+
+/// The properties only shape layers have, as one value (see `ShapeLayer` for what each means).
+public struct ShapeProperties: Hashable, Sendable {
+  /// The shape, in the layer's coordinates (default none).
   public var path: Path? = nil
   /// The color that fills the path (default opaque black; `nil` for no fill).
   public var fillColor: Color? = .black
@@ -31,30 +118,6 @@ public final class ShapeLayer: Layer {
   /// Which regions count as inside the path for the fill (default `.nonZero`).
   public var fillRule: FillRule = .nonZero
 
-  /// Creates a shape layer with Core Animation's defaults.
-  public override init() { super.init() }
-
-  required init(copying layer: Layer) {
-    super.init(copying: layer)
-    guard let shape = layer as? ShapeLayer else { return }
-    path = shape.path
-    fillColor = shape.fillColor
-    strokeColor = shape.strokeColor
-    lineWidth = shape.lineWidth
-    lineCap = shape.lineCap
-    lineJoin = shape.lineJoin
-    miterLimit = shape.miterLimit
-    lineDashPattern = shape.lineDashPattern
-    lineDashPhase = shape.lineDashPhase
-    strokeStart = shape.strokeStart
-    strokeEnd = shape.strokeEnd
-    fillRule = shape.fillRule
-  }
-
-  /// The stroke style the layer's line properties describe.
-  public var strokeStyle: StrokeStyle {
-    StrokeStyle(
-      lineWidth: lineWidth, lineCap: lineCap, lineJoin: lineJoin, miterLimit: miterLimit,
-      dashPattern: lineDashPattern ?? [], dashPhase: lineDashPhase)
-  }
+  /// Creates shape properties with Core Animation's defaults.
+  public init() {}
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Flipbook
 import FlipbookTestSupport
 import Glibc
@@ -91,5 +92,45 @@ import Testing
     #expect(Inspection.number(1e-7) == "1e-07")
     #expect(Double(Inspection.number(0.1 + 0.2)) == 0.1 + 0.2)
     #expect(Inspection.string("a\"b\n") == "\"a\\\"b\\n\"")
+  }
+}
+
+
+
+/// `flipbook inspect` reports presentation values (cli.md), checked against values computed
+/// independently from timing.md's formulas.
+@Suite struct InspectPresentationTests {
+  func layers(_ scene: String, at time: Double) throws -> [[String: Any]] {
+    let loaded = try SceneFormat.load(contentsOf: FixtureFiles.root + "/scenes/\(scene).json")
+    let line = Inspection.line(for: loaded, at: time)
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+    #expect(object["time"] as? Double == time)
+    return try #require(object["layers"] as? [[String: Any]])
+  }
+
+  @Test func theRadarsPulsesAtOneSecond() throws {
+    let all = try layers("radar-pulses", at: 1)
+    func pulse(_ i: Int) throws -> (opacity: Double, transform: [Double]) {
+      let l = try #require(all.first { $0["name"] as? String == "pulse-\(i)" })
+      return (try #require(l["opacity"] as? Double), try #require(l["transform"] as? [Double]))
+    }
+    // pulse-0: group time 1 of 4, default curve: u = F(0.25); scale 1.5u; opacity 1 - 0.3u/0.5.
+    let p0 = try pulse(0)
+    #expect(abs(p0.transform[0] - 0.6127658879906038) < 1e-9 && p0.transform[1] == 0)
+    #expect(abs(p0.opacity - 0.7548936448037584) < 1e-9)
+    // pulse-1 began at 4/6 s.
+    let p1 = try pulse(1)
+    #expect(abs(p1.transform[3] - 0.10620881092366796) < 1e-9)
+    #expect(abs(p1.opacity - 0.9575164756305328) < 1e-9)
+    // pulse-2 has not begun: filled backwards at scale 0 and opacity 1.
+    let p2 = try pulse(2)
+    #expect(p2.transform == [0, 0, 0, 0, 0, 0] && p2.opacity == 1)
+  }
+
+  @Test func aPausedSubtreeHoldsItsInstant() throws {
+    for t in [0.0, 1.3] {
+      let child = try #require(try layers("animation-kinds", at: t).first { $0["name"] as? String == "paused-child" })
+      #expect(child["transform"] as? [Double] == [1.25, 0, 0, 1.25, 0, 0])
+    }
   }
 }

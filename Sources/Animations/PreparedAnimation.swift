@@ -1,0 +1,158 @@
+/// An animation made ready for evaluation at many instants: key paths parsed, keyframe tables
+/// built, a spring's settling duration found, group children prepared. Immutable, so one can be
+/// shared by any number of renders at once.
+///
+/// A layer prepares each animation when it is added; evaluating then costs no parsing, no
+/// dynamic casts and no copies of the animation's values.
+public final class PreparedAnimation: Sendable {
+  let timing: MediaTiming
+  let timingFunction: TimingFunction?
+  /// The simple duration when the animation decides it itself (a spring left at 0).
+  let ownDuration: Double?
+  let node: Node
+
+  enum Node: Sendable {
+    case group([PreparedAnimation])
+    case property(PropertyEvaluator)
+    /// A property animation whose key path Flipbook does not animate: contributes nothing.
+    case inert
+  }
+
+  /// Prepares `animation` (and, for a group, its children).
+  public init(_ animation: any Animation) {
+    timing = animation.timing
+    timingFunction = animation.timingFunction
+    switch animation {
+    case let group as AnimationGroup:
+      ownDuration = nil
+      node = .group(group.animations.map(PreparedAnimation.init))
+    case let spring as SpringAnimation:
+      ownDuration = spring.duration == 0 ? spring.settlingDuration : nil
+      node = PropertyEvaluator(spring).map(Node.property) ?? .inert
+    case let basic as BasicAnimation:
+      ownDuration = nil
+      node = PropertyEvaluator(basic).map(Node.property) ?? .inert
+    case let keyframe as KeyframeAnimation:
+      ownDuration = nil
+      node = PropertyEvaluator(keyframe).map(Node.property) ?? .inert
+    default:
+      ownDuration = nil
+      node = .inert
+    }
+  }
+
+  /// Appends the samples of this animation (for a group, of its descendants in the order they
+  /// were added) at `parentTime`, the owning layer's local time.
+  ///
+  /// - Parameters:
+  ///   - fallbackDuration: what a duration of 0 means: 0.25 s at the top level, the group's
+  ///     duration inside a group.
+  ///   - inGroup: whether this is a group's child (it then ignores `isRemovedOnCompletion`).
+  public func appendSamples(at parentTime: Double, fallbackDuration: Double = 0.25, inGroup: Bool = false, into out: inout [AnimationSample]) {
+    let d = ownDuration ?? timing.simpleDuration(fallback: fallbackDuration)
+    guard let state = timing.evaluate(parentTime: parentTime, simpleDuration: d, removedOnCompletion: inGroup ? false : timing.isRemovedOnCompletion)
+    else { return }
+    switch node {
+    case .group(let children):
+      let f = state.fraction
+      let warped = d * (timingFunction?.value(at: f) ?? f)
+      for child in children { child.appendSamples(at: warped, fallbackDuration: d, inGroup: true, into: &out) }
+    case .property(let evaluator):
+      out.append(AnimationSample(evaluator: evaluator, state: state))
+    case .inert:
+      break
+    }
+  }
+}
+
+/// One property animation's contribution at one instant: which animation, and where in its
+/// timing it is.
+public struct AnimationSample: Sendable {
+  /// The prepared property animation contributing.
+  public let evaluator: PropertyEvaluator
+  /// Where the animation is.
+  public let state: MediaTiming.State
+
+  /// The key path the sample animates.
+  public var keyPath: AnimatableKeyPath { evaluator.keyPath }
+
+  /// The value the property shows, given the layer's model value for the key path and the value
+  /// produced so far by earlier animations on it (`underlying`, the model value if none).
+  public func value(model: AnimationValue, underlying: AnimationValue) -> AnimationValue {
+    evaluator.value(state: state, model: model, underlying: underlying)
+  }
+
+  /// For a keyframe animation along a path with a rotation mode: the angle, in radians, to turn
+  /// the layer by; otherwise `nil`.
+  public var pathRotation: Double? { evaluator.pathRotation(state: state) }
+}
+
+/// The samples of `animation` at `parentTime`, appended to `out` (prepares the animation first;
+/// layers keep their animations prepared).
+public func samples(of animation: any Animation, at parentTime: Double, into out: inout [AnimationSample]) {
+  PreparedAnimation(animation).appendSamples(at: parentTime, into: &out)
+}
+
+/// A property animation's value as a function of its timing state.
+public final class PropertyEvaluator: Sendable {
+  /// The property animated.
+  public let keyPath: AnimatableKeyPath
+  let additive: Bool
+  let cumulative: Bool
+  let kind: Kind
+  // The fields of each kind, stored flat so evaluating binds nothing large.
+  let from: AnimationValue?, to: AnimationValue?, by: AnimationValue?
+  let timingFunction: TimingFunction?
+  let spring: Spring?
+  let keyframes: PreparedKeyframes?
+
+  enum Kind: Sendable { case basic, spring, keyframes }
+
+  private init?(_ keyPath: String, additive: Bool, cumulative: Bool, kind: Kind, from: AnimationValue? = nil, to: AnimationValue? = nil,
+    by: AnimationValue? = nil, timingFunction: TimingFunction? = nil, spring: Spring? = nil, keyframes: PreparedKeyframes? = nil)
+  {
+    guard let parsed = AnimatableKeyPath(keyPath) else { return nil }
+    (self.keyPath, self.additive, self.cumulative, self.kind) = (parsed, additive, cumulative, kind)
+    (self.from, self.to, self.by, self.timingFunction, self.spring, self.keyframes) = (from, to, by, timingFunction, spring, keyframes)
+  }
+
+  convenience init?(_ a: BasicAnimation) {
+    self.init(a.keyPath, additive: a.isAdditive, cumulative: a.isCumulative, kind: .basic, from: a.fromValue, to: a.toValue, by: a.byValue, timingFunction: a.timingFunction)
+  }
+
+  convenience init?(_ a: SpringAnimation) {
+    self.init(a.keyPath, additive: a.isAdditive, cumulative: a.isCumulative, kind: .spring, from: a.fromValue, to: a.toValue, by: a.byValue, spring: a.spring)
+  }
+
+  convenience init?(_ a: KeyframeAnimation) {
+    self.init(a.keyPath, additive: a.isAdditive, cumulative: a.isCumulative, kind: .keyframes, keyframes: PreparedKeyframes(a))
+  }
+
+  func value(state: MediaTiming.State, model: AnimationValue, underlying: AnimationValue) -> AnimationValue {
+    var v: AnimationValue
+    switch kind {
+    case .basic, .spring:
+      let (a, b) = BasicAnimation.endpoints(from: from, to: to, by: by, model: model)
+      let progress: Double
+      if let spring {
+        progress = 1 - spring.displacement(at: state.basicTime)
+      } else {
+        let f = state.fraction
+        progress = timingFunction?.value(at: f) ?? f
+      }
+      v = AnimationValue.interpolate(a, b, progress)
+      if cumulative && state.cycle != 0 { v = v.advanced(by: b.subtracting(a), times: Double(state.cycle)) }
+    case .keyframes:
+      guard let keyframes else { return underlying }
+      v = keyframes.value(atFraction: state.fraction, model: model)
+      if cumulative && state.cycle != 0, let first = keyframes.values.first, let last = keyframes.values.last {
+        v = v.advanced(by: last.subtracting(first), times: Double(state.cycle))
+      }
+    }
+    return additive ? v.adding(underlying) : v
+  }
+
+  func pathRotation(state: MediaTiming.State) -> Double? {
+    keyframes?.pathRotation(atFraction: state.fraction)
+  }
+}
