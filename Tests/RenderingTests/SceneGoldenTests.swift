@@ -11,6 +11,7 @@ import Testing
   static let times: [String: [Double]] = [
     "radar-pulses": [0.5, 1.7, 4, 10.25],
     "animation-kinds": [0.5, 1, 1.5, 2.5],
+    "readme-animated": [0.75],
   ]
 
   static var cases: [GoldenCase] {
