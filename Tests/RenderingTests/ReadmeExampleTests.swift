@@ -33,3 +33,34 @@ import Testing
     #expect(fromSwift == fromFile)
   }
 }
+
+@Suite struct ReadmeAnimationExampleTests {
+  @Test func swiftAnimationsShowWhatTheSceneFileShows() throws {
+    let pulse = Layer()
+    pulse.bounds = Rect(0, 0, 180, 180)
+    pulse.position = Point(100, 100)
+    pulse.cornerRadius = 90
+    pulse.borderColor = Color(hex: "#808080")
+    pulse.borderWidth = 2
+
+    // The README's code, as printed there.
+    var scale = BasicAnimation(keyPath: "transform.scale")
+    scale.fromValue = 0
+    scale.toValue = 1
+    var opacity = KeyframeAnimation(keyPath: "opacity")
+    opacity.values = [1, 0.7, 0]
+    opacity.keyTimes = [0, 0.5, 1]
+    var group = AnimationGroup([scale, opacity])
+    group.duration = 2
+    group.repeatCount = .infinity
+    group.timingFunction = .default
+    pulse.add(group, forKey: "pulse")
+
+    let file = try SceneFormat.load(contentsOf: FixtureFiles.root + "/scenes/readme-animated.json")
+    for t in [0.0, 0.75, 1.5, 3.25] {
+      let fromFile = try #require(file.presentationTree(at: t).sublayers.first)
+      let fromSwift = pulse.presentation(at: t)
+      #expect(fromSwift.properties == fromFile.properties, "t = \(t)")
+    }
+  }
+}
