@@ -37,6 +37,7 @@ import Testing
 @Suite struct ReadmeAnimationExampleTests {
   @Test func swiftAnimationsShowWhatTheSceneFileShows() throws {
     let pulse = Layer()
+    pulse.name = "pulse"
     pulse.bounds = Rect(0, 0, 180, 180)
     pulse.position = Point(100, 100)
     pulse.cornerRadius = 90
