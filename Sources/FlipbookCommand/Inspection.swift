@@ -3,13 +3,13 @@ import Flipbook
 /// The JSON Lines report of `flipbook inspect` (spec/cli.md).
 enum Inspection {
   /// One line: `{"time": t, "layers": [...]}` with every layer in drawing order.
-  static func line(for scene: Scene, at time: Double) -> String {
+  static func line(for scene: Scene, at time: Double) throws -> String {
     var entries: [String] = []
     func visit(_ layer: Layer) {
       entries.append(entry(for: layer))
       for sublayer in layer.sublayersInDrawingOrder { visit(sublayer) }
     }
-    for layer in scene.presentationTree(at: time).sublayersInDrawingOrder { visit(layer) }
+    for layer in try scene.presentationTree(at: time).sublayersInDrawingOrder { visit(layer) }
     return "{\"time\": \(number(time)), \"layers\": [\(entries.joined(separator: ", "))]}"
   }
 

@@ -45,6 +45,15 @@ public final class Scene {
   /// anchor point is its top-left corner, at the scene's origin.
   public let rootLayer: Layer
 
+  /// Scheduled events (`at`, `every`), in the order they were scheduled.
+  var timeline: [TimelineEvent] = []
+  /// Display-link hooks (`onFrame`).
+  var displayLinkHooks: [(Double) -> Void] = []
+  /// The next display-link tick to run (tick k is at k / 60 s).
+  var nextTick = 0
+  /// The scene time the timeline has run to.
+  public internal(set) var modelTime: Double = -.infinity
+
   /// Creates an empty scene.
   public init(
     size: Size, scale: Double = 1, duration: Double = 1, fps: Double = 30,
@@ -88,16 +97,26 @@ public final class Scene {
   /// - Throws: `CanvasError.sizeOutOfRange` past the pixel limits, `RenderingError` for layers
   ///   Flipbook cannot draw.
   public func makeFrame(at time: Double, scale: Double? = nil) throws -> Canvas {
+    let tree = try presentationTree(at: time)
     let canvas = try Canvas(size: size, scale: scale ?? self.scale)
-    if let background = backgroundColor { canvas.clear(to: background) }
-    try LayerRenderer().draw(presentationTree(at: time), in: canvas)
+    try render(tree, into: canvas)
     return canvas
   }
 
+  /// Draws a presentation tree of this scene (from `presentationTree(at:)`) into `canvas`, over
+  /// the scene's background.
+  public func render(_ tree: Layer, into canvas: Canvas) throws {
+    canvas.clear(to: backgroundColor)
+    try LayerRenderer().draw(tree, in: canvas)
+  }
+
   /// The layer tree as it shows at `time`: the root layer, whose sublayers are the scene's
-  /// layers with every value that shows at that time.
-  public func presentationTree(at time: Double) -> Layer {
-    rootLayer.presentation(at: time)
+  /// layers with every value that shows at that time. Runs the timeline up to `time` first.
+  ///
+  /// - Throws: `SceneError.timeWentBackwards` when the timeline has already run past `time`.
+  public func presentationTree(at time: Double) throws(SceneError) -> Layer {
+    try advance(to: time)
+    return rootLayer.presentation(at: time)
   }
 
   /// Turns the model changes `changes` makes into animations that begin at scene time `time`

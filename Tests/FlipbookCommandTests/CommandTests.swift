@@ -68,7 +68,7 @@ import Testing
 
   @Test func inspectListsLayersInDrawingOrderWithTheirValues() throws {
     let scene = try SceneFormat.load(contentsOf: Self.fixtures + "/scenes/visibility-transparent.json")
-    let line = Inspection.line(for: scene, at: 0.25)
+    let line = try Inspection.line(for: scene, at: 0.25)
     #expect(line.hasPrefix("{\"time\": 0.25, \"layers\": [{\"name\": \"hidden\""))
     // z-high (zPosition 1) is drawn after z-low although it comes first in the file.
     let names = line.split(separator: "\"name\": ").dropFirst().map { $0.prefix(while: { $0 != "," }) }
@@ -102,7 +102,7 @@ import Testing
 @Suite struct InspectPresentationTests {
   func layers(_ scene: String, at time: Double) throws -> [[String: Any]] {
     let loaded = try SceneFormat.load(contentsOf: FixtureFiles.root + "/scenes/\(scene).json")
-    let line = Inspection.line(for: loaded, at: time)
+    let line = try Inspection.line(for: loaded, at: time)
     let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
     #expect(object["time"] as? Double == time)
     return try #require(object["layers"] as? [[String: Any]])

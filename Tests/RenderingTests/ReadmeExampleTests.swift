@@ -59,7 +59,7 @@ import Testing
 
     let file = try SceneFormat.load(contentsOf: FixtureFiles.root + "/scenes/readme-animated.json")
     for t in [0.0, 0.75, 1.5, 3.25] {
-      let fromFile = try #require(file.presentationTree(at: t).sublayers.first)
+      let fromFile = try #require(try file.presentationTree(at: t).sublayers.first)
       let fromSwift = pulse.presentation(at: t)
       #expect(fromSwift.properties == fromFile.properties, "t = \(t)")
     }
