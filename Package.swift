@@ -20,30 +20,35 @@ let package = Package(
     // System libraries from Debian (scripts/setup installs them).
     .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
     .systemLibrary(name: "CGIF", providers: [.apt(["libgif-dev"])]),
+    // libpng behind a C shim that keeps its setjmp/longjmp error handling inside C.
+    .target(name: "CPNGShim", linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z")]),
 
     // Pure Swift, no Foundation.
     .target(name: "Geometry"),
     .target(name: "Animations", dependencies: ["Geometry"]),
     .target(name: "LayerTree", dependencies: ["Geometry", "Animations"]),
+    // PNG (libpng) and GIF (our quantizer, ditherer and frame optimizer; giflib bit-streams).
+    .target(name: "ImageEncoding", dependencies: ["Geometry", "CPNGShim", "CGIF"]),
 
     // The only importer of Cairo.
     .target(name: "CairoCanvas", dependencies: ["CCairo", "Geometry"]),
     .target(name: "Rendering", dependencies: ["LayerTree", "CairoCanvas", "Geometry"]),
-    .target(name: "Scenes", dependencies: ["Rendering", "LayerTree", "Animations", "CairoCanvas", "Geometry"]),
+    .target(name: "Scenes", dependencies: ["Rendering", "LayerTree", "Animations", "CairoCanvas", "Geometry", "ImageEncoding"]),
     .target(name: "SceneFormat", dependencies: ["Scenes", "LayerTree", "Animations", "CairoCanvas", "Geometry"]),
-    .target(name: "Flipbook", dependencies: ["Geometry", "Animations", "LayerTree", "CairoCanvas", "Rendering", "Scenes", "SceneFormat"]),
+    .target(name: "Flipbook", dependencies: ["Geometry", "Animations", "LayerTree", "CairoCanvas", "ImageEncoding", "Rendering", "Scenes", "SceneFormat"]),
     .target(name: "FlipbookCommand", dependencies: [
       "Flipbook", .product(name: "ArgumentParser", package: "swift-argument-parser"),
     ]),
     .executableTarget(name: "flipbook", dependencies: ["FlipbookCommand"]),
     // Benchmarks (release builds; see BENCHMARKS.md). Not a product: built only when asked for.
-    .executableTarget(name: "flipbook-bench", dependencies: ["Flipbook"], path: "Benchmarks/flipbook-bench"),
+    .executableTarget(name: "flipbook-bench", dependencies: ["Flipbook", "CPNGShim"], path: "Benchmarks/flipbook-bench"),
 
     // Shared by the test targets: where Fixtures/ is, golden comparison and record modes.
     .target(name: "FlipbookTestSupport", dependencies: ["Flipbook"], path: "Tests/Support"),
     .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),
     .testTarget(name: "AnimationsTests", dependencies: ["Animations"]),
     .testTarget(name: "LayerTreeTests", dependencies: ["LayerTree"]),
+    .testTarget(name: "ImageEncodingTests", dependencies: ["ImageEncoding", "CairoCanvas", "CGIF", "FlipbookTestSupport"]),
     .testTarget(name: "CairoCanvasTests", dependencies: ["CairoCanvas", "FlipbookTestSupport"]),
     .testTarget(name: "RenderingTests", dependencies: ["Flipbook", "FlipbookTestSupport"]),
     .testTarget(name: "ScenesTests", dependencies: ["Flipbook"]),

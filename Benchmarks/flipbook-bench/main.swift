@@ -77,12 +77,19 @@ func keyframeLookupBenchmark() {
 let cases: [String: () -> Void] = [
   "presentation": presentationBenchmark,
   "keyframes": keyframeLookupBenchmark,
+  "png": pngBenchmark,
+  "png-grid": pngGridBenchmark,
 ]
 let asked = CommandLine.arguments.dropFirst()
-for name in (asked.isEmpty ? ["presentation", "keyframes"] : Array(asked)) {
+for name in (asked.isEmpty ? ["presentation", "keyframes", "png"] : Array(asked)) {
   guard let run = cases[name] else {
     print("unknown benchmark \(name); cases: \(cases.keys.sorted().joined(separator: ", "))")
     continue
   }
   run()
+}
+
+extension String {
+  /// The string padded with spaces to `width` characters, for aligned output.
+  func padded(_ width: Int) -> String { self + String(repeating: " ", count: Swift.max(0, width - count)) }
 }

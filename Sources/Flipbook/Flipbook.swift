@@ -6,3 +6,4 @@
 @_exported import Rendering
 @_exported import SceneFormat
 @_exported import Scenes
+@_exported import ImageEncoding

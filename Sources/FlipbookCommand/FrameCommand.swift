@@ -19,6 +19,9 @@ struct FrameCommand: ParsableCommand {
   @Option(name: .long, help: "Pixels per point (default: the scene's scale).")
   var scale: Double?
 
+  @Option(name: .long, help: "PNG compression: fast, default or small (see README).")
+  var pngCompression: PNG.Compression = .default
+
   func validate() throws {
     guard time.isFinite else { throw ValidationError("--time must be a finite number of seconds") }
     if let scale, !(scale > 0 && scale.isFinite) { throw ValidationError("--scale must be greater than 0") }
@@ -31,7 +34,7 @@ struct FrameCommand: ParsableCommand {
     let loaded = try loadScene(scene)
     try failing(scene) {
       let canvas = try loaded.makeFrame(at: time, scale: scale)
-      try canvas.writePNG(toFile: output)
+      try AtomicFile.write(PNG.encode(canvas.makeBitmap(), compression: pngCompression), to: output)
     }
   }
 }

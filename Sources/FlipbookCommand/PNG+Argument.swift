@@ -1,0 +1,4 @@
+import ArgumentParser
+import Flipbook
+
+extension PNG.Compression: ExpressibleByArgument {}
