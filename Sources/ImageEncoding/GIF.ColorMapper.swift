@@ -1,0 +1,186 @@
+import Geometry
+
+extension GIF {
+  /// Maps frames to palette indices: exact lookups for exact palettes, otherwise the nearest
+  /// color in Oklab with the chosen dithering.
+  ///
+  /// Dithering is selective and stable: a pixel equal to its left and upper neighbours (a flat
+  /// area) takes its nearest color and passes no error on; a pixel unchanged since the previous
+  /// frame keeps its previous index, so still parts of an animation do not crawl.
+  final class ColorMapper {
+    let palette: Palette
+    let transparent: UInt8
+    private var exactKeys = [UInt32](repeating: .max, count: 1024)
+    private var exactIndices = [UInt8](repeating: 0, count: 1024)
+    /// Nearest palette index + 1 for each 6-bit-per-channel color, 0 when not yet computed.
+    private var nearestCache: [UInt16]
+    private let paletteLab: [Oklab]
+    private let paletteRGB: [(Float, Float, Float)]
+
+    init(palette: Palette) {
+      self.palette = palette
+      transparent = palette.transparentIndex ?? 0
+      paletteLab = palette.colors.map { Oklab(r: $0.r, g: $0.g, b: $0.b) }
+      paletteRGB = palette.colors.map { (Float($0.r), Float($0.g), Float($0.b)) }
+      nearestCache = palette.isExact ? [] : [UInt16](repeating: 0, count: 1 << 18)
+      if palette.isExact {
+        for (i, c) in palette.colors.enumerated() {
+          let key = UInt32(c.r) << 16 | UInt32(c.g) << 8 | UInt32(c.b)
+          var slot = ColorMapper.slot(key)
+          while exactKeys[slot] != .max { slot = (slot + 1) & 1023 }
+          exactKeys[slot] = key
+          exactIndices[slot] = UInt8(i)
+        }
+      }
+    }
+
+    @inline(__always) static func slot(_ key: UInt32) -> Int { Int((key &* 2_654_435_761) >> 22) & 1023 }
+
+    /// The index of an exact palette's color (the nearest one if it is missing).
+    @inline(__always) func exactIndex(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> UInt8 {
+      let key = UInt32(r) << 16 | UInt32(g) << 8 | UInt32(b)
+      var slot = ColorMapper.slot(key)
+      while exactKeys[slot] != .max {
+        if exactKeys[slot] == key { return exactIndices[slot] }
+        slot = (slot + 1) & 1023
+      }
+      return nearest(Int(r), Int(g), Int(b))
+    }
+
+    /// The palette index nearest (in Oklab) to a color, cached per 6-bit-per-channel cell.
+    @inline(__always) func nearest(_ r: Int, _ g: Int, _ b: Int) -> UInt8 {
+      if nearestCache.isEmpty { nearestCache = [UInt16](repeating: 0, count: 1 << 18) }
+      let key = (r >> 2) << 12 | (g >> 2) << 6 | (b >> 2)
+      let cached = nearestCache[key]
+      if cached != 0 { return UInt8(cached - 1) }
+      let lab = Oklab(r: UInt8((r & ~3) | 2), g: UInt8((g & ~3) | 2), b: UInt8((b & ~3) | 2))
+      var best = 0
+      var bestDistance = Float.infinity
+      for (i, c) in paletteLab.enumerated() {
+        let d = lab.distanceSquared(c)
+        if d < bestDistance {
+          bestDistance = d
+          best = i
+        }
+      }
+      nearestCache[key] = UInt16(best + 1)
+      return UInt8(best)
+    }
+
+    static let bayer: [Float] = {
+      let m: [Int] = [
+        0, 32, 8, 40, 2, 34, 10, 42, 48, 16, 56, 24, 50, 18, 58, 26, 12, 44, 4, 36, 14, 46, 6, 38, 60, 28, 52, 20, 62, 30, 54, 22,
+        3, 35, 11, 43, 1, 33, 9, 41, 51, 19, 59, 27, 49, 17, 57, 25, 15, 47, 7, 39, 13, 45, 5, 37, 63, 31, 55, 23, 61, 29, 53, 21,
+      ]
+      return m.map { (Float($0) + 0.5) / 64 - 0.5 }
+    }()
+
+    /// Maps `frame` into `out` (one index per pixel). `previous` is the previous frame and its
+    /// indices, for keeping unchanged pixels stable.
+    func map(_ frame: Bitmap, previous: (source: Bitmap, indices: [UInt8])?, dither: DitherMethod, into out: inout [UInt8]) {
+      let w = frame.width, h = frame.height
+      if out.count != w * h { out = [UInt8](repeating: 0, count: w * h) }
+      let t = transparent
+      frame.pixels.withUnsafeBufferPointer { src in
+        out.withUnsafeMutableBufferPointer { dst in
+          if palette.isExact {
+            var lastKey: UInt32 = .max
+            var lastIndex: UInt8 = 0
+            for p in 0..<(w * h) {
+              let i = p * 4
+              if src[i + 3] < GIF.alphaThreshold {
+                dst[p] = t
+                continue
+              }
+              let key = UInt32(src[i]) << 16 | UInt32(src[i + 1]) << 8 | UInt32(src[i + 2])
+              if key != lastKey {
+                lastKey = key
+                lastIndex = exactIndex(src[i], src[i + 1], src[i + 2])
+              }
+              dst[p] = lastIndex
+            }
+            return
+          }
+          if let previous {
+            previous.source.pixels.withUnsafeBufferPointer { old in
+              previous.indices.withUnsafeBufferPointer { oldIndices in
+                mapQuantized(src, w, h, dither, old, oldIndices, dst)
+              }
+            }
+          } else {
+            mapQuantized(src, w, h, dither, nil, nil, dst)
+          }
+        }
+      }
+    }
+
+    private func mapQuantized(
+      _ src: UnsafeBufferPointer<UInt8>, _ w: Int, _ h: Int, _ dither: DitherMethod, _ old: UnsafeBufferPointer<UInt8>?,
+      _ oldIndices: UnsafeBufferPointer<UInt8>?, _ dst: UnsafeMutableBufferPointer<UInt8>
+    ) {
+      let t = transparent
+      // Error rows for Floyd-Steinberg, one pixel of margin on each side.
+      var current = [Float](repeating: 0, count: (w + 2) * 3)
+      var next = [Float](repeating: 0, count: (w + 2) * 3)
+      let amplitude: Float = 16
+      for y in 0..<h {
+        let leftToRight = y % 2 == 0
+        for n in 0..<w {
+          let x = leftToRight ? n : w - 1 - n
+          let p = y * w + x, i = p * 4
+          let e = (x + 1) * 3
+          if src[i + 3] < GIF.alphaThreshold {
+            dst[p] = t
+            continue
+          }
+          if let old, let oldIndices, old[i] == src[i], old[i + 1] == src[i + 1], old[i + 2] == src[i + 2], old[i + 3] == src[i + 3] {
+            dst[p] = oldIndices[p]
+            continue
+          }
+          let r = src[i], g = src[i + 1], b = src[i + 2]
+          let flat =
+            (x == 0 || (src[i - 4] == r && src[i - 3] == g && src[i - 2] == b))
+            && (y == 0 || (src[i - w * 4] == r && src[i - w * 4 + 1] == g && src[i - w * 4 + 2] == b))
+          if flat || dither == .none {
+            dst[p] = nearest(Int(r), Int(g), Int(b))
+            continue
+          }
+          var cr = Float(r), cg = Float(g), cb = Float(b)
+          if dither == .ordered {
+            let d = ColorMapper.bayer[(y & 7) * 8 + (x & 7)] * amplitude
+            cr += d
+            cg += d
+            cb += d
+          } else {
+            cr += current[e]
+            cg += current[e + 1]
+            cb += current[e + 2]
+          }
+          let qr = Int(Swift.max(0, Swift.min(255, cr.rounded())))
+          let qg = Int(Swift.max(0, Swift.min(255, cg.rounded())))
+          let qb = Int(Swift.max(0, Swift.min(255, cb.rounded())))
+          let index = nearest(qr, qg, qb)
+          dst[p] = index
+          guard dither == .floydSteinberg else { continue }
+          let chosen = paletteRGB[Int(index)]
+          let er = (cr - chosen.0) * 0.85, eg = (cg - chosen.1) * 0.85, eb = (cb - chosen.2) * 0.85
+          let ahead = leftToRight ? e + 3 : e - 3, behind = leftToRight ? e - 3 : e + 3
+          current[ahead] += er * 7 / 16
+          current[ahead + 1] += eg * 7 / 16
+          current[ahead + 2] += eb * 7 / 16
+          next[behind] += er * 3 / 16
+          next[behind + 1] += eg * 3 / 16
+          next[behind + 2] += eb * 3 / 16
+          next[e] += er * 5 / 16
+          next[e + 1] += eg * 5 / 16
+          next[e + 2] += eb * 5 / 16
+          next[ahead] += er / 16
+          next[ahead + 1] += eg / 16
+          next[ahead + 2] += eb / 16
+        }
+        swap(&current, &next)
+        for k in next.indices { next[k] = 0 }
+      }
+    }
+  }
+}

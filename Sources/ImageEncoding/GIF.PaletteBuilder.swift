@@ -1,0 +1,125 @@
+import Glibc
+import Geometry
+
+extension GIF {
+  /// The first pass of GIF encoding: sees every frame once and keeps what choosing a palette
+  /// needs (the exact colors while there are at most 256 of them, and a histogram of 32,768
+  /// color bins), not the frames.
+  ///
+  /// ```swift
+  /// let builder = GIF.PaletteBuilder()
+  /// for frame in frames { builder.add(frame) }
+  /// let palette = builder.makePalette(maxColors: 256)
+  /// ```
+  public final class PaletteBuilder {
+    /// Whether any pixel seen so far is transparent (alpha below 128).
+    public private(set) var hasTransparency = false
+    /// How many frames were added.
+    public private(set) var frameCount = 0
+
+    // Exact colors (0x00RRGGBB keys, 0xFFFFFFFF empty) with their counts, until more than 256.
+    private var exactKeys = [UInt32](repeating: .max, count: 1024)
+    private var exactCounts = [Int](repeating: 0, count: 1024)
+    private var exactCount = 0
+    private var exactOverflow = false
+    // 5 bits per channel: counts and sums of the colors falling in each bin.
+    private var binCounts = [Int](repeating: 0, count: 32768)
+    private var binSums = [Int](repeating: 0, count: 32768 * 3)
+
+    /// Creates an empty builder.
+    public init() {}
+
+    /// Counts the colors of one frame.
+    ///
+    /// - Complexity: O(pixels); runs of one color cost one histogram update.
+    public func add(_ bitmap: Bitmap) {
+      frameCount += 1
+      bitmap.pixels.withUnsafeBufferPointer { p in
+        var runColor: UInt32 = .max
+        var runLength = 0
+        var i = 0
+        let n = p.count
+        while i < n {
+          let key: UInt32
+          if p[i + 3] < GIF.alphaThreshold {
+            key = 0xFF00_0000
+          } else {
+            key = UInt32(p[i]) << 16 | UInt32(p[i + 1]) << 8 | UInt32(p[i + 2])
+          }
+          if key == runColor {
+            runLength += 1
+          } else {
+            if runLength > 0 { count(runColor, runLength) }
+            runColor = key
+            runLength = 1
+          }
+          i += 4
+        }
+        if runLength > 0 { count(runColor, runLength) }
+      }
+    }
+
+    private func count(_ key: UInt32, _ n: Int) {
+      if key == 0xFF00_0000 {
+        hasTransparency = true
+        return
+      }
+      let r = Int(key >> 16 & 0xFF), g = Int(key >> 8 & 0xFF), b = Int(key & 0xFF)
+      let bin = (r >> 3) << 10 | (g >> 3) << 5 | (b >> 3)
+      binCounts[bin] += n
+      binSums[bin * 3] += r * n
+      binSums[bin * 3 + 1] += g * n
+      binSums[bin * 3 + 2] += b * n
+      guard !exactOverflow else { return }
+      let hash = key &* 2_654_435_761
+      var slot = Int(hash >> 22) & 1023
+      while exactKeys[slot] != .max && exactKeys[slot] != key { slot = (slot + 1) & 1023 }
+      if exactKeys[slot] == key {
+        exactCounts[slot] += n
+      } else if exactCount < 256 {
+        exactKeys[slot] = key
+        exactCounts[slot] = n
+        exactCount += 1
+      } else {
+        exactOverflow = true
+      }
+    }
+
+    /// The palette for everything added: exact when the colors fit (then frames are reproduced
+    /// losslessly), otherwise quantized by median cut refined with k-means in Oklab. A spare
+    /// index is kept for transparency and unchanged pixels whenever `maxColors` allows.
+    public func makePalette(maxColors: Int = 256) -> Palette {
+      precondition((2...256).contains(maxColors), "A GIF palette has 2 to 256 colors")
+      if !exactOverflow {
+        var colors: [(RGBA8, Int)] = []
+        for (slot, key) in exactKeys.enumerated() where key != .max {
+          colors.append((RGBA8(UInt8(key >> 16 & 0xFF), UInt8(key >> 8 & 0xFF), UInt8(key & 0xFF), 255), exactCounts[slot]))
+        }
+        let room = maxColors - (hasTransparency ? 1 : 0)
+        if colors.count <= room {
+          colors.sort { ($0.1, $0.0.r, $0.0.g, $0.0.b) > ($1.1, $1.0.r, $1.0.g, $1.0.b) }
+          return Palette(colors: colors.map(\.0), isExact: true, hasTransparentIndex: hasTransparency || colors.count < maxColors)
+        }
+      }
+      var bins: [Quantizer.Bin] = []
+      for bin in 0..<32768 where binCounts[bin] > 0 {
+        let n = binCounts[bin]
+        let count = Double(n)
+        let r = Oklab.linearValue(Double(binSums[bin * 3]) / count)
+        let g = Oklab.linearValue(Double(binSums[bin * 3 + 1]) / count)
+        let b = Oklab.linearValue(Double(binSums[bin * 3 + 2]) / count)
+        bins.append(Quantizer.Bin(color: Oklab(linearR: r, g: g, b: b), weight: Float(n)))
+      }
+      let colors = Quantizer.palette(for: bins, count: maxColors - 1)
+      return Palette(colors: colors, isExact: false, hasTransparentIndex: true)
+    }
+  }
+}
+
+extension Oklab {
+  /// Linear light for a (possibly fractional) 8-bit sRGB level.
+  static func linearValue(_ v: Double) -> Float {
+    let c = Float(v / 255)
+    return c <= 0.04045 ? c / 12.92 : powf((c + 0.055) / 1.055, 2.4)
+  }
+}
