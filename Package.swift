@@ -44,14 +44,14 @@ let package = Package(
     .executableTarget(name: "flipbook-bench", dependencies: ["Flipbook", "CPNGShim"], path: "Benchmarks/flipbook-bench"),
 
     // Shared by the test targets: where Fixtures/ is, golden comparison and record modes.
-    .target(name: "FlipbookTestSupport", dependencies: ["Flipbook"], path: "Tests/Support"),
+    .target(name: "FlipbookTestSupport", dependencies: ["Flipbook", "CGIF"], path: "Tests/Support"),
     .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),
     .testTarget(name: "AnimationsTests", dependencies: ["Animations"]),
     .testTarget(name: "LayerTreeTests", dependencies: ["LayerTree"]),
     .testTarget(name: "ImageEncodingTests", dependencies: ["ImageEncoding", "CairoCanvas", "CGIF", "FlipbookTestSupport"]),
     .testTarget(name: "CairoCanvasTests", dependencies: ["CairoCanvas", "FlipbookTestSupport"]),
     .testTarget(name: "RenderingTests", dependencies: ["Flipbook", "FlipbookTestSupport"]),
-    .testTarget(name: "ScenesTests", dependencies: ["Flipbook"]),
+    .testTarget(name: "ScenesTests", dependencies: ["Flipbook", "FlipbookTestSupport"]),
     .testTarget(name: "SceneFormatTests", dependencies: ["Flipbook", "FlipbookTestSupport"]),
     .testTarget(name: "FlipbookCommandTests", dependencies: ["FlipbookCommand", "FlipbookTestSupport"]),
   ],

@@ -129,3 +129,90 @@ enum TemporaryFiles {
     }
   }
 }
+
+extension AtomicFile {
+  /// A file written in pieces, whole or not at all: bytes go to a temporary file beside the
+  /// target, which `commit()` renames over it; `abort()` (or deinit without a commit) removes it.
+  public final class Stream {
+    /// The file the stream becomes on `commit()`.
+    public let path: String
+    private let temporary: String
+    private var fd: Int32
+    private var done = false
+
+    /// Opens a temporary file beside `path`.
+    public init(path: String) throws(FileError) {
+      self.path = path
+      temporary = AtomicFile.temporaryPath(for: path)
+      TemporaryFiles.register(temporary)
+      fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+      guard fd >= 0 else {
+        let reason = AtomicFile.lastError()
+        TemporaryFiles.unregister(temporary)
+        throw FileError(path: path, reason: reason)
+      }
+    }
+
+    deinit { abort() }
+
+    /// Appends `bytes`.
+    public func write(_ bytes: [UInt8]) throws(FileError) {
+      precondition(!done, "AtomicFile.Stream written after commit or abort")
+      var failure: String? = nil
+      bytes.withUnsafeBytes { raw in
+        var offset = 0
+        while offset < raw.count {
+          let n = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
+          if n < 0 {
+            if errno == EINTR { continue }
+            failure = AtomicFile.lastError()
+            return
+          }
+          offset += n
+        }
+      }
+      if let failure { throw FileError(path: path, reason: failure) }
+    }
+
+    /// Closes the temporary file and renames it over `path`.
+    public func commit() throws(FileError) {
+      guard !done else { return }
+      done = true
+      defer { TemporaryFiles.unregister(temporary) }
+      var failure: String? = nil
+      if close(fd) != 0 { failure = AtomicFile.lastError() }
+      if failure == nil && rename(temporary, path) != 0 { failure = AtomicFile.lastError() }
+      if let failure {
+        unlink(temporary)
+        throw FileError(path: path, reason: failure)
+      }
+    }
+
+    /// Closes and removes the temporary file; the target is left as it was.
+    public func abort() {
+      guard !done else { return }
+      done = true
+      close(fd)
+      unlink(temporary)
+      TemporaryFiles.unregister(temporary)
+    }
+  }
+}
+
+extension AtomicFile {
+  /// Creates `path` as a folder if it does not exist (its parent must).
+  public static func makeFolder(_ path: String) throws(FileError) {
+    var info = stat()
+    if stat(path, &info) == 0 {
+      guard (info.st_mode & S_IFMT) == S_IFDIR else { throw FileError(path: path, reason: "exists and is not a folder") }
+      return
+    }
+    guard mkdir(path, 0o755) == 0 else { throw FileError(path: path, reason: lastError()) }
+  }
+
+  /// Whether `path` names an existing folder.
+  public static func isFolder(_ path: String) -> Bool {
+    var info = stat()
+    return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+  }
+}

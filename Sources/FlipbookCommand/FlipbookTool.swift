@@ -16,7 +16,7 @@ public struct FlipbookTool: ParsableCommand {
       Exit status: 0 success, 1 the work failed (bad scene, unwritable output), 2 wrong usage.
       """,
     version: "0.1.0",
-    subcommands: [FrameCommand.self, InspectCommand.self])
+    subcommands: [RenderCommand.self, FrameCommand.self, InspectCommand.self])
 
   /// Creates the root command (it only dispatches to subcommands).
   public init() {}
@@ -62,8 +62,12 @@ struct CommandFailure: Error {
 /// Unbuffered writes to standard error.
 enum FileHandleStandardError {
   static func write(_ text: String) {
-    let line = text.hasSuffix("\n") ? text : text + "\n"
-    var bytes = Array(line.utf8)
+    writeRaw(text.hasSuffix("\n") ? text : text + "\n")
+  }
+
+  /// Writes `text` as it is (no newline added).
+  static func writeRaw(_ text: String) {
+    var bytes = Array(text.utf8)
     var offset = 0
     while offset < bytes.count {
       let n = bytes.withUnsafeMutableBytes { Glibc.write(2, $0.baseAddress! + offset, $0.count - offset) }

@@ -33,30 +33,14 @@ extension GIF {
     ///
     /// - Complexity: O(pixels); runs of one color cost one histogram update.
     public func add(_ bitmap: Bitmap) {
+      add(FrameHistogram(bitmap))
+    }
+
+    /// Adds the colors of one frame, counted beforehand (on another thread, for instance).
+    public func add(_ histogram: FrameHistogram) {
       frameCount += 1
-      bitmap.pixels.withUnsafeBufferPointer { p in
-        var runColor: UInt32 = .max
-        var runLength = 0
-        var i = 0
-        let n = p.count
-        while i < n {
-          let key: UInt32
-          if p[i + 3] < GIF.alphaThreshold {
-            key = 0xFF00_0000
-          } else {
-            key = UInt32(p[i]) << 16 | UInt32(p[i + 1]) << 8 | UInt32(p[i + 2])
-          }
-          if key == runColor {
-            runLength += 1
-          } else {
-            if runLength > 0 { count(runColor, runLength) }
-            runColor = key
-            runLength = 1
-          }
-          i += 4
-        }
-        if runLength > 0 { count(runColor, runLength) }
-      }
+      if histogram.hasTransparency { hasTransparency = true }
+      for (key, n) in zip(histogram.keys, histogram.counts) { count(key, n) }
     }
 
     private func count(_ key: UInt32, _ n: Int) {
@@ -121,5 +105,72 @@ extension Oklab {
   static func linearValue(_ v: Double) -> Float {
     let c = Float(v / 255)
     return c <= 0.04045 ? c / 12.92 : powf((c + 0.055) / 1.055, 2.4)
+  }
+}
+
+extension GIF {
+  /// The colors of one frame with their pixel counts (transparent pixels noted apart): what the
+  /// palette builder needs from a frame, small to keep and cheap to merge.
+  public struct FrameHistogram: Sendable {
+    /// The opaque colors as `0x00RRGGBB`.
+    public private(set) var keys: [UInt32] = []
+    /// How many pixels have each color.
+    public private(set) var counts: [Int] = []
+    /// Whether any pixel is transparent (alpha below 128).
+    public private(set) var hasTransparency = false
+
+    /// Counts the colors of `bitmap`.
+    ///
+    /// - Complexity: O(pixels), one hash probe per run of equal pixels.
+    public init(_ bitmap: Bitmap) {
+      var capacity = 1024
+      var table = [UInt32](repeating: .max, count: capacity)
+      var slots = [Int32](repeating: -1, count: capacity)
+      func insert(_ key: UInt32, _ n: Int) {
+        if keys.count * 2 >= capacity {
+          capacity *= 4
+          table = [UInt32](repeating: .max, count: capacity)
+          slots = [Int32](repeating: -1, count: capacity)
+          for (i, k) in keys.enumerated() {
+            var s = Int((k &* 2_654_435_761) >> 7) & (capacity - 1)
+            while table[s] != .max { s = (s + 1) & (capacity - 1) }
+            table[s] = k
+            slots[s] = Int32(i)
+          }
+        }
+        var s = Int((key &* 2_654_435_761) >> 7) & (capacity - 1)
+        while table[s] != .max && table[s] != key { s = (s + 1) & (capacity - 1) }
+        if table[s] == key {
+          counts[Int(slots[s])] += n
+        } else {
+          table[s] = key
+          slots[s] = Int32(keys.count)
+          keys.append(key)
+          counts.append(n)
+        }
+      }
+      bitmap.pixels.withUnsafeBufferPointer { p in
+        var runKey: UInt32 = .max
+        var runLength = 0
+        var i = 0
+        while i < p.count {
+          let key: UInt32 =
+            p[i + 3] < GIF.alphaThreshold ? 0xFF00_0000 : UInt32(p[i]) << 16 | UInt32(p[i + 1]) << 8 | UInt32(p[i + 2])
+          if key == runKey {
+            runLength += 1
+          } else {
+            if runLength > 0 {
+              if runKey == 0xFF00_0000 { hasTransparency = true } else { insert(runKey, runLength) }
+            }
+            runKey = key
+            runLength = 1
+          }
+          i += 4
+        }
+        if runLength > 0 {
+          if runKey == 0xFF00_0000 { hasTransparency = true } else { insert(runKey, runLength) }
+        }
+      }
+    }
   }
 }

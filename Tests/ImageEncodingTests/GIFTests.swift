@@ -1,3 +1,4 @@
+import FlipbookTestSupport
 import Glibc
 import CairoCanvas
 import Geometry

@@ -3,15 +3,15 @@ import Geometry
 
 /// An independent check of what Flipbook writes: giflib's reader, plus compositing by the GIF
 /// rules (disposal, transparency), giving what a viewer shows for each frame.
-struct DecodedGIF {
-  var width: Int
-  var height: Int
+public struct DecodedGIF {
+  public var width: Int
+  public var height: Int
   /// Each frame as shown, straight RGBA (transparent pixels are 0, 0, 0, 0).
-  var frames: [Bitmap]
-  var delays: [Int]
-  var disposals: [Int32]
+  public var frames: [Bitmap]
+  public var delays: [Int]
+  public var disposals: [Int32]
   /// The NETSCAPE2.0 repeat count, or `nil` without the extension.
-  var loopExtension: Int?
+  public var loopExtension: Int?
 
   final class Source {
     let bytes: [UInt8]
@@ -19,7 +19,7 @@ struct DecodedGIF {
     init(_ bytes: [UInt8]) { self.bytes = bytes }
   }
 
-  init(_ bytes: [UInt8]) throws {
+  public init(_ bytes: [UInt8]) throws {
     let source = Source(bytes)
     var error: Int32 = 0
     guard let gif = DGifOpen(Unmanaged.passUnretained(source).toOpaque(), { file, out, count in
@@ -79,5 +79,5 @@ struct DecodedGIF {
     }
   }
 
-  struct DecodeError: Error { var message: String }
+  public struct DecodeError: Error { public var message: String }
 }

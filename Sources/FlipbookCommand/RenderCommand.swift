@@ -1,0 +1,159 @@
+import ArgumentParser
+import Flipbook
+import Glibc
+
+/// `flipbook render SCENE -o OUT [...]`: frames of a scene to a GIF, a PNG or a folder of PNGs.
+struct RenderCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "render",
+    abstract: "Render a scene to an animated GIF, a PNG of its first frame, or a folder of PNG frames.",
+    discussion: """
+      Frames are at from + i / fps while the time is below --to (default 0 to the scene's \
+      duration). OUT by extension: .gif an animated GIF, .png one PNG of the first frame, a \
+      folder (ending in / or existing) one PNG per frame named frame-00000.png, ... The bytes \
+      are the same whatever --jobs is. Files are written whole or not at all.
+      """)
+
+  @Argument(help: "The scene file (.json).")
+  var scene: String
+
+  @OptionGroup var output: OutputOptions
+
+  func run() throws {
+    let path = scene
+    try output.render(name: scene) { duration in
+      SceneRecipe {
+        let loaded = try SceneFormat.load(contentsOf: path)
+        if let duration { loaded.duration = duration }
+        return loaded
+      }
+    }
+  }
+}
+
+/// The output flags `render` and `demo` share, and the rendering they drive.
+struct OutputOptions: ParsableArguments {
+  @Option(name: [.customShort("o"), .long], help: "The output: FILE.gif, FILE.png, or a FOLDER/ of PNG frames.")
+  var output: String
+
+  @Option(name: .long, help: "Frames per second (default: the scene's).")
+  var fps: Double?
+
+  @Option(name: .long, help: "The scene's duration in seconds (default: the scene's).")
+  var duration: Double?
+
+  @Option(name: .long, help: "The time of the first frame, in seconds (default 0).")
+  var from: Double = 0
+
+  @Option(name: .long, help: "The end of the range, excluded, in seconds (default: the duration).")
+  var to: Double?
+
+  @Option(name: .long, help: "Pixels per point (default: the scene's).")
+  var scale: Double?
+
+  @Option(name: .long, help: "Rendering threads (default: the number of cores).")
+  var jobs: Int = FrameRenderer.coreCount
+
+  @Option(name: .long, help: "The most colors in a GIF's palette, 2...256 (default 256).")
+  var colors: Int = 256
+
+  @Option(name: .long, help: "GIF dithering: floyd-steinberg, ordered or none (default floyd-steinberg).")
+  var dither: GIF.DitherMethod = .floydSteinberg
+
+  @Option(name: .long, help: "GIF loop count: 0 forever, N plays N times in all (default: the scene's, 0).")
+  var loop: Int?
+
+  @Option(name: .long, help: "PNG compression: fast, default or small.")
+  var pngCompression: PNG.Compression = .default
+
+  @Flag(name: .long, help: "Print nothing but errors.")
+  var quiet = false
+
+  enum Kind { case gif, png, folder }
+
+  var kind: Kind? {
+    let lower = output.lowercased()
+    if lower.hasSuffix(".gif") { return .gif }
+    if lower.hasSuffix(".png") { return .png }
+    if output.hasSuffix("/") || AtomicFile.isFolder(output) { return .folder }
+    return nil
+  }
+
+  func validate() throws {
+    guard kind != nil else {
+      throw ValidationError("cannot tell the output format of '\(output)': use a .gif or .png file, or a folder ending in /")
+    }
+    if let fps, !(fps > 0 && fps <= Scene.maximumFPS) { throw ValidationError("--fps must be in (0, \(Int(Scene.maximumFPS))]") }
+    if let duration, !(duration > 0 && duration <= Scene.maximumDuration) {
+      throw ValidationError("--duration must be in (0, \(Int(Scene.maximumDuration))] seconds")
+    }
+    if let scale, !(scale > 0 && scale.isFinite) { throw ValidationError("--scale must be greater than 0") }
+    guard from.isFinite else { throw ValidationError("--from must be a finite time") }
+    if let to, !(to.isFinite && to > from) { throw ValidationError("--to must be after --from") }
+    guard jobs >= 1 && jobs <= 256 else { throw ValidationError("--jobs must be 1...256") }
+    guard (2...256).contains(colors) else { throw ValidationError("--colors must be 2...256") }
+    if let loop, !(0...65536).contains(loop) { throw ValidationError("--loop must be 0...65536") }
+  }
+
+  /// Renders the recipe `make(duration)` gives, as the flags say; `name` is the scene's name for
+  /// messages.
+  func render(name: String, _ make: (Double?) -> SceneRecipe) throws {
+    let recipe = make(duration)
+    var options = Export.Options()
+    options.from = from
+    options.to = to
+    options.fps = fps
+    options.scale = scale
+    options.jobs = jobs
+    options.gif = GIF.Options(maxColors: colors, dither: dither, loopCount: loop ?? 0)
+    options.loopCountIsSet = loop != nil
+    options.pngCompression = pngCompression
+    let bar = ProgressBar(enabled: !quiet && isatty(2) == 1)
+    defer { bar.finish() }
+    let report = try failing(name) { () throws -> Export.Report in
+      switch kind {
+      case .gif: return try Export.gif(recipe, to: output, options: options, progress: bar.update)
+      case .folder: return try Export.pngFolder(recipe, to: output, options: options, progress: bar.update)
+      default: return try Export.png(recipe, to: output, options: options)
+      }
+    }
+    bar.finish()
+    guard !quiet else { return }
+    for warning in report.warnings { FileHandleStandardError.write("warning: \(warning)") }
+    let stored = report.storedFrameCount == report.frameCount ? "" : " (\(report.storedFrameCount) stored)"
+    print("\(output): \(report.frameCount) frames\(stored), \(report.byteCount) bytes")
+  }
+}
+
+extension GIF.DitherMethod: ExpressibleByArgument {}
+
+/// A one-line progress bar on standard error, drawn only on a terminal.
+final class ProgressBar {
+  let enabled: Bool
+  private var lastDrawn = -1
+  private var drawn = false
+
+  init(enabled: Bool) { self.enabled = enabled }
+
+  func update(_ phase: String, _ done: Int, _ total: Int) {
+    guard enabled, total > 0 else { return }
+    let width = 30
+    let filled = done * width / total
+    guard filled != lastDrawn || done == total else { return }
+    lastDrawn = filled
+    let bar = String(repeating: "=", count: filled) + String(repeating: " ", count: width - filled)
+    let line = "\r\(phase.padding(8)) [\(bar)] \(done)/\(total)"
+    FileHandleStandardError.writeRaw(line)
+    drawn = true
+  }
+
+  func finish() {
+    guard enabled, drawn else { return }
+    FileHandleStandardError.writeRaw("\r\u{1B}[K")
+    drawn = false
+  }
+}
+
+extension String {
+  fileprivate func padding(_ width: Int) -> String { self + String(repeating: " ", count: Swift.max(0, width - count)) }
+}

@@ -1,0 +1,27 @@
+/// The instants a render shows: frame i at `from + i / fps` (computed, never accumulated) while
+/// that time is before `to`.
+public struct FrameSequence: Hashable, Sendable {
+  /// The time of the first frame, in seconds.
+  public let from: Double
+  /// The end of the range (excluded), in seconds.
+  public let to: Double
+  /// Frames per second.
+  public let fps: Double
+  /// How many frames there are.
+  public let count: Int
+
+  /// Creates the sequence of frames of `from ..< to` at `fps`.
+  public init(from: Double = 0, to: Double, fps: Double) {
+    precondition(fps > 0 && fps.isFinite && from.isFinite && to.isFinite, "A frame sequence needs finite times and a positive frame rate")
+    self.from = from
+    self.to = to
+    self.fps = fps
+    var n = Swift.max(0, Int(((to - from) * fps).rounded(.up)))
+    while n > 0 && from + Double(n - 1) / fps >= to { n -= 1 }
+    while from + Double(n) / fps < to { n += 1 }
+    count = n
+  }
+
+  /// The time of frame `index`.
+  public func time(at index: Int) -> Double { from + Double(index) / fps }
+}

@@ -1,0 +1,94 @@
+import Flipbook
+import FlipbookTestSupport
+import Testing
+
+/// The frame pipeline: which frames, in what order, and the same bytes whatever the jobs.
+@Suite struct PipelineTests {
+  @Test func framesAreFromPlusIOverFpsWhileBeforeTo() {
+    #expect(FrameSequence(to: 1, fps: 30).count == 30)
+    #expect(FrameSequence(to: 1, fps: 3).count == 3)
+    #expect(FrameSequence(from: 0.5, to: 1, fps: 10).count == 5)
+    #expect(FrameSequence(to: 0.1, fps: 30).count == 3)  // 0, 1/30, 2/30; 3/30 is not below 0.1
+    let s = FrameSequence(from: 1, to: 2, fps: 10)
+    #expect(s.time(at: 7) == 1 + 7.0 / 10)
+    #expect(FrameSequence(to: 0, fps: 30).count == 0)
+  }
+
+  func radarRecipe() -> SceneRecipe {
+    SceneRecipe { try SceneFormat.load(contentsOf: FixtureFiles.root + "/scenes/radar-pulses.json") }
+  }
+
+  @Test func framesArriveInOrderAndMatchWhateverTheJobs() throws {
+    let sequence = FrameSequence(to: 1, fps: 12)
+    var single: [Bitmap] = []
+    try FrameRenderer(recipe: radarRecipe(), scale: 0.5, jobs: 1).render(sequence, process: { $1 }) { _, b in single.append(b) }
+    var order: [Int] = []
+    var parallel: [Bitmap] = []
+    try FrameRenderer(recipe: radarRecipe(), scale: 0.5, jobs: 3).render(sequence, process: { $1 }) { i, b in
+      order.append(i)
+      parallel.append(b)
+    }
+    #expect(order == Array(0..<12))
+    #expect(single == parallel)
+  }
+
+  @Test func gifBytesAreIdenticalForOneAndTwoJobs() throws {
+    let folder = FixtureFiles.temporaryFolder()
+    var options = Export.Options()
+    options.to = 1.5
+    options.scale = 0.5
+    options.jobs = 1
+    _ = try Export.gif(radarRecipe(), to: folder + "/one.gif", options: options)
+    options.jobs = 2
+    _ = try Export.gif(radarRecipe(), to: folder + "/two.gif", options: options)
+    #expect(try AtomicFile.read(folder + "/one.gif") == AtomicFile.read(folder + "/two.gif"))
+  }
+
+  @Test func timelineScenesRenderInParallelFromTheirRecipe() throws {
+    let recipe = SceneRecipe {
+      let scene = Scene(size: Size(40, 40), duration: 2, fps: 10, backgroundColor: .white)
+      var count = 0
+      scene.every(0.3) { _ in
+        let dot = Layer()
+        dot.frame = Rect(Double(count % 5) * 8, Double(count / 5) * 8, 6, 6)
+        dot.backgroundColor = .black
+        scene.addLayer(dot)
+        count += 1
+      }
+      return scene
+    }
+    let folder = FixtureFiles.temporaryFolder()
+    var options = Export.Options()
+    options.jobs = 1
+    _ = try Export.gif(recipe, to: folder + "/a.gif", options: options)
+    options.jobs = 2
+    _ = try Export.gif(recipe, to: folder + "/b.gif", options: options)
+    let a = try AtomicFile.read(folder + "/a.gif")
+    #expect(a == (try AtomicFile.read(folder + "/b.gif")))
+    let decoded = try DecodedGIF(a)
+    #expect(decoded.frames.count == 7)  // a new dot every 0.3 s: frames at 0, 0.3, ..., 1.8
+    #expect(decoded.delays.reduce(0, +) == 200)
+  }
+
+  @Test func renderLimitsAreEnforcedBeforeRendering() {
+    var options = Export.Options()
+    options.fps = 240
+    options.to = 1000
+    #expect(throws: Export.LimitError.tooManyFrames(count: 240_000, limit: 100_000)) {
+      try Export.gif(radarRecipe(), to: "/nonexistent/x.gif", options: options)
+    }
+  }
+
+  @Test func pngFoldersNameFramesAndLeaveOtherFilesAlone() throws {
+    let folder = FixtureFiles.temporaryFolder()
+    try AtomicFile.write([1, 2, 3], to: folder + "/notes.txt")
+    var options = Export.Options()
+    options.to = 0.2
+    options.scale = 0.25
+    let report = try Export.pngFolder(radarRecipe(), to: folder, options: options)
+    #expect(report.frameCount == 5)
+    #expect(Export.frameName(4) == "frame-00004.png")
+    #expect(try Bitmap(contentsOfPNGFile: folder + "/frame-00004.png").width == 80)
+    #expect(try AtomicFile.read(folder + "/notes.txt") == [1, 2, 3])
+  }
+}
