@@ -44,6 +44,7 @@ extension GIF {
     private var previousIndices: [UInt8] = []
     private var pending: Pending? = nil
     private var finished = false
+    private var estimator = LZWEstimator()
 
     /// A frame waiting for its disposal to be decided.
     private struct Pending {
@@ -159,26 +160,61 @@ extension GIF {
 
     private func write(_ frame: Pending, disposal: Int32) throws(EncodingError) {
       let r = frame.rect
-      var pixels = [UInt8](repeating: 0, count: r.width * r.height)
+      // Two ways to store the rectangle: unchanged pixels as the transparent index (long runs
+      // where little changed), or every pixel's own index (no holes punched into runs of the
+      // same color). The one LZW codes smaller is written.
+      var plain = [UInt8](repeating: 0, count: r.width * r.height)
+      var keep = transparent == nil ? [] : plain
       frame.indices.withUnsafeBufferPointer { now in
         frame.before.withUnsafeBufferPointer { before in
-          pixels.withUnsafeMutableBufferPointer { out in
-            for y in 0..<r.height {
-              let src = (r.y + y) * width + r.x
-              let dst = y * r.width
-              if let t = transparent {
-                for x in 0..<r.width {
-                  let v = now[src + x]
-                  out[dst + x] = v == before[src + x] ? t : v
-                }
-              } else {
-                for x in 0..<r.width { out[dst + x] = now[src + x] }
+          for y in 0..<r.height {
+            let src = (r.y + y) * width + r.x
+            let dst = y * r.width
+            for x in 0..<r.width { plain[dst + x] = now[src + x] }
+            if let t = transparent {
+              for x in 0..<r.width {
+                let v = now[src + x]
+                keep[dst + x] = v == before[src + x] ? t : v
               }
             }
           }
         }
       }
-      try writer.writeFrame(rect: r, pixels: pixels, delay: frame.delay, disposal: disposal, transparentIndex: transparent)
+      var pixels = plain
+      if !keep.isEmpty && keep != plain {
+        let bits = Swift.max(2, palette.tableSize.trailingZeroBitCount)
+        if estimator.size(of: keep, minimumCodeSize: bits) <= estimator.size(of: plain, minimumCodeSize: bits) { pixels = keep }
+      } else if !keep.isEmpty {
+        pixels = keep
+      }
+      // A local color table of just the colors the frame uses, when it has markedly fewer
+      // entries than the global one: LZW codes start at the table's bit width, so a frame of a
+      // few colors codes in fewer bits. Still exactly the same colors.
+      var used = [Bool](repeating: false, count: 256)
+      for v in pixels { used[Int(v)] = true }
+      let usedCount = used.reduce(0) { $0 + ($1 ? 1 : 0) }
+      var localSize = 2
+      while localSize < usedCount { localSize *= 2 }
+      if localSize * 4 <= palette.tableSize && r.width * r.height >= 64 {
+        var local = [UInt8](repeating: 0, count: 256)
+        var colors: [RGBA8] = []
+        var localTransparent: UInt8? = nil
+        for index in 0..<256 where used[index] {
+          local[index] = UInt8(colors.count)
+          if let t = transparent, index == Int(t) {
+            localTransparent = UInt8(colors.count)
+            colors.append(RGBA8(0, 0, 0, 255))
+          } else {
+            colors.append(palette.colors[index])
+          }
+        }
+        for k in pixels.indices { pixels[k] = local[Int(pixels[k])] }
+        try writer.writeFrame(
+          rect: r, pixels: pixels, delay: frame.delay, disposal: disposal, transparentIndex: localTransparent, localColors: colors,
+          localTableSize: localSize)
+      } else {
+        try writer.writeFrame(rect: r, pixels: pixels, delay: frame.delay, disposal: disposal, transparentIndex: transparent)
+      }
       storedFrameCount += 1
     }
   }

@@ -72,7 +72,10 @@ extension GIF {
     }
 
     /// Writes one frame: `pixels` holds `rect.width * rect.height` indices, rows top to bottom.
-    func writeFrame(rect: (x: Int, y: Int, width: Int, height: Int), pixels: [UInt8], delay: Int, disposal: Int32, transparentIndex: UInt8?) throws(EncodingError) {
+    func writeFrame(
+      rect: (x: Int, y: Int, width: Int, height: Int), pixels: [UInt8], delay: Int, disposal: Int32, transparentIndex: UInt8?,
+      localColors: [RGBA8]? = nil, localTableSize: Int = 0
+    ) throws(EncodingError) {
       guard let gif else { return }
       var control = GraphicsControlBlock(
         DisposalMode: disposal, UserInputFlag: false, DelayTime: Int32(delay),
@@ -80,7 +83,14 @@ extension GIF {
       var extensionBytes = [GifByteType](repeating: 0, count: 4)
       let length = EGifGCBToExtension(&control, &extensionBytes)
       try check(EGifPutExtension(gif, GRAPHICS_EXT_FUNC_CODE, Int32(length), &extensionBytes))
-      try check(EGifPutImageDesc(gif, Int32(rect.x), Int32(rect.y), Int32(rect.width), Int32(rect.height), false, nil))
+      var localMap: UnsafeMutablePointer<ColorMapObject>? = nil
+      if let localColors {
+        var table = [GifColorType](repeating: GifColorType(Red: 0, Green: 0, Blue: 0), count: localTableSize)
+        for (i, c) in localColors.enumerated() { table[i] = GifColorType(Red: c.r, Green: c.g, Blue: c.b) }
+        localMap = table.withUnsafeBufferPointer { GifMakeMapObject(Int32($0.count), $0.baseAddress) }
+      }
+      defer { if let localMap { GifFreeMapObject(localMap) } }
+      try check(EGifPutImageDesc(gif, Int32(rect.x), Int32(rect.y), Int32(rect.width), Int32(rect.height), false, localMap))
       var rows = pixels
       try check(rows.withUnsafeMutableBufferPointer { EGifPutLine(gif, $0.baseAddress, Int32($0.count)) })
       try flush()
