@@ -52,6 +52,13 @@ public enum AtomicFile {
     }
   }
 
+  /// Makes SIGINT, SIGTERM and SIGHUP remove the temporary files of writes under way before the
+  /// process ends (also when the process started with those signals ignored). Commands call
+  /// this first; writes install it themselves too.
+  public static func removeTemporaryFilesOnInterrupt() {
+    TemporaryFiles.installHandlers()
+  }
+
   /// Reads the whole file at `path`.
   public static func read(_ path: String) throws(FileError) -> [UInt8] {
     let fd = open(path, O_RDONLY | O_CLOEXEC)
@@ -94,22 +101,38 @@ enum TemporaryFiles {
   nonisolated(unsafe) private static var lock = pthread_mutex_t()
   nonisolated(unsafe) private static var installed = false
 
+  /// Installs the handlers (once): on SIGINT, SIGTERM or SIGHUP every temporary file being
+  /// written is removed, then the signal takes its default action (the process ends).
+  static func installHandlers() {
+    pthread_mutex_lock(&lock)
+    defer { pthread_mutex_unlock(&lock) }
+    installHandlersLocked()
+  }
+
+  private static func installHandlersLocked() {
+    guard !installed else { return }
+    slots.initialize(repeating: nil, count: capacity)
+    for signal in [SIGINT, SIGTERM, SIGHUP] {
+      Glibc.signal(signal) { number in
+        for i in 0..<TemporaryFiles.capacity {
+          if let p = TemporaryFiles.slots[i] { unlink(p) }
+        }
+        Glibc.signal(number, SIG_DFL)
+        raise(number)
+      }
+    }
+    // A process can start with these signals blocked (the mask is inherited): unblock them.
+    var unblock = sigset_t()
+    sigemptyset(&unblock)
+    for signal in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&unblock, signal) }
+    pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
+    installed = true
+  }
+
   static func register(_ path: String) {
     pthread_mutex_lock(&lock)
     defer { pthread_mutex_unlock(&lock) }
-    if !installed {
-      slots.initialize(repeating: nil, count: capacity)
-      for signal in [SIGINT, SIGTERM, SIGHUP] {
-        Glibc.signal(signal) { number in
-          for i in 0..<TemporaryFiles.capacity {
-            if let p = TemporaryFiles.slots[i] { unlink(p) }
-          }
-          Glibc.signal(number, SIG_DFL)
-          raise(number)
-        }
-      }
-      installed = true
-    }
+    installHandlersLocked()
     for i in 0..<capacity where slots[i] == nil {
       slots[i] = strdup(path)
       return

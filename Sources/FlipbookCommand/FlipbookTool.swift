@@ -1,4 +1,5 @@
 import ArgumentParser
+import Flipbook
 import Glibc
 
 /// The `flipbook` command: renders Core Animation scenes to PNG frames and animated GIFs.
@@ -23,6 +24,7 @@ public struct FlipbookTool: ParsableCommand {
 
   /// Parses `arguments`, runs the chosen command and exits with cli.md's status codes.
   public static func main(_ arguments: [String]) -> Never {
+    AtomicFile.removeTemporaryFilesOnInterrupt()
     let code = run(arguments, standardError: { FileHandleStandardError.write($0) })
     Glibc.exit(code)
   }
