@@ -5,6 +5,7 @@
 // Each case prints one line: its name, the median time per iteration and what it measured.
 // BENCHMARKS.md records the figures with the machine and the date.
 import Flipbook
+import Glibc
 
 /// Times `body` `iterations` times after a warm-up and returns the median, in milliseconds.
 func median(iterations: Int, _ body: (Int) -> Void) -> Double {
@@ -81,6 +82,12 @@ let cases: [String: () -> Void] = [
   "png-grid": pngGridBenchmark,
 ]
 let asked = CommandLine.arguments.dropFirst()
+// Cases with arguments, used by scripts/bench.
+if let first = asked.first, first == "record" || first == "render-only" {
+  let rest = Array(asked.dropFirst())
+  if first == "record" { recordBenchmark(rest) } else { renderOnlyBenchmark(rest) }
+  exit(0)
+}
 for name in (asked.isEmpty ? ["presentation", "keyframes", "png"] : Array(asked)) {
   guard let run = cases[name] else {
     print("unknown benchmark \(name); cases: \(cases.keys.sorted().joined(separator: ", "))")

@@ -8,6 +8,7 @@ extension Canvas {
     guard bitmap.width > 0, bitmap.height > 0, !rect.isEmpty else { return }
     guard let image = Canvas.makeSurface(bitmap) else { return }
     defer { cairo_surface_destroy(image) }
+    recording?.add(image: bitmap, in: rect.standardized)
     paint(image, width: bitmap.width, height: bitmap.height, in: rect)
   }
 

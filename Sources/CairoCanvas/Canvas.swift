@@ -39,6 +39,8 @@ public final class Canvas {
   public var strokeStyle = StrokeStyle()
 
   private var savedStates: [(Color, Color, StrokeStyle)] = []
+  /// The display list being recorded, if any (see `Canvas+Recording.swift`).
+  var recording: DisplayList? = nil
 
   /// Creates a transparent canvas of `pixelWidth` x `pixelHeight` pixels whose user space is in
   /// points (`scale` pixels each).
@@ -97,6 +99,7 @@ public final class Canvas {
   public func save() {
     cairo_save(cr)
     savedStates.append((fillColor, strokeColor, strokeStyle))
+    recording?.add("save")
   }
 
   /// Pops what the matching `save()` pushed (`CGContextRestoreGState`).
@@ -106,6 +109,7 @@ public final class Canvas {
     }
     cairo_restore(cr)
     (fillColor, strokeColor, strokeStyle) = state
+    recording?.add("restore")
   }
 
   /// Runs `body` between `save()` and `restore()`.
@@ -120,14 +124,15 @@ public final class Canvas {
   public func concatenate(_ transform: AffineTransform) {
     var m = cairo_matrix_t(xx: transform.a, yx: transform.b, xy: transform.c, yy: transform.d, x0: transform.tx, y0: transform.ty)
     cairo_transform(cr, &m)
+    recording?.add("transform", [transform.a, transform.b, transform.c, transform.d, transform.tx, transform.ty])
   }
 
   /// Moves the origin by `(x, y)` points.
-  public func translateBy(x: Double, y: Double) { cairo_translate(cr, x, y) }
+  public func translateBy(x: Double, y: Double) { concatenate(.translation(x: x, y: y)) }
   /// Scales user space by `(x, y)`.
-  public func scaleBy(x: Double, y: Double) { cairo_scale(cr, x, y) }
+  public func scaleBy(x: Double, y: Double) { concatenate(.scale(x: x, y: y)) }
   /// Rotates user space by `angle` radians (clockwise on screen for positive angles).
-  public func rotate(byRadians angle: Double) { cairo_rotate(cr, angle) }
+  public func rotate(byRadians angle: Double) { concatenate(.rotation(angle)) }
 
   /// Whether the current transform can be inverted; drawing with a degenerate transform (a scale
   /// of 0) draws nothing.
@@ -176,9 +181,12 @@ public final class Canvas {
   public func fill(_ path: Path, with color: Color? = nil, rule: FillRule = .nonZero) {
     guard !path.isEmpty else { return }
     setPath(path)
-    setSource(color ?? fillColor)
+    let color = color ?? fillColor
+    setSource(color)
     cairo_set_fill_rule(cr, rule == .evenOdd ? CAIRO_FILL_RULE_EVEN_ODD : CAIRO_FILL_RULE_WINDING)
     cairo_fill(cr)
+    recording?.add(path)
+    recording?.add("fill", [color.red, color.green, color.blue, color.alpha, rule == .evenOdd ? 1 : 0])
   }
 
   /// Fills `rect` with `color` (or `fillColor`).
@@ -213,6 +221,17 @@ public final class Canvas {
       cairo_set_dash(cr, nil, 0, 0)
     }
     cairo_stroke(cr)
+    if recording != nil {
+      let color = color ?? strokeColor
+      let cap: Double = style.lineCap == .butt ? 0 : style.lineCap == .round ? 1 : 2
+      let join: Double = style.lineJoin == .miter ? 0 : style.lineJoin == .round ? 1 : 2
+      let dashes = dashes.allSatisfy({ $0 >= 0 && $0.isFinite }) && dashes.contains(where: { $0 > 0 }) ? dashes : []
+      recording?.add(path)
+      recording?.add(
+        "stroke",
+        [color.red, color.green, color.blue, color.alpha, style.lineWidth, cap, join, style.miterLimit, style.dashPhase, Double(dashes.count)]
+          + dashes)
+    }
   }
 
   /// Intersects the clip with the inside of `path`, by `rule`.
@@ -220,6 +239,8 @@ public final class Canvas {
     setPath(path)
     cairo_set_fill_rule(cr, rule == .evenOdd ? CAIRO_FILL_RULE_EVEN_ODD : CAIRO_FILL_RULE_WINDING)
     cairo_clip(cr)
+    recording?.add(path)
+    recording?.add("clip", [rule == .evenOdd ? 1 : 0])
   }
 
   /// Replaces every pixel with `color` (transparent when `nil`), ignoring transform and clip.
@@ -227,9 +248,11 @@ public final class Canvas {
     cairo_save(cr)
     cairo_reset_clip(cr)
     cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE)
-    setSource(color ?? .clear)
+    let color = color ?? .clear
+    setSource(color)
     cairo_paint(cr)
     cairo_restore(cr)
+    recording?.add("clear", [color.red, color.green, color.blue, color.alpha])
   }
 
   // MARK: Groups
@@ -239,6 +262,7 @@ public final class Canvas {
   /// group opacity.
   public func drawInTransparencyGroup<R, E: Error>(opacity: Double, _ body: () throws(E) -> R) throws(E) -> R {
     cairo_push_group(cr)
+    recording?.add("group")
     let result: R
     do {
       result = try body()
@@ -248,6 +272,7 @@ public final class Canvas {
     }
     cairo_pop_group_to_source(cr)
     cairo_paint_with_alpha(cr, Swift.min(1, Swift.max(0, opacity)))
+    recording?.add("ungroup", [Swift.min(1, Swift.max(0, opacity))])
     return result
   }
 }

@@ -67,6 +67,14 @@ extension GIF {
       return UInt8(best)
     }
 
+    /// The largest per-channel difference between neighbours still counted as a smooth gradient
+    /// (where banding would show and dithering helps).
+    static let smoothStep = 6
+
+    @inline(__always) static func difference(_ p: UnsafeBufferPointer<UInt8>, _ a: Int, _ b: Int) -> Int {
+      Swift.max(abs(Int(p[a]) - Int(p[b])), abs(Int(p[a + 1]) - Int(p[b + 1])), abs(Int(p[a + 2]) - Int(p[b + 2])))
+    }
+
     static let bayer: [Float] = {
       let m: [Int] = [
         0, 32, 8, 40, 2, 34, 10, 42, 48, 16, 56, 24, 50, 18, 58, 26, 12, 44, 4, 36, 14, 46, 6, 38, 60, 28, 52, 20, 62, 30, 54, 22,
@@ -122,13 +130,12 @@ extension GIF {
       // Error rows for Floyd-Steinberg, one pixel of margin on each side.
       var current = [Float](repeating: 0, count: (w + 2) * 3)
       var next = [Float](repeating: 0, count: (w + 2) * 3)
-      let amplitude: Float = 16
+      let amplitude: Float = 8
       for y in 0..<h {
         let leftToRight = y % 2 == 0
         for n in 0..<w {
           let x = leftToRight ? n : w - 1 - n
           let p = y * w + x, i = p * 4
-          let e = (x + 1) * 3
           if src[i + 3] < GIF.alphaThreshold {
             dst[p] = t
             continue
@@ -138,13 +145,21 @@ extension GIF {
             continue
           }
           let r = src[i], g = src[i + 1], b = src[i + 2]
-          let flat =
-            (x == 0 || (src[i - 4] == r && src[i - 3] == g && src[i - 2] == b))
-            && (y == 0 || (src[i - w * 4] == r && src[i - w * 4 + 1] == g && src[i - w * 4 + 2] == b))
-          if flat || dither == .none {
+          // Banding shows in smooth gradients: neighbours that differ, but only a little. Flat
+          // areas (no difference) and texture or edges (large differences, which hide banding)
+          // take the nearest color and pass no error on.
+          var step = 0
+          if x > 0 { step = Swift.max(step, ColorMapper.difference(src, i, i - 4)) }
+          if y > 0 { step = Swift.max(step, ColorMapper.difference(src, i, i - w * 4)) }
+          if step == 0 || step > ColorMapper.smoothStep || dither == .none {
             dst[p] = nearest(Int(r), Int(g), Int(b))
+            let e = (x + 1) * 3
+            current[e] = 0
+            current[e + 1] = 0
+            current[e + 2] = 0
             continue
           }
+          let e = (x + 1) * 3
           var cr = Float(r), cg = Float(g), cb = Float(b)
           if dither == .ordered {
             let d = ColorMapper.bayer[(y & 7) * 8 + (x & 7)] * amplitude
