@@ -33,7 +33,7 @@ extension GIF {
     public let options: Options
     /// How many frames were added.
     public private(set) var addedFrameCount = 0
-    /// How many frames the GIF holds so far (identical neighbours merged).
+    /// How many frames the GIF holds (identical neighbours merged); final after `finish()`.
     public private(set) var storedFrameCount = 0
 
     private let writer: Writer
@@ -45,6 +45,9 @@ extension GIF {
     private var pending: Pending? = nil
     private var finished = false
     private var estimator = LZWEstimator()
+    /// The thread frames are coded on when pipelined.
+    private let coder: SerialWorker<EncodingError>?
+    private var storedCount = 0
 
     /// A frame waiting for its disposal to be decided.
     private struct Pending {
@@ -55,7 +58,13 @@ extension GIF {
     }
 
     /// Starts a GIF of `width` x `height` pixels; `output` receives the bytes as they are made.
-    public init(width: Int, height: Int, palette: Palette, options: Options = Options(), output: @escaping ([UInt8]) throws -> Void) throws(EncodingError) {
+    ///
+    /// - Parameter pipelined: code frames (LZW) on a second thread while the next frame is being
+    ///   mapped and compared; `output` is then called from that thread. The bytes are the same.
+    public init(
+      width: Int, height: Int, palette: Palette, options: Options = Options(), pipelined: Bool = false,
+      output: @escaping ([UInt8]) throws -> Void
+    ) throws(EncodingError) {
       precondition(width > 0 && height > 0 && width <= 65535 && height <= 65535, "A GIF is 1...65535 pixels a side")
       self.width = width
       self.height = height
@@ -64,6 +73,8 @@ extension GIF {
       transparent = palette.transparentIndex
       mapper = ColorMapper(palette: palette)
       writer = try Writer(width: width, height: height, palette: palette, loopCount: options.loopCount, output: output)
+      coder = pipelined ? SerialWorker<EncodingError>() : nil
+      coder?.start()
     }
 
     /// Adds a frame shown for `delay` centiseconds.
@@ -122,8 +133,26 @@ extension GIF {
       guard !finished else { return }
       guard let held = pending else { throw .noFrames }
       try write(held, disposal: DISPOSE_DO_NOT)
+      if let coder {
+        try coder.drain()
+      }
       try writer.finish()
+      storedFrameCount = storedCount
       finished = true
+    }
+
+    /// Every `every`-th row of a `width`-wide block, concatenated.
+    static func sampleRows(_ pixels: [UInt8], width: Int, every: Int) -> [UInt8] {
+      let rows = pixels.count / width
+      guard rows > every else { return pixels }
+      var out: [UInt8] = []
+      out.reserveCapacity((rows / every + 1) * width)
+      var y = 0
+      while y < rows {
+        out.append(contentsOf: pixels[(y * width)..<((y + 1) * width)])
+        y += every
+      }
+      return out
     }
 
     /// The bounding box of the pixels that differ (a 1 x 1 box at the origin when none do).
@@ -158,7 +187,19 @@ extension GIF {
       return (minX, minY, maxX - minX + 1, maxY - minY + 1)
     }
 
+    /// Chooses how to store a frame (on this thread) and writes it: now, or queued on the coding
+    /// thread when pipelined (giflib's LZW coding is the other half of the work).
     private func write(_ frame: Pending, disposal: Int32) throws(EncodingError) {
+      let pixels = choosePixels(frame)
+      if let coder {
+        try coder.submit { [self] () throws(EncodingError) in try emit(pixels, rect: frame.rect, delay: frame.delay, disposal: disposal) }
+      } else {
+        try emit(pixels, rect: frame.rect, delay: frame.delay, disposal: disposal)
+      }
+    }
+
+    /// The indices to store for `frame`'s rectangle.
+    private func choosePixels(_ frame: Pending) -> [UInt8] {
       let r = frame.rect
       // Two ways to store the rectangle: unchanged pixels as the transparent index (long runs
       // where little changed), or every pixel's own index (no holes punched into runs of the
@@ -182,11 +223,20 @@ extension GIF {
       }
       var pixels = plain
       if !keep.isEmpty && keep != plain {
+        // Only the comparison matters: score every third row of each (a third of the work).
         let bits = Swift.max(2, palette.tableSize.trailingZeroBitCount)
-        if estimator.size(of: keep, minimumCodeSize: bits) <= estimator.size(of: plain, minimumCodeSize: bits) { pixels = keep }
+        let keepSample = Encoder.sampleRows(keep, width: r.width, every: 3)
+        let plainSample = Encoder.sampleRows(plain, width: r.width, every: 3)
+        if estimator.size(of: keepSample, minimumCodeSize: bits) <= estimator.size(of: plainSample, minimumCodeSize: bits) { pixels = keep }
       } else if !keep.isEmpty {
         pixels = keep
       }
+      return pixels
+    }
+
+    /// Writes a frame's indices, with a local color table when that is worth it.
+    private func emit(_ chosen: [UInt8], rect r: (x: Int, y: Int, width: Int, height: Int), delay: Int, disposal: Int32) throws(EncodingError) {
+      var pixels = chosen
       // A local color table of just the colors the frame uses, when it has markedly fewer
       // entries than the global one: LZW codes start at the table's bit width, so a frame of a
       // few colors codes in fewer bits. Still exactly the same colors.
@@ -210,12 +260,12 @@ extension GIF {
         }
         for k in pixels.indices { pixels[k] = local[Int(pixels[k])] }
         try writer.writeFrame(
-          rect: r, pixels: pixels, delay: frame.delay, disposal: disposal, transparentIndex: localTransparent, localColors: colors,
+          rect: r, pixels: pixels, delay: delay, disposal: disposal, transparentIndex: localTransparent, localColors: colors,
           localTableSize: localSize)
       } else {
-        try writer.writeFrame(rect: r, pixels: pixels, delay: frame.delay, disposal: disposal, transparentIndex: transparent)
+        try writer.writeFrame(rect: r, pixels: pixels, delay: delay, disposal: disposal, transparentIndex: transparent)
       }
-      storedFrameCount += 1
+      storedCount += 1
     }
   }
 }

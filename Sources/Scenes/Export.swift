@@ -91,9 +91,11 @@ public enum Export {
     let file = try AtomicFile.Stream(path: path)
     var bytes = 0
     let (width, height) = scene.pixelSize(scale: options.scale)
-    let encoder = try GIF.Encoder(width: width, height: height, palette: palette, options: gifOptions) { chunk in
+    // With more than one job, frames are LZW-coded on a thread of their own (same bytes).
+    let written = ByteCounter()
+    let encoder = try GIF.Encoder(width: width, height: height, palette: palette, options: gifOptions, pipelined: options.jobs > 1) { chunk in
       try file.write(chunk)
-      bytes += chunk.count
+      written.add(chunk.count)
     }
     try renderer.render(sequence, process: { _, bitmap in bitmap }) { i, bitmap in
       try encoder.add(bitmap, delay: delays[i])
@@ -101,6 +103,7 @@ public enum Export {
     }
     try encoder.finish()
     try file.commit()
+    bytes = written.count
     return Report(frameCount: sequence.count, storedFrameCount: encoder.storedFrameCount, byteCount: bytes, warnings: warnings)
   }
 
@@ -142,4 +145,10 @@ public enum Export {
     let digits = String(index)
     return "frame-" + String(repeating: "0", count: Swift.max(0, 5 - digits.count)) + digits + ".png"
   }
+}
+
+/// A byte count updated from the GIF coding thread and read after it has finished.
+private final class ByteCounter: @unchecked Sendable {
+  private(set) var count = 0
+  func add(_ n: Int) { count += n }
 }
