@@ -28,7 +28,7 @@ func recordBenchmark(_ args: [String]) {
   }
 }
 
-/// `render-only SCENE SCALE FRAMES`: the median over 5 rounds of Flipbook's time per frame to
+/// `render-only SCENE SCALE FRAMES`: the median over 9 rounds of Flipbook's time per frame to
 /// evaluate and draw (a new canvas per frame, as cairo-replay makes), in milliseconds.
 func renderOnlyBenchmark(_ args: [String]) {
   guard args.count == 3, let scale = Double(args[1]), let count = Int(args[2]) else {
@@ -38,7 +38,7 @@ func renderOnlyBenchmark(_ args: [String]) {
   do {
     let scene = try SceneFormat.load(contentsOf: args[0])
     let times = frameTimes(scene, count: count)
-    let ms = median(iterations: 5) { _ in
+    let ms = median(iterations: 9) { _ in
       for t in times { _ = try? scene.makeFrame(at: t, scale: scale) }
     }
     print(String(format4(ms / Double(count))))
