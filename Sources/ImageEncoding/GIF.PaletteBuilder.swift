@@ -118,40 +118,17 @@ extension GIF {
     public private(set) var counts: [Int] = []
     /// Whether any pixel is transparent (alpha below 128).
     public private(set) var hasTransparency = false
+    // Open addressing from color to its position in `keys`; grows fourfold at half full.
+    private var table = [UInt32](repeating: .max, count: 1024)
+    private var slots = [Int32](repeating: -1, count: 1024)
 
     /// Counts the colors of `bitmap`.
     ///
     /// - Complexity: O(pixels), one hash probe per run of equal pixels.
     public init(_ bitmap: Bitmap) {
-      var capacity = 1024
-      var table = [UInt32](repeating: .max, count: capacity)
-      var slots = [Int32](repeating: -1, count: capacity)
-      func insert(_ key: UInt32, _ n: Int) {
-        if keys.count * 2 >= capacity {
-          capacity *= 4
-          table = [UInt32](repeating: .max, count: capacity)
-          slots = [Int32](repeating: -1, count: capacity)
-          for (i, k) in keys.enumerated() {
-            var s = Int((k &* 2_654_435_761) >> 7) & (capacity - 1)
-            while table[s] != .max { s = (s + 1) & (capacity - 1) }
-            table[s] = k
-            slots[s] = Int32(i)
-          }
-        }
-        var s = Int((key &* 2_654_435_761) >> 7) & (capacity - 1)
-        while table[s] != .max && table[s] != key { s = (s + 1) & (capacity - 1) }
-        if table[s] == key {
-          counts[Int(slots[s])] += n
-        } else {
-          table[s] = key
-          slots[s] = Int32(keys.count)
-          keys.append(key)
-          counts.append(n)
-        }
-      }
+      var runKey: UInt32 = .max
+      var runLength = 0
       bitmap.pixels.withUnsafeBufferPointer { p in
-        var runKey: UInt32 = .max
-        var runLength = 0
         var i = 0
         while i < p.count {
           let key: UInt32 =
@@ -159,18 +136,105 @@ extension GIF {
           if key == runKey {
             runLength += 1
           } else {
-            if runLength > 0 {
-              if runKey == 0xFF00_0000 { hasTransparency = true } else { insert(runKey, runLength) }
-            }
+            if runLength > 0 { add(runKey, runLength) }
             runKey = key
             runLength = 1
           }
           i += 4
         }
-        if runLength > 0 {
-          if runKey == 0xFF00_0000 { hasTransparency = true } else { insert(runKey, runLength) }
-        }
       }
+      if runLength > 0 { add(runKey, runLength) }
+      table = []
+      slots = []
+    }
+
+    private mutating func add(_ key: UInt32, _ n: Int) {
+      if key == 0xFF00_0000 {
+        hasTransparency = true
+        return
+      }
+      if keys.count * 2 >= table.count { grow() }
+      let mask = table.count - 1
+      var s = Int((key &* 2_654_435_761) >> 7) & mask
+      while table[s] != .max && table[s] != key { s = (s + 1) & mask }
+      if table[s] == key {
+        counts[Int(slots[s])] += n
+      } else {
+        table[s] = key
+        slots[s] = Int32(keys.count)
+        keys.append(key)
+        counts.append(n)
+      }
+    }
+
+    private mutating func grow() {
+      let capacity = table.count * 4
+      table = [UInt32](repeating: .max, count: capacity)
+      slots = [Int32](repeating: -1, count: capacity)
+      let mask = capacity - 1
+      for (i, k) in keys.enumerated() {
+        var s = Int((k &* 2_654_435_761) >> 7) & mask
+        while table[s] != .max { s = (s + 1) & mask }
+        table[s] = k
+        slots[s] = Int32(i)
+      }
+    }
+  }
+}
+
+extension GIF {
+  /// Per-frame palettes: a frame whose colors the animation's palette serves clearly worse than
+  /// a palette of its own gets one (a local color table).
+  public enum LocalPalette {
+    /// How much smaller a local palette's error must be to replace the global one. Measured on a
+    /// pan over a photograph, local palettes at a 0.8 ratio gained 0.5 dB for 11% more bytes
+    /// (a new palette re-maps every pixel, and unchanged pixels stop keeping their indices); only
+    /// frames the global palette serves badly, such as an animation whose scenes have unrelated
+    /// colors, gain enough to pay.
+    public static let requiredGain: Float = 0.6
+
+    /// A palette of the frame's own, or `nil` when `global` serves it (exact global palettes
+    /// always do).
+    public static func choose(for histogram: FrameHistogram, global: Palette) -> Palette? {
+      guard !global.isExact, !histogram.keys.isEmpty else { return nil }
+      var counts = [Int](repeating: 0, count: 32768)
+      var sums = [Int](repeating: 0, count: 32768 * 3)
+      var touched: [Int] = []
+      for (key, n) in zip(histogram.keys, histogram.counts) {
+        let r = Int(key >> 16 & 0xFF), g = Int(key >> 8 & 0xFF), b = Int(key & 0xFF)
+        let bin = (r >> 3) << 10 | (g >> 3) << 5 | (b >> 3)
+        if counts[bin] == 0 { touched.append(bin) }
+        counts[bin] += n
+        sums[bin * 3] += r * n
+        sums[bin * 3 + 1] += g * n
+        sums[bin * 3 + 2] += b * n
+      }
+      // The heaviest 2,048 bins stand for the frame: the decision costs a few milliseconds.
+      let heaviest = touched.sorted { (counts[$0], $1) > (counts[$1], $0) }.prefix(2048).sorted()
+      let weighted: [Quantizer.Bin] = heaviest.map { bin in
+        let n = Double(counts[bin])
+        let r = Oklab.linearValue(Double(sums[bin * 3]) / n)
+        let g = Oklab.linearValue(Double(sums[bin * 3 + 1]) / n)
+        let b = Oklab.linearValue(Double(sums[bin * 3 + 2]) / n)
+        return Quantizer.Bin(color: Oklab(linearR: r, g: g, b: b), weight: Float(counts[bin]))
+      }
+      let local = Palette(colors: Quantizer.palette(for: weighted, count: 255), isExact: false, hasTransparentIndex: true)
+      let globalError = error(of: global, on: weighted)
+      let localError = error(of: local, on: weighted)
+      return localError < requiredGain * globalError ? local : nil
+    }
+
+    /// The weighted mean squared Oklab distance from each bin to its nearest palette color.
+    static func error(of palette: Palette, on bins: [Quantizer.Bin]) -> Float {
+      let colors = palette.colors.map { Oklab(r: $0.r, g: $0.g, b: $0.b) }
+      var total: Float = 0, weight: Float = 0
+      for bin in bins {
+        var best = Float.infinity
+        for c in colors { best = Swift.min(best, bin.color.distanceSquared(c)) }
+        total += best * bin.weight
+        weight += bin.weight
+      }
+      return weight > 0 ? total / weight : 0
     }
   }
 }

@@ -34,14 +34,18 @@ public enum GIF {
     /// How many times the animation plays: 0 forever (a NETSCAPE2.0 loop extension with count
     /// 0), 1 once (no extension), N > 1 N times in all.
     public var loopCount: Int
+    /// Whether a frame that the global palette serves clearly worse than one of its own may get
+    /// a local palette (see `GIF.LocalPalette`; default true).
+    public var allowsLocalPalettes: Bool
 
-    /// Creates options: 256 colors, Floyd-Steinberg, looping forever by default.
-    public init(maxColors: Int = 256, dither: DitherMethod = .floydSteinberg, loopCount: Int = 0) {
+    /// Creates options: 256 colors, Floyd-Steinberg, looping forever, local palettes allowed.
+    public init(maxColors: Int = 256, dither: DitherMethod = .floydSteinberg, loopCount: Int = 0, allowsLocalPalettes: Bool = true) {
       precondition((2...256).contains(maxColors), "A GIF palette has 2 to 256 colors, got \(maxColors)")
       precondition(loopCount >= 0 && loopCount <= 65536, "Loop count must be 0...65536, got \(loopCount)")
       self.maxColors = maxColors
       self.dither = dither
       self.loopCount = loopCount
+      self.allowsLocalPalettes = allowsLocalPalettes
     }
   }
 

@@ -97,8 +97,13 @@ public enum Export {
       try file.write(chunk)
       written.add(chunk.count)
     }
-    try renderer.render(sequence, process: { _, bitmap in bitmap }) { i, bitmap in
-      try encoder.add(bitmap, delay: delays[i])
+    // Frames the global palette serves clearly worse than one of their own get a local palette,
+    // chosen on the rendering threads.
+    let local = gifOptions.allowsLocalPalettes && !palette.isExact
+    try renderer.render(sequence, process: { _, bitmap in
+      (bitmap, local ? GIF.LocalPalette.choose(for: GIF.FrameHistogram(bitmap), global: palette) : nil)
+    }) { i, frame in
+      try encoder.add(frame.0, delay: delays[i], localPalette: frame.1)
       progress?("frames", i + 1, sequence.count)
     }
     try encoder.finish()

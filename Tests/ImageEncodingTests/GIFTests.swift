@@ -142,3 +142,42 @@ import Testing
   }
 }
 
+
+@Suite struct LocalPaletteTests {
+  /// A smooth gradient in one hue family.
+  func gradient(_ hue: (Double, Double, Double)) -> Bitmap {
+    var b = Bitmap(width: 96, height: 64)
+    for y in 0..<64 {
+      for x in 0..<96 {
+        let t = Double(x) / 95, u = Double(y) / 63
+        b[x, y] = RGBA8(UInt8(255 * hue.0 * (0.2 + 0.8 * t)), UInt8(255 * hue.1 * (0.2 + 0.8 * u)), UInt8(255 * hue.2 * (0.3 + 0.7 * t * u)), 255)
+      }
+    }
+    return b
+  }
+
+  @Test func framesOfUnrelatedColorsGetTheirOwnPalettesAndLookBetter() throws {
+    let warm = gradient((1, 0.5, 0.1)), cool = gradient((0.1, 0.6, 1))
+    let frames = [warm, warm, cool, cool]
+    func encode(local: Bool) throws -> (DecodedGIF, Int) {
+      let builder = GIF.PaletteBuilder()
+      frames.forEach(builder.add)
+      let palette = builder.makePalette(maxColors: 64)
+      var bytes: [UInt8] = []
+      let encoder = try GIF.Encoder(width: 96, height: 64, palette: palette, options: GIF.Options(maxColors: 64, dither: .none)) { bytes += $0 }
+      for f in frames {
+        let choice = local ? GIF.LocalPalette.choose(for: GIF.FrameHistogram(f), global: palette) : nil
+        try encoder.add(f, delay: 10, localPalette: choice)
+      }
+      try encoder.finish()
+      return (try DecodedGIF(bytes), encoder.localPaletteFrameCount)
+    }
+    let (withLocal, localFrames) = try encode(local: true)
+    let (globalOnly, none) = try encode(local: false)
+    #expect(localFrames == 2 && none == 0)  // identical neighbours are merged: two stored frames
+    for (k, source) in [(0, warm), (1, cool)] {
+      let better = Fidelity.psnr(withLocal.frames[k], source), worse = Fidelity.psnr(globalOnly.frames[k], source)
+      #expect(better > worse + 3, "frame \(k): \(better) dB with its own palette, \(worse) dB without")
+    }
+  }
+}
