@@ -27,15 +27,17 @@ let package = Package(
     .target(name: "Geometry"),
     .target(name: "Animations", dependencies: ["Geometry"]),
     .target(name: "LayerTree", dependencies: ["Geometry", "Animations"]),
+    // UIKit-Dynamics-style simulation over plain items; knows nothing of layers.
+    .target(name: "Dynamics", dependencies: ["Geometry"]),
     // PNG (libpng) and GIF (our quantizer, ditherer and frame optimizer; giflib bit-streams).
     .target(name: "ImageEncoding", dependencies: ["Geometry", "CPNGShim", "CGIF"]),
 
     // The only importer of Cairo.
     .target(name: "CairoCanvas", dependencies: ["CCairo", "Geometry"]),
     .target(name: "Rendering", dependencies: ["LayerTree", "CairoCanvas", "Geometry"]),
-    .target(name: "Scenes", dependencies: ["Rendering", "LayerTree", "Animations", "CairoCanvas", "Geometry", "ImageEncoding"]),
-    .target(name: "SceneFormat", dependencies: ["Scenes", "LayerTree", "Animations", "CairoCanvas", "Geometry"]),
-    .target(name: "Flipbook", dependencies: ["Geometry", "Animations", "LayerTree", "CairoCanvas", "ImageEncoding", "Rendering", "Scenes", "SceneFormat"]),
+    .target(name: "Scenes", dependencies: ["Rendering", "LayerTree", "Animations", "CairoCanvas", "Geometry", "ImageEncoding", "Dynamics"]),
+    .target(name: "SceneFormat", dependencies: ["Scenes", "LayerTree", "Animations", "Dynamics", "CairoCanvas", "Geometry"]),
+    .target(name: "Flipbook", dependencies: ["Geometry", "Animations", "LayerTree", "CairoCanvas", "ImageEncoding", "Dynamics", "Rendering", "Scenes", "SceneFormat"]),
     .target(name: "FlipbookCommand", dependencies: [
       "Flipbook", .product(name: "ArgumentParser", package: "swift-argument-parser"),
     ]),
@@ -47,6 +49,7 @@ let package = Package(
     .target(name: "FlipbookTestSupport", dependencies: ["Flipbook", "CGIF"], path: "Tests/Support"),
     .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),
     .testTarget(name: "AnimationsTests", dependencies: ["Animations"]),
+    .testTarget(name: "DynamicsTests", dependencies: ["Dynamics"]),
     .testTarget(name: "LayerTreeTests", dependencies: ["LayerTree"]),
     .testTarget(name: "ImageEncodingTests", dependencies: ["ImageEncoding", "CairoCanvas", "CGIF", "FlipbookTestSupport"]),
     .testTarget(name: "CairoCanvasTests", dependencies: ["CairoCanvas", "FlipbookTestSupport"]),

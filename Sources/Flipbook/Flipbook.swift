@@ -7,3 +7,4 @@
 @_exported import SceneFormat
 @_exported import Scenes
 @_exported import ImageEncoding
+@_exported import Dynamics

@@ -5,16 +5,22 @@ enum Inspection {
   /// One line: `{"time": t, "layers": [...]}` with every layer in drawing order.
   static func line(for scene: Scene, at time: Double) throws -> String {
     var entries: [String] = []
-    func visit(_ layer: Layer) {
-      entries.append(entry(for: layer))
+    func visit(_ layer: Layer, dynamics: DynamicItemState? = nil) {
+      entries.append(entry(for: layer, dynamics: dynamics))
       for sublayer in layer.sublayersInDrawingOrder { visit(sublayer) }
     }
-    for layer in try scene.presentationTree(at: time).sublayersInDrawingOrder { visit(layer) }
+    let tree = try scene.presentationTree(at: time)
+    // Top-level layers that dynamics moves also report their velocities.
+    var states: [ObjectIdentifier: DynamicItemState] = [:]
+    for (model, shown) in zip(scene.layers, tree.sublayers) {
+      if let state = scene.dynamicState(of: model) { states[ObjectIdentifier(shown)] = state }
+    }
+    for layer in tree.sublayersInDrawingOrder { visit(layer, dynamics: states[ObjectIdentifier(layer)]) }
     return "{\"time\": \(number(time)), \"layers\": [\(entries.joined(separator: ", "))]}"
   }
 
   /// The presentation values of one layer's animatable properties.
-  static func entry(for layer: Layer) -> String {
+  static func entry(for layer: Layer, dynamics: DynamicItemState? = nil) -> String {
     var fields: [(String, String)] = [
       ("name", layer.name.map(string) ?? "null"),
       ("position", point(layer.position)),
@@ -42,6 +48,12 @@ enum Inspection {
         ("strokeEnd", number(shape.strokeEnd)),
         ("miterLimit", number(shape.miterLimit)),
       ]
+    }
+    if let dynamics {
+      fields += [("velocity", point(dynamics.velocity)), ("angularVelocity", number(dynamics.angularVelocity))]
+    }
+    if let dynamics {
+      fields += [("velocity", point(dynamics.velocity)), ("angularVelocity", number(dynamics.angularVelocity))]
     }
     return "{" + fields.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}"
   }

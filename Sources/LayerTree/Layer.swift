@@ -110,6 +110,12 @@ public class Layer {
     get { properties.contentsScale }
     set { properties.contentsScale = newValue }
   }
+  /// The shape the layer collides as when dynamics moves it (default `.rectangle`, as UIKit's
+  /// views; `.ellipse` for round items).
+  public var collisionBoundsType: CollisionBoundsType {
+    get { properties.collisionBoundsType }
+    set { properties.collisionBoundsType = newValue }
+  }
   /// How the layer maps its superlayer's time to its own (`beginTime`, `speed`, `timeOffset`).
   public var timing: LayerTiming {
     get { properties.timing }
@@ -152,6 +158,8 @@ public class Layer {
 
 /// The model properties every layer has, as one value (see `Layer` for what each means).
 public struct LayerProperties: Hashable, Sendable {
+  /// The shape the layer collides as when dynamics moves it.
+  public var collisionBoundsType: CollisionBoundsType = .rectangle
   /// A name that scene files, dynamics and `flipbook inspect` use to refer to the layer.
   public var name: String? = nil
   /// The layer's own coordinate space: its origin is the drawing origin, its size the layer's

@@ -12,8 +12,8 @@ final class SceneReader {
   private var images: [String: Result<Image, FileOrImageError>] = [:]
   /// Layer names already used, with where.
   private var names: [String: String] = [:]
-  /// Top-level layer names (the only valid dynamics items).
-  private(set) var topLevelNames: Set<String> = []
+  /// Top-level layers by name (the only valid dynamics items).
+  private(set) var topLevelLayers: [String: Layer] = [:]
   /// Names of layers below the top level.
   private(set) var nestedNames: Set<String> = []
 
@@ -60,7 +60,7 @@ final class SceneReader {
         if let layer = readLayer(item, at: "layers[\(i)]", topLevel: true) { scene.addLayer(layer) }
       }
     }
-    if let v = f["dynamics"] { validateDynamics(v, at: "dynamics") }
+    if let v = f["dynamics"] { readDynamics(v, at: "dynamics", into: scene) }
     return scene
   }
 
@@ -122,7 +122,7 @@ final class SceneReader {
       } else {
         names[name] = f.place("name")
       }
-      if topLevel { topLevelNames.insert(name) } else { nestedNames.insert(name) }
+      if topLevel { topLevelLayers[name] = topLevelLayers[name] ?? layer } else { nestedNames.insert(name) }
       layer.name = name
     }
     if let v = f["bounds"], let r = rect(v, at: f.place("bounds")) { layer.bounds = r }
@@ -144,10 +144,8 @@ final class SceneReader {
     if let v = f["beginTime"], let x = number(v, at: f.place("beginTime")) { layer.timing.beginTime = x }
     if let v = f["speed"], let x = number(v, at: f.place("speed")) { layer.timing.speed = Float(x) }
     if let v = f["timeOffset"], let x = number(v, at: f.place("timeOffset")) { layer.timing.timeOffset = x }
-    if let v = f["collisionBoundsType"], let s = string(v, at: f.place("collisionBoundsType")) {
-      if s != "rectangle" && s != "ellipse" {
-        report(f.place("collisionBoundsType"), "unknown collision bounds type \"\(s)\" (expected \"rectangle\" or \"ellipse\")")
-      }
+    if let v = f["collisionBoundsType"], let kind = choice(v, at: f.place("collisionBoundsType"), CollisionBoundsType.self) {
+      layer.collisionBoundsType = kind
     }
     if let shape {
       if let v = f["path"] { shape.path = path(v, at: f.place("path")) }

@@ -52,7 +52,10 @@ extension Scene {
   /// - Throws: `SceneError.timeWentBackwards` when the scene has already run past `time`.
   public func advance(to time: Double) throws(SceneError) {
     if time < modelTime {
-      if !hasTimeline { return }
+      if !hasTimeline {
+        dynamicAnimatorIfUsed?.advance(to: time)  // the simulation replays from the start
+        return
+      }
       throw .timeWentBackwards(current: modelTime, requested: time)
     }
     while true {
@@ -69,15 +72,19 @@ extension Scene {
       let tickDue = !displayLinkHooks.isEmpty && tick <= time && tick < next
       if tickDue {
         nextTick += 1
+        // Hooks see the simulation as it is at their time (to draw ropes to moving balls).
+        dynamicAnimatorIfUsed?.advance(to: tick)
         for hook in displayLinkHooks { hook(tick) }
         continue
       }
       guard let i = eventIndex else { break }
       let t = timeline[i].nextTime
       timeline[i].occurrence += 1
+      dynamicAnimatorIfUsed?.advance(to: t)
       timeline[i].action(t)
     }
     modelTime = time
+    dynamicAnimatorIfUsed?.advance(to: time)
   }
 }
 

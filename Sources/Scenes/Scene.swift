@@ -3,6 +3,7 @@ import Geometry
 import LayerTree
 import Rendering
 import Animations
+import Dynamics
 
 /// An animation to render: a tree of layers on a canvas of a given size, with the frame rate,
 /// duration, background and loop count its output files use.
@@ -53,6 +54,23 @@ public final class Scene {
   var nextTick = 0
   /// The scene time the timeline has run to.
   public internal(set) var modelTime: Double = -.infinity
+
+  /// The dynamic animator whose items are this scene's top-level layers, over the scene's
+  /// bounds (UIKit's `UIDynamicAnimator(referenceView:)`). Add behaviors to it; the presented
+  /// layers then follow the simulation.
+  public var dynamicAnimator: DynamicAnimator {
+    if let animatorStorage { return animatorStorage }
+    let animator = DynamicAnimator(referenceBounds: Rect(origin: .zero, size: size))
+    animatorStorage = animator
+    return animator
+  }
+  private var animatorStorage: DynamicAnimator? = nil
+
+  /// The animator, when it has any behavior.
+  var dynamicAnimatorIfUsed: DynamicAnimator? {
+    guard let animatorStorage, !animatorStorage.behaviors.isEmpty else { return nil }
+    return animatorStorage
+  }
 
   /// Creates an empty scene.
   public init(
@@ -116,7 +134,15 @@ public final class Scene {
   /// - Throws: `SceneError.timeWentBackwards` when the timeline has already run past `time`.
   public func presentationTree(at time: Double) throws(SceneError) -> Layer {
     try advance(to: time)
-    return rootLayer.presentation(at: time)
+    let tree = rootLayer.presentation(at: time)
+    applyDynamics(to: tree)
+    return tree
+  }
+
+  /// The simulated velocity and angular velocity of a top-level layer that dynamics moves, after
+  /// the last whole step at or before the time last shown; `nil` for other layers.
+  public func dynamicState(of layer: Layer) -> DynamicItemState? {
+    dynamicAnimatorIfUsed?.state(of: layer)
   }
 
   /// Turns the model changes `changes` makes into animations that begin at scene time `time`

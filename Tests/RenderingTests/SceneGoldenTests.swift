@@ -12,6 +12,7 @@ import Testing
     "radar-pulses": [0.5, 1.7, 4, 10.25],
     "animation-kinds": [0.5, 1, 1.5, 2.5],
     "readme-animated": [0.75],
+    "cradle": [0.2, 0.4, 0.75, 2],
   ]
 
   static var cases: [GoldenCase] {

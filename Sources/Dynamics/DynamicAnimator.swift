@@ -1,0 +1,206 @@
+import Geometry
+
+/// Runs UIKit-Dynamics-style behaviors over items, offline and deterministically
+/// (`UIDynamicAnimator`).
+///
+/// The simulation steps at a fixed 1/240 s, whatever the frame rate: the state at a time t is
+/// the state after the last whole step at or before t, never interpolated, so renders at 24, 30
+/// or 60 fps see the same states at the times they share. Units are UIKit's (dynamics.md):
+/// points, seconds, radians; gravity magnitude 1.0 is 1,000 points/s²; mass is density × area /
+/// 10,000.
+///
+/// ```swift
+/// let animator = DynamicAnimator(referenceBounds: Rect(0, 0, 320, 480))
+/// let gravity = GravityBehavior(items: balls)
+/// gravity.magnitude = 10
+/// animator.addBehavior(gravity)
+/// animator.addBehavior(CollisionBehavior(items: balls))
+/// animator.advance(to: 1.5)
+/// let ball = animator.state(of: balls[0])
+/// ```
+///
+/// The items' starting state and the behaviors are read when the simulation first runs; adding
+/// or removing a behavior afterwards starts it again from the beginning.
+public final class DynamicAnimator {
+  /// Steps per second of simulated time: 240 (a step divides 1/24, 1/30, 1/48, 1/60 and 1/120 s).
+  public static let stepsPerSecond = World.stepsPerSecond
+
+  /// The reference bounds: the coordinate space, and the boundary a collision behavior's
+  /// `translatesReferenceBoundsIntoBoundary` adds.
+  public let referenceBounds: Rect
+  /// The behaviors added, in order.
+  public private(set) var behaviors: [DynamicBehavior] = []
+
+  private var world: World?
+  private var index: [ObjectIdentifier: Int] = [:]
+  private var items: [DynamicItem] = []
+
+  /// Creates an animator over `referenceBounds`.
+  public init(referenceBounds: Rect) {
+    self.referenceBounds = referenceBounds
+  }
+
+  /// Adds a behavior (and its children).
+  public func addBehavior(_ behavior: DynamicBehavior) {
+    behaviors.append(behavior)
+    world = nil
+  }
+
+  /// Removes a behavior.
+  public func removeBehavior(_ behavior: DynamicBehavior) {
+    behaviors.removeAll { $0 === behavior }
+    world = nil
+  }
+
+  /// Removes every behavior.
+  public func removeAllBehaviors() {
+    behaviors.removeAll()
+    world = nil
+  }
+
+  /// The simulated time reached, in seconds (a whole number of steps).
+  public var elapsedTime: Double { world?.time ?? 0 }
+
+  /// Every item some behavior acts on, in the order first met.
+  public var dynamicItems: [DynamicItem] {
+    prepare()
+    return items
+  }
+
+  /// Runs whole steps until the simulated time is the last step at or before `time`; an earlier
+  /// time starts the simulation again from the beginning.
+  public func advance(to time: Double) {
+    prepare()
+    guard let world else { return }
+    let target = Swift.max(0, Int((time * Double(World.stepsPerSecond) + 1e-9).rounded(.down)))
+    if target < world.step { self.world = nil; prepare() }
+    self.world?.run(toStep: target)
+  }
+
+  /// Where `item` is after the steps run so far; `nil` for an item no behavior acts on.
+  public func state(of item: DynamicItem) -> DynamicItemState? {
+    prepare()
+    guard let world, let i = index[ObjectIdentifier(item)] else { return nil }
+    let b = world.bodies[i]
+    return DynamicItemState(center: b.position, angle: b.angle - b.angle0, velocity: b.velocity, angularVelocity: b.angularVelocity)
+  }
+
+  // MARK: Building the world
+
+  private func prepare() {
+    guard world == nil else { return }
+    let all = behaviors.flatMap(\.flattened)
+    items = []
+    index = [:]
+    func register(_ item: DynamicItem) -> Int {
+      if let i = index[ObjectIdentifier(item)] { return i }
+      index[ObjectIdentifier(item)] = items.count
+      items.append(item)
+      return items.count - 1
+    }
+    for behavior in all {
+      switch behavior {
+      case let g as GravityBehavior: g.items.forEach { _ = register($0) }
+      case let a as AttachmentBehavior:
+        _ = register(a.item)
+        if let other = a.otherItem { _ = register(other) }
+      case let c as CollisionBehavior: c.items.forEach { _ = register($0) }
+      case let d as DynamicItemBehavior: d.items.forEach { _ = register($0) }
+      case let p as PushBehavior: p.items.forEach { _ = register($0) }
+      case let s as SnapBehavior: _ = register(s.item)
+      default: break
+      }
+    }
+    // Item settings: the last behavior to set a property wins.
+    var density = [Double](repeating: 1, count: items.count)
+    var elasticity = [Double](repeating: 0, count: items.count)
+    var friction = [Double](repeating: 0, count: items.count)
+    var resistance = [Double](repeating: 0, count: items.count)
+    var angularResistance = [Double](repeating: 0, count: items.count)
+    var rotates = [Bool](repeating: true, count: items.count)
+    var anchored = [Bool](repeating: false, count: items.count)
+    var addedVelocity = [Point](repeating: .zero, count: items.count)
+    var addedSpin = [Double](repeating: 0, count: items.count)
+    for case let d as DynamicItemBehavior in all {
+      for item in d.items {
+        let i = index[ObjectIdentifier(item)]!
+        if let v = d.density { density[i] = v }
+        if let v = d.elasticity { elasticity[i] = v }
+        if let v = d.friction { friction[i] = v }
+        if let v = d.resistance { resistance[i] = v }
+        if let v = d.angularResistance { angularResistance[i] = v }
+        if let v = d.allowsRotation { rotates[i] = v }
+        if let v = d.isAnchored { anchored[i] = v }
+      }
+      for (item, v) in d.addedLinearVelocity { addedVelocity[index[ObjectIdentifier(item)]!] = addedVelocity[index[ObjectIdentifier(item)]!] + v }
+      for (item, w) in d.addedAngularVelocity { addedSpin[index[ObjectIdentifier(item)]!] += w }
+    }
+    var bodies: [Body] = []
+    for (i, item) in items.enumerated() {
+      let size = item.dynamicBounds.standardized.size
+      let (w, h) = (size.width, size.height)
+      let ellipse = item.collisionBoundsType == .ellipse
+      let shape: Shape = ellipse ? .ellipse(width: w, height: h) : .box(width: w, height: h)
+      let area = ellipse ? Double.pi * w * h / 4 : w * h
+      let mass = Swift.max(density[i], 0) * area / 10_000
+      let inertia = ellipse ? mass * (w * w + h * h) / 16 : mass * (w * w + h * h) / 12
+      let movable = !anchored[i] && mass > 0
+      var body = Body(
+        position: item.dynamicCenter, angle: 0, angle0: 0, inverseMass: movable ? 1 / mass : 0,
+        inverseInertia: movable && rotates[i] && inertia > 0 ? 1 / inertia : 0, mass: mass, inertia: inertia, shape: shape)
+      body.elasticity = elasticity[i]
+      body.friction = friction[i]
+      body.resistance = resistance[i]
+      body.angularResistance = angularResistance[i]
+      if movable {
+        body.velocity = addedVelocity[i]
+        body.angularVelocity = rotates[i] ? addedSpin[i] : 0
+      }
+      bodies.append(body)
+    }
+    for case let g as GravityBehavior in all {
+      let acceleration = Point(x: cos(g.angle), y: sin(g.angle)) * (1000 * g.magnitude)
+      for item in g.items {
+        let i = index[ObjectIdentifier(item)]!
+        bodies[i].gravity = bodies[i].gravity + acceleration
+      }
+    }
+    var joints: [World.Joint] = []
+    var groups: [World.CollisionGroup] = []
+    var pushes: [World.Push] = []
+    for behavior in all {
+      switch behavior {
+      case let a as AttachmentBehavior:
+        let b = index[ObjectIdentifier(a.item)]!
+        let other = a.otherItem.map { index[ObjectIdentifier($0)]! }
+        let pB = bodies[b].position + a.offset
+        let pA = other.map { bodies[$0].position + a.otherOffset } ?? a.anchorPoint
+        joints.append(World.Joint(
+          kind: .distance, a: other, b: b, localA: other == nil ? a.anchorPoint : a.otherOffset, localB: a.offset,
+          length: a.length ?? (pB - pA).length, frequency: a.frequency, dampingRatio: a.damping))
+      case let s as SnapBehavior:
+        let b = index[ObjectIdentifier(s.item)]!
+        joints.append(World.Joint(
+          kind: .snap, a: nil, b: b, localA: s.snapPoint, localB: .zero, length: 0, frequency: 2,
+          dampingRatio: 0.1 + 0.9 * Swift.min(Swift.max(s.damping, 0), 1)))
+      case let c as CollisionBehavior:
+        var boundaries = c.collisionMode == .items ? [] : c.boundaries.map { ($0.from, $0.to) }
+        if c.translatesReferenceBoundsIntoBoundary && c.collisionMode != .items {
+          let r = referenceBounds.standardized
+          let corners = [Point(r.minX, r.minY), Point(r.maxX, r.minY), Point(r.maxX, r.maxY), Point(r.minX, r.maxY)]
+          for k in 0..<4 { boundaries.append((corners[k], corners[(k + 1) % 4])) }
+        }
+        groups.append(World.CollisionGroup(
+          members: c.items.map { index[ObjectIdentifier($0)]! }, itemsCollide: c.collisionMode != .boundaries, boundaries: boundaries))
+      case let p as PushBehavior:
+        pushes.append(World.Push(
+          bodies: p.items.map { index[ObjectIdentifier($0)]! }, continuous: p.mode == .continuous,
+          vector: Point(x: cos(p.angle), y: sin(p.angle)) * (100 * p.magnitude), offset: p.targetOffsetFromCenter,
+          begin: p.beginTime, end: p.endTime))
+      default:
+        break
+      }
+    }
+    world = World(bodies: bodies, joints: joints, groups: groups, pushes: pushes)
+  }
+}

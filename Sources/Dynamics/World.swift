@@ -1,0 +1,383 @@
+import Geometry
+
+/// The simulation behind a `DynamicAnimator`: bodies, joints, collision groups and pushes, stepped
+/// at a fixed 1/240 s (dynamics.md part C: one substep of C.3 per step).
+final class World {
+  static let stepsPerSecond = 240
+  static let h = 1.0 / Double(stepsPerSecond)
+  /// Impacts slower than this (points per second) do not bounce (Box2D's 1 m/s).
+  static let restitutionThreshold = 100.0
+  static let velocityIterations = 8
+
+  var bodies: [Body]
+  var joints: [Joint]
+  var groups: [CollisionGroup]
+  var pushes: [Push]
+  /// Whole steps taken.
+  var step = 0
+
+  struct Joint {
+    enum Kind { case distance, snap }
+    var kind: Kind
+    var a: Int?  // nil: a fixed anchor
+    var b: Int
+    var localA: Point  // on A (or the anchor's world point)
+    var localB: Point
+    var length: Double
+    var frequency: Double
+    var dampingRatio: Double
+    var impulse = Point.zero
+    var isRigid: Bool { kind == .distance && frequency <= 0 }
+  }
+
+  struct CollisionGroup {
+    var members: [Int]
+    var itemsCollide: Bool
+    var boundaries: [(Point, Point)]
+  }
+
+  struct Push {
+    var bodies: [Int]
+    var continuous: Bool
+    var vector: Point  // 100 × magnitude × direction
+    var offset: Point
+    var begin: Double
+    var end: Double
+    var fired = false
+  }
+
+  struct Contact {
+    var a: Int
+    var b: Int?  // nil: a boundary
+    var normal: Point
+    var rA: Point
+    var rB: Point
+    var separation: Double
+    var elasticity: Double
+    var friction: Double
+    var normalMass: Double
+    var tangentMass: Double
+    var normalImpulse = 0.0
+    var tangentImpulse = 0.0
+  }
+
+  init(bodies: [Body], joints: [Joint], groups: [CollisionGroup], pushes: [Push]) {
+    self.bodies = bodies
+    self.joints = joints
+    self.groups = groups
+    self.pushes = pushes
+    firePushes(at: 0)
+  }
+
+  var time: Double { Double(step) / Double(World.stepsPerSecond) }
+
+  // MARK: Stepping
+
+  /// Steps until `count` whole steps have been taken.
+  func run(toStep count: Int) {
+    while step < count { stepOnce() }
+  }
+
+  private func firePushes(at t: Double) {
+    for k in pushes.indices where !pushes[k].continuous && !pushes[k].fired && pushes[k].begin <= t + 1e-9 {
+      pushes[k].fired = true
+      for i in pushes[k].bodies where !bodies[i].isStatic {
+        bodies[i].velocity = bodies[i].velocity + pushes[k].vector * bodies[i].inverseMass
+        let r = pushes[k].offset.rotated(cos: cos(bodies[i].angle), sin: sin(bodies[i].angle))
+        bodies[i].angularVelocity += r.cross(pushes[k].vector) * bodies[i].inverseInertia
+      }
+    }
+  }
+
+  func stepOnce() {
+    let h = World.h
+    let t = time
+    firePushes(at: t)
+    for k in pushes.indices where pushes[k].continuous && pushes[k].begin <= t && t < pushes[k].end {
+      for i in pushes[k].bodies {
+        bodies[i].force = bodies[i].force + pushes[k].vector
+        let r = pushes[k].offset.rotated(cos: cos(bodies[i].angle), sin: sin(bodies[i].angle))
+        bodies[i].torque += r.cross(pushes[k].vector)
+      }
+    }
+    // 1. Integrate velocities, with Padé damping.
+    for i in bodies.indices where !bodies[i].isStatic {
+      var b = bodies[i]
+      b.velocity = (b.velocity + (b.gravity + b.force * b.inverseMass) * h) / (1 + h * b.resistance)
+      b.angularVelocity = (b.angularVelocity + h * b.torque * b.inverseInertia) / (1 + h * b.angularResistance)
+      b.force = .zero
+      b.torque = 0
+      bodies[i] = b
+    }
+    // 2. Contacts at the current positions.
+    var contacts = findContacts()
+    // 3. Restitution: pairwise impacts with the current velocities, until nothing approaches.
+    resolveImpacts(&contacts)
+    // 4. Velocity solve.
+    let starts = bodies.map(\.position)
+    prepareJoints()
+    for _ in 0..<World.velocityIterations {
+      solveJoints()
+      solveContacts(&contacts)
+    }
+    // 5. Integrate positions.
+    for i in bodies.indices where !bodies[i].isStatic {
+      bodies[i].position = bodies[i].position + bodies[i].velocity * h
+      bodies[i].angle += bodies[i].angularVelocity * h
+    }
+    // 6. Projection: rigid rods exact (SHAKE/RATTLE), overlaps pushed out.
+    projectRigidJoints(starts: starts)
+    pushOutOverlaps(contacts)
+    step += 1
+  }
+
+  // MARK: Contacts
+
+  private func placed(_ i: Int) -> Placed { Placed(bodies[i].shape, at: bodies[i].position, angle: bodies[i].angle) }
+
+  func findContacts() -> [Contact] {
+    let h = World.h
+    var contacts: [Contact] = []
+    var seen = Set<Int>()
+    let n = bodies.count
+    for group in groups {
+      if group.itemsCollide {
+        let members = group.members.sorted()
+        for x in 0..<members.count {
+          for y in (x + 1)..<members.count {
+            let i = members[x], j = members[y]
+            guard !(bodies[i].isStatic && bodies[j].isStatic), seen.insert(i * n + j).inserted else { continue }
+            let a = bodies[i], b = bodies[j]
+            let relative = (b.velocity - a.velocity).length
+              + abs(a.angularVelocity) * a.shape.boundingRadius + abs(b.angularVelocity) * b.shape.boundingRadius
+            let margin = 1 + relative * h
+            guard (b.position - a.position).length <= a.shape.boundingRadius + b.shape.boundingRadius + margin,
+              let m = Collide.manifold(placed(i), placed(j), margin: margin)
+            else { continue }
+            add(m, i, j, &contacts)
+          }
+        }
+      }
+      for (from, to) in group.boundaries {
+        let segment = Placed(segmentFrom: from, to: to)
+        for i in group.members where !bodies[i].isStatic {
+          let a = bodies[i]
+          let margin = 1 + (a.velocity.length + abs(a.angularVelocity) * a.shape.boundingRadius) * h
+          guard let m = Collide.manifold(segment, placed(i), margin: margin) else { continue }
+          // The boundary is A; store with the item as A and the normal from the item outward.
+          add(Manifold(normal: -m.normal, points: m.points), i, nil, &contacts)
+        }
+      }
+    }
+    return contacts
+  }
+
+  private func add(_ m: Manifold, _ i: Int, _ j: Int?, _ contacts: inout [Contact]) {
+    let a = bodies[i]
+    let b = j.map { bodies[$0] }
+    let elasticity = Swift.max(a.elasticity, b?.elasticity ?? 0)
+    let friction = (a.friction * (b?.friction ?? a.friction)).squareRoot()
+    let tangent = m.normal.perpendicular
+    for (point, separation) in m.points {
+      let rA = point - a.position
+      let rB = b.map { point - $0.position } ?? .zero
+      let wB = b?.inverseMass ?? 0, iB = b?.inverseInertia ?? 0
+      let kn = a.inverseMass + wB + a.inverseInertia * pow2(rA.cross(m.normal)) + iB * pow2(rB.cross(m.normal))
+      let kt = a.inverseMass + wB + a.inverseInertia * pow2(rA.cross(tangent)) + iB * pow2(rB.cross(tangent))
+      guard kn > 0 else { continue }
+      contacts.append(Contact(
+        a: i, b: j, normal: m.normal, rA: rA, rB: rB, separation: separation, elasticity: elasticity, friction: friction,
+        normalMass: 1 / kn, tangentMass: kt > 0 ? 1 / kt : 0))
+    }
+  }
+
+  @inline(__always) private func relativeVelocity(_ c: Contact) -> Point {
+    let a = bodies[c.a]
+    let va = a.velocity + cross(a.angularVelocity, c.rA)
+    guard let j = c.b else { return -va }
+    let b = bodies[j]
+    return b.velocity + cross(b.angularVelocity, c.rB) - va
+  }
+
+  @inline(__always) private func applyImpulse(_ c: Contact, _ p: Point) {
+    bodies[c.a].velocity = bodies[c.a].velocity - p * bodies[c.a].inverseMass
+    bodies[c.a].angularVelocity -= bodies[c.a].inverseInertia * c.rA.cross(p)
+    if let j = c.b {
+      bodies[j].velocity = bodies[j].velocity + p * bodies[j].inverseMass
+      bodies[j].angularVelocity += bodies[j].inverseInertia * c.rB.cross(p)
+    }
+  }
+
+  /// Impacts fast enough to bounce, resolved one pair at a time with current velocities and
+  /// swept again until nothing approaches (dynamics.md C.3 step 3): a row of balls passes an
+  /// impact along instead of moving as one block.
+  private func resolveImpacts(_ contacts: inout [Contact]) {
+    let h = World.h
+    for _ in 0..<32 {
+      var fired = false
+      for k in contacts.indices where contacts[k].elasticity > 0 {
+        let c = contacts[k]
+        let vn = relativeVelocity(c).dot(c.normal)
+        guard -vn > World.restitutionThreshold, c.separation + vn * h <= 0 else { continue }
+        applyImpulse(c, c.normal * (-(1 + c.elasticity) * vn * c.normalMass))
+        fired = true
+      }
+      if !fired { break }
+    }
+  }
+
+  private func solveContacts(_ contacts: inout [Contact]) {
+    let h = World.h
+    for k in contacts.indices {
+      var c = contacts[k]
+      // Normal: never approach faster than closes the gap in one step.
+      let vn = relativeVelocity(c).dot(c.normal)
+      let target = -Swift.max(c.separation, 0) / h
+      let lambda = -(vn - target) * c.normalMass
+      let total = Swift.max(c.normalImpulse + lambda, 0)
+      let applied = total - c.normalImpulse
+      c.normalImpulse = total
+      applyImpulse(c, c.normal * applied)
+      // Friction.
+      if c.friction > 0 {
+        let tangent = c.normal.perpendicular
+        let vt = relativeVelocity(c).dot(tangent)
+        let limit = c.friction * c.normalImpulse
+        let newTangent = Swift.max(-limit, Swift.min(limit, c.tangentImpulse - vt * c.tangentMass))
+        applyImpulse(c, tangent * (newTangent - c.tangentImpulse))
+        c.tangentImpulse = newTangent
+      }
+      contacts[k] = c
+    }
+  }
+
+  private func pushOutOverlaps(_ contacts: [Contact]) {
+    var shift = [Point](repeating: .zero, count: bodies.count)
+    for _ in 0..<4 {
+      var moved = false
+      for c in contacts {
+        let current = c.separation + c.normal.dot((c.b.map { shift[$0] } ?? .zero) - shift[c.a])
+        guard current < -0.5 else { continue }
+        let wA = bodies[c.a].inverseMass, wB = c.b.map { bodies[$0].inverseMass } ?? 0
+        guard wA + wB > 0 else { continue }
+        let correction = 0.2 * (-current - 0.5)
+        shift[c.a] = shift[c.a] - c.normal * (correction * wA / (wA + wB))
+        if let j = c.b { shift[j] = shift[j] + c.normal * (correction * wB / (wA + wB)) }
+        moved = true
+      }
+      if !moved { break }
+    }
+    for i in bodies.indices { bodies[i].position = bodies[i].position + shift[i] }
+  }
+
+  // MARK: Joints
+
+  /// The world point of a joint's end on body `i` (or the anchor).
+  @inline(__always) private func worldPoint(_ i: Int?, _ local: Point) -> Point {
+    guard let i else { return local }
+    let b = bodies[i]
+    return b.position + local.rotated(cos: cos(b.angle), sin: sin(b.angle))
+  }
+
+  private func prepareJoints() {
+    for k in joints.indices { joints[k].impulse = .zero }
+  }
+
+  private func solveJoints() {
+    let h = World.h
+    for k in joints.indices {
+      let j = joints[k]
+      let pA = worldPoint(j.a, j.localA), pB = worldPoint(j.b, j.localB)
+      let rA = j.a.map { pA - bodies[$0].position } ?? .zero
+      let rB = pB - bodies[j.b].position
+      let wA = j.a.map { bodies[$0].inverseMass } ?? 0, iA = j.a.map { bodies[$0].inverseInertia } ?? 0
+      let wB = bodies[j.b].inverseMass, iB = bodies[j.b].inverseInertia
+      let vA = j.a.map { bodies[$0].velocity + cross(bodies[$0].angularVelocity, rA) } ?? .zero
+      let vB = bodies[j.b].velocity + cross(bodies[j.b].angularVelocity, rB)
+      switch j.kind {
+      case .distance:
+        let d = pB - pA
+        let distance = d.length
+        guard distance > 1e-9 else { continue }
+        let n = d / distance
+        let kEff = wA + wB + iA * pow2(rA.cross(n)) + iB * pow2(rB.cross(n))
+        guard kEff > 0 else { continue }
+        let cdot = (vB - vA).dot(n)
+        var lambda: Double
+        if j.isRigid {
+          lambda = -cdot / kEff
+        } else {
+          let mass = 1 / kEff, omega = 2 * Double.pi * j.frequency
+          let stiffness = mass * omega * omega, damper = 2 * mass * j.dampingRatio * omega
+          let gamma = 1 / (h * (damper + h * stiffness))
+          let bias = (distance - j.length) * h * stiffness * gamma
+          lambda = -(cdot + bias + gamma * j.impulse.x) / (kEff + gamma)
+          joints[k].impulse.x += lambda
+        }
+        apply(j, n * lambda, rA, rB)
+      case .snap:
+        // A soft point constraint to a fixed point, on each axis.
+        let mass = wB > 0 ? 1 / wB : 0
+        let omega = 2 * Double.pi * j.frequency
+        let stiffness = mass * omega * omega, damper = 2 * mass * j.dampingRatio * omega
+        guard stiffness > 0 else { continue }
+        let gamma = 1 / (h * (damper + h * stiffness))
+        let error = pB - pA
+        let bias = error * (h * stiffness * gamma)
+        let p = (vB + bias + j.impulse * gamma) * (-1 / (wB + gamma))
+        joints[k].impulse = joints[k].impulse + p
+        bodies[j.b].velocity = bodies[j.b].velocity + p * wB
+        // Turn back toward no rotation, as softly.
+        if iB > 0 {
+          let angularMass = 1 / iB
+          let aStiffness = angularMass * omega * omega, aDamper = 2 * angularMass * j.dampingRatio * omega
+          let aGamma = 1 / (h * (aDamper + h * aStiffness))
+          let w = bodies[j.b].angularVelocity
+          let angleError = bodies[j.b].angle - bodies[j.b].angle0
+          let q = -(w + angleError * h * aStiffness * aGamma) / (iB + aGamma)
+          bodies[j.b].angularVelocity += q * iB
+        }
+      }
+    }
+  }
+
+  private func apply(_ j: Joint, _ p: Point, _ rA: Point, _ rB: Point) {
+    if let a = j.a {
+      bodies[a].velocity = bodies[a].velocity - p * bodies[a].inverseMass
+      bodies[a].angularVelocity -= bodies[a].inverseInertia * rA.cross(p)
+    }
+    bodies[j.b].velocity = bodies[j.b].velocity + p * bodies[j.b].inverseMass
+    bodies[j.b].angularVelocity += bodies[j.b].inverseInertia * rB.cross(p)
+  }
+
+  /// SHAKE/RATTLE: rigid rods get exactly their length back, moving along the rod's direction at
+  /// the start of the step, and the velocity gets the same correction (so no energy is lost).
+  private func projectRigidJoints(starts: [Point]) {
+    let h = World.h
+    for _ in 0..<3 {
+      for j in joints where j.isRigid {
+        let wA = j.a.map { bodies[$0].inverseMass } ?? 0, wB = bodies[j.b].inverseMass
+        guard wA + wB > 0 else { continue }
+        let startA = j.a.map { starts[$0] + (worldPoint($0, j.localA) - bodies[$0].position) } ?? j.localA
+        let startB = starts[j.b] + (worldPoint(j.b, j.localB) - bodies[j.b].position)
+        let n = (startB - startA).normalized
+        let q = worldPoint(j.b, j.localB) - worldPoint(j.a, j.localA)
+        // |q + s n| = L: the root nearest zero.
+        let qn = q.dot(n)
+        let discriminant = qn * qn - q.lengthSquared + j.length * j.length
+        guard discriminant >= 0 else { continue }
+        let root = discriminant.squareRoot()
+        let s = abs(-qn + root) < abs(-qn - root) ? -qn + root : -qn - root
+        let shareB = wB / (wA + wB), shareA = wA / (wA + wB)
+        bodies[j.b].position = bodies[j.b].position + n * (s * shareB)
+        bodies[j.b].velocity = bodies[j.b].velocity + n * (s * shareB / h)
+        if let a = j.a {
+          bodies[a].position = bodies[a].position - n * (s * shareA)
+          bodies[a].velocity = bodies[a].velocity - n * (s * shareA / h)
+        }
+      }
+    }
+  }
+}
+
+@inline(__always) func pow2(_ x: Double) -> Double { x * x }

@@ -1,0 +1,210 @@
+import Dynamics
+import Geometry
+import Glibc
+import Testing
+
+/// A plain item for the tests.
+final class Ball: DynamicItem {
+  var dynamicCenter: Point
+  var dynamicBounds: Rect
+  var collisionBoundsType: CollisionBoundsType
+  init(_ center: Point, size: Double, ellipse: Bool = true) {
+    dynamicCenter = center
+    dynamicBounds = Rect(0, 0, size, size)
+    collisionBoundsType = ellipse ? .ellipse : .rectangle
+  }
+  init(_ center: Point, width: Double, height: Double) {
+    dynamicCenter = center
+    dynamicBounds = Rect(0, 0, width, height)
+    collisionBoundsType = .rectangle
+  }
+}
+
+/// dynamics.md part A's units and behaviors, checked against physical laws with numbers.
+@Suite struct PhysicsTests {
+  let bounds = Rect(0, 0, 1000, 1000)
+
+  @Test func freeFallUnderMagnitudeOneCovers500PointsInOneSecond() throws {
+    let ball = Ball(Point(100, 100), size: 10)
+    let animator = DynamicAnimator(referenceBounds: bounds)
+    animator.addBehavior(GravityBehavior(items: [ball]))
+    animator.advance(to: 1)
+    let state = try #require(animator.state(of: ball))
+    // ½·1000·1² = 500; semi-implicit Euler at 1/240 s gives 500·241/240 = 502.08.
+    #expect(abs(state.center.y - 100 - 500) / 500 < 0.01)
+    #expect(abs(state.velocity.y - 1000) < 1e-9)
+    #expect(state.center.x == 100)
+  }
+
+  @Test func gravityAngleAndDirection() throws {
+    let ball = Ball(Point(0, 0), size: 10)
+    let gravity = GravityBehavior(items: [ball])
+    gravity.gravityDirection = Point(-0.5, 0)
+    #expect(abs(gravity.magnitude - 0.5) < 1e-12 && abs(gravity.angle - .pi) < 1e-12)
+    let animator = DynamicAnimator(referenceBounds: bounds)
+    animator.addBehavior(gravity)
+    animator.advance(to: 0.5)
+    #expect(abs(try #require(animator.state(of: ball)).velocity.x + 250) < 1e-6)
+  }
+
+  /// The exact period of a pendulum of length L swinging to θ0: 4·√(L/g)·K(sin(θ0/2)).
+  func exactPeriod(length: Double, gravity: Double, amplitude: Double) -> Double {
+    let k = sin(amplitude / 2)
+    var (a, b) = (1.0, (1 - k * k).squareRoot())
+    for _ in 0..<30 { (a, b) = ((a + b) / 2, (a * b).squareRoot()) }
+    return 4 * (length / gravity).squareRoot() * Double.pi / (2 * a)
+  }
+
+  @Test func aRigidPendulumKeepsItsPeriodAndAmplitude() throws {
+    let anchor = Point(500, 100), length = 100.0, amplitude = Double.pi / 3
+    let ball = Ball(Point(anchor.x + length * sin(amplitude), anchor.y + length * cos(amplitude)), size: 10)
+    let animator = DynamicAnimator(referenceBounds: bounds)
+    animator.addBehavior(GravityBehavior(items: [ball]))
+    animator.addBehavior(AttachmentBehavior(item: ball, attachedToAnchor: anchor))
+    // Sample every step: the times x crosses the anchor's vertical going left, and the angle.
+    var crossings: [Double] = []
+    var previousX = ball.dynamicCenter.x - anchor.x
+    var lastSwing = 0.0
+    for step in 1...(10 * DynamicAnimator.stepsPerSecond) {
+      let t = Double(step) / Double(DynamicAnimator.stepsPerSecond)
+      animator.advance(to: t)
+      let s = try #require(animator.state(of: ball))
+      let x = s.center.x - anchor.x
+      if previousX > 0 && x <= 0 { crossings.append(t - Double(1) / 240 * x / (x - previousX)) }
+      if t > 9 { lastSwing = Swift.max(lastSwing, atan2(abs(x), s.center.y - anchor.y)) }
+      previousX = x
+      #expect(abs((s.center - anchor).x * (s.center - anchor).x + (s.center - anchor).y * (s.center - anchor).y - length * length) < 1e-6)
+    }
+    let measured = (crossings.last! - crossings.first!) / Double(crossings.count - 1)
+    let exact = exactPeriod(length: length, gravity: 1000, amplitude: amplitude)
+    #expect(abs(measured - exact) / exact < 0.01, "period \(measured) s, exact \(exact) s")
+    #expect(abs(lastSwing - amplitude) / amplitude < 0.02, "amplitude after 10 s: \(lastSwing), started at \(amplitude)")
+  }
+
+  @Test func aBallWithElasticityHalfBouncesToAQuarterOfItsDrop() throws {
+    let floor = 700.0, drop = 200.0, radius = 10.0
+    let ball = Ball(Point(500, floor - radius - drop), size: 2 * radius)
+    let animator = DynamicAnimator(referenceBounds: bounds)
+    animator.addBehavior(GravityBehavior(items: [ball]))
+    let collision = CollisionBehavior(items: [ball])
+    collision.addBoundary(withIdentifier: "floor", from: Point(0, floor), to: Point(1000, floor))
+    animator.addBehavior(collision)
+    let material = DynamicItemBehavior(items: [ball])
+    material.elasticity = 0.5
+    animator.addBehavior(material)
+    var bounced = false, highest = Double.infinity
+    for step in 1...(2 * DynamicAnimator.stepsPerSecond) {
+      animator.advance(to: Double(step) / 240)
+      let s = try #require(animator.state(of: ball))
+      if s.velocity.y < 0 { bounced = true }
+      if bounced { highest = Swift.min(highest, s.center.y) }
+      if bounced && s.velocity.y > 0 { break }
+    }
+    let rebound = floor - radius - highest
+    #expect(abs(rebound - drop / 4) / (drop / 4) < 0.05, "rebound \(rebound) pt")
+  }
+
+  @Test func resistanceOneDecaysVelocityAsDynamicsMdStates() throws {
+    let item = Ball(Point(100, 100), size: 10)
+    let behavior = DynamicItemBehavior(items: [item])
+    behavior.resistance = 1
+    behavior.addLinearVelocity(Point(100, 0), for: item)
+    let animator = DynamicAnimator(referenceBounds: bounds)
+    animator.addBehavior(behavior)
+    #expect(try #require(animator.state(of: item)).velocity.x == 100)  // added at the start
+    animator.advance(to: 1)
+    // v <- v / (1 + c·h) each step: v(1 s) = 100·(1 + 1/240)^-240 ≈ 36.86 (≈ e^-1).
+    let expected = 100 * pow(1 + 1.0 / 240, -240)
+    #expect(abs(try #require(animator.state(of: item)).velocity.x - expected) < 1e-9)
+  }
+
+  @Test func pushesInUIKitsUnits() throws {
+    // Magnitude 1 on a 100 x 100 item of density 1 (mass 1): an instantaneous push changes its
+    // velocity by 100 pt/s; a continuous one accelerates it by 100 pt/s².
+    let a = Ball(Point(200, 200), width: 100, height: 100), b = Ball(Point(600, 200), width: 100, height: 100)
+    let tap = PushBehavior(items: [a], mode: .instantaneous)
+    tap.pushDirection = Point(1, 0)
+    let shove = PushBehavior(items: [b], mode: .continuous)
+    shove.setAngle(.pi / 2, magnitude: 1)
+    let animator = DynamicAnimator(referenceBounds: bounds)
+    animator.addBehavior(tap)
+    animator.addBehavior(shove)
+    #expect(try #require(animator.state(of: a)).velocity == Point(100, 0))
+    animator.advance(to: 1)
+    #expect(abs(try #require(animator.state(of: a)).velocity.x - 100) < 1e-9)
+    let pushed = try #require(animator.state(of: b)).velocity
+    #expect(abs(pushed.y - 100) < 1e-9 && abs(pushed.x) < 1e-9)
+    // Density scales mass: twice the density, half the change.
+    let heavy = Ball(Point(200, 600), width: 100, height: 100)
+    let dense = DynamicItemBehavior(items: [heavy])
+    dense.density = 2
+    let push = PushBehavior(items: [heavy], mode: .instantaneous)
+    push.magnitude = 1
+    let second = DynamicAnimator(referenceBounds: bounds)
+    second.addBehavior(dense)
+    second.addBehavior(push)
+    #expect(try #require(second.state(of: heavy)).velocity == Point(50, 0))
+  }
+
+  @Test func aSpringyAttachmentOscillatesAtItsFrequency() throws {
+    let anchor = Point(500, 500)
+    let ball = Ball(Point(560, 500), size: 10)
+    let spring = AttachmentBehavior(item: ball, attachedToAnchor: anchor)
+    spring.length = 50
+    spring.frequency = 2
+    let animator = DynamicAnimator(referenceBounds: bounds)
+    animator.addBehavior(spring)
+    var crossings: [Double] = []
+    var previous = 10.0
+    for step in 1...(3 * 240) {
+      animator.advance(to: Double(step) / 240)
+      let x = try #require(animator.state(of: ball)).center.x - anchor.x - 50
+      if previous > 0 && x <= 0 { crossings.append(Double(step) / 240) }
+      previous = x
+    }
+    let period = (crossings.last! - crossings.first!) / Double(crossings.count - 1)
+    #expect(abs(period - 0.5) < 0.02, "period \(period) s at 2 Hz")
+  }
+
+  @Test func snapSettlesAtItsPoint() throws {
+    let ball = Ball(Point(100, 100), size: 20)
+    let animator = DynamicAnimator(referenceBounds: bounds)
+    animator.addBehavior(SnapBehavior(item: ball, snapTo: Point(300, 250)))
+    animator.advance(to: 5)
+    let s = try #require(animator.state(of: ball))
+    #expect((s.center - Point(300, 250)).x.magnitude < 0.5 && (s.center - Point(300, 250)).y.magnitude < 0.5)
+  }
+
+  @Test func anchoredItemsStayAndItemsRestOnThem() throws {
+    let block = Ball(Point(500, 600), width: 400, height: 20)
+    let box = Ball(Point(500, 500), width: 40, height: 40)
+    let settings = DynamicItemBehavior(items: [block])
+    settings.isAnchored = true
+    let animator = DynamicAnimator(referenceBounds: bounds)
+    animator.addBehavior(settings)
+    animator.addBehavior(GravityBehavior(items: [box]))
+    animator.addBehavior(CollisionBehavior(items: [block, box]))
+    animator.advance(to: 3)
+    #expect(try #require(animator.state(of: block)).center == Point(500, 600))
+    let rest = try #require(animator.state(of: box))
+    #expect(abs(rest.center.y - 570) < 1.5, "box rests on the block: \(rest.center.y)")
+    #expect(abs(rest.velocity.y) < 5)
+  }
+
+  @Test func referenceBoundsKeepItemsIn() throws {
+    let ball = Ball(Point(500, 500), size: 20)
+    let collision = CollisionBehavior(items: [ball])
+    collision.translatesReferenceBoundsIntoBoundary = true
+    let push = DynamicItemBehavior(items: [ball])
+    push.addLinearVelocity(Point(3000, 2000), for: ball)
+    push.elasticity = 1
+    let animator = DynamicAnimator(referenceBounds: bounds)
+    animator.addBehavior(collision)
+    animator.addBehavior(push)
+    for step in 1...(5 * 240) {
+      animator.advance(to: Double(step) / 240)
+      let c = try #require(animator.state(of: ball)).center
+      #expect(c.x > 9 && c.x < 991 && c.y > 9 && c.y < 991)
+    }
+  }
+}
