@@ -79,6 +79,7 @@ let cases: [String: () -> Void] = [
   "presentation": presentationBenchmark,
   "keyframes": keyframeLookupBenchmark,
   "png": pngBenchmark,
+  "dynamics": dynamicsBenchmark,
   "png-grid": pngGridBenchmark,
 ]
 let asked = CommandLine.arguments.dropFirst()
@@ -88,7 +89,7 @@ if let first = asked.first, first == "record" || first == "render-only" {
   if first == "record" { recordBenchmark(rest) } else { renderOnlyBenchmark(rest) }
   exit(0)
 }
-for name in (asked.isEmpty ? ["presentation", "keyframes", "png"] : Array(asked)) {
+for name in (asked.isEmpty ? ["presentation", "keyframes", "png", "dynamics"] : Array(asked)) {
   guard let run = cases[name] else {
     print("unknown benchmark \(name); cases: \(cases.keys.sorted().joined(separator: ", "))")
     continue

@@ -3,7 +3,10 @@ import Geometry
 /// One simulated item: where it is, how it moves, and what it is made of.
 struct Body {
   var position: Point
-  var angle: Double
+  /// The rotation in radians; `cosAngle`/`sinAngle` follow it (set through `turn(to:)`).
+  private(set) var angle: Double
+  private(set) var cosAngle = 1.0
+  private(set) var sinAngle = 0.0
   var velocity = Point.zero
   var angularVelocity = 0.0
   /// The initial angle, so rotations report from 0.
@@ -12,7 +15,9 @@ struct Body {
   var inverseInertia: Double
   var mass: Double
   var inertia: Double
-  var shape: Shape
+  /// A radius bounding the collision shape (the shape itself is `World.shapes`, kept apart so
+  /// bodies are plain values, cheap to copy).
+  var boundingRadius: Double
   var elasticity = 0.0
   var friction = 0.0
   var resistance = 0.0
@@ -23,6 +28,33 @@ struct Body {
   var gravity = Point.zero
 
   var isStatic: Bool { inverseMass == 0 }
+
+  init(position: Point, angle: Double, angle0: Double, inverseMass: Double, inverseInertia: Double, mass: Double, inertia: Double, boundingRadius: Double) {
+    self.position = position
+    self.angle = angle
+    self.angle0 = angle0
+    self.inverseMass = inverseMass
+    self.inverseInertia = inverseInertia
+    self.mass = mass
+    self.inertia = inertia
+    self.boundingRadius = boundingRadius
+    turn(to: angle)
+  }
+
+  /// Sets the angle and its cached cosine and sine.
+  mutating func turn(to newAngle: Double) {
+    angle = newAngle
+    if newAngle == 0 {
+      (cosAngle, sinAngle) = (1, 0)
+    } else {
+      (cosAngle, sinAngle) = (cos(newAngle), sin(newAngle))
+    }
+  }
+
+  /// A point given in the body's frame, in world coordinates.
+  @inline(__always) func world(_ local: Point) -> Point {
+    position + local.rotated(cos: cosAngle, sin: sinAngle)
+  }
 }
 
 /// A collision shape in the body's own frame (centered on its center).

@@ -136,6 +136,7 @@ public final class DynamicAnimator {
       for (item, w) in d.addedAngularVelocity { addedSpin[index[ObjectIdentifier(item)]!] += w }
     }
     var bodies: [Body] = []
+    var shapes: [Shape] = []
     for (i, item) in items.enumerated() {
       let size = item.dynamicBounds.standardized.size
       let (w, h) = (size.width, size.height)
@@ -147,7 +148,9 @@ public final class DynamicAnimator {
       let movable = !anchored[i] && mass > 0
       var body = Body(
         position: item.dynamicCenter, angle: 0, angle0: 0, inverseMass: movable ? 1 / mass : 0,
-        inverseInertia: movable && rotates[i] && inertia > 0 ? 1 / inertia : 0, mass: mass, inertia: inertia, shape: shape)
+        inverseInertia: movable && rotates[i] && inertia > 0 ? 1 / inertia : 0, mass: mass, inertia: inertia,
+        boundingRadius: shape.boundingRadius)
+      shapes.append(shape)
       body.elasticity = elasticity[i]
       body.friction = friction[i]
       body.resistance = resistance[i]
@@ -201,6 +204,6 @@ public final class DynamicAnimator {
         break
       }
     }
-    world = World(bodies: bodies, joints: joints, groups: groups, pushes: pushes)
+    world = World(bodies: bodies, shapes: shapes, joints: joints, groups: groups, pushes: pushes)
   }
 }

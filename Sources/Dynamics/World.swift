@@ -10,6 +10,8 @@ final class World {
   static let velocityIterations = 8
 
   var bodies: [Body]
+  /// Each body's collision shape, in its own frame.
+  let shapes: [Shape]
   var joints: [Joint]
   var groups: [CollisionGroup]
   var pushes: [Push]
@@ -61,11 +63,28 @@ final class World {
     var tangentImpulse = 0.0
   }
 
-  init(bodies: [Body], joints: [Joint], groups: [CollisionGroup], pushes: [Push]) {
+  /// For each body, a bit per collision group it is in whose items collide with each other.
+  private let itemGroupMasks: [UInt64]
+  /// Whether more than 64 groups make the masks unusable (then pairs are checked group by group).
+  private let manyGroups: Bool
+  /// Bodies sorted by the left edge of their bounding circle, kept from step to step.
+  private var sweepOrder: [Int]
+
+  init(bodies: [Body], shapes: [Shape], joints: [Joint], groups: [CollisionGroup], pushes: [Push]) {
     self.bodies = bodies
+    self.shapes = shapes
     self.joints = joints
     self.groups = groups
     self.pushes = pushes
+    manyGroups = groups.count > 64
+    var masks = [UInt64](repeating: 0, count: bodies.count)
+    if !manyGroups {
+      for (g, group) in groups.enumerated() where group.itemsCollide {
+        for i in group.members { masks[i] |= 1 << UInt64(g) }
+      }
+    }
+    itemGroupMasks = masks
+    sweepOrder = Array(bodies.indices)
     firePushes(at: 0)
   }
 
@@ -83,7 +102,7 @@ final class World {
       pushes[k].fired = true
       for i in pushes[k].bodies where !bodies[i].isStatic {
         bodies[i].velocity = bodies[i].velocity + pushes[k].vector * bodies[i].inverseMass
-        let r = pushes[k].offset.rotated(cos: cos(bodies[i].angle), sin: sin(bodies[i].angle))
+        let r = pushes[k].offset.rotated(cos: bodies[i].cosAngle, sin: bodies[i].sinAngle)
         bodies[i].angularVelocity += r.cross(pushes[k].vector) * bodies[i].inverseInertia
       }
     }
@@ -96,18 +115,19 @@ final class World {
     for k in pushes.indices where pushes[k].continuous && pushes[k].begin <= t && t < pushes[k].end {
       for i in pushes[k].bodies {
         bodies[i].force = bodies[i].force + pushes[k].vector
-        let r = pushes[k].offset.rotated(cos: cos(bodies[i].angle), sin: sin(bodies[i].angle))
+        let r = pushes[k].offset.rotated(cos: bodies[i].cosAngle, sin: bodies[i].sinAngle)
         bodies[i].torque += r.cross(pushes[k].vector)
       }
     }
     // 1. Integrate velocities, with Padé damping.
-    for i in bodies.indices where !bodies[i].isStatic {
-      var b = bodies[i]
-      b.velocity = (b.velocity + (b.gravity + b.force * b.inverseMass) * h) / (1 + h * b.resistance)
-      b.angularVelocity = (b.angularVelocity + h * b.torque * b.inverseInertia) / (1 + h * b.angularResistance)
-      b.force = .zero
-      b.torque = 0
-      bodies[i] = b
+    bodies.withUnsafeMutableBufferPointer { all in
+      for i in all.indices where !all[i].isStatic {
+        let b = all[i]
+        all[i].velocity = (b.velocity + (b.gravity + b.force * b.inverseMass) * h) / (1 + h * b.resistance)
+        all[i].angularVelocity = (b.angularVelocity + h * b.torque * b.inverseInertia) / (1 + h * b.angularResistance)
+        all[i].force = .zero
+        all[i].torque = 0
+      }
     }
     // 2. Contacts at the current positions.
     var contacts = findContacts()
@@ -121,9 +141,11 @@ final class World {
       solveContacts(&contacts)
     }
     // 5. Integrate positions.
-    for i in bodies.indices where !bodies[i].isStatic {
-      bodies[i].position = bodies[i].position + bodies[i].velocity * h
-      bodies[i].angle += bodies[i].angularVelocity * h
+    bodies.withUnsafeMutableBufferPointer { all in
+      for i in all.indices where !all[i].isStatic {
+        all[i].position = all[i].position + all[i].velocity * h
+        if all[i].angularVelocity != 0 { all[i].turn(to: all[i].angle + all[i].angularVelocity * h) }
+      }
     }
     // 6. Projection: rigid rods exact (SHAKE/RATTLE), overlaps pushed out.
     projectRigidJoints(starts: starts)
@@ -133,43 +155,80 @@ final class World {
 
   // MARK: Contacts
 
-  private func placed(_ i: Int) -> Placed { Placed(bodies[i].shape, at: bodies[i].position, angle: bodies[i].angle) }
-
   func findContacts() -> [Contact] {
     let h = World.h
     var contacts: [Contact] = []
-    var seen = Set<Int>()
-    let n = bodies.count
-    for group in groups {
-      if group.itemsCollide {
-        let members = group.members.sorted()
-        for x in 0..<members.count {
-          for y in (x + 1)..<members.count {
-            let i = members[x], j = members[y]
-            guard !(bodies[i].isStatic && bodies[j].isStatic), seen.insert(i * n + j).inserted else { continue }
-            let a = bodies[i], b = bodies[j]
-            let relative = (b.velocity - a.velocity).length
-              + abs(a.angularVelocity) * a.shape.boundingRadius + abs(b.angularVelocity) * b.shape.boundingRadius
-            let margin = 1 + relative * h
-            guard (b.position - a.position).length <= a.shape.boundingRadius + b.shape.boundingRadius + margin,
-              let m = Collide.manifold(placed(i), placed(j), margin: margin)
-            else { continue }
-            add(m, i, j, &contacts)
-          }
-        }
+    contacts.reserveCapacity(bodies.count * 2)
+    // World-space shapes, built at most once per body per step.
+    var placedCache = [Placed?](repeating: nil, count: bodies.count)
+    func placed(_ i: Int) -> Placed {
+      if let p = placedCache[i] { return p }
+      let p = Placed(shapes[i], at: bodies[i].position, angle: bodies[i].angle)
+      placedCache[i] = p
+      return p
+    }
+    // Sweep and prune on x: keep the order sorted by the left edge (insertion sort: the order
+    // changes little between steps), then test only pairs whose x extents overlap.
+    let left = bodies.map { $0.position.x - $0.boundingRadius }
+    for k in 1..<Swift.max(1, sweepOrder.count) {
+      let item = sweepOrder[k]
+      var m = k - 1
+      while m >= 0 && (left[sweepOrder[m]], sweepOrder[m]) > (left[item], item) {
+        sweepOrder[m + 1] = sweepOrder[m]
+        m -= 1
       }
+      sweepOrder[m + 1] = item
+    }
+    var pairs: [(Int, Int)] = []
+    for x in sweepOrder.indices {
+      let i = sweepOrder[x]
+      let a = bodies[i]
+      let reachA = a.velocity.length * h + abs(a.angularVelocity) * a.boundingRadius * h
+      let rightA = a.position.x + a.boundingRadius + 1 + 2 * reachA + 400 * h
+      var y = x + 1
+      while y < sweepOrder.count {
+        let j = sweepOrder[y]
+        y += 1
+        if left[j] > rightA { break }
+        guard collide(i, j) else { continue }
+        pairs.append((Swift.min(i, j), Swift.max(i, j)))
+      }
+    }
+    pairs.sort { $0 < $1 }  // a fixed order whatever the sweep
+    for (i, j) in pairs {
+      let a = bodies[i], b = bodies[j]
+      let relative = (b.velocity - a.velocity).length + abs(a.angularVelocity) * a.boundingRadius + abs(b.angularVelocity) * b.boundingRadius
+      let margin = 1 + relative * h
+      guard (b.position - a.position).lengthSquared <= pow2(a.boundingRadius + b.boundingRadius + margin),
+        let manifold = Collide.manifold(placed(i), placed(j), margin: margin)
+      else { continue }
+      add(manifold, i, j, &contacts)
+    }
+    for group in groups where !group.boundaries.isEmpty {
       for (from, to) in group.boundaries {
-        let segment = Placed(segmentFrom: from, to: to)
+        let minX = Swift.min(from.x, to.x), maxX = Swift.max(from.x, to.x)
+        let minY = Swift.min(from.y, to.y), maxY = Swift.max(from.y, to.y)
+        var segment: Placed? = nil
         for i in group.members where !bodies[i].isStatic {
           let a = bodies[i]
-          let margin = 1 + (a.velocity.length + abs(a.angularVelocity) * a.shape.boundingRadius) * h
-          guard let m = Collide.manifold(segment, placed(i), margin: margin) else { continue }
+          let margin = 1 + (a.velocity.length + abs(a.angularVelocity) * a.boundingRadius) * h
+          let r = a.boundingRadius + margin
+          guard a.position.x + r >= minX, a.position.x - r <= maxX, a.position.y + r >= minY, a.position.y - r <= maxY else { continue }
+          if segment == nil { segment = Placed(segmentFrom: from, to: to) }
+          guard let m = Collide.manifold(segment!, placed(i), margin: margin) else { continue }
           // The boundary is A; store with the item as A and the normal from the item outward.
           add(Manifold(normal: -m.normal, points: m.points), i, nil, &contacts)
         }
       }
     }
     return contacts
+  }
+
+  /// Whether bodies `i` and `j` are in a common collision group whose items collide.
+  @inline(__always) private func collide(_ i: Int, _ j: Int) -> Bool {
+    if bodies[i].isStatic && bodies[j].isStatic { return false }
+    if !manyGroups { return itemGroupMasks[i] & itemGroupMasks[j] != 0 }
+    return groups.contains { $0.itemsCollide && $0.members.contains(i) && $0.members.contains(j) }
   }
 
   private func add(_ m: Manifold, _ i: Int, _ j: Int?, _ contacts: inout [Contact]) {
@@ -191,7 +250,7 @@ final class World {
     }
   }
 
-  @inline(__always) private func relativeVelocity(_ c: Contact) -> Point {
+  @inline(__always) private static func relativeVelocity(_ c: Contact, _ bodies: UnsafeMutableBufferPointer<Body>) -> Point {
     let a = bodies[c.a]
     let va = a.velocity + cross(a.angularVelocity, c.rA)
     guard let j = c.b else { return -va }
@@ -199,7 +258,7 @@ final class World {
     return b.velocity + cross(b.angularVelocity, c.rB) - va
   }
 
-  @inline(__always) private func applyImpulse(_ c: Contact, _ p: Point) {
+  @inline(__always) private static func applyImpulse(_ c: Contact, _ p: Point, _ bodies: UnsafeMutableBufferPointer<Body>) {
     bodies[c.a].velocity = bodies[c.a].velocity - p * bodies[c.a].inverseMass
     bodies[c.a].angularVelocity -= bodies[c.a].inverseInertia * c.rA.cross(p)
     if let j = c.b {
@@ -213,41 +272,47 @@ final class World {
   /// impact along instead of moving as one block.
   private func resolveImpacts(_ contacts: inout [Contact]) {
     let h = World.h
-    for _ in 0..<32 {
-      var fired = false
-      for k in contacts.indices where contacts[k].elasticity > 0 {
-        let c = contacts[k]
-        let vn = relativeVelocity(c).dot(c.normal)
-        guard -vn > World.restitutionThreshold, c.separation + vn * h <= 0 else { continue }
-        applyImpulse(c, c.normal * (-(1 + c.elasticity) * vn * c.normalMass))
-        fired = true
+    bodies.withUnsafeMutableBufferPointer { bodies in
+      for _ in 0..<32 {
+        var fired = false
+        for k in contacts.indices where contacts[k].elasticity > 0 {
+          let c = contacts[k]
+          let vn = World.relativeVelocity(c, bodies).dot(c.normal)
+          guard -vn > World.restitutionThreshold, c.separation + vn * h <= 0 else { continue }
+          World.applyImpulse(c, c.normal * (-(1 + c.elasticity) * vn * c.normalMass), bodies)
+          fired = true
+        }
+        if !fired { break }
       }
-      if !fired { break }
     }
   }
 
   private func solveContacts(_ contacts: inout [Contact]) {
     let h = World.h
-    for k in contacts.indices {
-      var c = contacts[k]
-      // Normal: never approach faster than closes the gap in one step.
-      let vn = relativeVelocity(c).dot(c.normal)
-      let target = -Swift.max(c.separation, 0) / h
-      let lambda = -(vn - target) * c.normalMass
-      let total = Swift.max(c.normalImpulse + lambda, 0)
-      let applied = total - c.normalImpulse
-      c.normalImpulse = total
-      applyImpulse(c, c.normal * applied)
-      // Friction.
-      if c.friction > 0 {
-        let tangent = c.normal.perpendicular
-        let vt = relativeVelocity(c).dot(tangent)
-        let limit = c.friction * c.normalImpulse
-        let newTangent = Swift.max(-limit, Swift.min(limit, c.tangentImpulse - vt * c.tangentMass))
-        applyImpulse(c, tangent * (newTangent - c.tangentImpulse))
-        c.tangentImpulse = newTangent
+    bodies.withUnsafeMutableBufferPointer { bodies in
+      contacts.withUnsafeMutableBufferPointer { contacts in
+        for k in contacts.indices {
+          var c = contacts[k]
+          // Normal: never approach faster than closes the gap in one step.
+          let vn = World.relativeVelocity(c, bodies).dot(c.normal)
+          let target = -Swift.max(c.separation, 0) / h
+          let lambda = -(vn - target) * c.normalMass
+          let total = Swift.max(c.normalImpulse + lambda, 0)
+          let applied = total - c.normalImpulse
+          c.normalImpulse = total
+          World.applyImpulse(c, c.normal * applied, bodies)
+          // Friction.
+          if c.friction > 0 {
+            let tangent = c.normal.perpendicular
+            let vt = World.relativeVelocity(c, bodies).dot(tangent)
+            let limit = c.friction * c.normalImpulse
+            let newTangent = Swift.max(-limit, Swift.min(limit, c.tangentImpulse - vt * c.tangentMass))
+            World.applyImpulse(c, tangent * (newTangent - c.tangentImpulse), bodies)
+            c.tangentImpulse = newTangent
+          }
+          contacts[k] = c
+        }
       }
-      contacts[k] = c
     }
   }
 
@@ -275,8 +340,7 @@ final class World {
   /// The world point of a joint's end on body `i` (or the anchor).
   @inline(__always) private func worldPoint(_ i: Int?, _ local: Point) -> Point {
     guard let i else { return local }
-    let b = bodies[i]
-    return b.position + local.rotated(cos: cos(b.angle), sin: sin(b.angle))
+    return bodies[i].world(local)
   }
 
   private func prepareJoints() {
@@ -285,9 +349,10 @@ final class World {
 
   private func solveJoints() {
     let h = World.h
+    bodies.withUnsafeMutableBufferPointer { bodies in
     for k in joints.indices {
       let j = joints[k]
-      let pA = worldPoint(j.a, j.localA), pB = worldPoint(j.b, j.localB)
+      let pA = j.a.map { bodies[$0].world(j.localA) } ?? j.localA, pB = bodies[j.b].world(j.localB)
       let rA = j.a.map { pA - bodies[$0].position } ?? .zero
       let rB = pB - bodies[j.b].position
       let wA = j.a.map { bodies[$0].inverseMass } ?? 0, iA = j.a.map { bodies[$0].inverseInertia } ?? 0
@@ -314,7 +379,7 @@ final class World {
           lambda = -(cdot + bias + gamma * j.impulse.x) / (kEff + gamma)
           joints[k].impulse.x += lambda
         }
-        apply(j, n * lambda, rA, rB)
+        World.apply(j, n * lambda, rA, rB, bodies)
       case .snap:
         // A soft point constraint to a fixed point, on each axis.
         let mass = wB > 0 ? 1 / wB : 0
@@ -340,8 +405,9 @@ final class World {
       }
     }
   }
+  }
 
-  private func apply(_ j: Joint, _ p: Point, _ rA: Point, _ rB: Point) {
+  private static func apply(_ j: Joint, _ p: Point, _ rA: Point, _ rB: Point, _ bodies: UnsafeMutableBufferPointer<Body>) {
     if let a = j.a {
       bodies[a].velocity = bodies[a].velocity - p * bodies[a].inverseMass
       bodies[a].angularVelocity -= bodies[a].inverseInertia * rA.cross(p)
