@@ -85,11 +85,17 @@ extension AnimationValue {
     return with(components: zip(a, b).map { $0 - $1 })
   }
 
-  /// `self + k * delta`, component by component (`cumulative` repeats).
-  public func advanced(by delta: AnimationValue, times k: Double) -> AnimationValue {
-    if case .scalar(let x) = self, case .scalar(let d) = delta { return .scalar(x + k * d) }
-    guard isInterpolable(with: delta), let a = components, let d = delta.components else { return self }
-    return with(components: zip(a, d).map { $0 + k * $1 })
+  /// `self + k * (end - start)`, component by component: what a `cumulative` animation adds in
+  /// cycle k. The difference stays in components (a transform's is no transform: its scales
+  /// are 0), so this takes both ends rather than a difference value.
+  public func advanced(byDifferenceFrom start: AnimationValue, to end: AnimationValue, times k: Double) -> AnimationValue {
+    if case .scalar(let x) = self, case .scalar(let a) = start, case .scalar(let b) = end { return .scalar(x + k * (b - a)) }
+    guard isInterpolable(with: start), start.isInterpolable(with: end),
+      let v = components, let a = start.components, let b = end.components, v.count == a.count, a.count == b.count
+    else { return self }
+    var out = v
+    for i in out.indices { out[i] += k * (b[i] - a[i]) }
+    return with(components: out)
   }
 
   /// The Euclidean distance between the components of two values (0 for discrete values), what

@@ -141,12 +141,12 @@ public final class PropertyEvaluator: Sendable {
         progress = timingFunction?.value(at: f) ?? f
       }
       v = AnimationValue.interpolate(a, b, progress)
-      if cumulative && state.cycle != 0 { v = v.advanced(by: b.subtracting(a), times: Double(state.cycle)) }
+      if cumulative && state.cycle != 0 { v = v.advanced(byDifferenceFrom: a, to: b, times: Double(state.cycle)) }
     case .keyframes:
       guard let keyframes else { return underlying }
       v = keyframes.value(atFraction: state.fraction, model: model)
       if cumulative && state.cycle != 0, let first = keyframes.values.first, let last = keyframes.values.last {
-        v = v.advanced(by: last.subtracting(first), times: Double(state.cycle))
+        v = v.advanced(byDifferenceFrom: first, to: last, times: Double(state.cycle))
       }
     }
     return additive ? v.adding(underlying) : v

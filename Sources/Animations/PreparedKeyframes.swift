@@ -95,7 +95,9 @@ final class PreparedKeyframes: Sendable {
     if n == 1 { return values[0] }
     switch mode {
     case .discrete:
-      let u = timingFunction?.value(at: fraction) ?? fraction
+      // A frame meant to land on a key time (0.3 s into 0.8 s) arrives a rounding error early
+      // (0.37499999999999994 of 0.375): within `discreteSlack` it counts as there.
+      let u = (timingFunction?.value(at: fraction) ?? fraction) + PreparedKeyframes.discreteSlack
       return values[PreparedKeyframes.lastIndex(in: times!, limit: n - 1, atOrBefore: u)]
     case .linear, .cubic:
       let u = timingFunction?.value(at: fraction) ?? fraction
@@ -112,6 +114,10 @@ final class PreparedKeyframes: Sendable {
       return PreparedKeyframes.cubic(values, components, tension, continuity, bias, segment: i, s: s)
     }
   }
+
+  /// How far below a key time, as a fraction of the pass, a discrete lookup still counts as at
+  /// it: far above the rounding of times computed as i / fps, far below one frame at any rate.
+  static let discreteSlack = 1e-9
 
   /// The largest index `j <= limit` with `times[j] <= u` (0 if none): right-continuous, so at
   /// equal key times the later keyframe wins.

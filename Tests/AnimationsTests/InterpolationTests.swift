@@ -113,6 +113,18 @@ import Testing
     #expect(value(of: slots, at: 0.75) == 3)
   }
 
+  @Test func discreteFramesOnKeyTimesShowTheirKeyframeDespiteRounding() {
+    // Eight images over 0.8 s, sampled at i / 10 s: 0.3 / 0.8 is 0.37499999999999994 in binary,
+    // a hair before key time 3/8, yet frame 3 must show image 3 (the spinner demo).
+    let a = keyframes([0, 1, 2, 3, 4, 5, 6, 7]) {
+      $0.calculationMode = .discrete
+      $0.duration = 0.8
+    }
+    for i in 0..<8 {
+      #expect(value(of: a, at: Double(i) / 10) == Double(i))
+    }
+  }
+
   @Test func pacedMatchesApplesExample() {
     // [310, 60, 120, 60, 310]: lengths 250, 60, 60, 250; at 6.2 s, 100 units per second.
     let a = keyframes([310, 60, 120, 60, 310], [0, 0.1, 0.2, 0.3, 1]) {

@@ -157,4 +157,24 @@ import Testing
     #expect(value(of: a, at: 2.5) == 250)
     #expect(value(of: a, at: 3) == 300)  // frozen at the end of the third cycle
   }
+
+  @Test func cumulativeTransformsKeepTurning() {
+    // The cat HUD's pupils: half a turn per cycle, cumulative, so cycle k starts at k half turns.
+    var a = BasicAnimation(keyPath: "transform")
+    a.fromValue = .transform(.rotation(0))
+    a.toValue = .transform(.rotation(.pi))
+    a.duration = 1
+    a.isCumulative = true
+    a.repeatCount = .infinity
+    func angle(at t: Double) -> Double {
+      var collected: [AnimationSample] = []
+      samples(of: a, at: t, into: &collected)
+      guard case .transform(let m) = collected[0].value(model: .transform(.identity), underlying: .transform(.identity)) else { return .nan }
+      return TransformDecomposition(m).rotation
+    }
+    #expect(isClose(angle(at: 0.5), .pi / 2))
+    #expect(isClose(abs(angle(at: 1)), .pi))  // ±π: the same turn
+    #expect(isClose(angle(at: 1.5), -.pi / 2))  // three quarters of a turn
+    #expect(isClose(angle(at: 2.25), .pi / 4))  // two half turns and a quarter of one
+  }
 }
