@@ -10,6 +10,7 @@ let package = Package(
   name: "Flipbook",
   products: [
     .library(name: "Flipbook", targets: ["Flipbook"]),
+    .library(name: "Demos", targets: ["Demos"]),
     .executable(name: "flipbook", targets: ["flipbook"]),
   ],
   dependencies: [
@@ -38,8 +39,10 @@ let package = Package(
     .target(name: "Scenes", dependencies: ["Rendering", "LayerTree", "Animations", "CairoCanvas", "Geometry", "ImageEncoding", "Dynamics"]),
     .target(name: "SceneFormat", dependencies: ["Scenes", "LayerTree", "Animations", "Dynamics", "CairoCanvas", "Geometry"]),
     .target(name: "Flipbook", dependencies: ["Geometry", "Animations", "LayerTree", "CairoCanvas", "ImageEncoding", "Dynamics", "Rendering", "Scenes", "SceneFormat"]),
+    // The five seed articles' animations, on Flipbook's public API only.
+    .target(name: "Demos", dependencies: ["Flipbook"]),
     .target(name: "FlipbookCommand", dependencies: [
-      "Flipbook", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      "Flipbook", "Demos", .product(name: "ArgumentParser", package: "swift-argument-parser"),
     ]),
     .executableTarget(name: "flipbook", dependencies: ["FlipbookCommand"]),
     // Benchmarks (release builds; see BENCHMARKS.md). Not a product: built only when asked for.
@@ -56,6 +59,7 @@ let package = Package(
     .testTarget(name: "RenderingTests", dependencies: ["Flipbook", "FlipbookTestSupport"]),
     .testTarget(name: "ScenesTests", dependencies: ["Flipbook", "FlipbookTestSupport"]),
     .testTarget(name: "SceneFormatTests", dependencies: ["Flipbook", "FlipbookTestSupport"]),
+    .testTarget(name: "DemosTests", dependencies: ["Demos", "Flipbook", "FlipbookTestSupport"]),
     .testTarget(name: "FlipbookCommandTests", dependencies: ["FlipbookCommand", "FlipbookTestSupport"]),
   ],
   swiftLanguageModes: [.v6]

@@ -19,9 +19,14 @@ struct RenderCommand: ParsableCommand {
 
   @OptionGroup var output: OutputOptions
 
+  func validate() throws {
+    guard let path = output.output else { throw ValidationError("Missing expected argument '--output <output>'") }
+    try OutputOptions.checkKind(of: path)
+  }
+
   func run() throws {
     let path = scene
-    try output.render(name: scene) { duration in
+    try output.render(name: scene, to: output.output ?? "") { duration in
       SceneRecipe {
         let loaded = try SceneFormat.load(contentsOf: path)
         if let duration { loaded.duration = duration }
@@ -34,7 +39,7 @@ struct RenderCommand: ParsableCommand {
 /// The output flags `render` and `demo` share, and the rendering they drive.
 struct OutputOptions: ParsableArguments {
   @Option(name: [.customShort("o"), .long], help: "The output: FILE.gif, FILE.png, or a FOLDER/ of PNG frames.")
-  var output: String
+  var output: String?
 
   @Option(name: .long, help: "Frames per second (default: the scene's).")
   var fps: Double?
@@ -71,18 +76,23 @@ struct OutputOptions: ParsableArguments {
 
   enum Kind { case gif, png, folder }
 
-  var kind: Kind? {
-    let lower = output.lowercased()
+  /// What `path` names by its form: a GIF, a PNG, or a folder (ending in / or existing).
+  static func kind(of path: String) -> Kind? {
+    let lower = path.lowercased()
     if lower.hasSuffix(".gif") { return .gif }
     if lower.hasSuffix(".png") { return .png }
-    if output.hasSuffix("/") || AtomicFile.isFolder(output) { return .folder }
+    if path.hasSuffix("/") || AtomicFile.isFolder(path) { return .folder }
     return nil
   }
 
-  func validate() throws {
-    guard kind != nil else {
-      throw ValidationError("cannot tell the output format of '\(output)': use a .gif or .png file, or a folder ending in /")
+  /// Throws a usage error when `path` names no output format.
+  static func checkKind(of path: String) throws {
+    guard kind(of: path) != nil else {
+      throw ValidationError("cannot tell the output format of '\(path)': use a .gif or .png file, or a folder ending in /")
     }
+  }
+
+  func validate() throws {
     if let fps, !(fps > 0 && fps <= Scene.maximumFPS) { throw ValidationError("--fps must be in (0, \(Int(Scene.maximumFPS))]") }
     if let duration, !(duration > 0 && duration <= Scene.maximumDuration) {
       throw ValidationError("--duration must be in (0, \(Int(Scene.maximumDuration))] seconds")
@@ -95,9 +105,9 @@ struct OutputOptions: ParsableArguments {
     if let loop, !(0...65536).contains(loop) { throw ValidationError("--loop must be 0...65536") }
   }
 
-  /// Renders the recipe `make(duration)` gives, as the flags say; `name` is the scene's name for
-  /// messages.
-  func render(name: String, _ make: (Double?) -> SceneRecipe) throws {
+  /// Renders the recipe `make(duration)` gives to `output`, as the flags say; `name` is the
+  /// scene's name for messages.
+  func render(name: String, to output: String, _ make: (Double?) -> SceneRecipe) throws {
     let recipe = make(duration)
     var options = Export.Options()
     options.from = from
@@ -111,7 +121,7 @@ struct OutputOptions: ParsableArguments {
     let bar = ProgressBar(enabled: !quiet && isatty(2) == 1)
     defer { bar.finish() }
     let report = try failing(name) { () throws -> Export.Report in
-      switch kind {
+      switch OutputOptions.kind(of: output) {
       case .gif: return try Export.gif(recipe, to: output, options: options, progress: bar.update)
       case .folder: return try Export.pngFolder(recipe, to: output, options: options, progress: bar.update)
       default: return try Export.png(recipe, to: output, options: options)
