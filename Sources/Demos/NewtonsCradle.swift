@@ -7,12 +7,13 @@ public enum NewtonsCradle {
   /// The number of balls.
   public static let ballCount = 5
 
-  /// The cradle on a white 320 x 480 pt scene, 8 s at 30 frames per second (every frame on a
+  /// The cradle on a white 320 x 480 pt scene, 5 s at 30 frames per second (by then resistance 1
+  /// has all but stopped it, as in UIKit; every frame is on a
   /// display-link tick, so the ropes meet the balls). Balls are named `ball-0` ... `ball-4`,
   /// anchors `anchor-0` ..., the ropes' shape layer `ropes`.
   public static func makeScene() -> Scene {
     let bounds = Rect(0, 0, 320, 480)
-    let scene = Scene(size: bounds.size, duration: 8, fps: 30, backgroundColor: .white)
+    let scene = Scene(size: bounds.size, duration: 5, fps: 30, backgroundColor: .white)
 
     // The article's drawRect: a line from each anchor to its ball, behind both.
     let ropes = ShapeLayer()

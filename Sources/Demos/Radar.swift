@@ -21,10 +21,11 @@ public enum Radar {
   /// guard against an endless search when the circle is full).
   public static let maxPlacementAttempts = 100
 
-  /// The radar on a white 320 x 320 pt scene, 8 s at 20 frames per second. Items are named
+  /// The radar on a white 320 x 320 pt scene, 7.5 s at 15 frames per second (long enough to see
+  /// the oldest items replaced from 5.5 s on). Items are named
   /// `item-0`, `item-1`, ... in the order they are added; `seed` picks their places.
   public static func makeScene(seed: UInt64 = 2016) -> Scene {
-    let scene = Scene(size: Size(side, side), scale: 1, duration: 8, fps: 20, backgroundColor: .white)
+    let scene = Scene(size: Size(side, side), scale: 1, duration: 7.5, fps: 15, backgroundColor: .white)
     let radar = Layer()
     radar.name = "radar"
     radar.frame = Rect(0, 0, side, side)
