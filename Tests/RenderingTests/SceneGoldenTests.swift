@@ -13,6 +13,8 @@ import Testing
     "animation-kinds": [0.5, 1, 1.5, 2.5],
     "readme-animated": [0.75],
     "cradle": [0.2, 0.4, 0.75, 2],
+    "cat": [0.5, 1.3],
+    "spinner": [0.3],
   ]
 
   static var cases: [GoldenCase] {

@@ -1,0 +1,37 @@
+import Demos
+import Flipbook
+import FlipbookTestSupport
+import Testing
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The README's gallery (`docs/gallery/NAME.gif`) is what the current code renders, byte for
+/// byte: rendering is deterministic, so any difference means the gallery is stale.
+@Suite struct GalleryTests {
+  static let gallery = String(FixtureFiles.root.dropLast("Fixtures".count)) + "docs/gallery"
+
+  @Test(arguments: Demo.all.map(\.name))
+  func committedGIFIsWhatTheCodeRenders(_ name: String) throws {
+    let committed = "\(Self.gallery)/\(name).gif"
+    guard FixtureFiles.exists(committed) else {
+      Issue.record("\(committed) is missing: run scripts/demo (or flipbook demo --all -o docs/gallery/) and commit docs/gallery")
+      return
+    }
+    let folder = FixtureFiles.temporaryFolder()
+    let fresh = "\(folder)/\(name).gif"
+    _ = try Export.gif(Demo.named(name)!.recipe, to: fresh)
+    let expected = try AtomicFile.read(committed), actual = try AtomicFile.read(fresh)
+    if expected == actual {
+      unlink(fresh)
+      rmdir(folder)
+      return
+    }
+    Issue.record(
+      Comment(rawValue: """
+        docs/gallery/\(name).gif (\(expected.count) bytes) is not what the code renders (\(actual.count) bytes, in \(fresh)). \
+        Refresh the gallery with scripts/demo (or: swift run -c release flipbook demo --all -o docs/gallery/), \
+        look at the GIFs, and commit docs/gallery.
+        """))
+  }
+}
