@@ -2,7 +2,7 @@
 // Flipbook: Core Animation's model on Linux, rendered by Cairo to PNG frames and animated GIFs.
 //
 // Dependencies point one way, down this list (see README "Architecture"):
-//   flipbook -> FlipbookCommand -> Flipbook (umbrella) -> SceneFormat -> Scenes -> Rendering
+//   flipbook -> FlipbookCommand -> Demos -> Flipbook (umbrella) -> SceneFormat -> Scenes -> Rendering
 //   Rendering -> LayerTree, CairoCanvas;  LayerTree -> Animations -> Geometry;  CairoCanvas -> CCairo, Geometry
 import PackageDescription
 

@@ -34,4 +34,17 @@ import Testing
         look at the GIFs, and commit docs/gallery.
         """))
   }
+
+  @Test(arguments: Demo.all.map(\.name))
+  func readmeStatesEachGIFsSize(_ name: String) throws {
+    // The README's gallery says "<b>NAME</b>: ..., N KiB"; N is the committed GIF's size, rounded.
+    let readme = FixtureFiles.text(String(FixtureFiles.root.dropLast("Fixtures".count)) + "README.md")
+    let bytes = try AtomicFile.read("\(Self.gallery)/\(name).gif").count
+    let kib = Int((Double(bytes) / 1024).rounded())
+    guard let line = readme.split(separator: "\n").first(where: { $0.contains("<b>\(name)</b>:") }) else {
+      Issue.record("README.md has no gallery entry for \(name)")
+      return
+    }
+    #expect(line.contains(" \(kib) KiB"), "README.md should say \(name).gif is \(kib) KiB: \(line)")
+  }
 }
