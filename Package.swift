@@ -39,10 +39,12 @@ let package = Package(
     .target(name: "Scenes", dependencies: ["Rendering", "LayerTree", "Animations", "CairoCanvas", "Geometry", "ImageEncoding", "Dynamics"]),
     .target(name: "SceneFormat", dependencies: ["Scenes", "LayerTree", "Animations", "Dynamics", "CairoCanvas", "Geometry"]),
     .target(name: "Flipbook", dependencies: ["Geometry", "Animations", "LayerTree", "CairoCanvas", "ImageEncoding", "Dynamics", "Rendering", "Scenes", "SceneFormat"]),
+    // Image comparison (pixelmatch's perceptual diff with anti-aliasing detection) and GIF comparison.
+    .target(name: "Diffing", dependencies: ["Geometry", "ImageEncoding"]),
     // The five seed articles' animations, on Flipbook's public API only.
     .target(name: "Demos", dependencies: ["Flipbook"]),
     .target(name: "FlipbookCommand", dependencies: [
-      "Flipbook", "Demos", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      "Flipbook", "Demos", "Diffing", .product(name: "ArgumentParser", package: "swift-argument-parser"),
     ]),
     .executableTarget(name: "flipbook", dependencies: ["FlipbookCommand"]),
     // Benchmarks (release builds; see BENCHMARKS.md). Not a product: built only when asked for.
@@ -59,6 +61,7 @@ let package = Package(
     .testTarget(name: "RenderingTests", dependencies: ["Flipbook", "FlipbookTestSupport"]),
     .testTarget(name: "ScenesTests", dependencies: ["Flipbook", "FlipbookTestSupport"]),
     .testTarget(name: "SceneFormatTests", dependencies: ["Flipbook", "FlipbookTestSupport"]),
+    .testTarget(name: "DiffingTests", dependencies: ["Diffing", "CairoCanvas", "ImageEncoding", "Geometry"]),
     .testTarget(name: "DemosTests", dependencies: ["Demos", "Flipbook", "FlipbookTestSupport"]),
     .testTarget(name: "FlipbookCommandTests", dependencies: ["FlipbookCommand", "FlipbookTestSupport"]),
   ],

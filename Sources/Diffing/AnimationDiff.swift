@@ -1,0 +1,61 @@
+import Geometry
+import ImageEncoding
+
+/// The comparison of two GIFs as a viewer shows them: screen size, frame count, delays and loop
+/// count must be equal, and each composited frame must match within the tolerance.
+public struct AnimationDiff: Sendable {
+  /// What differs besides pixels, each in words naming both values (empty when nothing does).
+  public let mismatches: [String]
+  /// Frame by frame comparisons (empty when sizes or frame counts differ).
+  public let frames: [ImageDiff]
+
+  /// Compares `actual` with `expected`.
+  public init(expected: GIF.Animation, actual: GIF.Animation, tolerance: Tolerance = .antialiasing) {
+    var mismatches: [String] = []
+    if expected.width != actual.width || expected.height != actual.height {
+      mismatches.append("sizes differ: expected \(expected.width) x \(expected.height), actual \(actual.width) x \(actual.height)")
+    }
+    if expected.frames.count != actual.frames.count {
+      mismatches.append("frame counts differ: expected \(expected.frames.count), actual \(actual.frames.count)")
+    }
+    if let k = zip(expected.delays, actual.delays).offsets(where: { $0.0 != $0.1 }).first {
+      mismatches.append(
+        "delays differ from frame \(k): expected \(expected.delays[k]) cs, actual \(actual.delays[k]) cs"
+          + " (\(zip(expected.delays, actual.delays).filter { $0 != $1 }.count) frames differ)")
+    }
+    if expected.loopExtension != actual.loopExtension {
+      func words(_ loop: Int?) -> String { loop.map { $0 == 0 ? "forever (0)" : "\($0)" } ?? "once (no loop extension)" }
+      mismatches.append("loop counts differ: expected \(words(expected.loopExtension)), actual \(words(actual.loopExtension))")
+    }
+    self.mismatches = mismatches
+    if expected.width == actual.width && expected.height == actual.height && expected.frames.count == actual.frames.count {
+      frames = zip(expected.frames, actual.frames).map { try! ImageDiff(expected: $0, actual: $1, tolerance: tolerance) }
+    } else {
+      frames = []
+    }
+  }
+
+  /// Whether everything matches: no mismatch, and every frame within the tolerance.
+  public var passes: Bool { mismatches.isEmpty && frames.allSatisfy(\.passes) }
+
+  /// The indices of frames outside the tolerance.
+  public var failingFrames: [Int] { frames.indices.filter { !frames[$0].passes } }
+
+  /// A short account: the mismatches, then the failing frames with their summaries.
+  public var summary: String {
+    var lines = mismatches
+    for k in failingFrames.prefix(5) { lines.append("frame \(k): \(frames[k].summary)") }
+    if failingFrames.count > 5 { lines.append("... and \(failingFrames.count - 5) more frames differ") }
+    if lines.isEmpty {
+      let worst = frames.map(\.differingPixels).max() ?? 0
+      lines.append("\(frames.count) frames match (at most \(worst) differing pixels in a frame)")
+    }
+    return lines.joined(separator: "\n")
+  }
+}
+
+extension Sequence {
+  fileprivate func offsets(where predicate: (Element) -> Bool) -> [Int] {
+    enumerated().filter { predicate($0.element) }.map(\.offset)
+  }
+}

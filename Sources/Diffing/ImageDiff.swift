@@ -1,0 +1,186 @@
+import Geometry
+
+/// The comparison of two images of the same size, pixel by pixel, in pixelmatch's terms: the
+/// perceptual (YIQ) color difference of each pixel, and for pixels over the threshold whether
+/// they are anti-aliasing (an edge moved by a fraction of a pixel) or a real difference.
+///
+/// ```swift
+/// let diff = try ImageDiff(expected: golden, actual: frame, tolerance: .antialiasing)
+/// if !diff.passes { try diff.heatmap().writePNG(...) }
+/// ```
+public struct ImageDiff: Sendable {
+  /// The images' width and height in pixels.
+  public let width: Int, height: Int
+  /// The tolerance the comparison used.
+  public let tolerance: Tolerance
+  /// Pixels whose difference counts (over the threshold and not forgiven anti-aliasing).
+  public let differingPixels: Int
+  /// Pixels over the threshold that were recognised as anti-aliasing and forgiven.
+  public let antialiasedPixels: Int
+  /// The largest difference of any channel (R, G, B or A) at any pixel, 0...255.
+  public let maxChannelDelta: Int
+  /// The largest perceptual difference at any pixel, on the threshold's 0...1 scale.
+  public let maxPerceptualDelta: Double
+  /// Per pixel: 0 equal within the threshold, 1 forgiven anti-aliasing, 2 differing.
+  public let classes: [UInt8]
+
+  /// Why two images cannot be compared.
+  public struct SizeMismatch: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The expected and actual sizes in pixels.
+    public var expected: (width: Int, height: Int), actual: (width: Int, height: Int)
+    public var description: String {
+      "sizes differ: expected \(expected.width) x \(expected.height), actual \(actual.width) x \(actual.height)"
+    }
+    public static func == (a: Self, b: Self) -> Bool { a.expected == b.expected && a.actual == b.actual }
+    public func hash(into hasher: inout Hasher) {
+      hasher.combine(expected.width); hasher.combine(expected.height); hasher.combine(actual.width); hasher.combine(actual.height)
+    }
+  }
+
+  /// The share of all pixels that differ, 0...1.
+  public var differingRatio: Double { width * height == 0 ? 0 : Double(differingPixels) / Double(width * height) }
+
+  /// Whether the images match within the tolerance.
+  public var passes: Bool { tolerance.allows(differing: differingPixels, of: width * height) }
+
+  /// A one-line account: how many pixels differ and by how much.
+  public var summary: String {
+    let percent = (differingRatio * 10000).rounded() / 100
+    return "\(differingPixels) of \(width * height) pixels differ (\(percent)%), \(antialiasedPixels) anti-aliased forgiven; "
+      + "largest channel difference \(maxChannelDelta), largest perceptual difference \((maxPerceptualDelta * 1000).rounded() / 1000)"
+  }
+
+  /// pixelmatch's largest YIQ delta (white against black), which threshold 1 stands for.
+  static let maxYIQDelta = 35215.0
+
+  /// Compares `actual` with `expected`.
+  ///
+  /// - Throws: `SizeMismatch` when the sizes differ.
+  public init(expected: Bitmap, actual: Bitmap, tolerance: Tolerance = .antialiasing) throws(SizeMismatch) {
+    guard expected.width == actual.width, expected.height == actual.height else {
+      throw SizeMismatch(expected: (expected.width, expected.height), actual: (actual.width, actual.height))
+    }
+    width = expected.width
+    height = expected.height
+    self.tolerance = tolerance
+    let count = width * height
+    var classes = [UInt8](repeating: 0, count: count)
+    var differing = 0, antialiased = 0, maxChannel = 0
+    var maxDelta = 0.0
+    if expected.pixels != actual.pixels {
+      let limit = ImageDiff.maxYIQDelta * tolerance.threshold * tolerance.threshold
+      let (w, h) = (width, height)
+      expected.pixels.withUnsafeBufferPointer { a in
+        actual.pixels.withUnsafeBufferPointer { b in
+          classes.withUnsafeMutableBufferPointer { out in
+            for y in 0..<h {
+              for x in 0..<w {
+                let i = y * w + x, p = i * 4
+                // Most pixels are equal: one 32-bit comparison each.
+                if a[p] == b[p] && a[p + 1] == b[p + 1] && a[p + 2] == b[p + 2] && a[p + 3] == b[p + 3] { continue }
+                maxChannel = Swift.max(
+                  maxChannel, abs(Int(a[p]) - Int(b[p])), abs(Int(a[p + 1]) - Int(b[p + 1])),
+                  abs(Int(a[p + 2]) - Int(b[p + 2])), abs(Int(a[p + 3]) - Int(b[p + 3])))
+                let delta = abs(ImageDiff.colorDelta(a, p, b, p))
+                maxDelta = Swift.max(maxDelta, delta)
+                // Threshold 0 is byte for byte: even differences that look alike over white count.
+                guard delta > limit || limit == 0 else { continue }
+                if tolerance.ignoresAntialiasing
+                  && (ImageDiff.isAntialiased(a, x, y, w, h, other: b) || ImageDiff.isAntialiased(b, x, y, w, h, other: a))
+                {
+                  out[i] = 1
+                  antialiased += 1
+                } else {
+                  out[i] = 2
+                  differing += 1
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+    self.classes = classes
+    differingPixels = differing
+    antialiasedPixels = antialiased
+    maxChannelDelta = maxChannel
+    maxPerceptualDelta = (maxDelta / ImageDiff.maxYIQDelta).squareRoot()
+  }
+
+  // MARK: - pixelmatch's measures
+
+  /// The squared YIQ distance between pixel `i` of `a` and pixel `j` of `b` after blending each
+  /// with white by its alpha, negative when `a`'s is the brighter (pixelmatch's `colorDelta`).
+  @inline(__always)
+  static func colorDelta(_ a: UnsafeBufferPointer<UInt8>, _ i: Int, _ b: UnsafeBufferPointer<UInt8>, _ j: Int) -> Double {
+    let (r1, g1, b1) = blended(a, i), (r2, g2, b2) = blended(b, j)
+    let y1 = luma(r1, g1, b1), y2 = luma(r2, g2, b2)
+    let y = y1 - y2
+    let iq = 0.59597799 * (r1 - r2) - 0.2741761 * (g1 - g2) - 0.32180189 * (b1 - b2)
+    let q = 0.21147017 * (r1 - r2) - 0.52261711 * (g1 - g2) + 0.31114694 * (b1 - b2)
+    let delta = 0.5053 * y * y + 0.299 * iq * iq + 0.1957 * q * q
+    return y1 > y2 ? -delta : delta
+  }
+
+  /// The brightness difference of pixels `i` and `j` of one image (pixelmatch's `yOnly`).
+  @inline(__always)
+  static func brightnessDelta(_ a: UnsafeBufferPointer<UInt8>, _ i: Int, _ j: Int) -> Double {
+    if a[i] == a[j] && a[i + 1] == a[j + 1] && a[i + 2] == a[j + 2] && a[i + 3] == a[j + 3] { return 0 }
+    let (r1, g1, b1) = blended(a, i), (r2, g2, b2) = blended(a, j)
+    return luma(r1, g1, b1) - luma(r2, g2, b2)
+  }
+
+  @inline(__always)
+  static func blended(_ p: UnsafeBufferPointer<UInt8>, _ i: Int) -> (Double, Double, Double) {
+    let alpha = Double(p[i + 3]) / 255
+    if alpha == 1 { return (Double(p[i]), Double(p[i + 1]), Double(p[i + 2])) }
+    return (255 + (Double(p[i]) - 255) * alpha, 255 + (Double(p[i + 1]) - 255) * alpha, 255 + (Double(p[i + 2]) - 255) * alpha)
+  }
+
+  @inline(__always)
+  static func luma(_ r: Double, _ g: Double, _ b: Double) -> Double { 0.29889531 * r + 0.58662247 * g + 0.11448223 * b }
+
+  /// Whether pixel (x, y) of `image` looks like an anti-aliased edge pixel: its neighbours hold
+  /// both a darker and a brighter pixel, at most two equal to it, and the darkest or brightest
+  /// neighbour sits in a flat area (three or more identical pixels) in both images.
+  static func isAntialiased(_ image: UnsafeBufferPointer<UInt8>, _ x1: Int, _ y1: Int, _ w: Int, _ h: Int, other: UnsafeBufferPointer<UInt8>) -> Bool {
+    let x0 = Swift.max(x1 - 1, 0), y0 = Swift.max(y1 - 1, 0), x2 = Swift.min(x1 + 1, w - 1), y2 = Swift.min(y1 + 1, h - 1)
+    let p = (y1 * w + x1) * 4
+    var zeroes = x1 == x0 || x1 == x2 || y1 == y0 || y1 == y2 ? 1 : 0
+    var minDelta = 0.0, maxDelta = 0.0
+    var minX = 0, minY = 0, maxX = 0, maxY = 0
+    for x in x0...x2 {
+      for y in y0...y2 where x != x1 || y != y1 {
+        let delta = brightnessDelta(image, p, (y * w + x) * 4)
+        if delta == 0 {
+          zeroes += 1
+          if zeroes > 2 { return false }
+        } else if delta < minDelta {
+          (minDelta, minX, minY) = (delta, x, y)
+        } else if delta > maxDelta {
+          (maxDelta, maxX, maxY) = (delta, x, y)
+        }
+      }
+    }
+    if minDelta == 0 || maxDelta == 0 { return false }
+    return (hasManySiblings(image, minX, minY, w, h) && hasManySiblings(other, minX, minY, w, h))
+      || (hasManySiblings(image, maxX, maxY, w, h) && hasManySiblings(other, maxX, maxY, w, h))
+  }
+
+  /// Whether pixel (x, y) has three or more identical pixels around it (edges count as one).
+  static func hasManySiblings(_ image: UnsafeBufferPointer<UInt8>, _ x1: Int, _ y1: Int, _ w: Int, _ h: Int) -> Bool {
+    let x0 = Swift.max(x1 - 1, 0), y0 = Swift.max(y1 - 1, 0), x2 = Swift.min(x1 + 1, w - 1), y2 = Swift.min(y1 + 1, h - 1)
+    let p = (y1 * w + x1) * 4
+    var zeroes = x1 == x0 || x1 == x2 || y1 == y0 || y1 == y2 ? 1 : 0
+    for x in x0...x2 {
+      for y in y0...y2 where x != x1 || y != y1 {
+        let q = (y * w + x) * 4
+        if image[p] == image[q] && image[p + 1] == image[q + 1] && image[p + 2] == image[q + 2] && image[p + 3] == image[q + 3] {
+          zeroes += 1
+          if zeroes > 2 { return true }
+        }
+      }
+    }
+    return false
+  }
+}

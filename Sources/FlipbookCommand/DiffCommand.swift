@@ -1,0 +1,93 @@
+import ArgumentParser
+import Diffing
+import Flipbook
+
+/// `flipbook diff EXPECTED ACTUAL [--threshold T] [--max-diff-pixels N | --max-diff-ratio R]
+/// [-o DIFF.png]`: two PNGs, or two GIFs frame by frame, compared as cli.md says.
+struct DiffCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "diff",
+    abstract: "Compare two PNGs, or two GIFs frame by frame; exit 0 when they match, 1 when they differ.",
+    discussion: """
+      A pixel differs when its perceptual color difference exceeds --threshold (0...1, default \
+      0.1, pixelmatch's scale) and it is not anti-aliasing (an edge moved by a fraction of a \
+      pixel). The images match when at most --max-diff-pixels pixels differ (default 0), or at \
+      most the fraction --max-diff-ratio of them; for GIFs, in every frame, and the sizes, frame \
+      counts, delays and loop counts must be equal. -o writes a heatmap the size of the inputs \
+      (differing pixels red, forgiven anti-aliasing yellow; with --strip, expected, actual and \
+      heatmap side by side); for GIFs, of the first frame that differs.
+      """)
+
+  @Argument(help: "The expected image (.png or .gif).")
+  var expected: String
+
+  @Argument(help: "The actual image, of the same kind.")
+  var actual: String
+
+  @Option(name: .long, help: "The largest perceptual difference a pixel may have, 0...1 (default 0.1).")
+  var threshold: Double = 0.1
+
+  @Option(name: .long, help: "How many pixels may differ (default 0).")
+  var maxDiffPixels: Int?
+
+  @Option(name: .long, help: "The share of pixels that may differ, 0...1.")
+  var maxDiffRatio: Double?
+
+  @Option(name: [.customShort("o"), .long], help: "Write the difference picture to this PNG.")
+  var output: String?
+
+  @Flag(name: .long, help: "With -o: expected, actual and heatmap side by side.")
+  var strip = false
+
+  func validate() throws {
+    guard (0...1).contains(threshold) else { throw ValidationError("--threshold must be in 0...1") }
+    if let maxDiffPixels, maxDiffPixels < 0 { throw ValidationError("--max-diff-pixels must not be negative") }
+    if let maxDiffRatio, !(0...1).contains(maxDiffRatio) { throw ValidationError("--max-diff-ratio must be in 0...1") }
+    if maxDiffPixels != nil && maxDiffRatio != nil { throw ValidationError("give --max-diff-pixels or --max-diff-ratio, not both") }
+    if let output, !output.lowercased().hasSuffix(".png") { throw ValidationError("-o must name a .png file, got '\(output)'") }
+    if strip && output == nil { throw ValidationError("--strip needs -o") }
+  }
+
+  var tolerance: Tolerance {
+    Tolerance(threshold: threshold, ignoresAntialiasing: true, maxDifferingPixels: maxDiffPixels ?? 0, maxDifferingRatio: maxDiffRatio)
+  }
+
+  func run() throws {
+    let a = try failing(expected) { try AtomicFile.read(expected) }
+    let b = try failing(actual) { try AtomicFile.read(actual) }
+    let (aIsGIF, bIsGIF) = (Self.isGIF(a), Self.isGIF(b))
+    guard aIsGIF == bIsGIF else {
+      throw CommandFailure(message: "\(expected) is \(aIsGIF ? "a GIF" : "not a GIF") but \(actual) is \(bIsGIF ? "a GIF" : "not a GIF"): compare two PNGs or two GIFs")
+    }
+    let passes: Bool
+    if aIsGIF {
+      let e = try failing(expected) { try GIF.decode(a) }, c = try failing(actual) { try GIF.decode(b) }
+      let diff = AnimationDiff(expected: e, actual: c, tolerance: tolerance)
+      print(diff.summary)
+      if let output, let k = diff.failingFrames.first ?? (diff.frames.isEmpty ? nil : 0) {
+        try write(diff.frames[k], expected: e.frames[k], actual: c.frames[k], to: output)
+      }
+      passes = diff.passes
+    } else {
+      let e = try failing(expected) { try Bitmap(pngData: a) }, c = try failing(actual) { try Bitmap(pngData: b) }
+      let diff: ImageDiff
+      do {
+        diff = try ImageDiff(expected: e, actual: c, tolerance: tolerance)
+      } catch {
+        print(error.description)
+        throw CommandFailure(message: "\(expected) and \(actual) differ: \(error.description)")
+      }
+      print(diff.summary)
+      if let output { try write(diff, expected: e, actual: c, to: output) }
+      passes = diff.passes
+    }
+    guard passes else { throw CommandFailure(message: "\(expected) and \(actual) differ") }
+  }
+
+  private func write(_ diff: ImageDiff, expected e: Bitmap, actual c: Bitmap, to path: String) throws {
+    let picture = strip ? diff.strip(expected: e, actual: c) : diff.heatmap(over: e)
+    try failing(path) { try AtomicFile.write(PNG.encode(picture), to: path) }
+  }
+
+  static func isGIF(_ bytes: [UInt8]) -> Bool { bytes.starts(with: Array("GIF8".utf8)) }
+}

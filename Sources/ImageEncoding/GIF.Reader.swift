@@ -1,0 +1,120 @@
+import CGIF
+import Geometry
+
+extension GIF {
+  /// A decoded GIF as a viewer shows it: every frame composited by the GIF rules (disposal,
+  /// transparency) onto the logical screen, with its delay, and the loop extension.
+  public struct Animation: Hashable, Sendable {
+    /// The logical screen's size in pixels.
+    public var width: Int, height: Int
+    /// Each frame as shown, straight RGBA; pixels no frame has covered are (0, 0, 0, 0).
+    public var frames: [Bitmap]
+    /// Each frame's delay in hundredths of a second.
+    public var delays: [Int]
+    /// Each frame's disposal method (GIF89a: 0 unspecified, 1 keep, 2 background, 3 previous).
+    public var disposals: [Int]
+    /// The NETSCAPE2.0 repeat count (0 forever), or `nil` without the extension (play once).
+    public var loopExtension: Int?
+
+    /// Creates an animation from its parts (for tests and tools that build one).
+    public init(width: Int, height: Int, frames: [Bitmap], delays: [Int], disposals: [Int], loopExtension: Int?) {
+      (self.width, self.height, self.frames, self.delays, self.disposals, self.loopExtension) =
+        (width, height, frames, delays, disposals, loopExtension)
+    }
+  }
+
+  /// Why bytes could not be read as a GIF.
+  public struct DecodingError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What was wrong, in words.
+    public var reason: String
+    public var description: String { reason }
+  }
+
+  /// The most pixels a decoded GIF's screen may have (what `Canvas` allows).
+  public static let maximumDecodedPixels = 64_000_000
+
+  /// Decodes `bytes` with giflib and composites the frames.
+  ///
+  /// - Throws: `DecodingError` when the bytes are not a GIF giflib can read, a frame lies
+  ///   outside the screen, a frame has no palette, or the screen is over the size limit.
+  public static func decode(_ bytes: [UInt8]) throws(DecodingError) -> Animation {
+    let source = ByteSource(bytes)
+    var error: Int32 = 0
+    let opened = DGifOpen(Unmanaged.passUnretained(source).toOpaque(), { file, out, count in
+      guard let file, let user = file.pointee.UserData, let out else { return 0 }
+      let source = Unmanaged<ByteSource>.fromOpaque(user).takeUnretainedValue()
+      let n = Swift.min(Int(count), source.bytes.count - source.offset)
+      source.bytes.withUnsafeBufferPointer { out.update(from: $0.baseAddress! + source.offset, count: n) }
+      source.offset += n
+      return Int32(n)
+    }, &error)
+    guard let gif = opened else { throw DecodingError(reason: "not a GIF (\(errorText(error)))") }
+    defer { DGifCloseFile(gif, &error) }
+    guard DGifSlurp(gif) == GIF_OK else { throw DecodingError(reason: "unreadable GIF data (\(errorText(gif.pointee.Error)))") }
+    let width = Int(gif.pointee.SWidth), height = Int(gif.pointee.SHeight)
+    guard width > 0, height > 0, width * height <= maximumDecodedPixels else {
+      throw DecodingError(reason: "screen size \(width) x \(height) is outside 1...\(maximumDecodedPixels) pixels")
+    }
+    var animation = Animation(width: width, height: height, frames: [], delays: [], disposals: [], loopExtension: nil)
+    var screen = Bitmap(width: width, height: height)
+    for k in 0..<Int(gif.pointee.ImageCount) {
+      let image = gif.pointee.SavedImages[k]
+      var control = GraphicsControlBlock(DisposalMode: 0, UserInputFlag: false, DelayTime: 0, TransparentColor: NO_TRANSPARENT_COLOR)
+      DGifSavedExtensionToGCB(gif, Int32(k), &control)
+      for e in 0..<Int(image.ExtensionBlockCount) where e + 1 < Int(image.ExtensionBlockCount) {
+        let block = image.ExtensionBlocks[e]
+        guard block.Function == APPLICATION_EXT_FUNC_CODE, block.ByteCount == 11 else { continue }
+        let name = String(decoding: UnsafeBufferPointer(start: block.Bytes, count: 11), as: UTF8.self)
+        let next = image.ExtensionBlocks[e + 1]
+        if name == "NETSCAPE2.0", next.ByteCount >= 3 { animation.loopExtension = Int(next.Bytes[1]) | Int(next.Bytes[2]) << 8 }
+      }
+      let d = image.ImageDesc
+      let (left, top, w, h) = (Int(d.Left), Int(d.Top), Int(d.Width), Int(d.Height))
+      guard left >= 0, top >= 0, left + w <= width, top + h <= height else {
+        throw DecodingError(reason: "frame \(k) (\(w) x \(h) at \(left), \(top)) lies outside the \(width) x \(height) screen")
+      }
+      guard let map = d.ColorMap ?? gif.pointee.SColorMap else { throw DecodingError(reason: "frame \(k) has no color table") }
+      let colors = Int(map.pointee.ColorCount)
+      let transparent = Int(control.TransparentColor)
+      let before = control.DisposalMode == DISPOSE_PREVIOUS ? screen : nil
+      screen.pixels.withUnsafeMutableBufferPointer { out in
+        for y in 0..<h {
+          var o = ((top + y) * width + left) * 4
+          for x in 0..<w {
+            let index = Int(image.RasterBits[y * w + x])
+            if index != transparent && index < colors {
+              let c = map.pointee.Colors[index]
+              out[o] = c.Red; out[o + 1] = c.Green; out[o + 2] = c.Blue; out[o + 3] = 255
+            }
+            o += 4
+          }
+        }
+      }
+      animation.frames.append(screen)
+      animation.delays.append(Int(control.DelayTime))
+      animation.disposals.append(Int(control.DisposalMode))
+      if control.DisposalMode == DISPOSE_BACKGROUND {
+        screen.pixels.withUnsafeMutableBufferPointer { out in
+          for y in top..<(top + h) {
+            for i in ((y * width + left) * 4)..<((y * width + left + w) * 4) { out[i] = 0 }
+          }
+        }
+      } else if let before {
+        screen = before
+      }
+    }
+    guard !animation.frames.isEmpty else { throw DecodingError(reason: "the GIF has no frames") }
+    return animation
+  }
+
+  /// The bytes giflib's read callback takes from.
+  private final class ByteSource {
+    let bytes: [UInt8]
+    var offset = 0
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+  }
+
+  private static func errorText(_ code: Int32) -> String {
+    GifErrorString(code).map { String(cString: $0) } ?? "giflib error \(code)"
+  }
+}

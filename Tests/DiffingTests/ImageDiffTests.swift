@@ -1,0 +1,137 @@
+import CairoCanvas
+import Diffing
+import Geometry
+import ImageEncoding
+import Testing
+
+/// The diff on crafted pairs: what must match, what must not, and what the heatmap shows.
+@Suite struct ImageDiffTests {
+  /// A 64 x 64 white picture with a dark disc of radius 12 centred at (32 + dx, 32).
+  func disc(dx: Double = 0, color: Color = Color(red: 0.1, green: 0.3, blue: 0.7)) throws -> Bitmap {
+    let canvas = try Canvas(pixelWidth: 64, pixelHeight: 64)
+    canvas.clear(to: .white)
+    canvas.fill(Path(ellipseIn: Rect(20 + dx, 20, 24, 24)), with: color)
+    return canvas.makeBitmap()
+  }
+
+  func recolored(_ bitmap: Bitmap, _ rect: (x: Int, y: Int, w: Int, h: Int), by levels: Int) -> Bitmap {
+    var out = bitmap
+    for y in rect.y..<(rect.y + rect.h) {
+      for x in rect.x..<(rect.x + rect.w) {
+        let p = out[x, y]
+        func shift(_ v: UInt8) -> UInt8 { UInt8(max(0, min(255, Int(v) - levels))) }
+        out[x, y] = RGBA8(shift(p.r), shift(p.g), shift(p.b), p.a)
+      }
+    }
+    return out
+  }
+
+  @Test func identicalImagesMatchExactly() throws {
+    let a = try disc()
+    let diff = try ImageDiff(expected: a, actual: a, tolerance: .exact)
+    #expect(diff.passes && diff.differingPixels == 0 && diff.maxChannelDelta == 0 && diff.maxPerceptualDelta == 0)
+  }
+
+  @Test func anEdgeMovedByAFractionOfAPixelIsAntialiasing() throws {
+    let a = try disc(), b = try disc(dx: 0.3)
+    let forgiving = try ImageDiff(expected: a, actual: b, tolerance: .antialiasing)
+    #expect(forgiving.passes, "\(forgiving.summary)")
+    #expect(forgiving.antialiasedPixels > 0)
+    let exact = try ImageDiff(expected: a, actual: b, tolerance: .exact)
+    #expect(!exact.passes)
+    #expect(exact.differingPixels > 10)
+  }
+
+  @Test func aTenByTenAreaRecoloredBy40LevelsFails() throws {
+    let a = try disc()
+    let b = recolored(a, (2, 2, 10, 10), by: 40)
+    let diff = try ImageDiff(expected: a, actual: b, tolerance: .antialiasing)
+    #expect(!diff.passes)
+    #expect(diff.differingPixels == 100 && diff.maxChannelDelta == 40)
+    // Unless the tolerance allows it: a higher threshold, or 100 pixels.
+    #expect(try ImageDiff(expected: a, actual: b, tolerance: Tolerance(threshold: 0.2)).passes)
+    #expect(try ImageDiff(expected: a, actual: b, tolerance: Tolerance(maxDifferingPixels: 100)).passes)
+    #expect(try ImageDiff(expected: a, actual: b, tolerance: Tolerance(maxDifferingRatio: 100.0 / 4096)).passes)
+    #expect(try !ImageDiff(expected: a, actual: b, tolerance: Tolerance(maxDifferingPixels: 99)).passes)
+  }
+
+  @Test func aFewLevelsAreUnderTheDefaultThresholdButNotExact() throws {
+    let a = try disc()
+    let b = recolored(a, (2, 2, 10, 10), by: 3)
+    #expect(try ImageDiff(expected: a, actual: b, tolerance: .antialiasing).passes)
+    #expect(try ImageDiff(expected: a, actual: b, tolerance: .exact).differingPixels == 100)
+  }
+
+  @Test func aMissingShapeFailsAndTheHeatmapMarksIt() throws {
+    let a = try disc()
+    let canvas = try Canvas(pixelWidth: 64, pixelHeight: 64)
+    canvas.clear(to: .white)
+    let b = canvas.makeBitmap()
+    let diff = try ImageDiff(expected: a, actual: b)
+    #expect(!diff.passes)
+    #expect(diff.differingPixels > 350)  // the disc's ~452 pixels, less edge pixels forgiven
+    let heatmap = diff.heatmap(over: a)
+    #expect(heatmap[32, 32] == RGBA8(255, 0, 0, 255))  // the disc's center: red
+    #expect(heatmap[2, 2].r == heatmap[2, 2].g && heatmap[2, 2].r > 240)  // untouched: pale gray
+    let strip = diff.strip(expected: a, actual: b)
+    #expect(strip.width == 3 * 64 + 2 * 4 && strip.height == 64)
+    #expect(strip[32, 32] == a[32, 32] && strip[68 + 32, 32] == b[32, 32] && strip[136 + 32, 32] == RGBA8(255, 0, 0, 255))
+  }
+
+  @Test func differentSizesAreAClearError() throws {
+    let a = try disc()
+    let small = Bitmap(width: 32, height: 64)
+    #expect(throws: ImageDiff.SizeMismatch.self) { try ImageDiff(expected: a, actual: small) }
+    do {
+      _ = try ImageDiff(expected: a, actual: small)
+    } catch {
+      #expect(error.description == "sizes differ: expected 64 x 64, actual 32 x 64")
+    }
+  }
+
+  @Test func transparencyIsComparedOverWhite() throws {
+    // A transparent pixel and an opaque white one look the same (pixelmatch blends with white),
+    // so they are within the threshold; .exact still sees them.
+    let clear = Bitmap(width: 4, height: 4)
+    var white = Bitmap(width: 4, height: 4)
+    for y in 0..<4 { for x in 0..<4 { white[x, y] = RGBA8(255, 255, 255, 255) } }
+    #expect(try ImageDiff(expected: clear, actual: white).passes)
+    #expect(try !ImageDiff(expected: clear, actual: white, tolerance: .exact).passes)
+  }
+}
+
+@Suite struct AnimationDiffTests {
+  func animation(frames: Int, delay: Int = 4, loop: Int? = 0, shade: UInt8 = 0) -> GIF.Animation {
+    var frame = Bitmap(width: 8, height: 8)
+    for y in 0..<8 { for x in 0..<8 { frame[x, y] = RGBA8(shade, shade, shade, 255) } }
+    return GIF.Animation(
+      width: 8, height: 8, frames: Array(repeating: frame, count: frames), delays: Array(repeating: delay, count: frames),
+      disposals: Array(repeating: 1, count: frames), loopExtension: loop)
+  }
+
+  @Test func equalAnimationsMatch() {
+    let diff = AnimationDiff(expected: animation(frames: 3), actual: animation(frames: 3))
+    #expect(diff.passes && diff.mismatches.isEmpty && diff.frames.count == 3)
+  }
+
+  @Test func differentFrameCountsFailNamingBoth() {
+    let diff = AnimationDiff(expected: animation(frames: 3), actual: animation(frames: 4))
+    #expect(!diff.passes)
+    #expect(diff.mismatches == ["frame counts differ: expected 3, actual 4"])
+  }
+
+  @Test func differentDelaysAndLoopsFailWithTheReason() {
+    let diff = AnimationDiff(expected: animation(frames: 3), actual: animation(frames: 3, delay: 5, loop: nil))
+    #expect(!diff.passes)
+    #expect(diff.mismatches.contains("delays differ from frame 0: expected 4 cs, actual 5 cs (3 frames differ)"))
+    #expect(diff.mismatches.contains("loop counts differ: expected forever (0), actual once (no loop extension)"))
+  }
+
+  @Test func aChangedFrameIsNamed() {
+    var actual = animation(frames: 3)
+    actual.frames[1] = animation(frames: 1, shade: 200).frames[0]
+    let diff = AnimationDiff(expected: animation(frames: 3), actual: actual)
+    #expect(!diff.passes && diff.failingFrames == [1])
+    #expect(diff.summary.hasPrefix("frame 1: 64 of 64 pixels differ"))
+  }
+}
