@@ -11,6 +11,7 @@ let package = Package(
   products: [
     .library(name: "Flipbook", targets: ["Flipbook"]),
     .library(name: "Demos", targets: ["Demos"]),
+    .library(name: "GoldenTesting", targets: ["GoldenTesting"]),
     .executable(name: "flipbook", targets: ["flipbook"]),
   ],
   dependencies: [
@@ -41,6 +42,8 @@ let package = Package(
     .target(name: "Flipbook", dependencies: ["Geometry", "Animations", "LayerTree", "CairoCanvas", "ImageEncoding", "Dynamics", "Rendering", "Scenes", "SceneFormat"]),
     // Image comparison (pixelmatch's perceptual diff with anti-aliasing detection) and GIF comparison.
     .target(name: "Diffing", dependencies: ["Geometry", "ImageEncoding"]),
+    // Golden-image assertions for XCTest and Swift Testing (a library for test targets).
+    .target(name: "GoldenTesting", dependencies: ["Flipbook", "Diffing"]),
     // The five seed articles' animations, on Flipbook's public API only.
     .target(name: "Demos", dependencies: ["Flipbook"]),
     .target(name: "FlipbookCommand", dependencies: [
@@ -48,10 +51,10 @@ let package = Package(
     ]),
     .executableTarget(name: "flipbook", dependencies: ["FlipbookCommand"]),
     // Benchmarks (release builds; see BENCHMARKS.md). Not a product: built only when asked for.
-    .executableTarget(name: "flipbook-bench", dependencies: ["Flipbook", "CPNGShim"], path: "Benchmarks/flipbook-bench"),
+    .executableTarget(name: "flipbook-bench", dependencies: ["Flipbook", "CPNGShim", "Diffing"], path: "Benchmarks/flipbook-bench"),
 
     // Shared by the test targets: where Fixtures/ is, golden comparison and record modes.
-    .target(name: "FlipbookTestSupport", dependencies: ["Flipbook", "CGIF"], path: "Tests/Support"),
+    .target(name: "FlipbookTestSupport", dependencies: ["Flipbook", "GoldenTesting", "Diffing"], path: "Tests/Support"),
     .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),
     .testTarget(name: "AnimationsTests", dependencies: ["Animations"]),
     .testTarget(name: "DynamicsTests", dependencies: ["Dynamics"]),
@@ -62,6 +65,7 @@ let package = Package(
     .testTarget(name: "ScenesTests", dependencies: ["Flipbook", "FlipbookTestSupport"]),
     .testTarget(name: "SceneFormatTests", dependencies: ["Flipbook", "FlipbookTestSupport"]),
     .testTarget(name: "DiffingTests", dependencies: ["Diffing", "CairoCanvas", "ImageEncoding", "Geometry"]),
+    .testTarget(name: "GoldenTestingTests", dependencies: ["GoldenTesting", "Diffing", "Flipbook", "FlipbookTestSupport"], exclude: ["__Snapshots__"]),
     .testTarget(name: "DemosTests", dependencies: ["Demos", "Flipbook", "FlipbookTestSupport"]),
     .testTarget(name: "FlipbookCommandTests", dependencies: ["FlipbookCommand", "FlipbookTestSupport"]),
   ],

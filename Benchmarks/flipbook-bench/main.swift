@@ -81,6 +81,7 @@ let cases: [String: () -> Void] = [
   "png": pngBenchmark,
   "dynamics": dynamicsBenchmark,
   "png-grid": pngGridBenchmark,
+  "diff": diffBenchmark,
 ]
 let asked = CommandLine.arguments.dropFirst()
 // Cases with arguments, used by scripts/bench.
@@ -89,7 +90,7 @@ if let first = asked.first, first == "record" || first == "render-only" {
   if first == "record" { recordBenchmark(rest) } else { renderOnlyBenchmark(rest) }
   exit(0)
 }
-for name in (asked.isEmpty ? ["presentation", "keyframes", "png", "dynamics"] : Array(asked)) {
+for name in (asked.isEmpty ? ["presentation", "keyframes", "png", "dynamics", "diff"] : Array(asked)) {
   guard let run = cases[name] else {
     print("unknown benchmark \(name); cases: \(cases.keys.sorted().joined(separator: ", "))")
     continue

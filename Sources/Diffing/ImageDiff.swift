@@ -1,5 +1,9 @@
 import Geometry
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// The comparison of two images of the same size, pixel by pixel, in pixelmatch's terms: the
 /// perceptual (YIQ) color difference of each pixel, and for pixels over the threshold whether
 /// they are anti-aliasing (an edge moved by a fraction of a pixel) or a real difference.
@@ -67,17 +71,19 @@ public struct ImageDiff: Sendable {
     var classes = [UInt8](repeating: 0, count: count)
     var differing = 0, antialiased = 0, maxChannel = 0
     var maxDelta = 0.0
-    if expected.pixels != actual.pixels {
+    let identical = expected.pixels.withUnsafeBytes { a in actual.pixels.withUnsafeBytes { b in a.count == 0 || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0 } }
+    if !identical {
       let limit = ImageDiff.maxYIQDelta * tolerance.threshold * tolerance.threshold
       let (w, h) = (width, height)
       expected.pixels.withUnsafeBufferPointer { a in
         actual.pixels.withUnsafeBufferPointer { b in
           classes.withUnsafeMutableBufferPointer { out in
+            let wordsA = UnsafeRawBufferPointer(a), wordsB = UnsafeRawBufferPointer(b)
             for y in 0..<h {
               for x in 0..<w {
                 let i = y * w + x, p = i * 4
                 // Most pixels are equal: one 32-bit comparison each.
-                if a[p] == b[p] && a[p + 1] == b[p + 1] && a[p + 2] == b[p + 2] && a[p + 3] == b[p + 3] { continue }
+                if wordsA.loadUnaligned(fromByteOffset: p, as: UInt32.self) == wordsB.loadUnaligned(fromByteOffset: p, as: UInt32.self) { continue }
                 maxChannel = Swift.max(
                   maxChannel, abs(Int(a[p]) - Int(b[p])), abs(Int(a[p + 1]) - Int(b[p + 1])),
                   abs(Int(a[p + 2]) - Int(b[p + 2])), abs(Int(a[p + 3]) - Int(b[p + 3])))
@@ -87,6 +93,8 @@ public struct ImageDiff: Sendable {
                 guard delta > limit || limit == 0 else { continue }
                 if tolerance.ignoresAntialiasing
                   && (ImageDiff.isAntialiased(a, x, y, w, h, other: b) || ImageDiff.isAntialiased(b, x, y, w, h, other: a))
+                  && ImageDiff.isBlend(b, p, ofNeighboursIn: a, x, y, w, h, limit: Swift.max(limit, 64))
+                  && ImageDiff.isBlend(a, p, ofNeighboursIn: b, x, y, w, h, limit: Swift.max(limit, 64))
                 {
                   out[i] = 1
                   antialiased += 1
@@ -165,6 +173,44 @@ public struct ImageDiff: Sendable {
     if minDelta == 0 || maxDelta == 0 { return false }
     return (hasManySiblings(image, minX, minY, w, h) && hasManySiblings(other, minX, minY, w, h))
       || (hasManySiblings(image, maxX, maxY, w, h) && hasManySiblings(other, maxX, maxY, w, h))
+  }
+
+  /// Whether pixel `p` of `image` is, within `limit`, a mix of two pixels of the 3 x 3
+  /// neighbourhood of (x, y) in `other`: what an edge that moved by a fraction of a pixel
+  /// gives. pixelmatch's test alone forgives any change to a thin line (its neighbours are
+  /// both darker and brighter); a gray line turned red is no mix of gray and white.
+  static func isBlend(
+    _ image: UnsafeBufferPointer<UInt8>, _ p: Int, ofNeighboursIn other: UnsafeBufferPointer<UInt8>,
+    _ x1: Int, _ y1: Int, _ w: Int, _ h: Int, limit: Double
+  ) -> Bool {
+    let x0 = Swift.max(x1 - 1, 0), y0 = Swift.max(y1 - 1, 0), x2 = Swift.min(x1 + 1, w - 1), y2 = Swift.min(y1 + 1, h - 1)
+    // At most nine neighbours, on the stack: this runs for every changed pixel.
+    return withUnsafeTemporaryAllocation(of: (Double, Double, Double).self, capacity: 9) { colors -> Bool in
+      var n = 0
+      for y in y0...y2 {
+        for x in x0...x2 {
+          colors[n] = blended(other, (y * w + x) * 4)
+          n += 1
+        }
+      }
+      let c = blended(image, p)
+      for i in 0..<n {
+        for j in i..<n {
+          let (r1, g1, b1) = colors[i], (r2, g2, b2) = colors[j]
+          let (dr, dg, db) = (r2 - r1, g2 - g1, b2 - b1)
+          let length = dr * dr + dg * dg + db * db
+          var t = length > 0 ? ((c.0 - r1) * dr + (c.1 - g1) * dg + (c.2 - b1) * db) / length : 0
+          t = Swift.min(1, Swift.max(0, t))
+          let (er, eg, eb) = (c.0 - (r1 + t * dr), c.1 - (g1 + t * dg), c.2 - (b1 + t * db))
+          let y = 0.29889531 * er + 0.58662247 * eg + 0.11448223 * eb
+          let iq = 0.59597799 * er - 0.2741761 * eg - 0.32180189 * eb
+          let q = 0.21147017 * er - 0.52261711 * eg + 0.31114694 * eb
+          if 0.5053 * y * y + 0.299 * iq * iq + 0.1957 * q * q <= limit { return true }
+        }
+      }
+      return false
+    }
+    return false
   }
 
   /// Whether pixel (x, y) has three or more identical pixels around it (edges count as one).

@@ -1,4 +1,6 @@
+import Diffing
 import Flipbook
+import GoldenTesting
 import Glibc
 
 /// Where the repository's `Fixtures/` folder is, and how to list and compare what is in it.
@@ -45,63 +47,17 @@ public enum FixtureFiles {
   }
 }
 
-/// How golden images are compared and re-recorded.
-///
-/// A pixel differs when one of its channels differs by more than `maxChannelDelta` (2 levels:
-/// what anti-aliasing rounding moves between builds); a comparison passes when at most
-/// `maxDifferingFraction` of the pixels (0.1%) differ. Set `FLIPBOOK_RECORD` to `missing` (the
-/// default: record absent goldens and fail), `failed` (re-record mismatches and fail), `all`
-/// (re-record every golden and fail) or `never` (CI: only compare).
+/// How the project's own golden images (in `Fixtures/goldens/`) are compared and re-recorded:
+/// with the `GoldenTesting` kit users get, at `Golden.tolerance`, in the `FLIPBOOK_RECORD` mode
+/// (`missing` by default: record absent goldens and fail; `failed`, `all`, `never`; see
+/// Fixtures/README.md). Failure pictures go to `.build/golden-failures/`.
 public enum Golden {
-  public static let maxChannelDelta = 2
-  public static let maxDifferingFraction = 0.001
-
-  public enum RecordMode: String { case missing, failed, all, never }
-
-  public static var recordMode: RecordMode {
-    guard let raw = getenv("FLIPBOOK_RECORD") else { return .missing }
-    return RecordMode(rawValue: String(cString: raw)) ?? .missing
-  }
+  /// Pixels may differ perceptually by 0.05 (half pixelmatch's default) and anti-aliased edges
+  /// are forgiven; at most 0.1% of the pixels may differ beyond that.
+  public static let tolerance = Tolerance(threshold: 0.05, ignoresAntialiasing: true, maxDifferingRatio: 0.001)
 
   /// Compares `actual` with the golden PNG at `path`; returns a failure message or `nil`.
   public static func check(_ actual: Bitmap, against path: String, name: String) throws -> String? {
-    let mode = recordMode
-    guard FixtureFiles.exists(path), mode != .all else {
-      if mode == .never { return "missing golden \(path); record it with FLIPBOOK_RECORD=missing scripts/test" }
-      try AtomicFile.write(actual.pngData(), to: path)
-      return "recorded golden \(path): look at it, commit it, and run the tests again"
-    }
-    let expected = try Bitmap(contentsOfPNGFile: path)
-    guard expected.width == actual.width, expected.height == actual.height else {
-      return try fail("size \(actual.width)x\(actual.height) differs from the golden's \(expected.width)x\(expected.height)")
-    }
-    var differing = 0
-    var largest = 0
-    var diff = Bitmap(width: actual.width, height: actual.height, fill: RGBA8(255, 255, 255, 255))
-    for i in stride(from: 0, to: actual.pixels.count, by: 4) {
-      var delta = 0
-      for c in 0..<4 { delta = max(delta, abs(Int(actual.pixels[i + c]) - Int(expected.pixels[i + c]))) }
-      largest = max(largest, delta)
-      if delta > maxChannelDelta {
-        differing += 1
-        (diff.pixels[i], diff.pixels[i + 1], diff.pixels[i + 2]) = (255, 0, 0)
-      }
-    }
-    let fraction = Double(differing) / Double(max(1, actual.width * actual.height))
-    guard fraction > maxDifferingFraction else { return nil }
-    let folder = FixtureFiles.artifacts
-    try AtomicFile.write(actual.pngData(), to: "\(folder)/\(name).actual.png")
-    try AtomicFile.write(diff.pngData(), to: "\(folder)/\(name).difference.png")
-    return try fail(
-      "\(differing) pixels (\(fraction * 100)%) differ by more than \(maxChannelDelta) levels (largest \(largest)); "
-        + "see \(folder)/\(name).actual.png and .difference.png")
-
-    func fail(_ message: String) throws -> String {
-      if mode == .failed {
-        try AtomicFile.write(actual.pngData(), to: path)
-        return "\(name): \(message); re-recorded \(path)"
-      }
-      return "\(name): \(message). If the change is intended: FLIPBOOK_RECORD=failed scripts/test"
-    }
+    GoldenFile(path: path, artifactsFolder: FixtureFiles.artifacts).verify(actual, tolerance: tolerance).message
   }
 }

@@ -1,0 +1,96 @@
+import Diffing
+import Flipbook
+import Testing
+import XCTest
+
+// Assertions for XCTest and Swift Testing alike: a failure is reported to whichever runs the
+// test (an `Issue` under Swift Testing, `XCTFail` under XCTest), with the golden's path, what
+// differs, where the failure pictures are and what to run next.
+//
+// Goldens live beside the test: `__Snapshots__/<TestFile>/<test>.<name>.png` (`.gif` for GIFs).
+
+/// Asserts that `bitmap` matches the golden `name` of the calling test.
+public func assertGolden(
+  _ bitmap: Bitmap, named name: String, tolerance: Tolerance = .antialiasing,
+  filePath: StaticString = #filePath, function: StaticString = #function, line: UInt = #line,
+  sourceLocation: SourceLocation = #_sourceLocation
+) {
+  let golden = GoldenFile(testFile: "\(filePath)", test: "\(function)", name: name)
+  report(golden.verify(bitmap, tolerance: tolerance), filePath: filePath, line: line, sourceLocation: sourceLocation)
+}
+
+/// Asserts that a canvas's pixels match the golden `name` of the calling test.
+public func assertGolden(
+  _ canvas: Canvas, named name: String, tolerance: Tolerance = .antialiasing,
+  filePath: StaticString = #filePath, function: StaticString = #function, line: UInt = #line,
+  sourceLocation: SourceLocation = #_sourceLocation
+) {
+  assertGolden(canvas.makeBitmap(), named: name, tolerance: tolerance, filePath: filePath, function: function, line: line, sourceLocation: sourceLocation)
+}
+
+/// Asserts that the frames of `scene` at `times` (seconds, taken in increasing order) match the
+/// goldens `name@<time>` of the calling test, one golden per time.
+public func assertGolden(
+  _ scene: Scene, at times: [Double], named name: String, scale: Double? = nil, tolerance: Tolerance = .antialiasing,
+  filePath: StaticString = #filePath, function: StaticString = #function, line: UInt = #line,
+  sourceLocation: SourceLocation = #_sourceLocation
+) {
+  for time in times.sorted() {
+    let label = "\(name)@\(shortest(time))"
+    do {
+      let frame = try scene.makeFrame(at: time, scale: scale).makeBitmap()
+      let golden = GoldenFile(testFile: "\(filePath)", test: "\(function)", name: label)
+      report(golden.verify(frame, tolerance: tolerance), filePath: filePath, line: line, sourceLocation: sourceLocation)
+    } catch {
+      report(.failed(message: "\(label): the scene could not be rendered at \(time) s: \(error)"), filePath: filePath, line: line, sourceLocation: sourceLocation)
+    }
+  }
+}
+
+/// Asserts that every frame of the scene `recipe` builds, as an animated GIF with the export
+/// `options`, matches the golden GIF `name` of the calling test: frame count, delays, loop count
+/// and each composited frame.
+public func assertGolden(
+  everyFrameOf recipe: SceneRecipe, named name: String, options: Export.Options = Export.Options(),
+  tolerance: Tolerance = .antialiasing,
+  filePath: StaticString = #filePath, function: StaticString = #function, line: UInt = #line,
+  sourceLocation: SourceLocation = #_sourceLocation
+) {
+  do {
+    var template = Array("/tmp/flipbook-golden-XXXXXX".utf8CString)
+    guard let folder = mkdtemp(&template).map({ String(cString: $0) }) else { throw FileError(path: "/tmp", reason: "cannot make a temporary folder") }
+    defer { rmdir(folder) }
+    let file = folder + "/render.gif"
+    defer { unlink(file) }
+    _ = try Export.gif(recipe, to: file, options: options)
+    assertGolden(gif: try AtomicFile.read(file), named: name, tolerance: tolerance, filePath: filePath, function: function, line: line, sourceLocation: sourceLocation)
+  } catch {
+    report(.failed(message: "\(name): the scene could not be rendered to a GIF: \(error)"), filePath: filePath, line: line, sourceLocation: sourceLocation)
+  }
+}
+
+/// Asserts that the GIF `bytes` match the golden GIF `name` of the calling test, frame by frame
+/// (frame count, delays and loop count too).
+public func assertGolden(
+  gif bytes: [UInt8], named name: String, tolerance: Tolerance = .antialiasing,
+  filePath: StaticString = #filePath, function: StaticString = #function, line: UInt = #line,
+  sourceLocation: SourceLocation = #_sourceLocation
+) {
+  let golden = GoldenFile(testFile: "\(filePath)", test: "\(function)", name: name, extension: "gif")
+  report(golden.verifyGIF(bytes, tolerance: tolerance), filePath: filePath, line: line, sourceLocation: sourceLocation)
+}
+
+/// Reports a failing outcome to the running test framework.
+func report(_ outcome: GoldenFile.Outcome, filePath: StaticString, line: UInt, sourceLocation: SourceLocation) {
+  guard let message = outcome.message else { return }
+  if Test.current != nil {
+    Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
+  } else {
+    XCTFail(message, file: filePath, line: line)
+  }
+}
+
+/// A time as a golden name shows it: `0.5`, `2`, `1.25`.
+func shortest(_ time: Double) -> String {
+  time == time.rounded() && abs(time) < 1e15 ? String(Int(time)) : "\(time)"
+}

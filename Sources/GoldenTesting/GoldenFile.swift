@@ -1,0 +1,210 @@
+import Diffing
+import Flipbook
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// One golden image (or GIF) on disk and the comparison of a new rendering against it: the
+/// framework-free core of the assertions, usable from any test runner.
+public struct GoldenFile: Sendable {
+  /// Where the golden lives.
+  public var path: String
+  /// Where failure pictures go: `<artifacts>/<name>.expected.png`, `.actual.png`, `.diff.png`
+  /// (heatmap) and `.strip.png` (the three side by side).
+  public var artifactsFolder: String
+
+  /// What a comparison came to.
+  public enum Outcome: Sendable, Equatable {
+    /// The rendering matches the golden.
+    case matched
+    /// The golden was written (missing, or re-recorded by the mode); the test must fail so a
+    /// person looks at it.
+    case recorded(reason: String)
+    /// The rendering does not match; the message says how, where the pictures are, and what
+    /// to run next.
+    case failed(message: String)
+
+    /// Whether the test should fail.
+    public var isFailure: Bool { self != .matched }
+
+    /// The message for a failing outcome.
+    public var message: String? {
+      switch self {
+      case .matched: return nil
+      case .recorded(let reason): return reason
+      case .failed(let message): return message
+      }
+    }
+  }
+
+  /// A golden at `path`, with failure pictures in `artifactsFolder`.
+  public init(path: String, artifactsFolder: String) {
+    self.path = path
+    self.artifactsFolder = artifactsFolder
+  }
+
+  /// The golden for test `test` in test file `testFile` (a `#filePath`), named `name`:
+  /// `<folder of testFile>/__Snapshots__/<TestFile>/<test>.<name>.<ext>`, with failure
+  /// pictures in the package's `.build/golden-failures/<TestFile>/`.
+  public init(testFile: String, test: String, name: String, extension ext: String = "png") {
+    let folder = GoldenFile.folder(of: testFile)
+    let fileName = GoldenFile.baseName(of: testFile)
+    let base = "\(GoldenFile.sanitized(test)).\(GoldenFile.sanitized(name))"
+    path = "\(folder)/__Snapshots__/\(fileName)/\(base).\(ext)"
+    let root = GoldenFile.packageRoot(containing: folder) ?? folder
+    artifactsFolder = "\(root)/.build/golden-failures/\(fileName)"
+  }
+
+  /// The name failure pictures take: the golden's file name without its extension.
+  var artifactBase: String {
+    let file = String(path.split(separator: "/").last ?? "golden")
+    return file.split(separator: ".").dropLast().joined(separator: ".")
+  }
+
+  // MARK: - Comparing
+
+  /// Compares `actual` with the golden PNG, recording as `mode` says.
+  public func verify(_ actual: Bitmap, tolerance: Tolerance = .antialiasing, mode: RecordMode = .current) -> Outcome {
+    let bytes: [UInt8]
+    do {
+      bytes = try PNG.encode(actual)
+    } catch {
+      return .failed(message: "cannot encode the rendering as PNG: \(error)")
+    }
+    let exists = access(path, F_OK) == 0
+    if mode == .all || (!exists && mode != .never) {
+      return record(bytes, reason: exists ? "re-recorded (FLIPBOOK_RECORD=all)" : "recorded a new golden")
+    }
+    guard exists else {
+      return .failed(message: "no golden at \(path) (FLIPBOOK_RECORD=never). Record it: run the test once without FLIPBOOK_RECORD=never, look at the picture, commit it.")
+    }
+    let expected: Bitmap
+    do {
+      expected = try Bitmap(contentsOfPNGFile: path)
+    } catch {
+      return .failed(message: "cannot read the golden \(path): \(error)")
+    }
+    let diff: ImageDiff
+    do {
+      diff = try ImageDiff(expected: expected, actual: actual, tolerance: tolerance)
+    } catch {
+      return mismatch("\(error.description)", expected: expected, actual: actual, diff: nil, bytes: bytes, mode: mode)
+    }
+    if diff.passes { return .matched }
+    return mismatch(diff.summary + " (tolerance: \(tolerance))", expected: expected, actual: actual, diff: diff, bytes: bytes, mode: mode)
+  }
+
+  /// Compares the GIF `bytes` with the golden GIF frame by frame (frame count, delays and loop
+  /// count too), recording as `mode` says.
+  public func verifyGIF(_ bytes: [UInt8], tolerance: Tolerance = .antialiasing, mode: RecordMode = .current) -> Outcome {
+    let exists = access(path, F_OK) == 0
+    if mode == .all || (!exists && mode != .never) {
+      return record(bytes, reason: exists ? "re-recorded (FLIPBOOK_RECORD=all)" : "recorded a new golden")
+    }
+    guard exists else {
+      return .failed(message: "no golden at \(path) (FLIPBOOK_RECORD=never). Record it: run the test once without FLIPBOOK_RECORD=never, look at the GIF, commit it.")
+    }
+    let expected: GIF.Animation, actual: GIF.Animation
+    do {
+      expected = try GIF.decode(try AtomicFile.read(path))
+      actual = try GIF.decode(bytes)
+    } catch {
+      return .failed(message: "cannot read \(path) or the new GIF: \(error)")
+    }
+    let diff = AnimationDiff(expected: expected, actual: actual, tolerance: tolerance)
+    if diff.passes { return .matched }
+    let k = diff.failingFrames.first
+    return mismatch(
+      diff.summary, expected: k.map { expected.frames[$0] }, actual: k.map { actual.frames[$0] },
+      diff: k.map { diff.frames[$0] }, bytes: bytes, mode: mode)
+  }
+
+  // MARK: - Writing
+
+  private func record(_ bytes: [UInt8], reason: String) -> Outcome {
+    do {
+      try GoldenFile.makeFolders(for: path)
+      try AtomicFile.write(bytes, to: path)
+    } catch {
+      return .failed(message: "cannot write the golden \(path): \(error)")
+    }
+    return .recorded(reason: "\(reason) at \(path): look at it, commit it, and run the test again.")
+  }
+
+  private func mismatch(_ what: String, expected: Bitmap?, actual: Bitmap?, diff: ImageDiff?, bytes: [UInt8], mode: RecordMode) -> Outcome {
+    var lines = ["\(path) does not match: \(what)"]
+    if let expected, let actual {
+      let base = "\(artifactsFolder)/\(artifactBase)"
+      do {
+        try GoldenFile.makeFolders(for: base)
+        try AtomicFile.write(try PNG.encode(expected), to: base + ".expected.png")
+        try AtomicFile.write(try PNG.encode(actual), to: base + ".actual.png")
+        if let diff {
+          try AtomicFile.write(try PNG.encode(diff.heatmap(over: expected)), to: base + ".diff.png")
+          try AtomicFile.write(try PNG.encode(diff.strip(expected: expected, actual: actual)), to: base + ".strip.png")
+          lines.append("pictures: \(base).strip.png (expected | actual | differences in red), and .expected.png, .actual.png, .diff.png beside it")
+        } else {
+          lines.append("pictures: \(base).expected.png and \(base).actual.png")
+        }
+      } catch {
+        lines.append("(could not write the failure pictures to \(artifactsFolder): \(error))")
+      }
+    }
+    if mode == .failed {
+      do {
+        try AtomicFile.write(bytes, to: path)
+        lines.append("re-recorded (FLIPBOOK_RECORD=failed): look at the new golden, commit it if it is right, and run the test again.")
+      } catch {
+        lines.append("could not re-record: \(error)")
+      }
+    } else {
+      lines.append("If the change is intended, re-record: FLIPBOOK_RECORD=failed swift test --filter <this test>, look at the new golden, commit it.")
+    }
+    return .failed(message: lines.joined(separator: "\n"))
+  }
+
+  // MARK: - Paths
+
+  static func folder(of file: String) -> String {
+    guard let slash = file.lastIndex(of: "/") else { return "." }
+    return String(file[..<slash])
+  }
+
+  static func baseName(of file: String) -> String {
+    let name = file.split(separator: "/").last.map(String.init) ?? file
+    return name.hasSuffix(".swift") ? String(name.dropLast(6)) : name
+  }
+
+  /// A test or golden name made safe for a file name: `testPulse()` is `testPulse`, anything but
+  /// letters, digits, `-`, `_`, `@` and `.` becomes `_`.
+  static func sanitized(_ name: String) -> String {
+    var s = name
+    if let paren = s.firstIndex(of: "(") { s = String(s[..<paren]) }
+    let mapped = s.unicodeScalars.map { c -> Character in
+      (c.properties.isAlphabetic || ("0"..."9").contains(c) || "-_@.".unicodeScalars.contains(c)) && c.isASCII ? Character(c) : "_"
+    }
+    return String(mapped)
+  }
+
+  /// The nearest folder at or above `folder` holding a Package.swift.
+  static func packageRoot(containing folder: String) -> String? {
+    var current = folder
+    while !current.isEmpty {
+      if access(current + "/Package.swift", F_OK) == 0 { return current }
+      guard let slash = current.lastIndex(of: "/") else { return nil }
+      current = String(current[..<slash])
+    }
+    return nil
+  }
+
+  static func makeFolders(for file: String) throws {
+    var prefix = ""
+    let parts = file.split(separator: "/", omittingEmptySubsequences: false).dropLast()
+    for (i, part) in parts.enumerated() {
+      prefix += (i == 0 ? "" : "/") + part
+      if prefix.isEmpty { continue }
+      try AtomicFile.makeFolder(prefix)
+    }
+  }
+}
