@@ -17,7 +17,7 @@ public struct FlipbookTool: ParsableCommand {
       Exit status: 0 success, 1 the work failed (bad scene, unwritable output), 2 wrong usage.
       """,
     version: "0.1.0",
-    subcommands: [RenderCommand.self, FrameCommand.self, InspectCommand.self, DemoCommand.self, DiffCommand.self])
+    subcommands: [RenderCommand.self, FrameCommand.self, InspectCommand.self, DemoCommand.self, DiffCommand.self, SheetCommand.self])
 
   /// Creates the root command (it only dispatches to subcommands).
   public init() {}

@@ -1,0 +1,75 @@
+import ArgumentParser
+import Flipbook
+
+/// `flipbook sheet SCENE|GIF -o SHEET.png [--columns N] [--times T ...]`: a contact sheet of
+/// frames with their times under them.
+struct SheetCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "sheet",
+    abstract: "Lay frames of a scene or a GIF out in a grid, each with its time under it, as one PNG.",
+    discussion: """
+      By default 8 frames evenly spread over the scene's duration (a scene), or over the GIF's \
+      frames (every frame when it has 12 or fewer). --times picks the times instead; for a GIF, \
+      each shows the frame on screen at that time. Captions are set in DejaVu Sans \
+      (scripts/setup installs it), so sheets are the same on every machine that runs the setup.
+      """)
+
+  @Argument(help: "A scene file (.json) or an animated GIF (.gif).")
+  var input: String
+
+  @Option(name: [.customShort("o"), .long], help: "The PNG to write.")
+  var output: String
+
+  @Option(name: .long, help: "Frames per row (default 4).")
+  var columns: Int = 4
+
+  @Option(name: .long, parsing: .upToNextOption, help: "The times to show, in seconds (e.g. --times 0 0.5 1).")
+  var times: [Double] = []
+
+  @Option(name: .long, help: "Pixels per point for a scene (default: the scene's).")
+  var scale: Double?
+
+  static let defaultCount = 8
+
+  func validate() throws {
+    guard output.lowercased().hasSuffix(".png") else { throw ValidationError("-o must name a .png file, got '\(output)'") }
+    guard (1...100).contains(columns) else { throw ValidationError("--columns must be 1...100") }
+    guard times.allSatisfy({ $0.isFinite && $0 >= 0 }) else { throw ValidationError("--times must be times of 0 s or later") }
+    guard times.count <= ContactSheet.maximumFrames else { throw ValidationError("a sheet shows at most \(ContactSheet.maximumFrames) frames") }
+    if let scale, !(scale > 0 && scale.isFinite) { throw ValidationError("--scale must be greater than 0") }
+  }
+
+  func run() throws {
+    let sheet: Bitmap
+    if input.lowercased().hasSuffix(".gif") {
+      let gif = try failing(input) { try GIF.decode(try AtomicFile.read(input)) }
+      sheet = try failing(input) { try ContactSheet.make(Self.frames(of: gif, at: times), columns: columns) }
+    } else {
+      let scene = try loadScene(input)
+      let path = input
+      let recipe = SceneRecipe { try SceneFormat.load(contentsOf: path) }
+      let chosen = times.isEmpty ? (0..<Self.defaultCount).map { Double($0) * scene.duration / Double(Self.defaultCount) } : times
+      sheet = try failing(input) { try ContactSheet.make(recipe, times: chosen, columns: columns, scale: scale) }
+    }
+    try failing(output) { try AtomicFile.write(PNG.encode(sheet), to: output) }
+  }
+
+  /// The GIF's frames to show, captioned with the time each starts at: those on screen at
+  /// `times`, or by default every frame (12 or fewer) or 8 spread evenly.
+  static func frames(of gif: GIF.Animation, at times: [Double]) -> [(image: Bitmap, caption: String)] {
+    var starts: [Double] = []
+    var t = 0.0
+    for delay in gif.delays {
+      starts.append(t)
+      t += Double(delay) / 100
+    }
+    let indices: [Int]
+    if times.isEmpty {
+      let n = gif.frames.count
+      indices = n <= 12 ? Array(0..<n) : (0..<defaultCount).map { $0 * n / defaultCount }
+    } else {
+      indices = times.map { time in starts.lastIndex { $0 <= time + 1e-9 } ?? 0 }
+    }
+    return indices.map { (image: gif.frames[$0], caption: ContactSheet.caption(starts[$0])) }
+  }
+}
