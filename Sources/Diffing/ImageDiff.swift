@@ -1,5 +1,7 @@
 import Geometry
 
+import Dispatch
+
 #if canImport(Glibc)
   import Glibc
 #endif
@@ -69,50 +71,105 @@ public struct ImageDiff: Sendable {
     self.tolerance = tolerance
     let count = width * height
     var classes = [UInt8](repeating: 0, count: count)
-    var differing = 0, antialiased = 0, maxChannel = 0
-    var maxDelta = 0.0
+    var scan = Scan()
     let identical = expected.pixels.withUnsafeBytes { a in actual.pixels.withUnsafeBytes { b in a.count == 0 || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0 } }
     if !identical {
-      let limit = ImageDiff.maxYIQDelta * tolerance.threshold * tolerance.threshold
       let (w, h) = (width, height)
       expected.pixels.withUnsafeBufferPointer { a in
         actual.pixels.withUnsafeBufferPointer { b in
           classes.withUnsafeMutableBufferPointer { out in
-            let wordsA = UnsafeRawBufferPointer(a), wordsB = UnsafeRawBufferPointer(b)
-            for y in 0..<h {
-              for x in 0..<w {
-                let i = y * w + x, p = i * 4
-                // Most pixels are equal: one 32-bit comparison each.
-                if wordsA.loadUnaligned(fromByteOffset: p, as: UInt32.self) == wordsB.loadUnaligned(fromByteOffset: p, as: UInt32.self) { continue }
-                maxChannel = Swift.max(
-                  maxChannel, abs(Int(a[p]) - Int(b[p])), abs(Int(a[p + 1]) - Int(b[p + 1])),
-                  abs(Int(a[p + 2]) - Int(b[p + 2])), abs(Int(a[p + 3]) - Int(b[p + 3])))
-                let delta = abs(ImageDiff.colorDelta(a, p, b, p))
-                maxDelta = Swift.max(maxDelta, delta)
-                // Threshold 0 is byte for byte: even differences that look alike over white count.
-                guard delta > limit || limit == 0 else { continue }
-                if tolerance.ignoresAntialiasing
-                  && (ImageDiff.isAntialiased(a, x, y, w, h, other: b) || ImageDiff.isAntialiased(b, x, y, w, h, other: a))
-                  && ImageDiff.isBlend(b, p, ofNeighboursIn: a, x, y, w, h, limit: Swift.max(limit, 64))
-                  && ImageDiff.isBlend(a, p, ofNeighboursIn: b, x, y, w, h, limit: Swift.max(limit, 64))
-                {
-                  out[i] = 1
-                  antialiased += 1
-                } else {
-                  out[i] = 2
-                  differing += 1
-                }
-              }
-            }
+            scan = ImageDiff.scanInBands(a, b, into: out, width: w, height: h, tolerance: tolerance)
           }
         }
       }
     }
+    let (differing, antialiased, maxChannel, maxDelta) = (scan.differing, scan.antialiased, scan.maxChannel, scan.maxDelta)
     self.classes = classes
     differingPixels = differing
     antialiasedPixels = antialiased
     maxChannelDelta = maxChannel
     maxPerceptualDelta = (maxDelta / ImageDiff.maxYIQDelta).squareRoot()
+  }
+
+  /// What one pass over the pixels found.
+  struct Scan {
+    var differing = 0, antialiased = 0, maxChannel = 0
+    var maxDelta = 0.0
+  }
+
+  /// Large images are scanned in bands of rows, one per core: each band reads both images
+  /// (neighbours across its edges included) and writes only its own rows of `out`, and the
+  /// counts add up the same whatever the number of bands.
+  static func scanInBands(
+    _ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>, into out: UnsafeMutableBufferPointer<UInt8>,
+    width w: Int, height h: Int, tolerance: Tolerance
+  ) -> Scan {
+    let cores = Swift.max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    let bands = w * h < 250_000 ? 1 : Swift.min(2 * cores, h)
+    if bands == 1 { return scan(a, b, into: out, width: w, height: h, rows: 0..<h, tolerance: tolerance) }
+    let results = UnsafeMutableBufferPointer<Scan>.allocate(capacity: bands)
+    results.initialize(repeating: Scan())
+    defer { results.deallocate() }
+    let shared = Shared(a: a, b: b, out: out, results: results)
+    DispatchQueue.concurrentPerform(iterations: bands) { k in
+      let rows = (k * h / bands)..<((k + 1) * h / bands)
+      shared.results[k] = scan(shared.a, shared.b, into: shared.out, width: w, height: h, rows: rows, tolerance: tolerance)
+    }
+    var total = Scan()
+    for r in results {
+      total.differing += r.differing
+      total.antialiased += r.antialiased
+      total.maxChannel = Swift.max(total.maxChannel, r.maxChannel)
+      total.maxDelta = Swift.max(total.maxDelta, r.maxDelta)
+    }
+    return total
+  }
+
+  /// The buffers the bands share: read-only images, and outputs each band writes its own part of.
+  struct Shared: @unchecked Sendable {
+    let a: UnsafeBufferPointer<UInt8>, b: UnsafeBufferPointer<UInt8>
+    let out: UnsafeMutableBufferPointer<UInt8>
+    let results: UnsafeMutableBufferPointer<Scan>
+  }
+
+  /// Classifies the pixels of `rows` into `out`; the hot loop, with its counters in locals.
+  static func scan(
+    _ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>, into out: UnsafeMutableBufferPointer<UInt8>,
+    width w: Int, height h: Int, rows: Range<Int>, tolerance: Tolerance
+  ) -> Scan {
+    let limit = maxYIQDelta * tolerance.threshold * tolerance.threshold
+    let blendLimit = Swift.max(limit, 64)
+    let forgives = tolerance.ignoresAntialiasing
+    var differing = 0, antialiased = 0, maxChannel: UInt8 = 0
+    var maxDelta = 0.0
+    let wordsA = UnsafeRawBufferPointer(a), wordsB = UnsafeRawBufferPointer(b)
+    for y in rows {
+      for x in 0..<w {
+        let i = y * w + x, p = i * 4
+        // Most pixels are equal: one 32-bit comparison each.
+        if wordsA.loadUnaligned(fromByteOffset: p, as: UInt32.self) == wordsB.loadUnaligned(fromByteOffset: p, as: UInt32.self) { continue }
+        for c in 0..<4 {
+          let (u, v) = (a[p + c], b[p + c])
+          maxChannel = Swift.max(maxChannel, u > v ? u &- v : v &- u)
+        }
+        let delta = abs(colorDelta(a, p, b, p))
+        if delta > maxDelta { maxDelta = delta }
+        // Threshold 0 is byte for byte: even differences that look alike over white count.
+        guard delta > limit || limit == 0 else { continue }
+        if forgives
+          && (isAntialiased(a, x, y, w, h, other: b) || isAntialiased(b, x, y, w, h, other: a))
+          && isBlend(b, p, ofNeighboursIn: a, x, y, w, h, limit: blendLimit)
+          && isBlend(a, p, ofNeighboursIn: b, x, y, w, h, limit: blendLimit)
+        {
+          out[i] = 1
+          antialiased += 1
+        } else {
+          out[i] = 2
+          differing += 1
+        }
+      }
+    }
+    return Scan(differing: differing, antialiased: antialiased, maxChannel: Int(maxChannel), maxDelta: maxDelta)
   }
 
   // MARK: - pixelmatch's measures
