@@ -26,30 +26,9 @@ public struct FileError: Error, Hashable, Sendable, CustomStringConvertible {
 public enum AtomicFile {
   /// Writes `bytes` to `path`, replacing any existing file only when the write succeeded.
   public static func write(_ bytes: [UInt8], to path: String) throws(FileError) {
-    let temporary = temporaryPath(for: path)
-    TemporaryFiles.register(temporary)
-    defer { TemporaryFiles.unregister(temporary) }
-    let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-    guard fd >= 0 else { throw FileError(path: path, reason: lastError()) }
-    var failure: String? = nil
-    bytes.withUnsafeBytes { raw in
-      var offset = 0
-      while offset < raw.count {
-        let n = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
-        if n < 0 {
-          if errno == EINTR { continue }
-          failure = lastError()
-          return
-        }
-        offset += n
-      }
-    }
-    if close(fd) != 0 && failure == nil { failure = lastError() }
-    if failure == nil && rename(temporary, path) != 0 { failure = lastError() }
-    if let failure {
-      unlink(temporary)
-      throw FileError(path: path, reason: failure)
-    }
+    let stream = try Stream(path: path)
+    try stream.write(bytes)  // on failure the stream's deinit removes the temporary file
+    try stream.commit()
   }
 
   /// Makes SIGINT, SIGTERM and SIGHUP remove the temporary files of writes under way before the
@@ -231,6 +210,19 @@ extension AtomicFile {
       return
     }
     guard mkdir(path, 0o755) == 0 else { throw FileError(path: path, reason: lastError()) }
+  }
+
+  /// The names of the entries of `folder` that end with `suffix` and do not start with a dot,
+  /// sorted; empty when the folder cannot be read.
+  public static func names(in folder: String, suffix: String = "") -> [String] {
+    guard let dir = opendir(folder) else { return [] }
+    defer { closedir(dir) }
+    var out: [String] = []
+    while let entry = readdir(dir) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+      if name.hasSuffix(suffix) && !name.hasPrefix(".") { out.append(name) }
+    }
+    return out.sorted()
   }
 
   /// Whether `path` names an existing folder.

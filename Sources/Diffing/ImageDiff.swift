@@ -142,12 +142,11 @@ public struct ImageDiff: Sendable {
     let forgives = tolerance.ignoresAntialiasing
     var differing = 0, antialiased = 0, maxChannel: UInt8 = 0
     var maxDelta = 0.0
-    let wordsA = UnsafeRawBufferPointer(a), wordsB = UnsafeRawBufferPointer(b)
     for y in rows {
       for x in 0..<w {
         let i = y * w + x, p = i * 4
         // Most pixels are equal: one 32-bit comparison each.
-        if wordsA.loadUnaligned(fromByteOffset: p, as: UInt32.self) == wordsB.loadUnaligned(fromByteOffset: p, as: UInt32.self) { continue }
+        if same(a, p, b, p) { continue }
         for c in 0..<4 {
           let (u, v) = (a[p + c], b[p + c])
           maxChannel = Swift.max(maxChannel, u > v ? u &- v : v &- u)
@@ -180,17 +179,30 @@ public struct ImageDiff: Sendable {
   static func colorDelta(_ a: UnsafeBufferPointer<UInt8>, _ i: Int, _ b: UnsafeBufferPointer<UInt8>, _ j: Int) -> Double {
     let (r1, g1, b1) = blended(a, i), (r2, g2, b2) = blended(b, j)
     let y1 = luma(r1, g1, b1), y2 = luma(r2, g2, b2)
-    let y = y1 - y2
-    let iq = 0.59597799 * (r1 - r2) - 0.2741761 * (g1 - g2) - 0.32180189 * (b1 - b2)
-    let q = 0.21147017 * (r1 - r2) - 0.52261711 * (g1 - g2) + 0.31114694 * (b1 - b2)
-    let delta = 0.5053 * y * y + 0.299 * iq * iq + 0.1957 * q * q
+    let delta = yiqDistance(y: y1 - y2, r1 - r2, g1 - g2, b1 - b2)
     return y1 > y2 ? -delta : delta
+  }
+
+  /// pixelmatch's weighted squared YIQ distance of a color difference whose luma difference
+  /// is `y`.
+  @inline(__always)
+  static func yiqDistance(y: Double, _ dr: Double, _ dg: Double, _ db: Double) -> Double {
+    let iq = 0.59597799 * dr - 0.2741761 * dg - 0.32180189 * db
+    let q = 0.21147017 * dr - 0.52261711 * dg + 0.31114694 * db
+    return 0.5053 * y * y + 0.299 * iq * iq + 0.1957 * q * q
+  }
+
+  /// Whether pixel `i` of `a` and pixel `j` of `b` are the same four bytes.
+  @inline(__always)
+  static func same(_ a: UnsafeBufferPointer<UInt8>, _ i: Int, _ b: UnsafeBufferPointer<UInt8>, _ j: Int) -> Bool {
+    UnsafeRawBufferPointer(a).loadUnaligned(fromByteOffset: i, as: UInt32.self)
+      == UnsafeRawBufferPointer(b).loadUnaligned(fromByteOffset: j, as: UInt32.self)
   }
 
   /// The brightness difference of pixels `i` and `j` of one image (pixelmatch's `yOnly`).
   @inline(__always)
   static func brightnessDelta(_ a: UnsafeBufferPointer<UInt8>, _ i: Int, _ j: Int) -> Double {
-    if a[i] == a[j] && a[i + 1] == a[j + 1] && a[i + 2] == a[j + 2] && a[i + 3] == a[j + 3] { return 0 }
+    if same(a, i, a, j) { return 0 }
     let (r1, g1, b1) = blended(a, i), (r2, g2, b2) = blended(a, j)
     return luma(r1, g1, b1) - luma(r2, g2, b2)
   }
@@ -259,10 +271,7 @@ public struct ImageDiff: Sendable {
           var t = length > 0 ? ((c.0 - r1) * dr + (c.1 - g1) * dg + (c.2 - b1) * db) / length : 0
           t = Swift.min(1, Swift.max(0, t))
           let (er, eg, eb) = (c.0 - (r1 + t * dr), c.1 - (g1 + t * dg), c.2 - (b1 + t * db))
-          let y = 0.29889531 * er + 0.58662247 * eg + 0.11448223 * eb
-          let iq = 0.59597799 * er - 0.2741761 * eg - 0.32180189 * eb
-          let q = 0.21147017 * er - 0.52261711 * eg + 0.31114694 * eb
-          if 0.5053 * y * y + 0.299 * iq * iq + 0.1957 * q * q <= limit { return true }
+          if yiqDistance(y: luma(er, eg, eb), er, eg, eb) <= limit { return true }
         }
       }
       return false
@@ -278,7 +287,7 @@ public struct ImageDiff: Sendable {
     for x in x0...x2 {
       for y in y0...y2 where x != x1 || y != y1 {
         let q = (y * w + x) * 4
-        if image[p] == image[q] && image[p + 1] == image[q + 1] && image[p + 2] == image[q + 2] && image[p + 3] == image[q + 3] {
+        if same(image, p, image, q) {
           zeroes += 1
           if zeroes > 2 { return true }
         }

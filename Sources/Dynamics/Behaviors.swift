@@ -42,11 +42,8 @@ public final class GravityBehavior: DynamicBehavior {
   /// The acceleration as a vector whose length is the magnitude (`gravityDirection`); setting it
   /// sets `angle` and `magnitude` (a zero vector gives magnitude 0 and angle 0, as UIKit does).
   public var gravityDirection: Point {
-    get { Point(x: magnitude * cos(angle), y: magnitude * sin(angle)) }
-    set {
-      magnitude = newValue.length
-      angle = magnitude > 0 ? atan2(newValue.y, newValue.x) : 0
-    }
+    get { Point(magnitude: magnitude, angle: angle) }
+    set { (magnitude, angle) = newValue.polar }
   }
 
   /// Sets the direction and magnitude at once.
@@ -231,11 +228,8 @@ public final class PushBehavior: DynamicBehavior {
 
   /// The push as a vector whose length is the magnitude; setting it sets `angle` and `magnitude`.
   public var pushDirection: Point {
-    get { Point(x: magnitude * cos(angle), y: magnitude * sin(angle)) }
-    set {
-      magnitude = newValue.length
-      angle = magnitude > 0 ? atan2(newValue.y, newValue.x) : 0
-    }
+    get { Point(magnitude: magnitude, angle: angle) }
+    set { (magnitude, angle) = newValue.polar }
   }
 
   /// Sets the direction and magnitude at once.

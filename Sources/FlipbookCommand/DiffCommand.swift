@@ -74,7 +74,6 @@ struct DiffCommand: ParsableCommand {
       do {
         diff = try ImageDiff(expected: e, actual: c, tolerance: tolerance)
       } catch {
-        print(error.description)
         throw CommandFailure(message: "\(expected) and \(actual) differ: \(error.description)")
       }
       print(diff.summary)

@@ -1,9 +1,5 @@
 import Flipbook
 
-#if canImport(Glibc)
-  import Glibc
-#endif
-
 extension GoldenFile {
   /// The goldens in `__Snapshots__/<TestFile>/` beside `testFile` that no test in it can
   /// produce: the test function the file name starts with is not declared in the file, or the
@@ -19,7 +15,8 @@ extension GoldenFile {
     let folder = "\(GoldenFile.folder(of: testFile))/__Snapshots__/\(GoldenFile.baseName(of: testFile))"
     guard let source = try? AtomicFile.read(testFile) else { return [] }
     let text = String(decoding: source, as: UTF8.self)
-    return files(in: folder).filter { file in
+    let goldens = (AtomicFile.names(in: folder, suffix: ".png") + AtomicFile.names(in: folder, suffix: ".gif")).sorted()
+    return goldens.filter { file in
       let parts = file.split(separator: ".", maxSplits: 1)
       guard parts.count == 2 else { return true }
       let test = String(parts[0])
@@ -29,17 +26,5 @@ extension GoldenFile {
       let named = text.contains("\"\(name)\"") || text.contains("\"\(name)@")
       return !(declared && named)
     }.map { "\(folder)/\($0)" }
-  }
-
-  /// The names of the .png and .gif files in `folder`, sorted.
-  static func files(in folder: String) -> [String] {
-    guard let dir = opendir(folder) else { return [] }
-    defer { closedir(dir) }
-    var out: [String] = []
-    while let entry = readdir(dir) {
-      let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
-      if !name.hasPrefix("."), name.hasSuffix(".png") || name.hasSuffix(".gif") { out.append(name) }
-    }
-    return out.sorted()
   }
 }

@@ -26,7 +26,7 @@ import Testing
     let scene = try Demo.named(c.demo)!.recipe.make()
     let frame = try scene.makeFrame(at: c.time).makeBitmap()
     let name = "\(c.demo)@\(c.time)"
-    if let failure = try Golden.check(frame, against: "\(FixtureFiles.root)/goldens/demos/\(name).png", name: name) {
+    if let failure = Golden.check(frame, against: "\(FixtureFiles.root)/goldens/demos/\(name).png") {
       Issue.record(Comment(rawValue: failure))
     }
   }

@@ -9,7 +9,7 @@ import Testing
 /// The README's gallery (`docs/gallery/NAME.gif`) is what the current code renders, byte for
 /// byte: rendering is deterministic, so any difference means the gallery is stale.
 @Suite struct GalleryTests {
-  static let gallery = String(FixtureFiles.root.dropLast("Fixtures".count)) + "docs/gallery"
+  static let gallery = FixtureFiles.repository + "docs/gallery"
 
   @Test(arguments: Demo.all.map(\.name))
   func committedGIFIsWhatTheCodeRenders(_ name: String) throws {
@@ -38,7 +38,7 @@ import Testing
   @Test(arguments: Demo.all.map(\.name))
   func readmeStatesEachGIFsSize(_ name: String) throws {
     // The README's gallery says "<b>NAME</b>: ..., N KiB"; N is the committed GIF's size, rounded.
-    let readme = FixtureFiles.text(String(FixtureFiles.root.dropLast("Fixtures".count)) + "README.md")
+    let readme = FixtureFiles.text(FixtureFiles.repository + "README.md")
     let bytes = try AtomicFile.read("\(Self.gallery)/\(name).gif").count
     let kib = Int((Double(bytes) / 1024).rounded())
     guard let line = readme.split(separator: "\n").first(where: { $0.contains("<b>\(name)</b>:") }) else {

@@ -15,7 +15,7 @@ import Testing
   func spinnerImagesAreTheArticlesDrawings(_ frame: Int) throws {
     let image = try Spinner.frameImage(frame, scale: 3)
     let name = "spinner-\(frame)"
-    if let failure = try Golden.check(image.bitmap, against: "\(FixtureFiles.root)/scenes/spinner/\(name).png", name: name) {
+    if let failure = Golden.check(image.bitmap, against: "\(FixtureFiles.root)/scenes/spinner/\(name).png") {
       Issue.record(Comment(rawValue: failure))
     }
   }

@@ -32,7 +32,7 @@ import Testing
     #expect(run(["sheet", FixtureFiles.root + "/scenes/radar-pulses.json", "-o", sheet, "--scale", "0.25", "--times", "0", "1", "2", "3", "--columns", "2"]) == 0)
     let bitmap = try Bitmap(contentsOfPNGFile: sheet)
     #expect(bitmap.width == 8 + 2 * (80 + 8) && bitmap.height == 8 + 2 * (80 + 18 + 8))
-    if let failure = try Golden.check(bitmap, against: FixtureFiles.root + "/goldens/sheets/radar-pulses.png", name: "sheet-radar-pulses") {
+    if let failure = Golden.check(bitmap, against: FixtureFiles.root + "/goldens/sheets/radar-pulses.png") {
       Issue.record(Comment(rawValue: failure))
     }
     // The same bytes every time.

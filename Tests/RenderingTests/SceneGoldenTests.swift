@@ -34,7 +34,7 @@ import Testing
   func sceneMatchesItsGolden(_ c: GoldenCase) throws {
     let scene = try SceneFormat.load(contentsOf: "\(FixtureFiles.root)/scenes/\(c.scene).json")
     let frame = try scene.makeFrame(at: c.time).makeBitmap()
-    if let failure = try Golden.check(frame, against: "\(FixtureFiles.root)/goldens/\(c.golden).png", name: c.golden) {
+    if let failure = Golden.check(frame, against: "\(FixtureFiles.root)/goldens/\(c.golden).png") {
       Issue.record(Comment(rawValue: failure))
     }
   }

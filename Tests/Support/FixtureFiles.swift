@@ -13,24 +13,18 @@ public enum FixtureFiles {
   }()
 
   /// Where failing comparisons leave their pictures (ignored by git).
+  /// The repository's root folder, with a trailing slash.
+  public static var repository: String { String(root.dropLast("Fixtures".count)) }
+
   public static let artifacts: String = {
-    let folder = String(root.dropLast("Fixtures".count)) + ".build/golden-failures"
+    let folder = repository + ".build/golden-failures"
     mkdir(folder, 0o755)
     return folder
   }()
 
   /// The names in `folder` that end with `suffix`, sorted, without the suffix.
   public static func names(in folder: String, suffix: String) -> [String] {
-    guard let dir = opendir(folder) else { return [] }
-    defer { closedir(dir) }
-    var out: [String] = []
-    while let entry = readdir(dir) {
-      let name = withUnsafeBytes(of: entry.pointee.d_name) {
-        String(cString: $0.bindMemory(to: CChar.self).baseAddress!)
-      }
-      if name.hasSuffix(suffix) && !name.hasPrefix(".") { out.append(String(name.dropLast(suffix.count))) }
-    }
-    return out.sorted()
+    AtomicFile.names(in: folder, suffix: suffix).map { String($0.dropLast(suffix.count)) }.sorted()
   }
 
   public static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
@@ -57,7 +51,7 @@ public enum Golden {
   public static let tolerance = Tolerance(threshold: 0.05, ignoresAntialiasing: true, maxDifferingRatio: 0.001)
 
   /// Compares `actual` with the golden PNG at `path`; returns a failure message or `nil`.
-  public static func check(_ actual: Bitmap, against path: String, name: String) throws -> String? {
+  public static func check(_ actual: Bitmap, against path: String) -> String? {
     GoldenFile(path: path, artifactsFolder: FixtureFiles.artifacts).verify(actual, tolerance: tolerance).message
   }
 }

@@ -16,7 +16,7 @@ public enum Tools {
 
   /// The built `flipbook` command beside the test bundle.
   public static var flipbook: String {
-    String(FixtureFiles.root.dropLast("Fixtures".count)) + ".build/debug/flipbook"
+    FixtureFiles.repository + ".build/debug/flipbook"
   }
 
   /// Runs a program to completion; its status, standard output and standard error.
