@@ -2,7 +2,7 @@
 // Flipbook: Core Animation's model on Linux, rendered by Cairo to PNG frames and animated GIFs.
 //
 // Dependencies point one way, down this list (see README "Architecture"):
-//   flipbook -> FlipbookCommand -> Demos -> Flipbook (umbrella) -> SceneFormat -> Scenes -> Rendering
+//   flipbook -> FlipbookCommand -> Demos -> Flipbook (umbrella) -> SceneFiles -> Scenes -> Rendering
 //   Rendering -> LayerTree, CairoCanvas;  LayerTree -> Animations -> Geometry;  CairoCanvas -> CCairo, Geometry
 import PackageDescription
 
@@ -38,23 +38,23 @@ let package = Package(
     .target(name: "CairoCanvas", dependencies: ["CCairo", "Geometry"]),
     .target(name: "Rendering", dependencies: ["LayerTree", "CairoCanvas", "Geometry"]),
     .target(name: "Scenes", dependencies: ["Rendering", "LayerTree", "Animations", "CairoCanvas", "Geometry", "ImageEncoding", "Dynamics"]),
-    .target(name: "SceneFormat", dependencies: ["Scenes", "LayerTree", "Animations", "Dynamics", "CairoCanvas", "Geometry"]),
-    .target(name: "Flipbook", dependencies: ["Geometry", "Animations", "LayerTree", "CairoCanvas", "ImageEncoding", "Dynamics", "Rendering", "Scenes", "SceneFormat"]),
+    .target(name: "SceneFiles", dependencies: ["Scenes", "LayerTree", "Animations", "Dynamics", "CairoCanvas", "Geometry"]),
+    .target(name: "Flipbook", dependencies: ["Geometry", "Animations", "LayerTree", "CairoCanvas", "ImageEncoding", "Dynamics", "Rendering", "Scenes", "SceneFiles"]),
     // Image comparison (pixelmatch's perceptual diff with anti-aliasing detection) and GIF comparison.
-    .target(name: "Diffing", dependencies: ["Geometry", "ImageEncoding"]),
+    .target(name: "ImageComparison", dependencies: ["Geometry", "ImageEncoding"]),
     // Golden-image assertions for XCTest and Swift Testing (a library for test targets).
-    .target(name: "GoldenTesting", dependencies: ["Flipbook", "Diffing"]),
+    .target(name: "GoldenTesting", dependencies: ["Flipbook", "ImageComparison"]),
     // The five seed articles' animations, on Flipbook's public API only.
     .target(name: "Demos", dependencies: ["Flipbook"]),
     .target(name: "FlipbookCommand", dependencies: [
-      "Flipbook", "Demos", "Diffing", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      "Flipbook", "Demos", "ImageComparison", .product(name: "ArgumentParser", package: "swift-argument-parser"),
     ]),
     .executableTarget(name: "flipbook", dependencies: ["FlipbookCommand"]),
     // Benchmarks (release builds; see BENCHMARKS.md). Not a product: built only when asked for.
-    .executableTarget(name: "flipbook-bench", dependencies: ["Flipbook", "CPNGShim", "Diffing"], path: "Benchmarks/flipbook-bench"),
+    .executableTarget(name: "flipbook-bench", dependencies: ["Flipbook", "CPNGShim", "ImageComparison"], path: "Benchmarks/flipbook-bench"),
 
     // Shared by the test targets: where Fixtures/ is, golden comparison and record modes.
-    .target(name: "FlipbookTestSupport", dependencies: ["Flipbook", "GoldenTesting", "Diffing"], path: "Tests/Support"),
+    .target(name: "FlipbookTestSupport", dependencies: ["Flipbook", "GoldenTesting", "ImageComparison"], path: "Tests/Support"),
     .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),
     .testTarget(name: "AnimationsTests", dependencies: ["Animations"]),
     .testTarget(name: "DynamicsTests", dependencies: ["Dynamics"]),
@@ -63,9 +63,9 @@ let package = Package(
     .testTarget(name: "CairoCanvasTests", dependencies: ["CairoCanvas", "FlipbookTestSupport"]),
     .testTarget(name: "RenderingTests", dependencies: ["Flipbook", "FlipbookTestSupport"]),
     .testTarget(name: "ScenesTests", dependencies: ["Flipbook", "FlipbookTestSupport"]),
-    .testTarget(name: "SceneFormatTests", dependencies: ["Flipbook", "FlipbookTestSupport"]),
-    .testTarget(name: "DiffingTests", dependencies: ["Diffing", "CairoCanvas", "ImageEncoding", "Geometry"]),
-    .testTarget(name: "GoldenTestingTests", dependencies: ["GoldenTesting", "Diffing", "Flipbook", "FlipbookTestSupport"], exclude: ["__Snapshots__"]),
+    .testTarget(name: "SceneFilesTests", dependencies: ["Flipbook", "FlipbookTestSupport"]),
+    .testTarget(name: "ImageComparisonTests", dependencies: ["ImageComparison", "CairoCanvas", "ImageEncoding", "Geometry"]),
+    .testTarget(name: "GoldenTestingTests", dependencies: ["GoldenTesting", "ImageComparison", "Flipbook", "FlipbookTestSupport"], exclude: ["__Snapshots__"]),
     .testTarget(name: "DemosTests", dependencies: ["Demos", "Flipbook", "FlipbookTestSupport"]),
     .testTarget(name: "FlipbookCommandTests", dependencies: ["FlipbookCommand", "FlipbookTestSupport"]),
   ],

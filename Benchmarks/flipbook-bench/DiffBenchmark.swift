@@ -1,4 +1,4 @@
-import Diffing
+import ImageComparison
 import Flipbook
 
 /// Comparing two 1920 x 1080 frames (the budget: under 10 ms): identical frames, two

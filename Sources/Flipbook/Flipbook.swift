@@ -4,7 +4,7 @@
 @_exported import Geometry
 @_exported import LayerTree
 @_exported import Rendering
-@_exported import SceneFormat
+@_exported import SceneFiles
 @_exported import Scenes
 @_exported import ImageEncoding
 @_exported import Dynamics

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Diffing
+import ImageComparison
 import Flipbook
 
 /// `flipbook diff EXPECTED ACTUAL [--threshold T] [--max-diff-pixels N | --max-diff-ratio R]

@@ -1,4 +1,4 @@
-import Diffing
+import ImageComparison
 import Flipbook
 import Testing
 import XCTest

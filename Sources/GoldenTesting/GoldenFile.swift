@@ -1,4 +1,4 @@
-import Diffing
+import ImageComparison
 import Flipbook
 
 #if canImport(Glibc)

@@ -1,5 +1,5 @@
 import CairoCanvas
-import Diffing
+import ImageComparison
 import Geometry
 import ImageEncoding
 import Testing
