@@ -2,8 +2,11 @@
 // Flipbook: Core Animation's model on Linux, rendered by Cairo to PNG frames and animated GIFs.
 //
 // Dependencies point one way, down this list (see README "Architecture"):
-//   flipbook -> FlipbookCommand -> Demos -> Flipbook (umbrella) -> SceneFiles -> Scenes -> Rendering
+//   flipbook -> FlipbookCommand -> Demos -> Flipbook (umbrella) -> SceneFiles -> Scenes
+//   Scenes (scenes, frame renderer, frame sinks, Export) -> Rendering, ImageEncoding, Dynamics, FileIO
 //   Rendering -> LayerTree, CairoCanvas;  LayerTree -> Animations -> Geometry;  CairoCanvas -> CCairo, Geometry
+//   ImageEncoding (PNG, GIF) -> CPNGShim, CGIF, Geometry, FileIO;  FileIO (atomic files) -> nothing
+// Only FileIO opens files for writing; CairoCanvas and Rendering never touch the file system.
 import PackageDescription
 
 let package = Package(
@@ -26,20 +29,24 @@ let package = Package(
     .target(name: "CPNGShim", linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z")]),
 
     // Pure Swift, no Foundation.
+    // Files written whole or not at all (temporary beside the target, then rename; removed on
+    // SIGINT/SIGTERM/SIGHUP), whole-file reads with a size limit, byte outputs (file or memory).
+    .target(name: "FileIO"),
     .target(name: "Geometry"),
     .target(name: "Animations", dependencies: ["Geometry"]),
     .target(name: "LayerTree", dependencies: ["Geometry", "Animations"]),
     // UIKit-Dynamics-style simulation over plain items; knows nothing of layers.
     .target(name: "Dynamics", dependencies: ["Geometry"]),
-    // PNG (libpng) and GIF (our quantizer, ditherer and frame optimizer; giflib bit-streams).
-    .target(name: "ImageEncoding", dependencies: ["Geometry", "CPNGShim", "CGIF"]),
+    // PNG (libpng, the one PNG reader and writer) and GIF (our quantizer, ditherer and frame
+    // optimizer; giflib bit-streams), to bytes, memory or files.
+    .target(name: "ImageEncoding", dependencies: ["Geometry", "CPNGShim", "CGIF", "FileIO"]),
 
-    // The only importer of Cairo.
+    // The only importer of Cairo; pixels in memory only (no files).
     .target(name: "CairoCanvas", dependencies: ["CCairo", "Geometry"]),
     .target(name: "Rendering", dependencies: ["LayerTree", "CairoCanvas", "Geometry"]),
-    .target(name: "Scenes", dependencies: ["Rendering", "LayerTree", "Animations", "CairoCanvas", "Geometry", "ImageEncoding", "Dynamics"]),
-    .target(name: "SceneFiles", dependencies: ["Scenes", "LayerTree", "Animations", "Dynamics", "CairoCanvas", "Geometry"]),
-    .target(name: "Flipbook", dependencies: ["Geometry", "Animations", "LayerTree", "CairoCanvas", "ImageEncoding", "Dynamics", "Rendering", "Scenes", "SceneFiles"]),
+    .target(name: "Scenes", dependencies: ["Rendering", "LayerTree", "Animations", "CairoCanvas", "Geometry", "ImageEncoding", "Dynamics", "FileIO"]),
+    .target(name: "SceneFiles", dependencies: ["Scenes", "LayerTree", "Animations", "Dynamics", "CairoCanvas", "Geometry", "ImageEncoding", "FileIO"]),
+    .target(name: "Flipbook", dependencies: ["Geometry", "Animations", "LayerTree", "CairoCanvas", "ImageEncoding", "Dynamics", "Rendering", "Scenes", "SceneFiles", "FileIO"]),
     // Image comparison (pixelmatch's perceptual diff with anti-aliasing detection) and GIF comparison.
     .target(name: "ImageComparison", dependencies: ["Geometry", "ImageEncoding"]),
     // Golden-image assertions for XCTest and Swift Testing (a library for test targets).
@@ -51,15 +58,16 @@ let package = Package(
     ]),
     .executableTarget(name: "flipbook", dependencies: ["FlipbookCommand"]),
     // Benchmarks (release builds; see BENCHMARKS.md). Not a product: built only when asked for.
-    .executableTarget(name: "flipbook-bench", dependencies: ["Flipbook", "CPNGShim", "ImageComparison"], path: "Benchmarks/flipbook-bench"),
+    .executableTarget(name: "flipbook-bench", dependencies: ["Flipbook", "CPNGShim", "CCairo", "ImageComparison"], path: "Benchmarks/flipbook-bench"),
 
     // Shared by the test targets: where Fixtures/ is, golden comparison and record modes.
     .target(name: "FlipbookTestSupport", dependencies: ["Flipbook", "GoldenTesting", "ImageComparison"], path: "Tests/Support"),
+    .testTarget(name: "FileIOTests", dependencies: ["FileIO"]),
     .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),
     .testTarget(name: "AnimationsTests", dependencies: ["Animations"]),
     .testTarget(name: "DynamicsTests", dependencies: ["Dynamics"]),
     .testTarget(name: "LayerTreeTests", dependencies: ["LayerTree"]),
-    .testTarget(name: "ImageEncodingTests", dependencies: ["ImageEncoding", "CairoCanvas", "CGIF", "FlipbookTestSupport"]),
+    .testTarget(name: "ImageEncodingTests", dependencies: ["ImageEncoding", "CairoCanvas", "CGIF", "FileIO", "FlipbookTestSupport"]),
     .testTarget(name: "CairoCanvasTests", dependencies: ["CairoCanvas", "FlipbookTestSupport"]),
     .testTarget(name: "RenderingTests", dependencies: ["Flipbook", "FlipbookTestSupport"]),
     .testTarget(name: "ScenesTests", dependencies: ["Flipbook", "FlipbookTestSupport"]),

@@ -87,3 +87,84 @@ int flipbook_png_encode(const uint8_t *rgba, int width, int height, size_t strid
   png_destroy_write_struct(&png, &info);
   return 0;
 }
+
+typedef struct {
+  const uint8_t *bytes;
+  size_t count;
+  size_t offset;
+  char *message;
+  size_t message_size;
+} decoder_state;
+
+static void on_read(png_structp png, png_bytep data, png_size_t length) {
+  decoder_state *state = (decoder_state *)png_get_io_ptr(png);
+  if (length > state->count - state->offset) png_error(png, "truncated PNG data");
+  memcpy(data, state->bytes + state->offset, length);
+  state->offset += length;
+}
+
+static void on_read_error(png_structp png, png_const_charp text) {
+  decoder_state *state = (decoder_state *)png_get_error_ptr(png);
+  if (state->message && state->message_size > 0) {
+    strncpy(state->message, text ? text : "libpng error", state->message_size - 1);
+    state->message[state->message_size - 1] = 0;
+  }
+  png_longjmp(png, 1);
+}
+
+int flipbook_png_decode(const uint8_t *bytes, size_t count, int max_side, uint64_t max_pixels,
+                        uint8_t **rgba, int *width, int *height, char *message,
+                        size_t message_size) {
+  decoder_state state = {bytes, count, 0, message, message_size};
+  if (message && message_size > 0) message[0] = 0;
+  *rgba = NULL;
+  png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &state, on_read_error, on_warning);
+  if (!png) return 1;
+  png_infop info = png_create_info_struct(png);
+  uint8_t *volatile pixels = NULL;
+  png_bytep *volatile rows = NULL;
+  if (!info) {
+    png_destroy_read_struct(&png, NULL, NULL);
+    return 1;
+  }
+  if (setjmp(png_jmpbuf(png))) {
+    free(pixels);
+    free(rows);
+    png_destroy_read_struct(&png, &info, NULL);
+    return 1;
+  }
+  png_set_read_fn(png, &state, on_read);
+  png_read_info(png, info);
+  png_uint_32 w = png_get_image_width(png, info), h = png_get_image_height(png, info);
+  if (w == 0 || h == 0 || w > (png_uint_32)max_side || h > (png_uint_32)max_side ||
+      (uint64_t)w * (uint64_t)h > max_pixels) {
+    png_error(png, "image size outside the limits");
+  }
+  int depth = png_get_bit_depth(png, info);
+  int type = png_get_color_type(png, info);
+  // The transforms Cairo's reader applies: everything becomes 8-bit RGBA, no gamma change.
+  if (type == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(png);
+  if (type == PNG_COLOR_TYPE_GRAY && depth < 8) png_set_expand_gray_1_2_4_to_8(png);
+  if (png_get_valid(png, info, PNG_INFO_tRNS)) png_set_tRNS_to_alpha(png);
+  if (depth == 16) png_set_strip_16(png);
+  if (depth < 8) png_set_packing(png);
+  if (type == PNG_COLOR_TYPE_GRAY || type == PNG_COLOR_TYPE_GRAY_ALPHA) png_set_gray_to_rgb(png);
+  png_set_filler(png, 0xff, PNG_FILLER_AFTER);
+  png_set_interlace_handling(png);
+  png_read_update_info(png, info);
+  if (png_get_rowbytes(png, info) != (size_t)w * 4) png_error(png, "unsupported pixel format");
+  pixels = (uint8_t *)malloc((size_t)w * h * 4);
+  rows = (png_bytep *)malloc(sizeof(png_bytep) * h);
+  if (!pixels || !rows) png_error(png, "out of memory");
+  for (png_uint_32 y = 0; y < h; y++) rows[y] = pixels + (size_t)y * w * 4;
+  png_read_image(png, rows);
+  png_read_end(png, NULL);
+  free(rows);
+  png_destroy_read_struct(&png, &info, NULL);
+  *rgba = pixels;
+  *width = (int)w;
+  *height = (int)h;
+  return 0;
+}
+
+void flipbook_png_free(uint8_t *rgba) { free(rgba); }

@@ -5,8 +5,6 @@ public enum CanvasError: Error, Hashable, Sendable, CustomStringConvertible {
   case sizeOutOfRange(width: Int, height: Int)
   /// Cairo reported a failure; the text is Cairo's own status description.
   case cairo(String)
-  /// The bytes are not a PNG image that can be decoded.
-  case invalidPNG(String)
 
   /// A one-line message.
   public var description: String {
@@ -15,7 +13,6 @@ public enum CanvasError: Error, Hashable, Sendable, CustomStringConvertible {
       return "a frame of \(w) x \(h) pixels is outside the limits (1 to \(Canvas.maximumSide) pixels a side, "
         + "at most \(Canvas.maximumPixelCount / 1_000_000) megapixels)"
     case .cairo(let message): return "cairo: \(message)"
-    case .invalidPNG(let message): return "not a readable PNG image: \(message)"
     }
   }
 }

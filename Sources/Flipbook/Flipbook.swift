@@ -8,3 +8,4 @@
 @_exported import Scenes
 @_exported import ImageEncoding
 @_exported import Dynamics
+@_exported import FileIO

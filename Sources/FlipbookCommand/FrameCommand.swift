@@ -32,9 +32,10 @@ struct FrameCommand: ParsableCommand {
 
   func run() throws {
     let loaded = try loadScene(scene)
-    try failing(scene) {
-      let canvas = try loaded.makeFrame(at: time, scale: scale)
-      try AtomicFile.write(PNG.encode(canvas.makeBitmap(), compression: pngCompression), to: output)
+    let path = scene
+    let recipe = SceneRecipe { try SceneFormat.load(contentsOf: path) }
+    _ = try failing(scene) {
+      try Export.render(recipe, at: [time], scale: scale, into: PNGSink(.file(output), compression: pngCompression), startingWith: loaded)
     }
   }
 }

@@ -120,18 +120,26 @@ struct OutputOptions: ParsableArguments {
     options.pngCompression = pngCompression
     let bar = ProgressBar(enabled: !quiet && isatty(2) == 1)
     defer { bar.finish() }
-    let report = try failing(name) { () throws -> Export.Report in
-      switch OutputOptions.kind(of: output) {
-      case .gif: return try Export.gif(recipe, to: output, options: options, progress: bar.update)
-      case .folder: return try Export.pngFolder(recipe, to: output, options: options, progress: bar.update)
-      default: return try Export.png(recipe, to: output, options: options)
-      }
-    }
+    let sink = makeSink(for: output, options: options)
+    let progress = OutputOptions.kind(of: output) == .png ? nil : bar.update
+    let report = try failing(name) { try Export.render(recipe, into: sink, options: options, progress: progress) }
     bar.finish()
     guard !quiet else { return }
     for warning in report.warnings { FileHandleStandardError.write("warning: \(warning)") }
     let stored = report.storedFrameCount == report.frameCount ? "" : " (\(report.storedFrameCount) stored)"
     print("\(output): \(report.frameCount) frames\(stored), \(report.byteCount) bytes")
+  }
+}
+
+extension OutputOptions {
+  /// The frame sink for `output`, chosen by its form (`kind(of:)`): a new output format is a
+  /// new case here and a new `FrameSink`, nothing else.
+  func makeSink(for output: String, options: Export.Options) -> any FrameSink {
+    switch OutputOptions.kind(of: output) {
+    case .gif: return GIFSink(.file(output), options: options.gif, loopCountIsSet: options.loopCountIsSet)
+    case .folder: return PNGSequenceSink(.folder(output), compression: options.pngCompression)
+    case .png, nil: return PNGSink(.file(output), compression: options.pngCompression)
+    }
   }
 }
 

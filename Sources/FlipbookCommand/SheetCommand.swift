@@ -40,23 +40,32 @@ struct SheetCommand: ParsableCommand {
   }
 
   func run() throws {
-    let sheet: Bitmap
+    let sink = ContactSheetSink(.file(output), columns: columns)
     if input.lowercased().hasSuffix(".gif") {
       let gif = try failing(input) { try GIF.decode(try AtomicFile.read(input)) }
-      sheet = try failing(input) { try ContactSheet.make(Self.frames(of: gif, at: times), columns: columns) }
+      let frames = Self.frames(of: gif, at: times)
+      try failing(output) {
+        // The GIF's frames go into the same sink a scene's would, each at the time it starts.
+        try sink.begin(FramePlan(frameCount: frames.count, fps: 100, pixelWidth: gif.width, pixelHeight: gif.height, loopCount: gif.loopExtension ?? 1, jobs: 1))
+        let work = try sink.frameWork()
+        for (i, frame) in frames.enumerated() {
+          let info = FrameInfo(index: i, time: frame.time, duration: 0)
+          try sink.add(try work(frame.image, info), info)
+        }
+        _ = try sink.finish()
+      }
     } else {
       let scene = try loadScene(input)
       let path = input
       let recipe = SceneRecipe { try SceneFormat.load(contentsOf: path) }
       let chosen = times.isEmpty ? (0..<Self.defaultCount).map { Double($0) * scene.duration / Double(Self.defaultCount) } : times
-      sheet = try failing(input) { try ContactSheet.make(recipe, times: chosen, columns: columns, scale: scale) }
+      _ = try failing(input) { try Export.render(recipe, at: chosen, scale: scale, into: sink, startingWith: scene) }
     }
-    try failing(output) { try AtomicFile.write(PNG.encode(sheet), to: output) }
   }
 
-  /// The GIF's frames to show, captioned with the time each starts at: those on screen at
+  /// The GIF's frames to show, each with the time it starts at: those on screen at
   /// `times`, or by default every frame (12 or fewer) or 8 spread evenly.
-  static func frames(of gif: GIF.Animation, at times: [Double]) -> [(image: Bitmap, caption: String)] {
+  static func frames(of gif: GIF.Animation, at times: [Double]) -> [(image: Bitmap, time: Double)] {
     var starts: [Double] = []
     var t = 0.0
     for delay in gif.delays {
@@ -70,6 +79,6 @@ struct SheetCommand: ParsableCommand {
     } else {
       indices = times.map { time in starts.lastIndex { $0 <= time + 1e-9 } ?? 0 }
     }
-    return indices.map { (image: gif.frames[$0], caption: ContactSheet.caption(starts[$0])) }
+    return indices.map { (image: gif.frames[$0], time: starts[$0]) }
   }
 }

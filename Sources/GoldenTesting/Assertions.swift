@@ -57,13 +57,9 @@ public func assertGolden(
   sourceLocation: SourceLocation = #_sourceLocation
 ) {
   do {
-    var template = Array("/tmp/flipbook-golden-XXXXXX".utf8CString)
-    guard let folder = mkdtemp(&template).map({ String(cString: $0) }) else { throw FileError(path: "/tmp", reason: "cannot make a temporary folder") }
-    defer { rmdir(folder) }
-    let file = folder + "/render.gif"
-    defer { unlink(file) }
-    _ = try Export.gif(recipe, to: file, options: options)
-    assertGolden(gif: try AtomicFile.read(file), named: name, tolerance: tolerance, filePath: filePath, function: function, line: line, sourceLocation: sourceLocation)
+    // Rendered into memory (a `GIFSink` with a `.memory` destination): no temporary file.
+    let bytes = try Export.gifData(recipe, options: options)
+    assertGolden(gif: bytes, named: name, tolerance: tolerance, filePath: filePath, function: function, line: line, sourceLocation: sourceLocation)
   } catch {
     report(.failed(message: "\(name): the scene could not be rendered to a GIF: \(error)"), filePath: filePath, line: line, sourceLocation: sourceLocation)
   }

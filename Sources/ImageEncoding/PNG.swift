@@ -1,9 +1,10 @@
 import CPNGShim
 import Geometry
 
-/// PNG files from bitmaps, written with libpng.
+/// PNG images from and to bitmaps, with libpng: Flipbook's one PNG writer and reader.
 ///
-/// Opaque bitmaps are written as 8-bit RGB, others as 8-bit RGBA (straight alpha).
+/// Opaque bitmaps are written as 8-bit RGB, others as 8-bit RGBA (straight alpha). Reading
+/// (`PNG.decode`, in `PNG+Decoding.swift`) takes any PNG to straight RGBA8.
 public enum PNG {
   /// The speed/size trade-off of the encoder, chosen by measurement on rendered frames
   /// (`flipbook-bench png-grid`; figures in BENCHMARKS.md). Flat UI frames compress best without

@@ -1,4 +1,4 @@
-import CairoCanvas
+import FileIO
 import Scenes
 
 /// Reads Flipbook scene files (`spec/scene-format.md`, version 1) into `Scene`s.

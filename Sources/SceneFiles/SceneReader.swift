@@ -1,6 +1,8 @@
 import Animations
 import CairoCanvas
+import FileIO
 import Geometry
+import ImageEncoding
 import LayerTree
 import Scenes
 

@@ -24,4 +24,12 @@ public struct FrameSequence: Hashable, Sendable {
 
   /// The time of frame `index`.
   public func time(at index: Int) -> Double { from + Double(index) / fps }
+
+  /// The first `count` frames (at most all of them), at the same times.
+  public func prefix(_ count: Int) -> FrameSequence {
+    count >= self.count ? self : FrameSequence(from: from, to: time(at: Swift.max(0, count)), fps: fps)
+  }
+
+  /// Frame `index` as a sink sees it: its index, time and duration (`1 / fps`).
+  public func info(at index: Int) -> FrameInfo { FrameInfo(index: index, time: time(at: index), duration: 1 / fps) }
 }

@@ -109,56 +109,6 @@ import Testing
     #expect(canvas.makeBitmap()[6, 6] == RGBA8(255, 0, 0, 255))
     #expect(canvas.makeBitmap()[2, 2] == RGBA8(0, 0, 0, 0))
   }
-
-  @Test func pngRoundTripsThroughCairosReader() throws {
-    let canvas = try Canvas(pixelWidth: 16, pixelHeight: 8)
-    canvas.fill(Path(ellipseIn: Rect(1, 1, 14, 6)), with: Color(red: 0.2, green: 0.6, blue: 0.9, alpha: 0.7))
-    canvas.fill(Rect(0, 0, 4, 4), with: .yellow)
-    let original = canvas.makeBitmap()
-    let decoded = try Bitmap(pngData: try canvas.pngData())
-    #expect(decoded == original)
-    // And a bitmap written by itself decodes to itself.
-    #expect(try Bitmap(pngData: try original.pngData()) == original)
-  }
-
-  @Test func invalidPNGBytesAreRejected() {
-    #expect(throws: CanvasError.self) { try Bitmap(pngData: [0x89, 0x50, 0x4E, 0x47, 1, 2, 3]) }
-    #expect(throws: CanvasError.self) { try Bitmap(pngData: []) }
-  }
-}
-
-@Suite struct AtomicFileTests {
-  let folder = FixtureFiles.temporaryFolder()
-
-  @Test func writesAndReadsWholeFiles() throws {
-    let path = folder + "/a.bin"
-    try AtomicFile.write([1, 2, 3], to: path)
-    #expect(try AtomicFile.read(path) == [1, 2, 3])
-    try AtomicFile.write([4], to: path)
-    #expect(try AtomicFile.read(path) == [4])
-  }
-
-  @Test func failedWritesLeaveNothingBehind() throws {
-    let path = folder + "/missing-folder/a.bin"
-    #expect(throws: FileError.self) { try AtomicFile.write([1], to: path) }
-    // Writing over a folder fails at the rename and removes the temporary file.
-    mkdir(folder + "/taken", 0o755)
-    mkdir(folder + "/taken/inner", 0o755)
-    #expect(throws: FileError.self) { try AtomicFile.write([1], to: folder + "/taken") }
-    let dir = try #require(opendir(folder))
-    defer { closedir(dir) }
-    var names: [String] = []
-    while let entry = readdir(dir) {
-      names.append(withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) })
-    }
-    #expect(!names.contains { $0.hasSuffix(".tmp") })
-  }
-
-  @Test func readingAMissingFileNamesIt() {
-    #expect(throws: FileError(path: folder + "/nope", reason: "No such file or directory")) {
-      try AtomicFile.read(folder + "/nope")
-    }
-  }
 }
 
 @Suite struct OffscreenCanvasTests {

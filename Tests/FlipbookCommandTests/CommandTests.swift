@@ -51,6 +51,16 @@ import Testing
     #expect(written.width == 230)
   }
 
+  /// The README's `scene.makeFrame(at: 0).writePNG(toFile:)` and `flipbook frame`: one PNG writer.
+  @Test func theSwiftAPIAndFlipbookFrameWriteTheSameBytes() throws {
+    let scene = FixtureFiles.root + "/scenes/readme-example.json"
+    try SceneFormat.load(contentsOf: scene).makeFrame(at: 0).writePNG(toFile: folder + "/swift.png")
+    #expect(run(["frame", scene, "--time", "0", "-o", folder + "/command.png"]).status == 0)
+    let swift = try AtomicFile.read(folder + "/swift.png")
+    #expect(swift == (try AtomicFile.read(folder + "/command.png")))
+    #expect(swift == (try SceneFormat.load(contentsOf: scene).makeFrame(at: 0).pngData()))
+  }
+
   @Test func anUnwritableOutputFailsWithItsPath() {
     let out = folder + "/missing/frame.png"
     let result = run(["frame", Self.fixtures + "/scenes/strokes.json", "--time", "0", "-o", out])

@@ -46,7 +46,7 @@ import Testing
     let gif = GIF.Animation(width: 1, height: 1, frames: frames, delays: [10, 20, 10, 10], disposals: [1, 1, 1, 1], loopExtension: 0)
     let picked = SheetCommand.frames(of: gif, at: [0, 0.1, 0.25, 0.3, 9])
     #expect(picked.map { Int($0.image[0, 0].r) } == [0, 1, 1, 2, 3])
-    #expect(picked.map(\.caption) == ["0 s", "0.1 s", "0.1 s", "0.3 s", "0.4 s"])
+    #expect(picked.map { ContactSheet.caption($0.time) } == ["0 s", "0.1 s", "0.1 s", "0.3 s", "0.4 s"])
   }
 
   @Test func wrongUsageExitsWith2() {

@@ -1,8 +1,9 @@
 import CairoCanvas
+import FlipbookTestSupport
 import ImageEncoding
 import Testing
 
-/// The libpng writer: every preset round-trips through an independent decoder (Cairo's reader).
+/// The libpng writer and reader: every preset round-trips exactly; Cairo's own PNG path is gone.
 @Suite struct PNGTests {
   func sample(opaque: Bool) throws -> Bitmap {
     let canvas = try Canvas(pixelWidth: 37, pixelHeight: 23)
@@ -31,6 +32,30 @@ import Testing
     let fast = try PNG.encode(bitmap, compression: .fast).count
     let small = try PNG.encode(bitmap, compression: .small).count
     #expect(small <= fast)
+  }
+
+  @Test func canvasPNGIsTheOneWriter() throws {
+    // Canvas.pngData is Scenes' shorthand for the same libpng writer; here the bytes from
+    // PNG.encode and Bitmap.pngData agree, and semi-transparent pixels decode exactly.
+    let bitmap = try sample(opaque: false)
+    #expect(try bitmap.pngData() == PNG.encode(bitmap))
+    #expect(try PNG.decode(try bitmap.pngData(compression: .small)) == bitmap)
+  }
+
+  @Test func invalidPNGBytesAreRejected() {
+    #expect(throws: PNG.DecodingError.self) { try Bitmap(pngData: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1, 2, 3]) }
+    #expect(throws: PNG.DecodingError(reason: "not a PNG file (no PNG signature)")) { try Bitmap(pngData: [0x89, 0x50, 0x4E, 0x47, 1, 2, 3]) }
+    #expect(throws: PNG.DecodingError(reason: "the file is empty")) { try Bitmap(pngData: []) }
+    // Truncated data.
+    let png = (try? PNG.encode(Bitmap(width: 8, height: 8, fill: RGBA8(1, 2, 3, 255)))) ?? []
+    #expect(throws: PNG.DecodingError.self) { try Bitmap(pngData: Array(png.prefix(png.count - 20))) }
+  }
+
+  @Test func fixturePNGsDecodeAndRoundTrip() throws {
+    // The spinner's drawings (RGBA with partial alpha; the scene-file goldens check what they draw).
+    let bitmap = try Bitmap(contentsOfPNGFile: FixtureFiles.root + "/scenes/spinner/spinner-1.png")
+    #expect(bitmap.width > 0 && bitmap.height > 0)
+    #expect(try PNG.decode(PNG.encode(bitmap)) == bitmap)
   }
 
   @Test func anEmptyImageIsRefused() {

@@ -20,6 +20,19 @@ int flipbook_png_encode(const uint8_t *rgba, int width, int height, size_t strid
                         int level, int filters, int strategy, flipbook_png_write_fn write,
                         void *context, char *message, size_t message_size);
 
+/// Decodes the PNG in `bytes` (any color type and bit depth) to straight-alpha RGBA8 rows, with
+/// the transforms Cairo's reader applies (palette and gray expanded, tRNS to alpha, 16 bits
+/// stripped, no gamma change). Refuses images wider or taller than `max_side` or with more than
+/// `max_pixels` pixels. On success returns 0 and sets `*rgba` (free it with
+/// `flipbook_png_free`), `*width` and `*height`; otherwise writes libpng's message and returns
+/// non-zero. libpng's longjmp never leaves this function.
+int flipbook_png_decode(const uint8_t *bytes, size_t count, int max_side, uint64_t max_pixels,
+                        uint8_t **rgba, int *width, int *height, char *message,
+                        size_t message_size);
+
+/// Frees pixels `flipbook_png_decode` returned.
+void flipbook_png_free(uint8_t *rgba);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,5 +1,7 @@
 import CairoCanvas
+import FileIO
 import Geometry
+import ImageEncoding
 
 /// A contact sheet (filmstrip): frames in a grid, each with its caption (its time) under it, on
 /// white: for documentation, and as a one-image golden of a whole animation.
@@ -40,15 +42,11 @@ public enum ContactSheet {
   }
 
   /// A sheet of `scene` at `times` (seconds, shown in the order given), captioned with the
-  /// times, at the scene's scale or `scale`.
+  /// times, at the scene's scale or `scale` (rendered through a `ContactSheetSink`).
   public static func make(_ recipe: SceneRecipe, times: [Double], columns: Int, scale: Double? = nil) throws -> Bitmap {
-    var frames: [(Bitmap, String)] = []
-    var scene = try recipe.make()
-    for time in times {
-      if scene.hasTimeline && time < scene.modelTime { scene = try recipe.make() }
-      frames.append((try scene.makeFrame(at: time, scale: scale).makeBitmap(), caption(time)))
-    }
-    return try make(frames.map { (image: $0.0, caption: $0.1) }, columns: columns)
+    let sink = ContactSheetSink(nil, columns: columns)
+    _ = try Export.render(recipe, at: times, scale: scale, into: sink)
+    return sink.sheet ?? Bitmap(width: 0, height: 0)
   }
 
   /// A time as a caption: `0 s`, `0.25 s`, `1.5 s` (shortest form, at most 3 decimals).
@@ -56,5 +54,50 @@ public enum ContactSheet {
     let rounded = (time * 1000).rounded() / 1000
     if rounded == rounded.rounded() { return "\(Int(rounded)) s" }
     return "\(rounded) s"
+  }
+}
+
+/// A contact sheet as a frame sink: the frames it gets, in order, each captioned with its time
+/// (`ContactSheet.caption`), laid out by `ContactSheet.make(_:columns:)` and written as a PNG.
+public final class ContactSheetSink: FrameSink {
+  /// Where the sheet's PNG goes (`nil`: nowhere, only `sheet`).
+  public let destination: ByteDestination?
+  /// Frames per row.
+  public let columns: Int
+  /// The sheet, once `finish()` has run.
+  public private(set) var sheet: Bitmap? = nil
+  /// The sheet's PNG bytes, once written to a `.memory` destination.
+  public private(set) var bytes: [UInt8] = []
+  private var frames: [(image: Bitmap, caption: String)] = []
+
+  /// A sheet sink writing its PNG to `destination`, `columns` frames to a row.
+  public init(_ destination: ByteDestination?, columns: Int) {
+    precondition(columns >= 1, "a sheet needs at least one column")
+    self.destination = destination
+    self.columns = columns
+  }
+
+  /// At most `ContactSheet.maximumFrames`.
+  public var frameLimit: Int? { ContactSheet.maximumFrames }
+
+  public func begin(_ plan: FramePlan) throws { frames = [] }
+
+  public func frameWork() throws -> @Sendable (Bitmap, FrameInfo) throws -> Bitmap { { bitmap, _ in bitmap } }
+
+  public func add(_ frame: Bitmap, _ info: FrameInfo) throws {
+    frames.append((image: frame, caption: ContactSheet.caption(info.time)))
+  }
+
+  public func finish() throws -> OutputSummary {
+    let sheet = try ContactSheet.make(frames, columns: columns)
+    self.sheet = sheet
+    frames = []
+    guard let destination else { return OutputSummary(storedFrameCount: 1, byteCount: 0) }
+    let png = try PNG.encode(sheet)
+    let output = try destination.makeOutput()
+    try output.write(png)
+    try output.commit()
+    if destination == .memory { bytes = png }
+    return OutputSummary(storedFrameCount: 1, byteCount: png.count)
   }
 }

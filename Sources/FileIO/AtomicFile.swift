@@ -17,7 +17,8 @@ public struct FileError: Error, Hashable, Sendable, CustomStringConvertible {
   public var description: String { "\(path): \(reason)" }
 }
 
-/// Reads whole files and writes them whole or not at all.
+/// Reads whole files and writes them whole or not at all: every file Flipbook writes goes
+/// through here.
 ///
 /// A write goes to a temporary file beside the target (`.<name>.<pid>.tmp`) that is renamed over
 /// the target only once every byte is on disk, so an interrupted or failed write never leaves a
@@ -39,7 +40,10 @@ public enum AtomicFile {
   }
 
   /// Reads the whole file at `path`.
-  public static func read(_ path: String) throws(FileError) -> [UInt8] {
+  ///
+  /// - Parameter limit: the most bytes the file may have (default: no limit); a larger file
+  ///   is refused, before more than `limit` bytes are read, with `FileError` "is larger than N bytes".
+  public static func read(_ path: String, limit: Int? = nil) throws(FileError) -> [UInt8] {
     let fd = open(path, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else { throw FileError(path: path, reason: lastError()) }
     defer { close(fd) }
@@ -56,6 +60,7 @@ public enum AtomicFile {
         throw FileError(path: path, reason: lastError())
       }
       if n == 0 { break }
+      if let limit, bytes.count + n > limit { throw FileError(path: path, reason: "is larger than \(limit) bytes") }
       bytes.append(contentsOf: chunk[0..<n])
     }
     return bytes
@@ -135,7 +140,7 @@ enum TemporaryFiles {
 extension AtomicFile {
   /// A file written in pieces, whole or not at all: bytes go to a temporary file beside the
   /// target, which `commit()` renames over it; `abort()` (or deinit without a commit) removes it.
-  public final class Stream {
+  public final class Stream: ByteOutput {
     /// The file the stream becomes on `commit()`.
     public let path: String
     private let temporary: String

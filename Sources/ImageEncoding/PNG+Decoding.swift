@@ -1,0 +1,49 @@
+import CPNGShim
+import Geometry
+
+extension PNG {
+  /// Why bytes could not be read as a PNG.
+  public struct DecodingError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What was wrong, in words.
+    public var reason: String
+
+    /// Creates an error with its reason.
+    public init(reason: String) { self.reason = reason }
+
+    /// `"not a readable PNG image: <reason>"`.
+    public var description: String { "not a readable PNG image: \(reason)" }
+  }
+
+  /// The longest side, in pixels, of a PNG Flipbook decodes: 16384 (a canvas's limit).
+  public static let maximumDecodedSide = 16384
+  /// The most pixels a PNG Flipbook decodes may have: 64,000,000 (a canvas's limit).
+  public static let maximumDecodedPixels = 64_000_000
+
+  /// Decodes PNG bytes (gray, palette, RGB or RGBA; 1 to 16 bits; interlaced or not) into
+  /// straight-alpha RGBA8; 16-bit samples keep their high byte, gamma is not changed.
+  ///
+  /// - Throws: `DecodingError` when the bytes are not a readable PNG or the image is over
+  ///   `maximumDecodedSide` or `maximumDecodedPixels`.
+  public static func decode(_ bytes: [UInt8]) throws(DecodingError) -> Bitmap {
+    guard bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) else {
+      throw DecodingError(reason: bytes.isEmpty ? "the file is empty" : "not a PNG file (no PNG signature)")
+    }
+    var message = [CChar](repeating: 0, count: 256)
+    var rgba: UnsafeMutablePointer<UInt8>? = nil
+    var width: Int32 = 0, height: Int32 = 0
+    let status = bytes.withUnsafeBufferPointer { input in
+      message.withUnsafeMutableBufferPointer { text in
+        flipbook_png_decode(
+          input.baseAddress, input.count, Int32(maximumDecodedSide), UInt64(maximumDecodedPixels),
+          &rgba, &width, &height, text.baseAddress, text.count)
+      }
+    }
+    guard status == 0, let rgba else {
+      let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      throw DecodingError(reason: text.isEmpty ? "corrupt or truncated PNG data" : text)
+    }
+    defer { flipbook_png_free(rgba) }
+    let count = Int(width) * Int(height) * 4
+    return Bitmap(width: Int(width), height: Int(height), pixels: Array(UnsafeBufferPointer(start: rgba, count: count)))
+  }
+}

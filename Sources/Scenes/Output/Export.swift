@@ -1,0 +1,173 @@
+import CairoCanvas
+import FileIO
+import Geometry
+import ImageEncoding
+
+/// Renders scenes into frame sinks (`FrameSink`): an animated GIF, one PNG, a folder of PNG
+/// frames, bytes in memory; files are written whole or not at all. `gif`, `png` and
+/// `pngFolder` are shorthands for `render(_:into:options:progress:)` with the matching sink.
+public enum Export {
+  /// What to render and how.
+  public struct Options: Sendable {
+    /// The time of the first frame, in seconds (default 0).
+    public var from: Double = 0
+    /// The end of the range, excluded (default: the scene's duration).
+    public var to: Double? = nil
+    /// Frames per second (default: the scene's).
+    public var fps: Double? = nil
+    /// Pixels per point (default: the scene's).
+    public var scale: Double? = nil
+    /// Rendering threads (default: the number of cores).
+    public var jobs: Int = FrameRenderer.coreCount
+    /// GIF palette size, dithering and loop count (the loop count defaults to the scene's).
+    public var gif = GIF.Options()
+    /// Whether `gif.loopCount` was chosen (otherwise the scene's `loopCount` is used).
+    public var loopCountIsSet = false
+    /// PNG compression for PNG outputs.
+    public var pngCompression: PNG.Compression = .default
+
+    /// Creates options with the defaults above.
+    public init() {}
+  }
+
+  /// What a render produced.
+  public struct Report: Sendable {
+    /// Frames rendered (for a GIF, in each of its two passes).
+    public var frameCount: Int
+    /// Frames stored in the output (a GIF merges identical neighbours).
+    public var storedFrameCount: Int
+    /// Bytes written.
+    public var byteCount: Int
+    /// Things worth knowing that did not stop the render.
+    public var warnings: [String]
+  }
+
+  /// How far a render has come: the phase ("palette", "frames"), frames done, frames in all.
+  public typealias Progress = (_ phase: String, _ done: Int, _ total: Int) -> Void
+
+  /// Why a render was refused before it started.
+  public enum LimitError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// More frames than `Scene.maximumFrameCount`.
+    case tooManyFrames(count: Int, limit: Int)
+    /// No frame lies in the range.
+    case noFrames(from: Double, to: Double)
+
+    /// A one-line message.
+    public var description: String {
+      switch self {
+      case .tooManyFrames(let count, let limit): return "the render would make \(count) frames, over the limit of \(limit)"
+      case .noFrames(let from, let to): return "no frame lies in \(from) ..< \(to) s"
+      }
+    }
+  }
+
+  static func plan(_ recipe: SceneRecipe, _ options: Options) throws -> (Scene, FrameSequence) {
+    let scene = try recipe.make()
+    let sequence = FrameSequence(from: options.from, to: options.to ?? scene.duration, fps: options.fps ?? scene.fps)
+    guard sequence.count > 0 else { throw LimitError.noFrames(from: sequence.from, to: sequence.to) }
+    guard sequence.count <= Scene.maximumFrameCount else {
+      throw LimitError.tooManyFrames(count: sequence.count, limit: Scene.maximumFrameCount)
+    }
+    _ = try Canvas(size: scene.size, scale: options.scale ?? scene.scale)  // the pixel limits
+    return (scene, sequence)
+  }
+
+  /// Renders the frames the options choose into `sink`: the one pipeline every output goes
+  /// through (see `FrameSink`). The frames are rendered on `options.jobs` threads and handed to
+  /// the sink in order; a sink with a first pass gets every frame twice (rendering is
+  /// deterministic). After any error the sink is aborted, so no file is left half-written.
+  public static func render<Sink: FrameSink>(
+    _ recipe: SceneRecipe, into sink: Sink, options: Options = Options(), progress: Progress? = nil
+  ) throws -> Report {
+    let (scene, planned) = try plan(recipe, options)
+    let sequence = sink.frameLimit.map { planned.prefix(Swift.max(1, $0)) } ?? planned
+    let (width, height) = scene.pixelSize(scale: options.scale)
+    let plan = FramePlan(frameCount: sequence.count, fps: sequence.fps, pixelWidth: width, pixelHeight: height, loopCount: scene.loopCount, jobs: options.jobs)
+    let renderer = FrameRenderer(recipe: recipe, scale: options.scale, jobs: options.jobs)
+    do {
+      try sink.begin(plan)
+      if let phase = sink.firstPass {
+        let work = sink.surveyWork()
+        try renderer.render(sequence, process: { i, bitmap in try work(bitmap, sequence.info(at: i)) }) { i, survey in
+          try sink.absorb(survey, sequence.info(at: i))
+          progress?(phase, i + 1, sequence.count)
+        }
+      }
+      let work = try sink.frameWork()
+      try renderer.render(sequence, process: { i, bitmap in try work(bitmap, sequence.info(at: i)) }) { i, frame in
+        try sink.add(frame, sequence.info(at: i))
+        progress?("frames", i + 1, sequence.count)
+      }
+      let summary = try sink.finish()
+      return Report(frameCount: sequence.count, storedFrameCount: summary.storedFrameCount, byteCount: summary.byteCount, warnings: summary.warnings)
+    } catch {
+      sink.abort()
+      throw error
+    }
+  }
+
+  /// Renders the scene at `times` (seconds, in the order given, any times) into `sink`, one
+  /// frame after another on the calling thread, at the scene's scale or `scale`; a time before
+  /// the scene's timeline has reached makes a new scene from `recipe`. For single frames and
+  /// contact sheets. `scene` is a first instance already made from `recipe`, if there is one.
+  public static func render<Sink: FrameSink>(
+    _ recipe: SceneRecipe, at times: [Double], scale: Double? = nil, into sink: Sink, startingWith scene: Scene? = nil
+  ) throws -> Report {
+    var scene = try scene ?? recipe.make()
+    let times = sink.frameLimit.map { Array(times.prefix($0)) } ?? times
+    let (width, height) = scene.pixelSize(scale: scale)
+    let plan = FramePlan(frameCount: times.count, fps: scene.fps, pixelWidth: width, pixelHeight: height, loopCount: scene.loopCount, jobs: 1)
+    let duration = 1 / scene.fps
+    do {
+      try sink.begin(plan)
+      if sink.firstPass != nil {
+        let work = sink.surveyWork()
+        for (i, time) in times.enumerated() {
+          if scene.hasTimeline && time < scene.modelTime { scene = try recipe.make() }
+          let info = FrameInfo(index: i, time: time, duration: duration)
+          try sink.absorb(try work(try scene.makeFrame(at: time, scale: scale).makeBitmap(), info), info)
+        }
+        scene = try recipe.make()
+      }
+      let work = try sink.frameWork()
+      for (i, time) in times.enumerated() {
+        if scene.hasTimeline && time < scene.modelTime { scene = try recipe.make() }
+        let info = FrameInfo(index: i, time: time, duration: duration)
+        try sink.add(try work(try scene.makeFrame(at: time, scale: scale).makeBitmap(), info), info)
+      }
+      let summary = try sink.finish()
+      return Report(frameCount: times.count, storedFrameCount: summary.storedFrameCount, byteCount: summary.byteCount, warnings: summary.warnings)
+    } catch {
+      sink.abort()
+      throw error
+    }
+  }
+
+  /// Renders an animated GIF to `path` (see `GIFSink`).
+  public static func gif(_ recipe: SceneRecipe, to path: String, options: Options = Options(), progress: Progress? = nil) throws -> Report {
+    try render(recipe, into: GIFSink(.file(path), options: options.gif, loopCountIsSet: options.loopCountIsSet), options: options, progress: progress)
+  }
+
+  /// Renders an animated GIF into memory and returns its bytes (the same bytes `gif(_:to:)`
+  /// writes).
+  public static func gifData(_ recipe: SceneRecipe, options: Options = Options(), progress: Progress? = nil) throws -> [UInt8] {
+    let sink = GIFSink(.memory, options: options.gif, loopCountIsSet: options.loopCountIsSet)
+    _ = try render(recipe, into: sink, options: options, progress: progress)
+    return sink.bytes
+  }
+
+  /// Renders one PNG of the first frame to `path` (see `PNGSink`).
+  public static func png(_ recipe: SceneRecipe, to path: String, options: Options = Options()) throws -> Report {
+    try render(recipe, into: PNGSink(.file(path), compression: options.pngCompression), options: options)
+  }
+
+  /// Renders one PNG per frame into `folder` (created if missing), named `frame-00000.png`,
+  /// `frame-00001.png`, ...; files of those names are replaced, other files are left alone
+  /// (see `PNGSequenceSink`).
+  public static func pngFolder(_ recipe: SceneRecipe, to folder: String, options: Options = Options(), progress: Progress? = nil) throws -> Report {
+    try render(recipe, into: PNGSequenceSink(.folder(folder), compression: options.pngCompression), options: options, progress: progress)
+  }
+
+  /// `frame-00000.png` for frame 0 (five digits, more when needed).
+  public static func frameName(_ index: Int) -> String { PNGSequenceSink.frameName(index) }
+}

@@ -1,0 +1,147 @@
+import FileIO
+import Glibc
+import Geometry
+import ImageEncoding
+
+/// An animated GIF, to a file or to memory, with Flipbook's encoder.
+///
+/// Two passes: the first keeps only a colour histogram per frame (merged as the frames come),
+/// the second encodes the frames as they come, a few in flight, so memory does not grow with
+/// the frame count. Frames the global palette serves clearly worse than one of their own get a
+/// local palette, chosen on the rendering threads.
+public final class GIFSink: FrameSink {
+  /// Where the GIF goes.
+  public let destination: ByteDestination
+  /// Palette size, dithering, loop count and local palettes.
+  public let options: GIF.Options
+  /// Whether `options.loopCount` was chosen; otherwise the scene's loop count is used.
+  public let loopCountIsSet: Bool
+  /// The GIF's bytes, once `finish()` has run with a `.memory` destination.
+  public private(set) var bytes: [UInt8] = []
+
+  private var plan: FramePlan? = nil
+  private var builder = GIF.PaletteBuilder()
+  private var delays: [Int] = []
+  private var warnings: [String] = []
+  private var output: GuardedOutput? = nil
+  private var encoder: GIF.Encoder? = nil
+  private let written = ByteCounter()
+
+  /// A GIF sink writing to `destination`.
+  public init(_ destination: ByteDestination, options: GIF.Options = GIF.Options(), loopCountIsSet: Bool = false) {
+    self.destination = destination
+    self.options = options
+    self.loopCountIsSet = loopCountIsSet
+  }
+
+  /// The colour histogram pass.
+  public var firstPass: String? { "palette" }
+
+  /// Takes the plan (see `FrameSink.begin(_:)`).
+  public func begin(_ plan: FramePlan) throws {
+    self.plan = plan
+    builder = GIF.PaletteBuilder()
+    warnings = GIF.DelayPlan.warning(fps: plan.fps).map { [$0] } ?? []
+    delays = GIF.DelayPlan.centiseconds(frameCount: plan.frameCount, fps: plan.fps)
+  }
+
+  /// The first pass's per-frame work (see `FrameSink.surveyWork()`).
+  public func surveyWork() -> @Sendable (Bitmap, FrameInfo) throws -> GIF.FrameHistogram {
+    { bitmap, _ in GIF.FrameHistogram(bitmap) }
+  }
+
+  /// Takes a first-pass result, in frame order (see `FrameSink.absorb(_:_:)`).
+  public func absorb(_ survey: GIF.FrameHistogram, _ frame: FrameInfo) {
+    builder.add(survey)
+  }
+
+  /// The output pass's per-frame work, on the rendering threads (see `FrameSink.frameWork()`).
+  public func frameWork() throws -> @Sendable (Bitmap, FrameInfo) throws -> GIFFrame {
+    guard let plan else { preconditionFailure("GIFSink.frameWork() before begin(_:)") }
+    var gifOptions = options
+    if !loopCountIsSet { gifOptions.loopCount = plan.loopCount }
+    let palette = builder.makePalette(maxColors: gifOptions.maxColors)
+    let output = GuardedOutput(try destination.makeOutput())
+    self.output = output
+    let written = self.written
+    // With more than one job, frames are LZW-coded on a thread of their own (same bytes).
+    encoder = try GIF.Encoder(width: plan.pixelWidth, height: plan.pixelHeight, palette: palette, options: gifOptions, pipelined: plan.jobs > 1) { chunk in
+      try output.write(chunk)
+      written.add(chunk.count)
+    }
+    let local = gifOptions.allowsLocalPalettes && !palette.isExact
+    return { bitmap, _ in
+      GIFFrame(bitmap: bitmap, localPalette: local ? GIF.LocalPalette.choose(for: GIF.FrameHistogram(bitmap), global: palette) : nil)
+    }
+  }
+
+  /// Takes a prepared frame, in frame order (see `FrameSink.add(_:_:)`).
+  public func add(_ frame: GIFFrame, _ info: FrameInfo) throws {
+    try encoder?.add(frame.bitmap, delay: delays[info.index], localPalette: frame.localPalette)
+  }
+
+  /// Completes and commits the output (see `FrameSink.finish()`).
+  public func finish() throws -> OutputSummary {
+    guard let encoder, let output else { preconditionFailure("GIFSink.finish() before its frames") }
+    try encoder.finish()
+    try output.commit()
+    if let buffer = output.base as? ByteBuffer { bytes = buffer.bytes }
+    self.output = nil
+    return OutputSummary(storedFrameCount: encoder.storedFrameCount, byteCount: written.count, warnings: warnings)
+  }
+
+  /// Removes what was written so far (see `FrameSink.abort()`).
+  public func abort() {
+    // Let the encoder end normally first: that stops its coding thread (the bytes are thrown
+    // away below); should it still write afterwards, the guard refuses the bytes.
+    try? encoder?.finish()
+    encoder = nil
+    output?.abort()
+    output = nil
+  }
+}
+
+/// A frame on its way into a GIF: its pixels and, when it gets one, its own palette.
+public struct GIFFrame: Sendable {
+  /// The frame.
+  public var bitmap: Bitmap
+  /// The local palette chosen for it, or `nil` for the global one.
+  public var localPalette: GIF.Palette?
+}
+
+/// A byte output shared with the GIF coding thread: writes and the abort are serialized, and
+/// once aborted every write is refused, so no byte reaches a removed file.
+private final class GuardedOutput: @unchecked Sendable {
+  let base: any ByteOutput
+  private var mutex = pthread_mutex_t()
+  private var aborted = false
+
+  init(_ base: any ByteOutput) {
+    self.base = base
+    pthread_mutex_init(&mutex, nil)
+  }
+
+  deinit { pthread_mutex_destroy(&mutex) }
+
+  func write(_ bytes: [UInt8]) throws {
+    pthread_mutex_lock(&mutex)
+    defer { pthread_mutex_unlock(&mutex) }
+    guard !aborted else { throw FileError(path: "", reason: "the output was abandoned") }
+    try base.write(bytes)
+  }
+
+  func commit() throws { try base.commit() }
+
+  func abort() {
+    pthread_mutex_lock(&mutex)
+    defer { pthread_mutex_unlock(&mutex) }
+    aborted = true
+    base.abort()
+  }
+}
+
+/// A byte count updated from the GIF coding thread and read after it has finished.
+private final class ByteCounter: @unchecked Sendable {
+  private(set) var count = 0
+  func add(_ n: Int) { count += n }
+}

@@ -1,0 +1,95 @@
+import FileIO
+import Geometry
+import ImageEncoding
+
+/// One PNG of the first frame, to a file or to memory.
+public final class PNGSink: FrameSink {
+  /// Where the PNG goes.
+  public let destination: ByteDestination
+  /// libpng's speed/size trade-off.
+  public let compression: PNG.Compression
+  /// The PNG's bytes, once written to a `.memory` destination.
+  public private(set) var bytes: [UInt8] = []
+  private var byteCount = 0
+
+  /// A PNG sink writing to `destination`.
+  public init(_ destination: ByteDestination, compression: PNG.Compression = .default) {
+    self.destination = destination
+    self.compression = compression
+  }
+
+  /// Only the first frame.
+  public var frameLimit: Int? { 1 }
+
+  public func begin(_ plan: FramePlan) throws {}
+
+  public func frameWork() throws -> @Sendable (Bitmap, FrameInfo) throws -> [UInt8] {
+    let compression = compression
+    return { bitmap, _ in try PNG.encode(bitmap, compression: compression) }
+  }
+
+  public func add(_ png: [UInt8], _ info: FrameInfo) throws {
+    let output = try destination.makeOutput()
+    try output.write(png)
+    try output.commit()
+    if destination == .memory { bytes = png }
+    byteCount = png.count
+  }
+
+  public func finish() throws -> OutputSummary { OutputSummary(storedFrameCount: 1, byteCount: byteCount) }
+}
+
+/// One PNG per frame: into a folder (`frame-00000.png`, `frame-00001.png`, ..., each written
+/// whole or not at all; files of those names are replaced, other files are left alone) or into
+/// memory.
+public final class PNGSequenceSink: FrameSink {
+  /// Where the PNGs go.
+  public enum Destination: Hashable, Sendable {
+    /// This folder, created if missing (its parent must exist).
+    case folder(String)
+    /// `pngs`.
+    case memory
+  }
+
+  /// Where the PNGs go.
+  public let destination: Destination
+  /// libpng's speed/size trade-off.
+  public let compression: PNG.Compression
+  /// Each frame's PNG bytes, in order, with a `.memory` destination.
+  public private(set) var pngs: [[UInt8]] = []
+  private var count = 0, byteCount = 0
+
+  /// A PNG sequence sink writing to `destination`.
+  public init(_ destination: Destination, compression: PNG.Compression = .default) {
+    self.destination = destination
+    self.compression = compression
+  }
+
+  public func begin(_ plan: FramePlan) throws {
+    if case .folder(let folder) = destination { try AtomicFile.makeFolder(folder) }
+  }
+
+  public func frameWork() throws -> @Sendable (Bitmap, FrameInfo) throws -> [UInt8] {
+    let compression = compression
+    return { bitmap, _ in try PNG.encode(bitmap, compression: compression) }
+  }
+
+  public func add(_ png: [UInt8], _ info: FrameInfo) throws {
+    switch destination {
+    case .folder(let folder):
+      try AtomicFile.write(png, to: (folder.hasSuffix("/") ? folder : folder + "/") + PNGSequenceSink.frameName(info.index))
+    case .memory:
+      pngs.append(png)
+    }
+    count += 1
+    byteCount += png.count
+  }
+
+  public func finish() throws -> OutputSummary { OutputSummary(storedFrameCount: count, byteCount: byteCount) }
+
+  /// `frame-00000.png` for frame 0 (five digits, more when needed).
+  public static func frameName(_ index: Int) -> String {
+    let digits = String(index)
+    return "frame-" + String(repeating: "0", count: Swift.max(0, 5 - digits.count)) + digits + ".png"
+  }
+}

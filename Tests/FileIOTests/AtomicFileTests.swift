@@ -1,0 +1,77 @@
+import FileIO
+import Glibc
+import Testing
+
+func temporaryFolder() -> String {
+  var template = Array("/tmp/flipbook-fileio-XXXXXX".utf8CString)
+  return template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
+}
+
+func entries(of folder: String) -> [String] {
+  guard let dir = opendir(folder) else { return [] }
+  defer { closedir(dir) }
+  var names: [String] = []
+  while let entry = readdir(dir) {
+    names.append(withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) })
+  }
+  return names
+}
+
+@Suite struct AtomicFileTests {
+  let folder = temporaryFolder()
+
+  @Test func writesAndReadsWholeFiles() throws {
+    let path = folder + "/a.bin"
+    try AtomicFile.write([1, 2, 3], to: path)
+    #expect(try AtomicFile.read(path) == [1, 2, 3])
+    try AtomicFile.write([4], to: path)
+    #expect(try AtomicFile.read(path) == [4])
+  }
+
+  @Test func failedWritesLeaveNothingBehind() throws {
+    let path = folder + "/missing-folder/a.bin"
+    #expect(throws: FileError.self) { try AtomicFile.write([1], to: path) }
+    // Writing over a folder fails at the rename and removes the temporary file.
+    mkdir(folder + "/taken", 0o755)
+    mkdir(folder + "/taken/inner", 0o755)
+    #expect(throws: FileError.self) { try AtomicFile.write([1], to: folder + "/taken") }
+    #expect(!entries(of: folder).contains { $0.hasSuffix(".tmp") })
+  }
+
+  @Test func readingAMissingFileNamesIt() {
+    #expect(throws: FileError(path: folder + "/nope", reason: "No such file or directory")) {
+      try AtomicFile.read(folder + "/nope")
+    }
+  }
+
+  @Test func readingPastTheLimitIsRefused() throws {
+    let path = folder + "/big.bin"
+    try AtomicFile.write([UInt8](repeating: 7, count: 100), to: path)
+    #expect(try AtomicFile.read(path, limit: 100).count == 100)
+    #expect(throws: FileError(path: path, reason: "is larger than 99 bytes")) { try AtomicFile.read(path, limit: 99) }
+  }
+
+  @Test func aStreamAppearsOnlyOnCommit() throws {
+    let path = folder + "/stream.bin"
+    let stream = try AtomicFile.Stream(path: path)
+    try stream.write([1, 2])
+    try stream.write([3])
+    #expect(access(path, F_OK) != 0)
+    try stream.commit()
+    #expect(try AtomicFile.read(path) == [1, 2, 3])
+    let aborted = try AtomicFile.Stream(path: path)
+    try aborted.write([9])
+    aborted.abort()
+    #expect(try AtomicFile.read(path) == [1, 2, 3])
+    #expect(!entries(of: folder).contains { $0.hasSuffix(".tmp") })
+  }
+
+  @Test func aByteBufferCollectsInMemory() throws {
+    let buffer = ByteBuffer()
+    let output: any ByteOutput = buffer
+    try output.write([1])
+    try output.write([2, 3])
+    try output.commit()
+    #expect(buffer.bytes == [1, 2, 3])
+  }
+}
