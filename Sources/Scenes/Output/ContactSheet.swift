@@ -80,14 +80,18 @@ public final class ContactSheetSink: FrameSink {
   /// At most `ContactSheet.maximumFrames`.
   public var frameLimit: Int? { ContactSheet.maximumFrames }
 
+  /// Takes the plan (see `FrameSink.begin(_:)`).
   public func begin(_ plan: FramePlan) throws { frames = [] }
 
+  /// The output pass's per-frame work, on the rendering threads (see `FrameSink.frameWork()`).
   public func frameWork() throws -> @Sendable (Bitmap, FrameInfo) throws -> Bitmap { { bitmap, _ in bitmap } }
 
+  /// Takes a prepared frame, in frame order (see `FrameSink.add(_:_:)`).
   public func add(_ frame: Bitmap, _ info: FrameInfo) throws {
     frames.append((image: frame, caption: ContactSheet.caption(info.time)))
   }
 
+  /// Completes and commits the output (see `FrameSink.finish()`).
   public func finish() throws -> OutputSummary {
     let sheet = try ContactSheet.make(frames, columns: columns)
     self.sheet = sheet

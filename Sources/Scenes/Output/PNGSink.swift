@@ -21,13 +21,16 @@ public final class PNGSink: FrameSink {
   /// Only the first frame.
   public var frameLimit: Int? { 1 }
 
+  /// Takes the plan (see `FrameSink.begin(_:)`).
   public func begin(_ plan: FramePlan) throws {}
 
+  /// The output pass's per-frame work, on the rendering threads (see `FrameSink.frameWork()`).
   public func frameWork() throws -> @Sendable (Bitmap, FrameInfo) throws -> [UInt8] {
     let compression = compression
     return { bitmap, _ in try PNG.encode(bitmap, compression: compression) }
   }
 
+  /// Takes a prepared frame, in frame order (see `FrameSink.add(_:_:)`).
   public func add(_ png: [UInt8], _ info: FrameInfo) throws {
     let output = try destination.makeOutput()
     try output.write(png)
@@ -36,6 +39,7 @@ public final class PNGSink: FrameSink {
     byteCount = png.count
   }
 
+  /// Completes and commits the output (see `FrameSink.finish()`).
   public func finish() throws -> OutputSummary { OutputSummary(storedFrameCount: 1, byteCount: byteCount) }
 }
 
@@ -65,15 +69,18 @@ public final class PNGSequenceSink: FrameSink {
     self.compression = compression
   }
 
+  /// Takes the plan (see `FrameSink.begin(_:)`).
   public func begin(_ plan: FramePlan) throws {
     if case .folder(let folder) = destination { try AtomicFile.makeFolder(folder) }
   }
 
+  /// The output pass's per-frame work, on the rendering threads (see `FrameSink.frameWork()`).
   public func frameWork() throws -> @Sendable (Bitmap, FrameInfo) throws -> [UInt8] {
     let compression = compression
     return { bitmap, _ in try PNG.encode(bitmap, compression: compression) }
   }
 
+  /// Takes a prepared frame, in frame order (see `FrameSink.add(_:_:)`).
   public func add(_ png: [UInt8], _ info: FrameInfo) throws {
     switch destination {
     case .folder(let folder):
@@ -85,6 +92,7 @@ public final class PNGSequenceSink: FrameSink {
     byteCount += png.count
   }
 
+  /// Completes and commits the output (see `FrameSink.finish()`).
   public func finish() throws -> OutputSummary { OutputSummary(storedFrameCount: count, byteCount: byteCount) }
 
   /// `frame-00000.png` for frame 0 (five digits, more when needed).
