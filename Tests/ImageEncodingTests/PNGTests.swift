@@ -1,4 +1,5 @@
 import CairoCanvas
+import FileIO
 import FlipbookTestSupport
 import ImageEncoding
 import Testing
@@ -56,6 +57,38 @@ import Testing
     let bitmap = try Bitmap(contentsOfPNGFile: FixtureFiles.root + "/scenes/spinner/spinner-1.png")
     #expect(bitmap.width > 0 && bitmap.height > 0)
     #expect(try PNG.decode(PNG.encode(bitmap)) == bitmap)
+  }
+
+  /// libpng's reader against an independent one (Pillow) on PNGs Pillow writes in forms
+  /// Flipbook never writes: palette with transparency, gray, gray with alpha, interlaced.
+  @Test(.enabled(if: Tools.hasPillow)) func decodesWhatPillowWritesAsPillowReadsIt() throws {
+    let folder = FixtureFiles.temporaryFolder()
+    let script = """
+      import sys
+      from PIL import Image
+      base = Image.new("RGBA", (13, 7))
+      for y in range(7):
+          for x in range(13):
+              base.putpixel((x, y), (x * 19 % 256, y * 37 % 256, (x * y * 11) % 256, 255 if (x + y) % 3 else (x * 20) % 256))
+      forms = {
+          "palette": base.convert("RGB").quantize(16),
+          "gray": base.convert("L"),
+          "grayalpha": base.convert("LA"),
+          "interlaced": base,
+          "rgb": base.convert("RGB"),
+      }
+      for name, image in forms.items():
+          image.save(sys.argv[1] + "/" + name + ".png", interlace=(name == "interlaced"))
+          open(sys.argv[1] + "/" + name + ".rgba", "wb").write(Image.open(sys.argv[1] + "/" + name + ".png").convert("RGBA").tobytes())
+      """
+    let result = try Tools.run("/usr/bin/env", ["python3", "-c", script, folder])
+    #expect(result.status == 0, "\(result.errors)")
+    for name in ["palette", "gray", "grayalpha", "interlaced", "rgb"] {
+      let decoded = try Bitmap(contentsOfPNGFile: "\(folder)/\(name).png")
+      let expected = try AtomicFile.read("\(folder)/\(name).rgba")
+      #expect(decoded.width == 13 && decoded.height == 7, "\(name)")
+      #expect(decoded.pixels == expected, "\(name)")
+    }
   }
 
   @Test func anEmptyImageIsRefused() {
