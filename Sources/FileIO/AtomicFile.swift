@@ -144,6 +144,10 @@ extension AtomicFile {
     /// The file the stream becomes on `commit()`.
     public let path: String
     private let temporary: String
+    /// The temporary file the bytes go to until `commit()`, for an encoder that is another
+    /// program and writes a path itself (ffmpeg): it writes here, `commit()` renames it over
+    /// `path`, and an interrupt removes it like any other.
+    public var temporaryPath: String { temporary }
     private var fd: Int32
     private var done = false
 

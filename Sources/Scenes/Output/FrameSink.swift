@@ -16,7 +16,25 @@ import Geometry
 /// 4. `finish()`, which completes the destination (a file appears whole under its name only
 ///    now), or `abort()` after any error (nothing is left behind).
 ///
-/// A new format is a new sink; the pipeline does not change.
+/// A new format is a new sink; the pipeline does not change. An animated WebP, for example:
+///
+/// ```swift
+/// final class WebPSink: FrameSink {
+///   let destination: ByteDestination
+///   var encoder: WebPAnimationEncoder?                           // libwebp's, in ImageEncoding
+///   init(_ destination: ByteDestination) { self.destination = destination }
+///   func begin(_ plan: FramePlan) throws { encoder = try WebPAnimationEncoder(width: plan.pixelWidth, height: plan.pixelHeight) }
+///   func frameWork() throws -> @Sendable (Bitmap, FrameInfo) throws -> Bitmap { { bitmap, _ in bitmap } }
+///   func add(_ frame: Bitmap, _ info: FrameInfo) throws { try encoder!.add(frame, milliseconds: ...) }
+///   func finish() throws -> OutputSummary {
+///     let output = try destination.makeOutput()                  // AtomicFile.Stream or ByteBuffer
+///     try output.write(encoder!.assemble()); try output.commit()
+///     ...
+///   }
+/// }
+/// ```
+/// A video sink through ffmpeg pipes raw frames in `add` and lets ffmpeg write
+/// `AtomicFile.Stream.temporaryPath`, committed in `finish`.
 public protocol FrameSink: AnyObject {
   /// What the first pass keeps of a frame (`Void` for sinks without a first pass).
   associatedtype Survey: Sendable = Void
