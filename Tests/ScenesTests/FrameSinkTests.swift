@@ -42,9 +42,12 @@ import Testing
 
   @Test func aFailedRenderLeavesNoFile() throws {
     // A sink that fails half-way through: the GIF's temporary file is removed, no GIF appears.
-    let sink = FailingSink(after: 3, inner: GIFSink(.file(folder + "/half.gif")))
-    #expect(throws: (any Error).self) { try Export.render(radarRecipe(), into: sink, options: options) }
-    #expect(access(folder + "/half.gif", F_OK) != 0)
+    // Also at the very first frame, before the encoder exists.
+    for after in [3, 0] {
+      let sink = FailingSink(after: after, inner: GIFSink(.file(folder + "/half.gif")))
+      #expect(throws: FailingSink<GIFSink>.Failure.self) { try Export.render(radarRecipe(), into: sink, options: options) }
+      #expect(access(folder + "/half.gif", F_OK) != 0)
+    }
     #expect(!entries(of: folder).contains { $0.hasSuffix(".tmp") })
   }
 

@@ -25,6 +25,7 @@ public final class GIFSink: FrameSink {
   private var warnings: [String] = []
   private var output: GuardedOutput? = nil
   private var encoder: GIF.Encoder? = nil
+  private var makeEncoder: (() throws -> GIF.Encoder)? = nil
   private let written = ByteCounter()
 
   /// A GIF sink writing to `destination`.
@@ -64,10 +65,13 @@ public final class GIFSink: FrameSink {
     let output = GuardedOutput(try destination.makeOutput())
     self.output = output
     let written = self.written
+    // Made with the first frame, so that an abort before it leaves no coding thread behind.
     // With more than one job, frames are LZW-coded on a thread of their own (same bytes).
-    encoder = try GIF.Encoder(width: plan.pixelWidth, height: plan.pixelHeight, palette: palette, options: gifOptions, pipelined: plan.jobs > 1) { chunk in
-      try output.write(chunk)
-      written.add(chunk.count)
+    makeEncoder = { [plan] () throws -> GIF.Encoder in
+      try GIF.Encoder(width: plan.pixelWidth, height: plan.pixelHeight, palette: palette, options: gifOptions, pipelined: plan.jobs > 1) { chunk in
+        try output.write(chunk)
+        written.add(chunk.count)
+      }
     }
     let local = gifOptions.allowsLocalPalettes && !palette.isExact
     return { bitmap, _ in
@@ -77,12 +81,14 @@ public final class GIFSink: FrameSink {
 
   /// Takes a prepared frame, in frame order (see `FrameSink.add(_:_:)`).
   public func add(_ frame: GIFFrame, _ info: FrameInfo) throws {
+    if encoder == nil, let makeEncoder { encoder = try makeEncoder() }
     try encoder?.add(frame.bitmap, delay: delays[info.index], localPalette: frame.localPalette)
   }
 
   /// Completes and commits the output (see `FrameSink.finish()`).
   public func finish() throws -> OutputSummary {
-    guard let encoder, let output else { preconditionFailure("GIFSink.finish() before its frames") }
+    guard let output else { preconditionFailure("GIFSink.finish() before frameWork()") }
+    guard let encoder else { throw GIF.EncodingError.noFrames }
     try encoder.finish()
     try output.commit()
     if let buffer = output.base as? ByteBuffer { bytes = buffer.bytes }
