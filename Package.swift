@@ -28,7 +28,7 @@ let package = Package(
     // Pure Swift, no Foundation.
     .target(name: "Geometry"),
     .target(name: "Animations", dependencies: ["Geometry"]),
-    .target(name: "LayerTree", dependencies: ["Geometry", "Animations"]),
+    .target(name: "LayerTree", dependencies: ["Geometry", "Animations", "Dynamics"]),
     // UIKit-Dynamics-style simulation over plain items; knows nothing of layers.
     .target(name: "Dynamics", dependencies: ["Geometry"]),
     // PNG (libpng) and GIF (our quantizer, ditherer and frame optimizer; giflib bit-streams).
@@ -58,7 +58,7 @@ let package = Package(
     .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),
     .testTarget(name: "AnimationsTests", dependencies: ["Animations"]),
     .testTarget(name: "DynamicsTests", dependencies: ["Dynamics"]),
-    .testTarget(name: "LayerTreeTests", dependencies: ["LayerTree"]),
+    .testTarget(name: "LayerTreeTests", dependencies: ["LayerTree", "Dynamics"]),
     .testTarget(name: "ImageEncodingTests", dependencies: ["ImageEncoding", "CairoCanvas", "CGIF", "FlipbookTestSupport"]),
     .testTarget(name: "CairoCanvasTests", dependencies: ["CairoCanvas", "FlipbookTestSupport"]),
     .testTarget(name: "RenderingTests", dependencies: ["Flipbook", "FlipbookTestSupport"]),
