@@ -1,6 +1,6 @@
 import Flipbook
 
-/// The JSON Lines report of `flipbook inspect` (spec/cli.md).
+/// The JSON Lines report of `flipbook inspect` (docs/command-line.md, inspect).
 enum Inspection {
   /// One line: `{"time": t, "layers": [...]}` with every layer in drawing order.
   static func line(for scene: Scene, at time: Double) throws -> String {

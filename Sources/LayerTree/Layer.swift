@@ -5,7 +5,7 @@ import Geometry
 /// A rectangle of content in a tree, placed, transformed and composited as Core Animation's
 /// `CALayer` is.
 ///
-/// Geometry follows Core Animation (timing.md §9): the layer's `anchorPoint`, a unit point of its
+/// Geometry is Core Animation's (docs/geometry.md): the layer's `anchorPoint`, a unit point of its
 /// `bounds`, sits at `position` in the superlayer's coordinates; `transform` applies about the
 /// anchor point. A layer draws its background, then its contents, then its sublayers (sorted by
 /// `zPosition`), then its border on top. Properties are the model values; animations (added with
