@@ -72,35 +72,35 @@ package final class PreparedAnimation: Sendable {
 
 /// One property animation's contribution at one instant: which animation, and where in its
 /// timing it is.
-public struct AnimationSample: Sendable {
+package struct AnimationSample: Sendable {
   /// The prepared property animation contributing.
-  public let evaluator: PropertyEvaluator
+  package let evaluator: PropertyEvaluator
   /// Where the animation is.
-  public let state: MediaTiming.State
+  package let state: MediaTiming.State
 
   /// What the sample animates: the target its key path was resolved to when the animation was
   /// prepared.
-  public var target: Int { evaluator.target }
+  package var target: Int { evaluator.target }
 
   /// The value the property shows, given the layer's model value for the key path and the value
   /// produced so far by earlier animations on it (`underlying`, the model value if none).
-  public func value(model: AnimationValue, underlying: AnimationValue) -> AnimationValue {
+  package func value(model: AnimationValue, underlying: AnimationValue) -> AnimationValue {
     evaluator.value(state: state, model: model, underlying: underlying)
   }
 
   /// For a keyframe animation along a path with a rotation mode: the angle, in radians, to turn
   /// the layer by; otherwise `nil`.
-  public var pathRotation: Double? { evaluator.pathRotation(state: state) }
+  package var pathRotation: Double? { evaluator.pathRotation(state: state) }
 }
 
 /// The samples of `animation` at `parentTime`, appended to `out`, every key path resolved to
 /// target 0 (prepares the animation first; layers keep their animations prepared).
-public func samples(of animation: any Animation, at parentTime: Double, into out: inout [AnimationSample]) {
+package func samples(of animation: any Animation, at parentTime: Double, into out: inout [AnimationSample]) {
   PreparedAnimation(animation, target: { _ in 0 }).appendSamples(at: parentTime, into: &out)
 }
 
 /// A property animation's value as a function of its timing state.
-public final class PropertyEvaluator: Sendable {
+package final class PropertyEvaluator: Sendable {
   /// What is animated: the target the key path was resolved to.
   let target: Int
   let additive: Bool

@@ -83,6 +83,9 @@ public struct LayerProperty: Sendable, CustomStringConvertible {
     return v
   }
 
+  /// The value a new layer of `layerType` has (Core Animation's default).
+  public var defaultValue: PropertyValue { self.get(layerType.makeLayer()) }
+
   /// The property's name.
   public var description: String { name }
 
