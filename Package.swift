@@ -4,7 +4,7 @@
 // Dependencies point one way, down this list (see README "Architecture"):
 //   flipbook -> FlipbookCommand -> Demos -> Flipbook (umbrella) -> SceneFiles -> Scenes
 //   Scenes (scenes, frame renderer, frame sinks, Export) -> Rendering, ImageEncoding, Dynamics, FileIO
-//   Rendering -> LayerTree, CairoCanvas;  LayerTree -> Animations -> Geometry;  CairoCanvas -> CCairo, Geometry
+//   Rendering -> LayerTree, CairoCanvas;  LayerTree -> Animations, Dynamics -> Geometry;  CairoCanvas -> CCairo, Geometry
 //   ImageEncoding (PNG, GIF) -> CPNGShim, CGIF, Geometry, FileIO;  FileIO (atomic files) -> nothing
 // Only FileIO opens files for writing; CairoCanvas and Rendering never touch the file system.
 import PackageDescription
@@ -34,7 +34,7 @@ let package = Package(
     .target(name: "FileIO"),
     .target(name: "Geometry"),
     .target(name: "Animations", dependencies: ["Geometry"]),
-    .target(name: "LayerTree", dependencies: ["Geometry", "Animations"]),
+    .target(name: "LayerTree", dependencies: ["Geometry", "Animations", "Dynamics"]),
     // UIKit-Dynamics-style simulation over plain items; knows nothing of layers.
     .target(name: "Dynamics", dependencies: ["Geometry"]),
     // PNG (libpng, the one PNG reader and writer) and GIF (our quantizer, ditherer and frame
@@ -66,7 +66,7 @@ let package = Package(
     .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),
     .testTarget(name: "AnimationsTests", dependencies: ["Animations"]),
     .testTarget(name: "DynamicsTests", dependencies: ["Dynamics"]),
-    .testTarget(name: "LayerTreeTests", dependencies: ["LayerTree"]),
+    .testTarget(name: "LayerTreeTests", dependencies: ["LayerTree", "Dynamics"]),
     .testTarget(name: "ImageEncodingTests", dependencies: ["ImageEncoding", "CairoCanvas", "CGIF", "FileIO", "FlipbookTestSupport"]),
     .testTarget(name: "CairoCanvasTests", dependencies: ["CairoCanvas", "FlipbookTestSupport"]),
     .testTarget(name: "RenderingTests", dependencies: ["Flipbook", "FlipbookTestSupport"]),

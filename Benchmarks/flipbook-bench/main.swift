@@ -61,7 +61,7 @@ func keyframeLookupBenchmark() {
   var a = KeyframeAnimation(keyPath: "opacity")
   a.values = (0..<10_000).map { .scalar(Double($0 % 17)) }
   a.duration = 10
-  let prepared = PreparedAnimation(a)
+  let prepared = PreparedAnimation(a, target: { _ in 0 })
   let model = AnimationValue.scalar(0)
   var sink = 0.0
   var buffer: [AnimationSample] = []

@@ -17,7 +17,7 @@ public protocol Animation: Sendable {
 /// `CAPropertyAnimation`).
 public protocol PropertyAnimation: Animation {
   /// The property animated, as Core Animation names it: `"opacity"`, `"position.x"`,
-  /// `"transform.scale"`, ... (see `AnimatableKeyPath`).
+  /// `"transform.scale"`, ... (the layer property table, `LayerProperty`, says which exist).
   var keyPath: String { get }
   /// Whether the animated value is added to the value below it instead of replacing it
   /// (default false).
@@ -72,9 +72,4 @@ extension Animation {
     get { timing.isRemovedOnCompletion }
     set { timing.isRemovedOnCompletion = newValue }
   }
-}
-
-extension PropertyAnimation {
-  /// The parsed key path, or `nil` when Flipbook does not animate `keyPath`.
-  public var animatableKeyPath: AnimatableKeyPath? { AnimatableKeyPath(keyPath) }
 }

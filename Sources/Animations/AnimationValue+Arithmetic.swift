@@ -27,7 +27,7 @@ extension AnimationValue {
 
   /// The value of the same kind (and, for paths, the same element structure as `self`) with the
   /// given components.
-  public func with(components c: [Double]) -> AnimationValue {
+  package func with(components c: [Double]) -> AnimationValue {
     switch self {
     case .scalar: return .scalar(c[0])
     case .point: return .point(Point(x: c[0], y: c[1]))
@@ -68,7 +68,7 @@ extension AnimationValue {
 
   /// `underlying + self`, as `additive` and `byValue` add: components add, except transforms,
   /// which compose (`self` applied first, then `underlying`, as `CATransform3DConcat`).
-  public func adding(_ underlying: AnimationValue) -> AnimationValue {
+  package func adding(_ underlying: AnimationValue) -> AnimationValue {
     switch (self, underlying) {
     case (.scalar(let x), .scalar(let y)): return .scalar(x + y)
     case (.transform(let t), .transform(let u)): return .transform(t.concatenating(u))
@@ -79,7 +79,7 @@ extension AnimationValue {
   }
 
   /// `self - other`, component by component (transforms by their decomposition).
-  public func subtracting(_ other: AnimationValue) -> AnimationValue {
+  package func subtracting(_ other: AnimationValue) -> AnimationValue {
     if case .scalar(let x) = self, case .scalar(let y) = other { return .scalar(x - y) }
     guard isInterpolable(with: other), let a = components, let b = other.components else { return self }
     return with(components: zip(a, b).map { $0 - $1 })
@@ -88,7 +88,7 @@ extension AnimationValue {
   /// `self + k * (end - start)`, component by component: what a `cumulative` animation adds in
   /// cycle k. The difference stays in components (a transform's is no transform: its scales
   /// are 0), so this takes both ends rather than a difference value.
-  public func advanced(byDifferenceFrom start: AnimationValue, to end: AnimationValue, times k: Double) -> AnimationValue {
+  package func advanced(byDifferenceFrom start: AnimationValue, to end: AnimationValue, times k: Double) -> AnimationValue {
     if case .scalar(let x) = self, case .scalar(let a) = start, case .scalar(let b) = end { return .scalar(x + k * (b - a)) }
     guard isInterpolable(with: start), start.isInterpolable(with: end),
       let v = components, let a = start.components, let b = end.components, v.count == a.count, a.count == b.count
@@ -100,7 +100,7 @@ extension AnimationValue {
 
   /// The Euclidean distance between the components of two values (0 for discrete values), what
   /// paced keyframes space by.
-  public func distance(to other: AnimationValue) -> Double {
+  package func distance(to other: AnimationValue) -> Double {
     guard isInterpolable(with: other), let a = components, let b = other.components else { return 0 }
     return zip(a, b).reduce(0) { $0 + ($1.0 - $1.1) * ($1.0 - $1.1) }.squareRoot()
   }

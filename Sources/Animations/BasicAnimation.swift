@@ -1,7 +1,7 @@
 /// An animation from one value to another (Core Animation's `CABasicAnimation`).
 ///
 /// Of `fromValue`, `toValue` and `byValue`, set one or two; a missing end is the layer's model
-/// value (timing.md §4.1): from only animates from `fromValue` to the model value, to only from
+/// value (docs/timing.md §7.1): from only runs from `fromValue` to the model value, to only from
 /// the model value to `toValue`, by only from the model value to the model value plus `byValue`.
 ///
 /// ```swift
@@ -27,7 +27,7 @@ public struct BasicAnimation: PropertyAnimation, Hashable {
     self.keyPath = keyPath
   }
 
-  /// The start and end values, with missing ends taken from `model` (timing.md §4.1).
+  /// The start and end values, with missing ends taken from `model` (docs/timing.md §7.1).
   public func endpoints(model: AnimationValue) -> (from: AnimationValue, to: AnimationValue) {
     BasicAnimation.endpoints(from: fromValue, to: toValue, by: byValue, model: model)
   }

@@ -1,7 +1,7 @@
 /// The timing keys a layer adopts from `CAMediaTiming`: they map the superlayer's time to the
 /// layer's own, for the layer's animations and everything below it.
 ///
-/// `t_layer = (t_parent - beginTime) * speed + timeOffset` (timing.md §2.6). A layer never ends,
+/// `t_layer = (t_parent - beginTime) * speed + timeOffset` (docs/timing.md §3). A layer never ends,
 /// so it has no duration, repeat or fill. Pause a subtree with `speed = 0` and `timeOffset` set to
 /// the instant to hold.
 public struct LayerTiming: Hashable, Sendable {

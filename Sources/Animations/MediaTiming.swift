@@ -3,7 +3,7 @@
 ///
 /// Units are seconds in the parent's time. `speed` and `repeatCount` are `Float`, as Core
 /// Animation stores them. The mapping from parent time to the animation's basic local time is
-/// timing.md §2-3, exactly; see `evaluate(parentTime:simpleDuration:removedOnCompletion:)`.
+/// docs/timing.md §2 and §4, exactly: `evaluate(parentTime:simpleDuration:removedOnCompletion:)`.
 public struct MediaTiming: Hashable, Sendable {
   /// When the animation starts, in its parent's time (default 0; may be negative). Not scaled by
   /// the animation's own speed.
@@ -68,7 +68,7 @@ public struct MediaTiming: Hashable, Sendable {
   /// after its active interval without a fill that shows it, or removed on completion).
   ///
   /// The active interval is `[beginTime, beginTime + AD/|speed|)`: it ends exclusively, and at its
-  /// end a forwards fill freezes on the end of the last cycle (timing.md §3.3's end rule).
+  /// end a forwards fill freezes on the end of the last cycle (docs/timing.md §4.3's end rule).
   ///
   /// - Parameters:
   ///   - simpleDuration: `d`, already resolved (see `simpleDuration(fallback:)`).

@@ -3,8 +3,10 @@
 /// shared by any number of renders at once.
 ///
 /// A layer prepares each animation when it is added; evaluating then costs no parsing, no
-/// dynamic casts and no copies of the animation's values.
-public final class PreparedAnimation: Sendable {
+/// dynamic casts and no copies of the animation's values. `Animations` knows no property names:
+/// whoever prepares an animation resolves each key path to an integer `target` of its own
+/// (`LayerTree` uses its property table), and samples carry that target back.
+package final class PreparedAnimation: Sendable {
   let timing: MediaTiming
   let timingFunction: TimingFunction?
   /// The simple duration when the animation decides it itself (a spring left at 0).
@@ -19,22 +21,25 @@ public final class PreparedAnimation: Sendable {
   }
 
   /// Prepares `animation` (and, for a group, its children).
-  public init(_ animation: any Animation) {
+  ///
+  /// - Parameter target: resolves a property animation's key path to the target its samples
+  ///   carry; `nil` makes the animation inert (it contributes nothing).
+  package init(_ animation: any Animation, target: (String) -> Int?) {
     timing = animation.timing
     timingFunction = animation.timingFunction
     switch animation {
     case let group as AnimationGroup:
       ownDuration = nil
-      node = .group(group.animations.map(PreparedAnimation.init))
+      node = .group(group.animations.map { PreparedAnimation($0, target: target) })
     case let spring as SpringAnimation:
       ownDuration = spring.duration == 0 ? spring.settlingDuration : nil
-      node = PropertyEvaluator(spring).map(Node.property) ?? .inert
+      node = target(spring.keyPath).map { .property(PropertyEvaluator(spring, target: $0)) } ?? .inert
     case let basic as BasicAnimation:
       ownDuration = nil
-      node = PropertyEvaluator(basic).map(Node.property) ?? .inert
+      node = target(basic.keyPath).map { .property(PropertyEvaluator(basic, target: $0)) } ?? .inert
     case let keyframe as KeyframeAnimation:
       ownDuration = nil
-      node = PropertyEvaluator(keyframe).map(Node.property) ?? .inert
+      node = target(keyframe.keyPath).map { .property(PropertyEvaluator(keyframe, target: $0)) } ?? .inert
     default:
       ownDuration = nil
       node = .inert
@@ -48,7 +53,7 @@ public final class PreparedAnimation: Sendable {
   ///   - fallbackDuration: what a duration of 0 means: 0.25 s at the top level, the group's
   ///     duration inside a group.
   ///   - inGroup: whether this is a group's child (it then ignores `isRemovedOnCompletion`).
-  public func appendSamples(at parentTime: Double, fallbackDuration: Double = 0.25, inGroup: Bool = false, into out: inout [AnimationSample]) {
+  package func appendSamples(at parentTime: Double, fallbackDuration: Double = 0.25, inGroup: Bool = false, into out: inout [AnimationSample]) {
     let d = ownDuration ?? timing.simpleDuration(fallback: fallbackDuration)
     guard let state = timing.evaluate(parentTime: parentTime, simpleDuration: d, removedOnCompletion: inGroup ? false : timing.isRemovedOnCompletion)
     else { return }
@@ -67,36 +72,37 @@ public final class PreparedAnimation: Sendable {
 
 /// One property animation's contribution at one instant: which animation, and where in its
 /// timing it is.
-public struct AnimationSample: Sendable {
+package struct AnimationSample: Sendable {
   /// The prepared property animation contributing.
-  public let evaluator: PropertyEvaluator
+  package let evaluator: PropertyEvaluator
   /// Where the animation is.
-  public let state: MediaTiming.State
+  package let state: MediaTiming.State
 
-  /// The key path the sample animates.
-  public var keyPath: AnimatableKeyPath { evaluator.keyPath }
+  /// What the sample animates: the target its key path was resolved to when the animation was
+  /// prepared.
+  package var target: Int { evaluator.target }
 
   /// The value the property shows, given the layer's model value for the key path and the value
   /// produced so far by earlier animations on it (`underlying`, the model value if none).
-  public func value(model: AnimationValue, underlying: AnimationValue) -> AnimationValue {
+  package func value(model: AnimationValue, underlying: AnimationValue) -> AnimationValue {
     evaluator.value(state: state, model: model, underlying: underlying)
   }
 
   /// For a keyframe animation along a path with a rotation mode: the angle, in radians, to turn
   /// the layer by; otherwise `nil`.
-  public var pathRotation: Double? { evaluator.pathRotation(state: state) }
+  package var pathRotation: Double? { evaluator.pathRotation(state: state) }
 }
 
-/// The samples of `animation` at `parentTime`, appended to `out` (prepares the animation first;
-/// layers keep their animations prepared).
-public func samples(of animation: any Animation, at parentTime: Double, into out: inout [AnimationSample]) {
-  PreparedAnimation(animation).appendSamples(at: parentTime, into: &out)
+/// The samples of `animation` at `parentTime`, appended to `out`, every key path resolved to
+/// target 0 (prepares the animation first; layers keep their animations prepared).
+package func samples(of animation: any Animation, at parentTime: Double, into out: inout [AnimationSample]) {
+  PreparedAnimation(animation, target: { _ in 0 }).appendSamples(at: parentTime, into: &out)
 }
 
 /// A property animation's value as a function of its timing state.
-public final class PropertyEvaluator: Sendable {
-  /// The property animated.
-  public let keyPath: AnimatableKeyPath
+package final class PropertyEvaluator: Sendable {
+  /// What is animated: the target the key path was resolved to.
+  let target: Int
   let additive: Bool
   let cumulative: Bool
   let kind: Kind
@@ -108,24 +114,23 @@ public final class PropertyEvaluator: Sendable {
 
   enum Kind: Sendable { case basic, spring, keyframes }
 
-  private init?(_ keyPath: String, additive: Bool, cumulative: Bool, kind: Kind, from: AnimationValue? = nil, to: AnimationValue? = nil,
+  private init(_ target: Int, additive: Bool, cumulative: Bool, kind: Kind, from: AnimationValue? = nil, to: AnimationValue? = nil,
     by: AnimationValue? = nil, timingFunction: TimingFunction? = nil, spring: Spring? = nil, keyframes: PreparedKeyframes? = nil)
   {
-    guard let parsed = AnimatableKeyPath(keyPath) else { return nil }
-    (self.keyPath, self.additive, self.cumulative, self.kind) = (parsed, additive, cumulative, kind)
+    (self.target, self.additive, self.cumulative, self.kind) = (target, additive, cumulative, kind)
     (self.from, self.to, self.by, self.timingFunction, self.spring, self.keyframes) = (from, to, by, timingFunction, spring, keyframes)
   }
 
-  convenience init?(_ a: BasicAnimation) {
-    self.init(a.keyPath, additive: a.isAdditive, cumulative: a.isCumulative, kind: .basic, from: a.fromValue, to: a.toValue, by: a.byValue, timingFunction: a.timingFunction)
+  convenience init(_ a: BasicAnimation, target: Int) {
+    self.init(target, additive: a.isAdditive, cumulative: a.isCumulative, kind: .basic, from: a.fromValue, to: a.toValue, by: a.byValue, timingFunction: a.timingFunction)
   }
 
-  convenience init?(_ a: SpringAnimation) {
-    self.init(a.keyPath, additive: a.isAdditive, cumulative: a.isCumulative, kind: .spring, from: a.fromValue, to: a.toValue, by: a.byValue, spring: a.spring)
+  convenience init(_ a: SpringAnimation, target: Int) {
+    self.init(target, additive: a.isAdditive, cumulative: a.isCumulative, kind: .spring, from: a.fromValue, to: a.toValue, by: a.byValue, spring: a.spring)
   }
 
-  convenience init?(_ a: KeyframeAnimation) {
-    self.init(a.keyPath, additive: a.isAdditive, cumulative: a.isCumulative, kind: .keyframes, keyframes: PreparedKeyframes(a))
+  convenience init(_ a: KeyframeAnimation, target: Int) {
+    self.init(target, additive: a.isAdditive, cumulative: a.isCumulative, kind: .keyframes, keyframes: PreparedKeyframes(a))
   }
 
   func value(state: MediaTiming.State, model: AnimationValue, underlying: AnimationValue) -> AnimationValue {

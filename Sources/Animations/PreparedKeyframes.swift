@@ -139,7 +139,7 @@ final class PreparedKeyframes: Sendable {
   }
 
   /// The point at `s` of segment `i` of a Kochanek-Bartels spline through `values`, end keys
-  /// duplicated (timing.md §4.5); linear when the values have no common components.
+  /// duplicated (docs/timing.md §6.4); linear when the values have no common components.
   static func cubic(
     _ values: [AnimationValue], _ components: [[Double]]?, _ tension: [Double], _ continuity: [Double], _ bias: [Double],
     segment i: Int, s: Double

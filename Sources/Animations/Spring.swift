@@ -1,7 +1,7 @@
 /// A damped harmonic oscillator in closed form: the motion of `SpringAnimation`.
 ///
 /// `displacement(at:)` is the remaining fraction of the distance, `x(t)`, with `x(0) = 1`,
-/// target 0 and `x'(0) = -initialVelocity` (timing.md §7.2).
+/// target 0 and `x'(0) = -initialVelocity` (docs/timing.md §9.2).
 public struct Spring: Hashable, Sendable {
   /// The mass (greater than 0).
   public var mass: Double

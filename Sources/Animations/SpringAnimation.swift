@@ -1,7 +1,7 @@
 /// A basic animation moved by a damped spring (Core Animation's `CASpringAnimation`).
 ///
 /// The value is `from + (to - from) * (1 - x(t))`, where `x` is the closed-form displacement of
-/// timing.md §7.2 and `t` the basic local time in seconds (not a fraction of the duration: the
+/// docs/timing.md §9.2 and `t` the basic local time in seconds (not a fraction of the duration: the
 /// duration only decides when it stops). A spring left at `duration` 0 lasts its
 /// `settlingDuration`. Without `allowsOverdamping`, a damping above critical acts as critical.
 ///
@@ -52,7 +52,7 @@ public struct SpringAnimation: PropertyAnimation, Hashable {
   }
 
   /// How long the spring takes to come to rest: the first multiple of 0.1 s at which the
-  /// envelope of its displacement stays below 0.001 of the distance (scene-format.md's
+  /// envelope of its displacement stays below 0.001 of the distance (docs/timing.md §9.3's
   /// convention; Apple does not publish its rule).
   public var settlingDuration: Double { spring.settlingDuration }
 }

@@ -67,12 +67,12 @@ final class DisplayList {
 
 extension Canvas {
   /// Starts recording the Cairo calls this canvas makes (for the benchmark floor).
-  public func startRecording() {
+  package func startRecording() {
     recording = DisplayList()
   }
 
   /// Stops recording and returns what was recorded, one operation per line.
-  public func stopRecording() -> [String] {
+  package func stopRecording() -> [String] {
     defer { recording = nil }
     return recording?.lines ?? []
   }

@@ -5,7 +5,7 @@ import Geometry
 ///
 /// The simulation steps at a fixed 1/240 s, whatever the frame rate: the state at a time t is
 /// the state after the last whole step at or before t, never interpolated, so renders at 24, 30
-/// or 60 fps see the same states at the times they share. Units are UIKit's (dynamics.md):
+/// or 60 fps see the same states at the times they share. Units are UIKit's (docs/dynamics.md §1):
 /// points, seconds, radians; gravity magnitude 1.0 is 1,000 points/s²; mass is density × area /
 /// 10,000.
 ///

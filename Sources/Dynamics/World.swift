@@ -1,7 +1,7 @@
 import Geometry
 
 /// The simulation behind a `DynamicAnimator`: bodies, joints, collision groups and pushes, stepped
-/// at a fixed 1/240 s (dynamics.md part C: one substep of C.3 per step).
+/// at a fixed 1/240 s (docs/dynamics.md §4 and §5).
 final class World {
   static let stepsPerSecond = 240
   static let h = 1.0 / Double(stepsPerSecond)
@@ -268,7 +268,7 @@ final class World {
   }
 
   /// Impacts fast enough to bounce, resolved one pair at a time with current velocities and
-  /// swept again until nothing approaches (dynamics.md C.3 step 3): a row of balls passes an
+  /// swept again until nothing approaches (docs/dynamics.md §5, step 4): a row of balls passes an
   /// impact along instead of moving as one block.
   private func resolveImpacts(_ contacts: inout [Contact]) {
     let h = World.h

@@ -3,7 +3,7 @@ import ImageComparison
 import Flipbook
 
 /// `flipbook diff EXPECTED ACTUAL [--threshold T] [--max-diff-pixels N | --max-diff-ratio R]
-/// [-o DIFF.png]`: two PNGs, or two GIFs frame by frame, compared as cli.md says.
+/// [-o DIFF.png]`: two PNGs, or two GIFs frame by frame, compared as docs/command-line.md says.
 struct DiffCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "diff",

@@ -4,7 +4,7 @@ import Glibc
 
 /// The `flipbook` command: renders Core Animation scenes to PNG frames and animated GIFs.
 ///
-/// Exit status follows `spec/cli.md`: 0 on success, 1 when the work failed (a bad scene, an
+/// Exit status follows docs/command-line.md: 0 on success, 1 when the work failed (a bad scene, an
 /// unwritable file), 2 on wrong usage. Errors go to standard error, one line per problem.
 public struct FlipbookTool: ParsableCommand {
   /// The command's name, abstract and subcommands.
@@ -22,7 +22,7 @@ public struct FlipbookTool: ParsableCommand {
   /// Creates the root command (it only dispatches to subcommands).
   public init() {}
 
-  /// Parses `arguments`, runs the chosen command and exits with cli.md's status codes.
+  /// Parses `arguments`, runs the chosen command and exits with docs/command-line.md's statuses.
   public static func main(_ arguments: [String]) -> Never {
     AtomicFile.removeTemporaryFilesOnInterrupt()
     let code = run(arguments, standardError: { FileHandleStandardError.write($0) })

@@ -1,6 +1,6 @@
 import Flipbook
 
-/// The JSON Lines report of `flipbook inspect` (spec/cli.md).
+/// The JSON Lines report of `flipbook inspect` (docs/command-line.md, inspect).
 enum Inspection {
   /// One line: `{"time": t, "layers": [...]}` with every layer in drawing order.
   static func line(for scene: Scene, at time: Double) throws -> String {
@@ -19,43 +19,38 @@ enum Inspection {
     return "{\"time\": \(number(time)), \"layers\": [\(entries.joined(separator: ", "))]}"
   }
 
-  /// The presentation values of one layer's animatable properties.
+  /// The presentation values of one layer's inspected properties (`LayerProperty.isInspected`),
+  /// in the table's order; for a layer that dynamics moves, its velocities after them.
   static func entry(for layer: Layer, dynamics: DynamicItemState? = nil) -> String {
-    var fields: [(String, String)] = [
-      ("name", layer.name.map(string) ?? "null"),
-      ("position", point(layer.position)),
-      ("bounds", rect(layer.bounds)),
-      ("anchorPoint", point(layer.anchorPoint)),
-      ("opacity", number(layer.opacity)),
-      ("transform", transform(layer.transform)),
-      ("sublayerTransform", transform(layer.sublayerTransform)),
-      ("zPosition", number(layer.zPosition)),
-      ("hidden", layer.isHidden ? "true" : "false"),
-      ("cornerRadius", number(layer.cornerRadius)),
-      ("borderWidth", number(layer.borderWidth)),
-      ("borderColor", color(layer.borderColor)),
-      ("backgroundColor", color(layer.backgroundColor)),
-      ("contents", layer.contents.map { $0.name.map(string) ?? "\"<image \($0.width)x\($0.height)>\"" } ?? "null"),
-    ]
-    if let shape = layer as? ShapeLayer {
-      fields += [
-        ("path", shape.path.map { string($0.svgPathData) } ?? "null"),
-        ("fillColor", color(shape.fillColor)),
-        ("strokeColor", color(shape.strokeColor)),
-        ("lineWidth", number(shape.lineWidth)),
-        ("lineDashPhase", number(shape.lineDashPhase)),
-        ("strokeStart", number(shape.strokeStart)),
-        ("strokeEnd", number(shape.strokeEnd)),
-        ("miterLimit", number(shape.miterLimit)),
-      ]
-    }
-    if let dynamics {
-      fields += [("velocity", point(dynamics.velocity)), ("angularVelocity", number(dynamics.angularVelocity))]
+    var fields: [(String, String)] = []
+    for property in LayerProperty.all where property.isInspected {
+      guard let value = property.value(of: layer) else { continue }
+      fields.append((property.name, json(value)))
     }
     if let dynamics {
       fields += [("velocity", point(dynamics.velocity)), ("angularVelocity", number(dynamics.angularVelocity))]
     }
     return "{" + fields.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}"
+  }
+
+  /// A property value in the report's form: numbers in shortest round-trip form, points and
+  /// rectangles as lists, transforms as `[a, b, c, d, tx, ty]`, colors as `[r, g, b, a]`, paths as
+  /// SVG path data, images by name.
+  static func json(_ value: PropertyValue) -> String {
+    switch value {
+    case .value(.scalar(let x)): return number(x)
+    case .value(.point(let p)): return point(p)
+    case .value(.size(let s)): return [s.width, s.height].map(number).joined(separator: ", ").bracketed
+    case .value(.rect(let r)): return rect(r)
+    case .value(.color(let c)): return color(c)
+    case .value(.transform(let t)): return transform(t)
+    case .value(.path(let p)): return p.map { string($0.svgPathData) } ?? "null"
+    case .value(.image(let i)): return i.map { $0.name.map(string) ?? "\"<image \($0.width)x\($0.height)>\"" } ?? "null"
+    case .value(.bool(let b)): return b ? "true" : "false"
+    case .choice(let name): return string(name)
+    case .numbers(let list): return list.map { $0.map(number).joined(separator: ", ").bracketed } ?? "null"
+    case .text(let s): return s.map(string) ?? "null"
+    }
   }
 
   static func number(_ x: Double) -> String { shortestNumber(x) }

@@ -4,12 +4,12 @@ extension Layer {
   /// Attaches `animation` (a copy of it) under `key`, replacing an animation with the same key;
   /// it applies after the animations already attached. A `nil` key never replaces.
   ///
-  /// A property animation must name a key path Flipbook animates (`AnimatableKeyPath`); one that
+  /// A property animation must name a key path Flipbook animates (`LayerKeyPath`); one that
   /// names a shape-layer property on a plain layer has no effect, as in Core Animation.
   public func add(_ animation: any Animation, forKey key: String?) {
     Layer.checkKeyPaths(animation)
     if let key { animationEntries.removeAll { $0.key == key } }
-    animationEntries.append(AnimationEntry(key: key, animation: animation, prepared: PreparedAnimation(animation)))
+    animationEntries.append(AnimationEntry(key: key, animation: animation, prepared: PreparedAnimation(animation, target: { LayerKeyPath($0)?.target })))
   }
 
   /// Detaches the animation attached under `key`, if any.
@@ -41,8 +41,8 @@ extension Layer {
       group.animations.forEach(checkKeyPaths)
     } else if let property = animation as? any PropertyAnimation {
       precondition(
-        AnimatableKeyPath(property.keyPath) != nil,
-        "Flipbook does not animate the key path \"\(property.keyPath)\"; animatable key paths: \(AnimatableKeyPath.allNames.joined(separator: ", "))")
+        LayerKeyPath(property.keyPath) != nil,
+        "Flipbook does not animate the key path \"\(property.keyPath)\"; animatable key paths: \(LayerKeyPath.allNames.joined(separator: ", "))")
     }
   }
 }

@@ -17,11 +17,9 @@ extension Layer {
   /// `presentation(at:)` with one sample buffer shared by the whole tree.
   func presentation(at time: Double, scratch: inout [AnimationSample]) -> Layer {
     let local = timing.localTime(time)
-    // One copy of the properties, animated in place, then moved into the presentation layer.
-    var shown = properties
-    var shownShape = (self as? ShapeLayer)?.shapeProperties
-    if !animationEntries.isEmpty { applyAnimations(at: local, to: &shown, shape: &shownShape, scratch: &scratch) }
-    let copy = type(of: self).init(presenting: shown, shape: shownShape)
+    // A copy of the model values, then animated in place.
+    let copy = type(of: self).init(copying: self)
+    if !animationEntries.isEmpty { applyAnimations(at: local, to: copy, scratch: &scratch) }
     if !sublayers.isEmpty {
       copy.sublayers.reserveCapacity(sublayers.count)
       for sublayer in sublayers {
@@ -33,24 +31,17 @@ extension Layer {
     return copy
   }
 
-  /// Applies the animations' samples at `localTime`, in order, to `shown` (which starts as the
-  /// model's values; the model values that missing from/to ends stand for are read from `self`).
-  private func applyAnimations(at localTime: Double, to shown: inout LayerProperties, shape shownShape: inout ShapeProperties?, scratch: inout [AnimationSample]) {
+  /// Applies the animations' samples at `localTime`, in order, to `shown` (a copy of this
+  /// layer's model values; the model values that missing from/to ends stand for are read from
+  /// `self`).
+  private func applyAnimations(at localTime: Double, to shown: Layer, scratch: inout [AnimationSample]) {
     scratch.removeAll(keepingCapacity: true)
     for entry in animationEntries { entry.prepared.appendSamples(at: localTime, into: &scratch) }
-    guard !scratch.isEmpty else { return }
-    let modelShape = shownShape
     for sample in scratch {
-      let keyPath = sample.keyPath
-      if keyPath.isShapeOnly {
-        guard var shape = shownShape, let modelValue = modelShape?.value(for: keyPath), let underlying = shape.value(for: keyPath) else { continue }
-        shape.setValue(sample.value(model: modelValue, underlying: underlying), for: keyPath)
-        shownShape = shape
-      } else {
-        guard let modelValue = properties.value(for: keyPath), let underlying = shown.value(for: keyPath) else { continue }
-        shown.setValue(sample.value(model: modelValue, underlying: underlying), for: keyPath)
-        if let angle = sample.pathRotation { shown.transform = shown.transform.rotated(angle) }
-      }
+      let keyPath = LayerKeyPath(target: sample.target)
+      guard let modelValue = keyPath.value(of: self), let underlying = keyPath.value(of: shown) else { continue }
+      keyPath.setValue(sample.value(model: modelValue, underlying: underlying), of: shown)
+      if let angle = sample.pathRotation { shown.transform = shown.transform.rotated(angle) }
     }
   }
 
@@ -73,9 +64,10 @@ extension Layer {
       let model: [AnimationValue?]
     }
     var before: [Before] = []
+    let animatable = LayerProperty.all.filter(\.isAnimatable)
     func record(_ layer: Layer, _ presented: Layer, parentTime: Double) {
       let local = layer.timing.localTime(parentTime)
-      before.append(Before(layer: layer, localTime: local, presented: presented, model: AnimatableKeyPath.properties.map(layer.value(for:))))
+      before.append(Before(layer: layer, localTime: local, presented: presented, model: animatable.map { $0.animationValue(of: layer) }))
       for (sublayer, presentedSublayer) in zip(layer.sublayers, presented.sublayers) {
         record(sublayer, presentedSublayer, parentTime: local)
       }
@@ -83,11 +75,11 @@ extension Layer {
     record(self, presentation(at: time), parentTime: time)
     changes()
     for entry in before {
-      for (i, keyPath) in AnimatableKeyPath.properties.enumerated() {
-        guard let now = entry.layer.value(for: keyPath), let old = entry.model[i], now != old,
-          let shown = entry.presented.value(for: keyPath)
+      for (i, property) in animatable.enumerated() {
+        guard let now = property.animationValue(of: entry.layer), let old = entry.model[i], now != old,
+          let shown = property.animationValue(of: entry.presented)
         else { continue }
-        var animation = BasicAnimation(keyPath: keyPath.name)
+        var animation = BasicAnimation(keyPath: property.name)
         animation.fromValue = shown
         animation.toValue = now
         animation.beginTime = entry.localTime
@@ -95,50 +87,6 @@ extension Layer {
         animation.timingFunction = timingFunction
         entry.layer.add(animation, forKey: nil)
       }
-    }
-  }
-}
-
-extension AnimatableKeyPath {
-  /// The key path as Core Animation spells it (`"transform.rotation.z"`).
-  public var name: String {
-    switch self {
-    case .opacity: return "opacity"
-    case .position: return "position"
-    case .positionX: return "position.x"
-    case .positionY: return "position.y"
-    case .bounds: return "bounds"
-    case .boundsSize: return "bounds.size"
-    case .boundsWidth: return "bounds.size.width"
-    case .boundsHeight: return "bounds.size.height"
-    case .anchorPoint: return "anchorPoint"
-    case .zPosition: return "zPosition"
-    case .cornerRadius: return "cornerRadius"
-    case .borderWidth: return "borderWidth"
-    case .borderColor: return "borderColor"
-    case .backgroundColor: return "backgroundColor"
-    case .hidden: return "hidden"
-    case .contents: return "contents"
-    case .transform: return "transform"
-    case .sublayerTransform: return "sublayerTransform"
-    case .transformComponent(let c, let isSublayer):
-      let base = isSublayer ? "sublayerTransform." : "transform."
-      switch c {
-      case .scale: return base + "scale"
-      case .scaleX: return base + "scale.x"
-      case .scaleY: return base + "scale.y"
-      case .rotation: return base + "rotation.z"
-      case .translationX: return base + "translation.x"
-      case .translationY: return base + "translation.y"
-      }
-    case .path: return "path"
-    case .fillColor: return "fillColor"
-    case .strokeColor: return "strokeColor"
-    case .lineWidth: return "lineWidth"
-    case .lineDashPhase: return "lineDashPhase"
-    case .strokeStart: return "strokeStart"
-    case .strokeEnd: return "strokeEnd"
-    case .miterLimit: return "miterLimit"
     }
   }
 }

@@ -1,10 +1,11 @@
 import Animations
+import Dynamics
 import Geometry
 
 /// A rectangle of content in a tree, placed, transformed and composited as Core Animation's
 /// `CALayer` is.
 ///
-/// Geometry follows Core Animation (timing.md §9): the layer's `anchorPoint`, a unit point of its
+/// Geometry is Core Animation's (docs/geometry.md): the layer's `anchorPoint`, a unit point of its
 /// `bounds`, sits at `position` in the superlayer's coordinates; `transform` applies about the
 /// anchor point. A layer draws its background, then its contents, then its sublayers (sorted by
 /// `zPosition`), then its border on top. Properties are the model values; animations (added with
@@ -122,9 +123,9 @@ public class Layer {
     set { properties.timing = newValue }
   }
 
-  /// Every model property of the layer in one value: what `presentation(at:)` copies and
-  /// animates.
-  public var properties = LayerProperties()
+  /// Every model property of the layer in one value: what `presentation(at:)` copies. The
+  /// property table (`LayerProperty`) reads and writes it through the accessors above.
+  package var properties = LayerProperties()
 
   /// The layers drawn inside this one, back to front before `zPosition` sorting.
   public internal(set) var sublayers: [Layer] = []
@@ -142,11 +143,6 @@ public class Layer {
     properties = layer.properties
   }
 
-  /// Creates a presentation copy holding `properties` (and, for a shape layer, `shape`).
-  required init(presenting properties: LayerProperties, shape: ShapeProperties?) {
-    self.properties = properties
-  }
-
   /// A deep copy of the layer, its animations and its sublayers, detached from any superlayer.
   public func copyTree() -> Layer {
     let copy = type(of: self).init(copying: self)
@@ -157,7 +153,7 @@ public class Layer {
 }
 
 /// The model properties every layer has, as one value (see `Layer` for what each means).
-public struct LayerProperties: Hashable, Sendable {
+package struct LayerProperties: Hashable, Sendable {
   /// The shape the layer collides as when dynamics moves it.
   public var collisionBoundsType: CollisionBoundsType = .rectangle
   /// A name that scene files, dynamics and `flipbook inspect` use to refer to the layer.

@@ -67,8 +67,8 @@ public final class ShapeLayer: Layer {
     set { shapeProperties.fillRule = newValue }
   }
 
-  /// Every shape property in one value: what `presentation(at:)` copies and animates.
-  public var shapeProperties = ShapeProperties()
+  /// Every shape property in one value: what `presentation(at:)` copies.
+  package var shapeProperties = ShapeProperties()
 
   /// Creates a shape layer with Core Animation's defaults.
   public override init() { super.init() }
@@ -76,11 +76,6 @@ public final class ShapeLayer: Layer {
   required init(copying layer: Layer) {
     super.init(copying: layer)
     if let shape = layer as? ShapeLayer { shapeProperties = shape.shapeProperties }
-  }
-
-  required init(presenting properties: LayerProperties, shape: ShapeProperties?) {
-    super.init(presenting: properties, shape: shape)
-    if let shape { shapeProperties = shape }
   }
 
   /// The stroke style the layer's line properties describe.
@@ -92,7 +87,7 @@ public final class ShapeLayer: Layer {
 }
 
 /// The properties only shape layers have, as one value (see `ShapeLayer` for what each means).
-public struct ShapeProperties: Hashable, Sendable {
+package struct ShapeProperties: Hashable, Sendable {
   /// The shape, in the layer's coordinates (default none).
   public var path: Path? = nil
   /// The color that fills the path (default opaque black; `nil` for no fill).

@@ -1,7 +1,7 @@
 import FileIO
 import Scenes
 
-/// Reads Flipbook scene files (`spec/scene-format.md`, version 1) into `Scene`s.
+/// Reads Flipbook scene files (`docs/scene-format.md`, version 1) into `Scene`s.
 ///
 /// A scene that cannot be read is refused whole, before anything is rendered, with one message
 /// per problem, each naming the file, the place in the document and what is wrong:

@@ -66,12 +66,12 @@ extension SceneReader {
       return nil
     }
     guard let keyPathName = string(keyPathValue, at: f.place("keyPath")) else { return nil }
-    guard let keyPath = AnimatableKeyPath(keyPathName) else {
-      report(f.place("keyPath"), "unknown key path \"\(keyPathName)\"" + suggestion(for: keyPathName, among: AnimatableKeyPath.allNames))
+    guard let keyPath = LayerKeyPath(keyPathName) else {
+      report(f.place("keyPath"), "unknown key path \"\(keyPathName)\"" + suggestion(for: keyPathName, among: LayerKeyPath.allNames))
       return nil
     }
-    if keyPath.isShapeOnly && !(layer is ShapeLayer) {
-      report(f.place("keyPath"), "key path \"\(keyPathName)\" applies to shape layers only")
+    if !keyPath.property.layerType.includes(layer) {
+      report(f.place("keyPath"), "key path \"\(keyPathName)\" applies to \(keyPath.property.layerType.rawValue) layers only")
       return nil
     }
     let additive = f["additive"].flatMap { bool($0, at: f.place("additive")) } ?? false
@@ -170,7 +170,7 @@ extension SceneReader {
     return (from, to, by)
   }
 
-  private func readKeyframes(_ f: Fields, into a: inout KeyframeAnimation, keyPath: AnimatableKeyPath) {
+  private func readKeyframes(_ f: Fields, into a: inout KeyframeAnimation, keyPath: LayerKeyPath) {
     let kind = keyPath.valueKind
     if let v = f["calculationMode"], let m = choice(v, at: f.place("calculationMode"), KeyframeAnimation.CalculationMode.self) {
       a.calculationMode = m
@@ -188,8 +188,8 @@ extension SceneReader {
       a.values = values
     }
     if let v = f["path"] {
-      if keyPath != .position {
-        report(f.place("path"), "a keyframe path animates \"position\" only")
+      if keyPath != LayerKeyPath(.position) {
+        report(f.place("path"), "a keyframe path animates \"\(LayerProperty.position.name)\" only")
       } else {
         a.path = path(v, at: f.place("path"))
         if f["values"] != nil { report(f.place("values"), "give either values or path, not both") }

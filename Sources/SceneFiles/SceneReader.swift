@@ -86,82 +86,45 @@ final class SceneReader {
     }
   }
 
-  static let layerKeys = [
-    "type", "name", "bounds", "position", "anchorPoint", "transform", "sublayerTransform", "opacity", "hidden",
-    "zPosition", "backgroundColor", "borderColor", "borderWidth", "cornerRadius", "masksToBounds", "contents",
-    "contentsGravity", "contentsScale", "beginTime", "speed", "timeOffset", "animations", "sublayers",
-    "collisionBoundsType",
-  ]
-  static let shapeKeys = [
-    "path", "fillColor", "strokeColor", "lineWidth", "lineCap", "lineJoin", "miterLimit", "lineDashPattern",
-    "lineDashPhase", "strokeStart", "strokeEnd", "fillRule",
-  ]
+  /// The keys of a layer object that are not properties: its type, animations and sublayers.
+  static let structuralKeys = ["type", "animations", "sublayers"]
+
+  /// The keys a layer of `type` may have: the structural ones and its properties' names.
+  static func layerKeys(for type: LayerProperty.LayerType?) -> [String] {
+    structuralKeys + LayerProperty.all.filter { type == nil || $0.layerType == .layer || $0.layerType == type }.map(\.name)
+  }
 
   func readLayer(_ json: JSONValue, at place: String, topLevel: Bool) -> Layer? {
-    var isShape = false
-    var typeKnown = true
+    var layerType: LayerProperty.LayerType? = .layer
     if case .object(let entries) = json, let t = entries.first(where: { $0.key == "type" })?.value {
       if let name = string(t, at: place + ".type") {
-        switch name {
-        case "layer": break
-        case "shape": isShape = true
-        default:
-          typeKnown = false
-          report(place + ".type", "unknown layer type \"\(name)\" (expected \"layer\" or \"shape\")")
+        if let known = LayerProperty.LayerType(rawValue: name) {
+          layerType = known
+        } else {
+          layerType = nil
+          let expected = LayerProperty.LayerType.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")
+          report(place + ".type", "unknown layer type \"\(name)\" (expected \(expected))")
         }
       } else {
-        typeKnown = false
+        layerType = nil
       }
     }
-    let allowed = isShape || !typeKnown ? SceneReader.layerKeys + SceneReader.shapeKeys : SceneReader.layerKeys
-    guard let f = fields(json, at: place, allowed: allowed, what: "a layer") else { return nil }
-    let shape = isShape ? ShapeLayer() : nil
-    let layer: Layer = shape ?? Layer()
+    // A layer of unknown type is still checked for every key some layer type allows.
+    guard let f = fields(json, at: place, allowed: SceneReader.layerKeys(for: layerType), what: "a layer") else { return nil }
+    let layer = (layerType ?? .layer).makeLayer()
 
-    if let v = f["name"], let name = string(v, at: f.place("name")) {
-      if let first = names[name] {
-        report(f.place("name"), "duplicate layer name \"\(name)\" (first used at \(first))")
-      } else {
-        names[name] = f.place("name")
+    for (key, value) in f.entries {
+      guard let property = LayerProperty.named(key), property.layerType.includes(layer) else { continue }
+      guard let decoded = propertyValue(value, at: f.place(key), of: property) else { continue }
+      property.setValue(decoded, of: layer)
+      if property.name == LayerProperty.layerName.name, let name = layer.name {
+        if let first = names[name] {
+          report(f.place(key), "duplicate layer name \"\(name)\" (first used at \(first))")
+        } else {
+          names[name] = f.place(key)
+        }
+        if topLevel { topLevelLayers[name] = topLevelLayers[name] ?? layer } else { nestedNames.insert(name) }
       }
-      if topLevel { topLevelLayers[name] = topLevelLayers[name] ?? layer } else { nestedNames.insert(name) }
-      layer.name = name
-    }
-    if let v = f["bounds"], let r = rect(v, at: f.place("bounds")) { layer.bounds = r }
-    if let v = f["position"], let p = point(v, at: f.place("position")) { layer.position = p }
-    if let v = f["anchorPoint"], let p = point(v, at: f.place("anchorPoint")) { layer.anchorPoint = p }
-    if let v = f["transform"], let t = transform(v, at: f.place("transform")) { layer.transform = t }
-    if let v = f["sublayerTransform"], let t = transform(v, at: f.place("sublayerTransform")) { layer.sublayerTransform = t }
-    if let v = f["opacity"], let x = number(v, at: f.place("opacity")) { layer.opacity = x }
-    if let v = f["hidden"], let b = bool(v, at: f.place("hidden")) { layer.isHidden = b }
-    if let v = f["zPosition"], let x = number(v, at: f.place("zPosition")) { layer.zPosition = x }
-    if let v = f["backgroundColor"], let c = color(v, at: f.place("backgroundColor")) { layer.backgroundColor = c }
-    if let v = f["borderColor"], let c = color(v, at: f.place("borderColor")) { layer.borderColor = c }
-    if let v = f["borderWidth"], let x = nonNegative(v, at: f.place("borderWidth")) { layer.borderWidth = x }
-    if let v = f["cornerRadius"], let x = nonNegative(v, at: f.place("cornerRadius")) { layer.cornerRadius = x }
-    if let v = f["masksToBounds"], let b = bool(v, at: f.place("masksToBounds")) { layer.masksToBounds = b }
-    if let v = f["contents"], let image = image(v, at: f.place("contents")) { layer.contents = image }
-    if let v = f["contentsGravity"], let g = choice(v, at: f.place("contentsGravity"), ContentsGravity.self) { layer.contentsGravity = g }
-    if let v = f["contentsScale"], let x = positive(v, at: f.place("contentsScale")) { layer.contentsScale = x }
-    if let v = f["beginTime"], let x = number(v, at: f.place("beginTime")) { layer.timing.beginTime = x }
-    if let v = f["speed"], let x = number(v, at: f.place("speed")) { layer.timing.speed = Float(x) }
-    if let v = f["timeOffset"], let x = number(v, at: f.place("timeOffset")) { layer.timing.timeOffset = x }
-    if let v = f["collisionBoundsType"], let kind = choice(v, at: f.place("collisionBoundsType"), CollisionBoundsType.self) {
-      layer.collisionBoundsType = kind
-    }
-    if let shape {
-      if let v = f["path"] { shape.path = path(v, at: f.place("path")) }
-      if let v = f["fillColor"], let c = color(v, at: f.place("fillColor")) { shape.fillColor = c }
-      if let v = f["strokeColor"], let c = color(v, at: f.place("strokeColor")) { shape.strokeColor = c }
-      if let v = f["lineWidth"], let x = nonNegative(v, at: f.place("lineWidth")) { shape.lineWidth = x }
-      if let v = f["lineCap"], let x = choice(v, at: f.place("lineCap"), LineCap.self) { shape.lineCap = x }
-      if let v = f["lineJoin"], let x = choice(v, at: f.place("lineJoin"), LineJoin.self) { shape.lineJoin = x }
-      if let v = f["miterLimit"], let x = nonNegative(v, at: f.place("miterLimit")) { shape.miterLimit = x }
-      if let v = f["lineDashPattern"], let d = dashPattern(v, at: f.place("lineDashPattern")) { shape.lineDashPattern = d }
-      if let v = f["lineDashPhase"], let x = number(v, at: f.place("lineDashPhase")) { shape.lineDashPhase = x }
-      if let v = f["strokeStart"], let x = number(v, at: f.place("strokeStart")) { shape.strokeStart = x }
-      if let v = f["strokeEnd"], let x = number(v, at: f.place("strokeEnd")) { shape.strokeEnd = x }
-      if let v = f["fillRule"], let x = choice(v, at: f.place("fillRule"), FillRule.self) { shape.fillRule = x }
     }
     if let v = f["animations"] { readAnimations(v, at: f.place("animations"), into: layer) }
     if let v = f["sublayers"], let list = array(v, at: f.place("sublayers")) {
@@ -172,6 +135,39 @@ final class SceneReader {
       }
     }
     return layer
+  }
+
+  /// A property's value in the scene file's syntax for its kind, checked against its range;
+  /// `nil` when wrong (reported).
+  func propertyValue(_ json: JSONValue, at place: String, of property: LayerProperty) -> PropertyValue? {
+    switch property.kind {
+    case .value(.scalar):
+      let x: Double?
+      switch property.range {
+      case .any: x = number(json, at: place)
+      case .nonNegative: x = nonNegative(json, at: place)
+      case .positive: x = positive(json, at: place)
+      }
+      return x.map { .value(.scalar($0)) }
+    case .value(.rect):
+      return rect(json, at: place).map { .value(.rect($0)) }
+    case .value(.size):
+      return size(json, at: place).map { .value(.size($0)) }
+    case .value(let kind):
+      return animationValue(json, at: place, kind: kind).map(PropertyValue.value)
+    case .choice(let names):
+      guard let s = string(json, at: place) else { return nil }
+      guard names.contains(s) else {
+        report(place, "unknown value \"\(s)\" (expected one of \(names.map { "\"\($0)\"" }.joined(separator: ", ")))")
+        return nil
+      }
+      return .choice(s)
+    case .numbers:
+      return dashPattern(json, at: place).map(PropertyValue.numbers)
+    case .text:
+      if json == .null { return .text(nil) }
+      return string(json, at: place).map(PropertyValue.text)
+    }
   }
 
   // MARK: Images

@@ -2,7 +2,7 @@ import Animations
 import Geometry
 import Testing
 
-/// timing.md §4.1: basic endpoints, additive, and several animations on one key path (§6.3).
+/// docs/timing.md §7.1: basic endpoints, additive, and several animations on one key path (§7.2).
 @Suite struct BasicEndpointTests {
   func halfway(from: AnimationValue? = nil, to: AnimationValue? = nil, by: AnimationValue? = nil, model: Double = 50) -> Double {
     var a = BasicAnimation(keyPath: "opacity")
@@ -39,7 +39,7 @@ import Testing
   }
 }
 
-/// timing.md §4.2-4.6: keyframe animations in every calculation mode.
+/// docs/timing.md §6: keyframe animations in every calculation mode.
 @Suite struct KeyframeTests {
   func keyframes(_ values: [AnimationValue], _ keyTimes: [Double]? = nil, _ configure: (inout KeyframeAnimation) -> Void = { _ in }) -> KeyframeAnimation {
     var a = KeyframeAnimation(keyPath: "opacity")

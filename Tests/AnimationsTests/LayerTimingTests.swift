@@ -1,7 +1,7 @@
 import Animations
 import Testing
 
-/// timing.md §2.6: a layer maps its parent's time as (t - beginTime) * speed + timeOffset.
+/// docs/timing.md §3: a layer maps its parent's time as (t - beginTime) * speed + timeOffset.
 @Suite struct LayerTimingTests {
   @Test func defaultsAreTheIdentity() {
     let timing = LayerTiming()

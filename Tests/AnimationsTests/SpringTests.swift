@@ -1,7 +1,7 @@
 import Animations
 import Testing
 
-/// timing.md §7: CASpringAnimation in closed form.
+/// docs/timing.md §9: CASpringAnimation in closed form.
 @Suite struct SpringTests {
   @Test func criticalDampingMatchesRealCoreAnimation() {
     // m = 1, k = 4π², c = 4π (ζ = 1, ω0 = 2π): CA gives 0.56196046, 0.89003396, 0.976705, 0.99546117.

@@ -1,9 +1,9 @@
 import Animations
 import Testing
 
-/// timing.md §5: CAMediaTimingFunction.
+/// docs/timing.md §5: CAMediaTimingFunction.
 @Suite struct TimingFunctionTests {
-  /// §5.4: real Core Animation's outputs (ChouTiUI's published expectations); CA solves to about
+  /// docs/timing.md §5: real Core Animation outputs (ChouTiUI's expectations); CA solves to about
   /// 1e-5 in x, so the tolerance is 2e-5 times the local slope, plus float rounding.
   static let published: [(name: String, function: TimingFunction, x: Double, ca: Double, slope: Double)] = [
     ("easeIn", .easeIn, 0.25, 0.09346466, 0.8), ("easeIn", .easeIn, 0.5, 0.31535682, 1.2),
@@ -75,7 +75,7 @@ import Testing
   }
 }
 
-/// timing.md §6: groups.
+/// docs/timing.md §8: groups.
 @Suite struct GroupTests {
   @Test func childrenSeeTheGroupsWarpedTime() {
     var g = AnimationGroup([basic { $0.duration = 0 }])

@@ -1,7 +1,7 @@
 import Animations
 import Testing
 
-/// timing.md §2: parent time to active local time.
+/// docs/timing.md §2: parent time to active local time.
 @Suite struct ParentTimeToActiveTimeTests {
   // §2.2
   @Test func durationZeroMeansAQuarterSecond() {
@@ -74,7 +74,7 @@ import Testing
     #expect(value(of: basic { $0.fillMode = .backwards; $0.isRemovedOnCompletion = false }, at: 2) == -1)
   }
 
-  // §2.7
+  // §2.6
   @Test func speedZeroFreezesAtTheOffsetOnceBegun() {
     let a = basic { $0.speed = 0; $0.timeOffset = 0.4; $0.beginTime = 1 }
     #expect(value(of: a, at: 0.5) == -1)
@@ -95,7 +95,7 @@ import Testing
   }
 }
 
-/// timing.md §3: active time to basic time, the boundary table of §3.3, and cumulative.
+/// docs/timing.md §4: active time to basic time, the boundary table of §4.3, and cumulative.
 @Suite struct ActiveTimeToBasicTimeTests {
   static let table: [(repeatCount: Float, autoreverses: Bool, time: Double, expected: Double)] = [
     (2.5, false, 1.0, 0),  // exactly on a cycle boundary inside: the new cycle starts
@@ -128,7 +128,7 @@ import Testing
     let a = basic { $0.repeatDuration = 1.5 }
     #expect(value(of: a, at: 1.25) == 25)
     #expect(value(of: a, at: 1.5) == -1)
-    // It wins over repeatCount when both are set (timing.md §10.8).
+    // It wins over repeatCount when both are set (docs/timing.md §4.1).
     #expect(value(of: basic { $0.repeatDuration = 1.5; $0.repeatCount = 5 }, at: 2) == -1)
   }
 

@@ -3,7 +3,7 @@ import Geometry
 import Glibc
 import Testing
 
-/// Newton's cradle (dynamics.md A.9 and C.4): lift one, one flies out; lift two, two fly out.
+/// Newton's cradle (docs/dynamics.md §5, step 4): lift one, one flies out; lift two, two fly out.
 @Suite struct CradleTests {
   let length = 100.0, size = 25.0, gap = 1.0, gravityMagnitude = 1.0
 

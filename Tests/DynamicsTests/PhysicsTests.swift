@@ -20,7 +20,7 @@ final class Ball: DynamicItem {
   }
 }
 
-/// dynamics.md part A's units and behaviors, checked against physical laws with numbers.
+/// docs/dynamics.md §1 and §3: units and behaviors, checked against physical laws with numbers.
 @Suite struct PhysicsTests {
   let bounds = Rect(0, 0, 1000, 1000)
 

@@ -6,7 +6,7 @@ import Testing
 
 @testable import FlipbookCommand
 
-/// spec/cli.md: exit statuses, messages on standard error, and `frame`/`inspect` behaviour.
+/// docs/command-line.md: exit statuses, messages on stderr, and `frame`/`inspect` behaviour.
 @Suite struct CommandTests {
   static let fixtures = FixtureFiles.root
   let folder = FixtureFiles.temporaryFolder()
@@ -107,8 +107,8 @@ import Testing
 
 
 
-/// `flipbook inspect` reports presentation values (cli.md), checked against values computed
-/// independently from timing.md's formulas.
+/// `flipbook inspect` prints presentation values (docs/command-line.md), checked against values
+/// computed independently from docs/timing.md's formulas.
 @Suite struct InspectPresentationTests {
   func layers(_ scene: String, at time: Double) throws -> [[String: Any]] {
     let loaded = try SceneFormat.load(contentsOf: FixtureFiles.root + "/scenes/\(scene).json")

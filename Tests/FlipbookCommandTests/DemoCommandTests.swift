@@ -5,7 +5,7 @@ import Testing
 
 @testable import FlipbookCommand
 
-/// spec/cli.md `demo`: NAME, --all and --list, with render's output rules.
+/// docs/command-line.md `demo`: NAME, --all and --list, with render's output rules.
 @Suite struct DemoCommandTests {
   let folder = FixtureFiles.temporaryFolder()
 

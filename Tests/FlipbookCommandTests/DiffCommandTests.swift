@@ -5,7 +5,7 @@ import Testing
 
 @testable import FlipbookCommand
 
-/// spec/cli.md `diff`: PNG and GIF comparisons, tolerance flags, exit statuses, `-o`.
+/// docs/command-line.md `diff`: PNG and GIF comparisons, tolerance flags, exit statuses, `-o`.
 @Suite struct DiffCommandTests {
   let folder = FixtureFiles.temporaryFolder()
   static let goldens = FixtureFiles.root + "/goldens"

@@ -6,7 +6,7 @@ import Testing
 
 @testable import FlipbookCommand
 
-/// `flipbook render` (cli.md) and its GIFs as independent decoders see them.
+/// `flipbook render` (docs/command-line.md) and its GIFs as independent decoders see them.
 @Suite(.serialized) struct RenderCommandTests {
   let folder = FixtureFiles.temporaryFolder()
   static let radar = FixtureFiles.root + "/scenes/radar-pulses.json"

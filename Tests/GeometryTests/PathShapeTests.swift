@@ -2,7 +2,7 @@ import Geometry
 import Glibc
 import Testing
 
-/// scene-format.md "Shape layers": start points and directions of the shape forms.
+/// docs/scene-format.md §5: start points and directions of the shape forms.
 @Suite struct PathShapeTests {
   func points(_ path: Path) -> [Point] {
     path.elements.compactMap { e -> Point? in

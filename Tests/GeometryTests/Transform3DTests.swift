@@ -2,7 +2,7 @@ import Geometry
 import Glibc
 import Testing
 
-/// timing.md §9.3: CATransform3D's row-vector conventions.
+/// docs/geometry.md §3: CATransform3D's row-vector conventions.
 @Suite struct Transform3DTests {
   func apply(_ t: Transform3D, _ p: Point) -> Point {
     let a = t.affineTransform!

@@ -3,7 +3,7 @@ import Glibc
 import LayerTree
 import Testing
 
-/// timing.md §9.2: frame from bounds, position, anchorPoint and transform.
+/// docs/geometry.md §5: frame from bounds, position, anchorPoint and transform.
 @Suite struct LayerGeometryTests {
   func layer(bounds: Rect, position: Point, anchor: Point = Point(0.5, 0.5)) -> Layer {
     let l = Layer()

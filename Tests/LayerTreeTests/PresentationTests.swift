@@ -3,7 +3,7 @@ import Geometry
 import LayerTree
 import Testing
 
-/// Layer.presentation(at:): the time tree of timing.md §1 and §2.6, and how animated values land
+/// Layer.presentation(at:): the time tree of docs/timing.md §1 and §3, and how animated values land
 /// on layer properties.
 @Suite struct PresentationTests {
   func opacityRamp(_ configure: (inout BasicAnimation) -> Void = { _ in }) -> BasicAnimation {

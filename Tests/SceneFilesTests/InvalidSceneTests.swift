@@ -2,7 +2,7 @@ import FlipbookTestSupport
 import SceneFiles
 import Testing
 
-/// scene-format.md "Errors": each bad scene in `Fixtures/invalid/` is refused with exactly the
+/// docs/scene-format.md §10: each bad scene in `Fixtures/invalid/` is refused with exactly the
 /// messages in its `.expected` file.
 @Suite struct InvalidSceneTests {
   static let folder = FixtureFiles.root + "/invalid"

@@ -2,7 +2,7 @@ import Flipbook
 import FlipbookTestSupport
 import Testing
 
-/// Valid scene files become the layers, values and defaults scene-format.md states.
+/// Valid scene files become the layers, values and defaults docs/scene-format.md states.
 @Suite struct SceneReadingTests {
   func decode(_ text: String) throws -> Scene {
     try SceneFormat.decode(Array(text.utf8), file: "test.json")

@@ -12,7 +12,7 @@ import Testing
     let ball = try #require(scene.layer(named: "ball-0"))
     let state = try #require(scene.dynamicState(of: ball))
     // Push (-0.5, 0) instantaneous on a 25.67 pt ellipse of density 1: Δv = 0.5·100 / m,
-    // m = π·25.67²/4 / 10,000 = 0.05174: 966 pt/s (dynamics.md A.1's worked example).
+    // m = π·25.67²/4 / 10,000 = 0.05174: 966 pt/s (docs/dynamics.md §1's worked example).
     let size = 320.0 / 12 - 1
     let mass = Double.pi * size * size / 4 / 10_000
     #expect(abs(state.velocity.x + 50 / mass) < 1e-9)

@@ -1,0 +1,125 @@
+import Animations
+import Geometry
+
+/// One model property of a layer, declared once in the property table (`LayerProperty.all`):
+/// Core Animation's name, the kind of value it holds, which layer types have it, whether it
+/// animates, whether `flipbook inspect` prints it, the range scene files may give it, and how it
+/// is read from and written to a layer.
+///
+/// Everything that handles properties by name is derived from the table: key-path parsing
+/// (`LayerKeyPath`), presentation (applying animated values), `animateChanges`, the scene-file
+/// reader's allowed keys and value decoding, and `flipbook inspect`. Adding a property is one
+/// entry in `LayerProperty+Table.swift`, its stored value and Swift accessor, and its drawing
+/// code.
+public struct LayerProperty: Sendable, CustomStringConvertible {
+  /// Core Animation's name for the property; also its key in scene files, its key path in
+  /// animations and its key in `flipbook inspect`'s report (`"cornerRadius"`).
+  public let name: String
+  /// The kind of value the property holds.
+  public let kind: PropertyKind
+  /// The layer types that have the property.
+  public let layerType: LayerType
+  /// Whether animations can target the property (and its components, `position.x`).
+  public let isAnimatable: Bool
+  /// Whether `flipbook inspect` prints the property.
+  public let isInspected: Bool
+  /// The values a scene file may give a number (or the sizes of a rectangle, the entries of a
+  /// list of numbers).
+  public let range: ValueRange
+  /// Reads the value from a layer of `layerType`.
+  let get: @Sendable (Layer) -> PropertyValue
+  /// Writes a value of the property's kind to a layer of `layerType`; other kinds are ignored.
+  let set: @Sendable (Layer, PropertyValue) -> Void
+
+  /// The layer types a property belongs to; the raw value is the type's name in scene files.
+  public enum LayerType: String, Hashable, Sendable, CaseIterable {
+    /// Every layer (`CALayer`).
+    case layer
+    /// Shape layers (`CAShapeLayer`).
+    case shape
+
+    /// Whether `layer` is of this type.
+    public func includes(_ layer: Layer) -> Bool {
+      switch self {
+      case .layer: return true
+      case .shape: return layer is ShapeLayer
+      }
+    }
+
+    /// A new layer of this type, with Core Animation's defaults.
+    public func makeLayer() -> Layer {
+      switch self {
+      case .layer: return Layer()
+      case .shape: return ShapeLayer()
+      }
+    }
+  }
+
+  /// The values a scene file may give a property.
+  public enum ValueRange: Hashable, Sendable {
+    /// Any finite number.
+    case any
+    /// 0 or more (widths, radii; a rectangle's width and height are never negative).
+    case nonNegative
+    /// More than 0.
+    case positive
+  }
+
+  /// The value of the property on `layer`, or `nil` when the layer's type does not have it.
+  public func value(of layer: Layer) -> PropertyValue? {
+    layerType.includes(layer) ? get(layer) : nil
+  }
+
+  /// Sets the property on `layer`; a value of another kind, or a layer whose type does not have
+  /// the property, is left alone.
+  public func setValue(_ value: PropertyValue, of layer: Layer) {
+    if layerType.includes(layer) { set(layer, value) }
+  }
+
+  /// The animatable value of the property on `layer`: `nil` for a property that does not
+  /// animate or that the layer's type does not have.
+  func animationValue(of layer: Layer) -> AnimationValue? {
+    guard isAnimatable, layerType.includes(layer), case .value(let v) = get(layer) else { return nil }
+    return v
+  }
+
+  /// The value a new layer of `layerType` has (Core Animation's default).
+  public var defaultValue: PropertyValue { self.get(layerType.makeLayer()) }
+
+  /// The property's name.
+  public var description: String { name }
+
+  init(
+    _ name: String, _ kind: PropertyKind, of layerType: LayerType = .layer, animatable: Bool,
+    inspected: Bool? = nil, range: ValueRange = .any,
+    get: @escaping @Sendable (Layer) -> PropertyValue, set: @escaping @Sendable (Layer, PropertyValue) -> Void
+  ) {
+    (self.name, self.kind, self.layerType, self.isAnimatable) = (name, kind, layerType, animatable)
+    (self.isInspected, self.range, self.get, self.set) = (inspected ?? animatable, range, get, set)
+  }
+}
+
+/// The kinds of value layer properties hold.
+public enum PropertyKind: Hashable, Sendable {
+  /// A value animations interpolate or switch: a number, point, size, rectangle, color,
+  /// transform, path, image or flag.
+  case value(AnimationValueKind)
+  /// One of a fixed set of names (`lineCap`: `"butt"`, `"round"`, `"square"`).
+  case choice([String])
+  /// A list of numbers, or none (`lineDashPattern`).
+  case numbers
+  /// A string, or none (`name`).
+  case text
+}
+
+/// A value of a layer property, in the form its `PropertyKind` says.
+public enum PropertyValue: Hashable, Sendable {
+  /// A value of kind `.value`.
+  case value(AnimationValue)
+  /// A value of kind `.choice`: one of its names.
+  case choice(String)
+  /// A value of kind `.numbers`.
+  case numbers([Double]?)
+  /// A value of kind `.text`.
+  case text(String?)
+}

@@ -1,0 +1,159 @@
+import Animations
+import Geometry
+
+/// A part of a property's value that a key path can name after the property: `x` of a point,
+/// `size.width` of a rectangle, `rotation.z` of a transform.
+///
+/// Transform components act on the transform's decomposition (`TransformDecomposition`): reading
+/// `scale` gives the mean of the two scale factors, writing it sets both; writing a component
+/// composes the transform again from its parts.
+public enum ValueComponent: String, Hashable, Sendable, CaseIterable {
+  /// A point's x.
+  case x
+  /// A point's y.
+  case y
+  /// A size's width.
+  case width
+  /// A size's height.
+  case height
+  /// A rectangle's origin (a point).
+  case origin
+  /// A rectangle's origin x.
+  case originX = "origin.x"
+  /// A rectangle's origin y.
+  case originY = "origin.y"
+  /// A rectangle's size.
+  case size
+  /// A rectangle's width.
+  case sizeWidth = "size.width"
+  /// A rectangle's height.
+  case sizeHeight = "size.height"
+  /// A transform's scale, both factors.
+  case scale
+  /// A transform's x scale factor.
+  case scaleX = "scale.x"
+  /// A transform's y scale factor.
+  case scaleY = "scale.y"
+  /// A transform's rotation about z, in radians (also spelled `rotation`).
+  case rotation = "rotation.z"
+  /// A transform's x translation, in points.
+  case translationX = "translation.x"
+  /// A transform's y translation, in points.
+  case translationY = "translation.y"
+
+  /// The kind of value the component belongs to.
+  public var parentKind: AnimationValueKind {
+    switch self {
+    case .x, .y: return .point
+    case .width, .height: return .size
+    case .origin, .originX, .originY, .size, .sizeWidth, .sizeHeight: return .rect
+    case .scale, .scaleX, .scaleY, .rotation, .translationX, .translationY: return .transform
+    }
+  }
+
+  /// The kind of value the component holds.
+  public var valueKind: AnimationValueKind {
+    switch self {
+    case .origin: return .point
+    case .size: return .size
+    default: return .scalar
+    }
+  }
+
+  /// The component called `name` of a value of `kind` (`"rotation"` is `"rotation.z"`).
+  init?(name: String, of kind: AnimationValueKind) {
+    guard let c = ValueComponent(rawValue: name == "rotation" ? "rotation.z" : name), c.parentKind == kind else { return nil }
+    self = c
+  }
+
+  /// The names of the components of a value of `kind`, in declaration order.
+  static func names(of kind: AnimationValueKind) -> [String] {
+    allCases.filter { $0.parentKind == kind }.flatMap { $0 == .rotation ? ["rotation", $0.rawValue] : [$0.rawValue] }
+  }
+
+  /// The component's value in `whole`.
+  func value(in whole: AnimationValue) -> AnimationValue? {
+    switch (self, whole) {
+    case (.x, .point(let p)): return .scalar(p.x)
+    case (.y, .point(let p)): return .scalar(p.y)
+    case (.width, .size(let s)): return .scalar(s.width)
+    case (.height, .size(let s)): return .scalar(s.height)
+    case (.origin, .rect(let r)): return .point(r.origin)
+    case (.originX, .rect(let r)): return .scalar(r.origin.x)
+    case (.originY, .rect(let r)): return .scalar(r.origin.y)
+    case (.size, .rect(let r)): return .size(r.size)
+    case (.sizeWidth, .rect(let r)): return .scalar(r.size.width)
+    case (.sizeHeight, .rect(let r)): return .scalar(r.size.height)
+    case (_, .transform(let t)): return .scalar(TransformDecomposition(t)[self])
+    default: return nil
+    }
+  }
+
+  /// `whole` with the component replaced by `part`; `nil` when either is of the wrong kind.
+  func replacing(in whole: AnimationValue, with part: AnimationValue) -> AnimationValue? {
+    switch (self, whole, part) {
+    case (.x, .point(var p), .scalar(let v)): p.x = v; return .point(p)
+    case (.y, .point(var p), .scalar(let v)): p.y = v; return .point(p)
+    case (.width, .size(var s), .scalar(let v)): s.width = v; return .size(s)
+    case (.height, .size(var s), .scalar(let v)): s.height = v; return .size(s)
+    case (.origin, .rect(var r), .point(let p)): r.origin = p; return .rect(r)
+    case (.originX, .rect(var r), .scalar(let v)): r.origin.x = v; return .rect(r)
+    case (.originY, .rect(var r), .scalar(let v)): r.origin.y = v; return .rect(r)
+    case (.size, .rect(var r), .size(let s)): r.size = s; return .rect(r)
+    case (.sizeWidth, .rect(var r), .scalar(let v)): r.size.width = v; return .rect(r)
+    case (.sizeHeight, .rect(var r), .scalar(let v)): r.size.height = v; return .rect(r)
+    case (_, .transform(let t), .scalar(let v)) where parentKind == .transform: return .transform(t.replacing(self, with: v))
+    default: return nil
+    }
+  }
+}
+
+extension Transform3D {
+  /// The transform with one part of its decomposition replaced. On an identity transform (the
+  /// common case) no trigonometry is needed.
+  func replacing(_ component: ValueComponent, with x: Double) -> Transform3D {
+    if isIdentity {
+      switch component {
+      case .scale: return .scale(x: x, y: x)
+      case .scaleX: return .scale(x: x, y: 1)
+      case .scaleY: return .scale(x: 1, y: x)
+      case .rotation: return .rotation(x)
+      case .translationX: return .translation(x: x, y: 0)
+      case .translationY: return .translation(x: 0, y: x)
+      default: return self
+      }
+    }
+    var parts = TransformDecomposition(self)
+    parts[component] = x
+    return parts.transform
+  }
+}
+
+extension TransformDecomposition {
+  /// The part a `transform.*` key path animates; reading `.scale` gives the mean of the two
+  /// scale factors, writing it sets both. Components of other kinds read 0 and write nothing.
+  subscript(component: ValueComponent) -> Double {
+    get {
+      switch component {
+      case .scale: return (scaleX + scaleY) / 2
+      case .scaleX: return scaleX
+      case .scaleY: return scaleY
+      case .rotation: return rotation
+      case .translationX: return translationX
+      case .translationY: return translationY
+      default: return 0
+      }
+    }
+    set {
+      switch component {
+      case .scale: (scaleX, scaleY) = (newValue, newValue)
+      case .scaleX: scaleX = newValue
+      case .scaleY: scaleY = newValue
+      case .rotation: rotation = newValue
+      case .translationX: translationX = newValue
+      case .translationY: translationY = newValue
+      default: break
+      }
+    }
+  }
+}
