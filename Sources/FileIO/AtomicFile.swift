@@ -41,8 +41,10 @@ public enum AtomicFile {
 
   /// Reads the whole file at `path`.
   ///
-  /// - Parameter limit: the most bytes the file may have (default: no limit); a larger file
-  ///   is refused, before more than `limit` bytes are read, with `FileError` "is larger than N bytes".
+  /// - Parameters:
+  ///   - path: the file to read.
+  ///   - limit: the most bytes the file may have (default: no limit); a larger file is refused,
+  ///     before more than `limit` bytes are read, with `FileError` "is larger than N bytes".
   public static func read(_ path: String, limit: Int? = nil) throws(FileError) -> [UInt8] {
     let fd = open(path, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else { throw FileError(path: path, reason: lastError()) }
