@@ -5,22 +5,32 @@ import LayerTree
 
 /// Renders a frame sequence on several threads and hands the frames over in order.
 ///
-/// Each worker builds its own scene from the recipe and keeps its own canvas, and renders every
-/// `jobs`-th frame in increasing time order (so timelines run forward). A worker may run at most
+/// Each worker has its own instance of the scene and its own canvas, and renders every `jobs`-th
+/// frame. The first instance comes from the recipe, the others are replicas of it when it has a
+/// builder (see `Scene`), so they all share one dynamics recording: the simulation runs once
+/// per render, whatever `jobs` is. A worker may run at most
 /// `2 × jobs` frames ahead of the frame being handed over: memory holds a few frames, whatever
 /// the frame count. The frames, and so every output built from them, are the same whatever
 /// `jobs` is.
 public struct FrameRenderer: Sendable {
-  /// How to build the scene.
+  /// How each worker gets its scene: the recipe given, whose instances after the first are
+  /// replicas of the first when it can make them.
   public let recipe: SceneRecipe
   /// Pixels per point (`nil`: the scene's own scale).
   public let scale: Double?
   /// How many threads render (at least 1).
   public let jobs: Int
 
-  /// Creates a renderer.
+  /// Creates a renderer for `scene`, which must have been built by a builder (or given
+  /// `rebuild(with:)`): each worker renders a replica (rendering fails with
+  /// `SceneError.notReplicable` otherwise). The scene itself is not changed.
+  public init(scene: Scene, scale: Double? = nil, jobs: Int = 1) {
+    self.init(recipe: scene.recipe, scale: scale, jobs: jobs)
+  }
+
+  /// Creates a renderer whose workers get their scenes from `recipe`.
   public init(recipe: SceneRecipe, scale: Double? = nil, jobs: Int = 1) {
-    self.recipe = recipe
+    self.recipe = recipe.sharingReplicas()
     self.scale = scale
     self.jobs = Swift.max(1, jobs)
   }
