@@ -1,6 +1,5 @@
 import Dynamics
 import Geometry
-import Synchronization
 
 /// Why a scene could not show a time.
 public enum SceneError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -135,23 +134,14 @@ public struct SceneRecipe: Sendable {
     self.make = make
   }
 
-  /// A recipe whose first call makes an instance with this one and whose later calls make
-  /// replicas of that instance when it has a builder (so all of them share one dynamics
-  /// recording: the simulation runs once), or call this one again when it has none.
-  func sharingReplicas() -> SceneRecipe {
-    enum First: Sendable { case notMade, replicable(SceneBlueprint), notReplicable }
-    let first = Mutex(First.notMade)
-    return SceneRecipe { [make] in
-      try first.withLock { first throws -> sending Scene in
-        switch first {
-        case .notMade:
-          let scene = try make()
-          first = scene.blueprint.map(First.replicable) ?? .notReplicable
-          return scene
-        case .replicable(let blueprint): return try blueprint.makeInstance()
-        case .notReplicable: return try make()
-        }
-      }
+  /// A recipe whose instances record their dynamics in `recording`: sound for any scenes,
+  /// since a recording shares a simulation only between identical starting worlds, and it makes
+  /// the instances of one render (one per thread) step each simulation once.
+  func recording(into recording: DynamicsRecording) -> SceneRecipe {
+    SceneRecipe { [make] in
+      let scene = try make()
+      scene.adopt(recording)
+      return scene
     }
   }
 }
@@ -159,7 +149,7 @@ public struct SceneRecipe: Sendable {
 /// How to make replicas of a scene, on any thread: fresh instances, built the way the scene
 /// was, that record dynamics in the scene's recording.
 struct SceneBlueprint: Sendable {
-  /// The settings a builder's scene starts with.
+  /// A scene's settings: those a builder's scene starts with, or those a replica takes.
   struct Settings: Sendable {
     var size: Size
     var scale: Double
@@ -167,6 +157,18 @@ struct SceneBlueprint: Sendable {
     var fps: Double
     var backgroundColor: Color?
     var loopCount: Int
+
+    /// The settings of `scene`.
+    init(of scene: Scene) {
+      (size, scale, duration, fps) = (scene.size, scene.scale, scene.duration, scene.fps)
+      (backgroundColor, loopCount) = (scene.backgroundColor, scene.loopCount)
+    }
+
+    /// Gives `scene` these settings.
+    func apply(to scene: Scene) {
+      (scene.size, scene.scale, scene.duration, scene.fps) = (size, scale, duration, fps)
+      (scene.backgroundColor, scene.loopCount) = (backgroundColor, loopCount)
+    }
   }
 
   enum Source: Sendable {

@@ -143,8 +143,7 @@ public final class Scene {
     backgroundColor: Color? = nil, loopCount: Int = 0, build: @escaping @Sendable (Scene) -> Void
   ) {
     self.init(size: size, scale: scale, duration: duration, fps: fps, backgroundColor: backgroundColor, loopCount: loopCount)
-    let settings = SceneBlueprint.Settings(
-      size: size, scale: scale, duration: duration, fps: fps, backgroundColor: backgroundColor, loopCount: loopCount)
+    let settings = SceneBlueprint.Settings(of: self)
     blueprint = SceneBlueprint(source: .builder(settings, build), recording: dynamicsRecording)
     build(self)
   }
@@ -161,19 +160,26 @@ public final class Scene {
   /// `rebuild(with:)`).
   public var isReplicable: Bool { blueprint != nil }
 
-  /// A recipe that makes replicas of this scene, on any thread, sharing its dynamics recording:
-  /// what a render on several threads needs.
+  /// A recipe that makes replicas of this scene, on any thread, with the scene's settings as
+  /// they are now (size, scale, background...), sharing its dynamics recording: what a render
+  /// on several threads needs.
   ///
   /// Its `make` throws `SceneError.notReplicable` when the scene has no builder.
   public var recipe: SceneRecipe {
     guard let blueprint else { return SceneRecipe { throw SceneError.notReplicable } }
-    return SceneRecipe { try blueprint.makeInstance() }
+    let settings = SceneBlueprint.Settings(of: self)
+    return SceneRecipe {
+      let replica = try blueprint.makeInstance()
+      settings.apply(to: replica)
+      return replica
+    }
   }
 
-  /// Records dynamics in `recording` (the one of the scene this is a replica of).
+  /// Records dynamics in `recording` from now on, unless the simulation has already started.
   func adopt(_ recording: DynamicsRecording) {
-    dynamicsRecording = recording
-    animatorStorage?.adopt(recording)
+    guard let animatorStorage else { return dynamicsRecording = recording }
+    animatorStorage.adopt(recording)
+    dynamicsRecording = animatorStorage.recording
   }
 
   /// The scene's top-level layers, back to front.

@@ -162,4 +162,13 @@ import Testing
     // Before 0.5 s: the first simulation to 0.5; then the second one, from 0 to 1.45 s.
     #expect(scene.dynamicsRecording.stepsTaken == 120 + 348)
   }
+
+  @Test func replicasTakeTheScenesSettingsAsTheyAreWhenRendered() throws {
+    let scene = Self.timelineScene()
+    scene.backgroundColor = .black
+    scene.scale = 0.5
+    let frames = try render(scene, jobs: 2)
+    #expect(frames.first?.width == 30)
+    #expect(frames.last == (try scene.makeFrame(at: 0.9).makeBitmap()))
+  }
 }
