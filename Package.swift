@@ -51,13 +51,13 @@ let package = Package(
     ]),
     .executableTarget(name: "flipbook", dependencies: ["FlipbookCommand"]),
     // Benchmarks (release builds; see BENCHMARKS.md). Not a product: built only when asked for.
-    .executableTarget(name: "flipbook-bench", dependencies: ["Flipbook", "CPNGShim", "ImageComparison"], path: "Benchmarks/flipbook-bench"),
+    .executableTarget(name: "flipbook-bench", dependencies: ["Flipbook", "Demos", "CPNGShim", "ImageComparison"], path: "Benchmarks/flipbook-bench"),
 
     // Shared by the test targets: where Fixtures/ is, golden comparison and record modes.
     .target(name: "FlipbookTestSupport", dependencies: ["Flipbook", "GoldenTesting", "ImageComparison"], path: "Tests/Support"),
     .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),
     .testTarget(name: "AnimationsTests", dependencies: ["Animations"]),
-    .testTarget(name: "DynamicsTests", dependencies: ["Dynamics"]),
+    .testTarget(name: "DynamicsTests", dependencies: ["Dynamics", "Demos"]),
     .testTarget(name: "LayerTreeTests", dependencies: ["LayerTree"]),
     .testTarget(name: "ImageEncodingTests", dependencies: ["ImageEncoding", "CairoCanvas", "CGIF", "FlipbookTestSupport"]),
     .testTarget(name: "CairoCanvasTests", dependencies: ["CairoCanvas", "FlipbookTestSupport"]),
