@@ -171,4 +171,25 @@ import Testing
     #expect(frames.first?.width == 30)
     #expect(frames.last == (try scene.makeFrame(at: 0.9).makeBitmap()))
   }
+
+  /// The README's timeline example, as written there.
+  @Test func theReadmesTimelineExampleShowsTimesInAnyOrder() throws {
+    let scene = Scene(size: Size(320, 320), duration: 8, fps: 25, backgroundColor: .white) { scene in
+      var random = SeededGenerator(seed: 7)             // your own deterministic generator
+      scene.every(0.5) { [unowned scene] time in         // NSTimer.scheduledTimer(0.5, repeats: true)
+        let item = Layer()
+        item.frame = Rect(Double.random(in: 0...276, using: &random), 100, 44, 44)
+        item.opacity = 0
+        scene.addLayer(item)
+        scene.animate(withDuration: 1, at: time) { item.opacity = 1 }
+      }
+      scene.onFrame { time in /* 60 Hz, like CADisplayLink: update paths here */ }
+    }
+    let last = try scene.makeFrame(at: 7.9), first = try scene.makeFrame(at: 0)  // any order
+    _ = (last, first)
+    let frames = try scene.presentationTree(at: 7.9).sublayers.map(\.frame)
+    #expect(frames.count == 15)
+    #expect(try scene.presentationTree(at: 0).sublayers.isEmpty)
+    #expect(try scene.recipe.make().presentationTree(at: 7.9).sublayers.map(\.frame) == frames)
+  }
 }
