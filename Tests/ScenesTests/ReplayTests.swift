@@ -156,6 +156,15 @@ import Testing
     #expect(scene.dynamicsRecording.stepsTaken == lastStep)
   }
 
+  @Test func theInstancesARendererGetsFromARecipeShareOneRecording() throws {
+    let renderer = FrameRenderer(recipe: SceneRecipe { try SceneFormat.load(contentsOf: FixtureFiles.root + "/scenes/cradle.json") }, jobs: 2)
+    let a = try renderer.recipe.make(), b = try renderer.recipe.make()
+    #expect(a.dynamicsRecording === b.dynamicsRecording)
+    _ = try a.presentationTree(at: 1)
+    _ = try b.presentationTree(at: 1)
+    #expect(a.dynamicsRecording.stepsTaken == 240)
+  }
+
   @Test func anEventAddingABehaviourStartsASecondSimulationSharedByTheReplicas() throws {
     let scene = Self.dynamicsScene()
     try FrameRenderer(scene: scene, jobs: 2).render(FrameSequence(to: 1.5, fps: 20), process: { $1 }) { _, _ in }
