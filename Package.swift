@@ -58,14 +58,14 @@ let package = Package(
     ]),
     .executableTarget(name: "flipbook", dependencies: ["FlipbookCommand"]),
     // Benchmarks (release builds; see BENCHMARKS.md). Not a product: built only when asked for.
-    .executableTarget(name: "flipbook-bench", dependencies: ["Flipbook", "CPNGShim", "CCairo", "ImageComparison"], path: "Benchmarks/flipbook-bench"),
+    .executableTarget(name: "flipbook-bench", dependencies: ["Flipbook", "Demos", "CPNGShim", "CCairo", "ImageComparison"], path: "Benchmarks/flipbook-bench"),
 
     // Shared by the test targets: where Fixtures/ is, golden comparison and record modes.
     .target(name: "FlipbookTestSupport", dependencies: ["Flipbook", "GoldenTesting", "ImageComparison"], path: "Tests/Support"),
     .testTarget(name: "FileIOTests", dependencies: ["FileIO"]),
     .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),
     .testTarget(name: "AnimationsTests", dependencies: ["Animations"]),
-    .testTarget(name: "DynamicsTests", dependencies: ["Dynamics"]),
+    .testTarget(name: "DynamicsTests", dependencies: ["Dynamics", "Demos"]),
     .testTarget(name: "LayerTreeTests", dependencies: ["LayerTree", "Dynamics"]),
     .testTarget(name: "ImageEncodingTests", dependencies: ["ImageEncoding", "CairoCanvas", "CGIF", "FileIO", "FlipbookTestSupport"]),
     .testTarget(name: "CairoCanvasTests", dependencies: ["CairoCanvas", "FlipbookTestSupport"]),

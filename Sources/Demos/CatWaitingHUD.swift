@@ -22,30 +22,30 @@ public enum CatWaitingHUD {
   /// The HUD over a pale backdrop, 200 x 200 pt at scale 2: one full turn (2 s) at 25 frames per
   /// second, which loops without a jump.
   public static func makeScene(scale: Double = 2) -> Scene {
-    let scene = Scene(
+    return Scene(
       size: Size(side, side), scale: scale, duration: 2 * animationDuration, fps: 25,
-      backgroundColor: Color(hex: "#dde4ec"))
+      backgroundColor: Color(hex: "#dde4ec")) { scene in
 
-    let hud = Layer()
-    hud.name = "hud"
-    hud.frame = Rect(25, 25, 150, 150)
-    hud.cornerRadius = 14
-    hud.backgroundColor = Color(white: 0, alpha: 0.72)
-    scene.addLayer(hud)
+      let hud = Layer()
+      hud.name = "hud"
+      hud.frame = Rect(25, 25, 150, 150)
+      hud.cornerRadius = 14
+      hud.backgroundColor = Color(white: 0, alpha: 0.72)
+      scene.addLayer(hud)
 
-    let faceView = ShapeLayer()
-    faceView.name = "face"
-    faceView.frame = Rect(0, 0, side, side)
-    faceView.path = catHead()
-    faceView.fillColor = faceColor
-    scene.addLayer(faceView)
-    scene.addLayer(nose())
+      let faceView = ShapeLayer()
+      faceView.name = "face"
+      faceView.frame = Rect(0, 0, side, side)
+      faceView.path = catHead()
+      faceView.fillColor = faceColor
+      scene.addLayer(faceView)
+      scene.addLayer(nose())
 
-    for (name, dx) in [("leftEye", -13.5), ("rightEye", 13.5)] {
-      scene.addLayer(eye(named: name, center: Point(faceCenter.x + dx, faceCenter.y - 4)))
+      for (name, dx) in [("leftEye", -13.5), ("rightEye", 13.5)] {
+        scene.addLayer(eye(named: name, center: Point(faceCenter.x + dx, faceCenter.y - 4)))
+      }
+      scene.addLayer(mouse())
     }
-    scene.addLayer(mouse())
-    return scene
   }
 
   /// The article's `rotationAnimation`: `transform` from no turn to half a turn, cumulative and

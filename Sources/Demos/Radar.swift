@@ -25,70 +25,70 @@ public enum Radar {
   /// the oldest items replaced from 5.5 s on). Items are named
   /// `item-0`, `item-1`, ... in the order they are added; `seed` picks their places.
   public static func makeScene(seed: UInt64 = 2016) -> Scene {
-    let scene = Scene(size: Size(side, side), scale: 1, duration: 7.5, fps: 15, backgroundColor: .white)
-    let radar = Layer()
-    radar.name = "radar"
-    radar.frame = Rect(0, 0, side, side)
-    scene.addLayer(radar)
+    return Scene(size: Size(side, side), scale: 1, duration: 7.5, fps: 15, backgroundColor: .white) { scene in
+      let radar = Layer()
+      radar.name = "radar"
+      radar.frame = Rect(0, 0, side, side)
+      scene.addLayer(radar)
 
-    for i in 0..<pulsingCount {
-      let pulsingLayer = Layer()
-      pulsingLayer.name = "pulse-\(i)"
-      pulsingLayer.frame = Rect(0, 0, side, side)
-      pulsingLayer.borderColor = .gray
-      pulsingLayer.borderWidth = 1
-      pulsingLayer.cornerRadius = side / 2
+      for i in 0..<pulsingCount {
+        let pulsingLayer = Layer()
+        pulsingLayer.name = "pulse-\(i)"
+        pulsingLayer.frame = Rect(0, 0, side, side)
+        pulsingLayer.borderColor = .gray
+        pulsingLayer.borderWidth = 1
+        pulsingLayer.cornerRadius = side / 2
 
-      var scaleAnimation = BasicAnimation(keyPath: "transform.scale")
-      scaleAnimation.fromValue = 0
-      scaleAnimation.toValue = 1.5
-      var opacityAnimation = KeyframeAnimation(keyPath: "opacity")
-      opacityAnimation.values = [1, 0.7, 0]
-      opacityAnimation.keyTimes = [0, 0.5, 1]
-      var animationGroup = AnimationGroup([scaleAnimation, opacityAnimation])
-      animationGroup.fillMode = .backwards
-      animationGroup.beginTime = Double(i) * animationDuration / Double(pulsingCount)
-      animationGroup.duration = animationDuration
-      animationGroup.repeatCount = .infinity
-      animationGroup.timingFunction = .default
-      pulsingLayer.add(animationGroup, forKey: "pulsing")
-      radar.addSublayer(pulsingLayer)
-    }
+        var scaleAnimation = BasicAnimation(keyPath: "transform.scale")
+        scaleAnimation.fromValue = 0
+        scaleAnimation.toValue = 1.5
+        var opacityAnimation = KeyframeAnimation(keyPath: "opacity")
+        opacityAnimation.values = [1, 0.7, 0]
+        opacityAnimation.keyTimes = [0, 0.5, 1]
+        var animationGroup = AnimationGroup([scaleAnimation, opacityAnimation])
+        animationGroup.fillMode = .backwards
+        animationGroup.beginTime = Double(i) * animationDuration / Double(pulsingCount)
+        animationGroup.duration = animationDuration
+        animationGroup.repeatCount = .infinity
+        animationGroup.timingFunction = .default
+        pulsingLayer.add(animationGroup, forKey: "pulsing")
+        radar.addSublayer(pulsingLayer)
+      }
 
-    let flag = flagBadge()
-    var generator = SeededGenerator(seed: seed)
-    var items: [Layer] = []
-    var added = 0
-    scene.every(itemInterval) { [unowned scene] time in
-      let item = Layer()
-      item.name = "item-\(added)"
-      item.bounds = Rect(origin: .zero, size: itemSize)
-      item.contents = flag
-      item.contentsScale = 2
-      var placed = false
-      for _ in 0..<maxPlacementAttempts {
-        item.position = centerPointInRadar(using: &generator)
-        if !items.contains(where: { $0.frame.intersects(item.frame) }) {
-          placed = true
-          break
+      let flag = flagBadge()
+      var generator = SeededGenerator(seed: seed)
+      var items: [Layer] = []
+      var added = 0
+      scene.every(itemInterval) { [unowned scene] time in
+        let item = Layer()
+        item.name = "item-\(added)"
+        item.bounds = Rect(origin: .zero, size: itemSize)
+        item.contents = flag
+        item.contentsScale = 2
+        var placed = false
+        for _ in 0..<maxPlacementAttempts {
+          item.position = centerPointInRadar(using: &generator)
+          if !items.contains(where: { $0.frame.intersects(item.frame) }) {
+            placed = true
+            break
+          }
+        }
+        guard placed else { return }
+        added += 1
+        // PRButton: starts transparent and fades in over a second once on screen.
+        item.opacity = 0
+        radar.addSublayer(item)
+        items.append(item)
+        scene.animate(withDuration: 1, at: time) { item.opacity = 1 }
+
+        if items.count > maxCount {
+          // PRButton.removeFromSuperview: fade out over a second, then leave.
+          let oldest = items.removeFirst()
+          scene.animate(withDuration: 1, at: time) { oldest.opacity = 0 }
+          scene.at(time + 1) { _ in oldest.removeFromSuperlayer() }
         }
       }
-      guard placed else { return }
-      added += 1
-      // PRButton: starts transparent and fades in over a second once on screen.
-      item.opacity = 0
-      radar.addSublayer(item)
-      items.append(item)
-      scene.animate(withDuration: 1, at: time) { item.opacity = 1 }
-
-      if items.count > maxCount {
-        // PRButton.removeFromSuperview: fade out over a second, then leave.
-        let oldest = items.removeFirst()
-        scene.animate(withDuration: 1, at: time) { oldest.opacity = 0 }
-        scene.at(time + 1) { _ in oldest.removeFromSuperlayer() }
-      }
     }
-    return scene
   }
 
   /// A random point at most (side - item side) / 2 from the radar's center, with a whole

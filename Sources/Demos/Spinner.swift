@@ -44,26 +44,26 @@ public enum Spinner {
   /// The spinner on a white 40 x 40 pt scene at `scale` 3, one turn (0.8 s) at 10 frames per
   /// second: each GIF frame is one of the eight images.
   public static func makeScene(scale: Double = 3) -> Scene {
-    let scene = Scene(size: Size(side, side), scale: scale, duration: duration, fps: 10, backgroundColor: .white)
-    let indicator = Layer()
-    indicator.name = "indicator"
-    indicator.frame = Rect(0, 0, side, side)
-    indicator.contentsScale = scale
+    return Scene(size: Size(side, side), scale: scale, duration: duration, fps: 10, backgroundColor: .white) { scene in
+      let indicator = Layer()
+      indicator.name = "indicator"
+      indicator.frame = Rect(0, 0, side, side)
+      indicator.contentsScale = scale
 
-    var images: [AnimationValue] = []
-    for frame in 1...frameCount {
-      // Drawing a 40 pt canvas cannot fail: it is far inside the canvas limits.
-      images.append(.image(try! frameImage(frame, scale: scale)))
+      var images: [AnimationValue] = []
+      for frame in 1...frameCount {
+        // Drawing a 40 pt canvas cannot fail: it is far inside the canvas limits.
+        images.append(.image(try! frameImage(frame, scale: scale)))
+      }
+      var animation = KeyframeAnimation(keyPath: "contents")
+      animation.values = images
+      animation.calculationMode = .discrete
+      animation.duration = duration
+      animation.repeatCount = .infinity
+      animation.isRemovedOnCompletion = false
+      animation.fillMode = .both
+      indicator.add(animation, forKey: "spin")
+      scene.addLayer(indicator)
     }
-    var animation = KeyframeAnimation(keyPath: "contents")
-    animation.values = images
-    animation.calculationMode = .discrete
-    animation.duration = duration
-    animation.repeatCount = .infinity
-    animation.isRemovedOnCompletion = false
-    animation.fillMode = .both
-    indicator.add(animation, forKey: "spin")
-    scene.addLayer(indicator)
-    return scene
   }
 }

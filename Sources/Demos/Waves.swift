@@ -63,43 +63,43 @@ public enum Waves {
   /// `secondWave`, `list`.
   public static func makeScene() -> Scene {
     let height = pullHeight + 108
-    let scene = Scene(size: Size(width, height), scale: 1, duration: 2, fps: 30, backgroundColor: Color(hex: "#f2f4f7"))
+    return Scene(size: Size(width, height), scale: 1, duration: 2, fps: 30, backgroundColor: Color(hex: "#f2f4f7")) { scene in
 
-    let refreshView = Layer()
-    refreshView.name = "refreshView"
-    refreshView.frame = Rect(0, 0, width, pullHeight)
-    refreshView.masksToBounds = true
-    scene.addLayer(refreshView)
+      let refreshView = Layer()
+      refreshView.name = "refreshView"
+      refreshView.frame = Rect(0, 0, width, pullHeight)
+      refreshView.masksToBounds = true
+      scene.addLayer(refreshView)
 
-    let firstWaveLayer = ShapeLayer()
-    firstWaveLayer.name = "firstWave"
-    firstWaveLayer.frame = refreshView.bounds
-    firstWaveLayer.fillColor = Color(hex: "#9cc9f5")
-    let secondWaveLayer = ShapeLayer()
-    secondWaveLayer.name = "secondWave"
-    secondWaveLayer.frame = refreshView.bounds
-    secondWaveLayer.fillColor = Color(hex: "#2f7fd8")?.multiplyingAlpha(by: 0.85)
-    refreshView.addSublayer(firstWaveLayer)
-    refreshView.addSublayer(secondWaveLayer)
+      let firstWaveLayer = ShapeLayer()
+      firstWaveLayer.name = "firstWave"
+      firstWaveLayer.frame = refreshView.bounds
+      firstWaveLayer.fillColor = Color(hex: "#9cc9f5")
+      let secondWaveLayer = ShapeLayer()
+      secondWaveLayer.name = "secondWave"
+      secondWaveLayer.frame = refreshView.bounds
+      secondWaveLayer.fillColor = Color(hex: "#2f7fd8")?.multiplyingAlpha(by: 0.85)
+      refreshView.addSublayer(firstWaveLayer)
+      refreshView.addSublayer(secondWaveLayer)
 
-    addList(to: scene, top: pullHeight)
+      addList(to: scene, top: pullHeight)
 
-    let state = WaveState()
-    // The cosine a quarter period further on, so the two waves mirror each other.
-    let forward = Double.pi / 2
-    scene.onFrame { _ in
-      let amplitude = state.variable * times
-      let waveHeight = maxVariable * times
-      // The waves' middle line, two peak heights above the list.
-      let offsetY = pullHeight - 2 * waveHeight
-      firstWaveLayer.path = wavePath(
-        sin, amplitude: amplitude, phase: state.offsetX, offsetY: offsetY, width: width, bottom: pullHeight)
-      secondWaveLayer.path = wavePath(
-        { cos($0 + forward) }, amplitude: amplitude, phase: state.offsetX, offsetY: offsetY,
-        width: width, bottom: pullHeight)
-      state.tick()
+      let state = WaveState()
+      // The cosine a quarter period further on, so the two waves mirror each other.
+      let forward = Double.pi / 2
+      scene.onFrame { _ in
+        let amplitude = state.variable * times
+        let waveHeight = maxVariable * times
+        // The waves' middle line, two peak heights above the list.
+        let offsetY = pullHeight - 2 * waveHeight
+        firstWaveLayer.path = wavePath(
+          sin, amplitude: amplitude, phase: state.offsetX, offsetY: offsetY, width: width, bottom: pullHeight)
+        secondWaveLayer.path = wavePath(
+          { cos($0 + forward) }, amplitude: amplitude, phase: state.offsetX, offsetY: offsetY,
+          width: width, bottom: pullHeight)
+        state.tick()
+      }
     }
-    return scene
   }
 
   /// The pulled-down list under the waves: white rows with an avatar and two text lines.

@@ -21,6 +21,11 @@ import Geometry
 ///
 /// The items' starting state and the behaviors are read when the simulation first runs; adding
 /// or removing a behavior afterwards starts it again from the beginning.
+///
+/// The state after each step is recorded, so any time can be shown after any other: an earlier
+/// time is looked up, never simulated again. Animators given the same recording (the replicas
+/// of one scene) share every simulation whose starting world is the same, so each is stepped
+/// once (`DynamicsRecording`).
 public final class DynamicAnimator {
   /// Steps per second of simulated time: 240 (a step divides 1/24, 1/30, 1/48, 1/60 and 1/120 s).
   public static let stepsPerSecond = World.stepsPerSecond
@@ -31,35 +36,54 @@ public final class DynamicAnimator {
   /// The behaviors added, in order.
   public private(set) var behaviors: [DynamicBehavior] = []
 
-  private var world: World?
+  /// Where simulations are recorded (shared by the replicas of a scene).
+  package private(set) var recording: DynamicsRecording
+  /// The key of the current simulation in `recording`; `nil` until the behaviors are read.
+  private var simulation: String?
+  /// The steps taken so far in the current simulation, and each item's state after them.
+  private var step = 0
+  private var states: [DynamicItemState] = []
   private var index: [ObjectIdentifier: Int] = [:]
   private var items: [DynamicItem] = []
 
   /// Creates an animator over `referenceBounds`.
   public init(referenceBounds: Rect) {
     self.referenceBounds = referenceBounds
+    recording = DynamicsRecording()
+  }
+
+  /// Creates an animator over `referenceBounds` that records its simulations in `recording`.
+  package init(referenceBounds: Rect, recording: DynamicsRecording) {
+    self.referenceBounds = referenceBounds
+    self.recording = recording
+  }
+
+  /// Records in `recording` from now on, unless the simulation has already started (it then
+  /// keeps its own recording, so what it shows never changes).
+  package func adopt(_ recording: DynamicsRecording) {
+    if simulation == nil { self.recording = recording }
   }
 
   /// Adds a behavior (and its children).
   public func addBehavior(_ behavior: DynamicBehavior) {
     behaviors.append(behavior)
-    world = nil
+    simulation = nil
   }
 
   /// Removes a behavior.
   public func removeBehavior(_ behavior: DynamicBehavior) {
     behaviors.removeAll { $0 === behavior }
-    world = nil
+    simulation = nil
   }
 
   /// Removes every behavior.
   public func removeAllBehaviors() {
     behaviors.removeAll()
-    world = nil
+    simulation = nil
   }
 
   /// The simulated time reached, in seconds (a whole number of steps).
-  public var elapsedTime: Double { world?.time ?? 0 }
+  public var elapsedTime: Double { simulation == nil ? 0 : Double(step) / Double(World.stepsPerSecond) }
 
   /// Every item some behavior acts on, in the order first met.
   public var dynamicItems: [DynamicItem] {
@@ -67,28 +91,29 @@ public final class DynamicAnimator {
     return items
   }
 
-  /// Runs whole steps until the simulated time is the last step at or before `time`; an earlier
-  /// time starts the simulation again from the beginning.
+  /// Moves to the last whole step at or before `time`, in either direction: steps not taken
+  /// before are simulated, the others looked up.
   public func advance(to time: Double) {
     prepare()
-    guard let world else { return }
+    guard let simulation else { return }
     let target = Swift.max(0, Int((time * Double(World.stepsPerSecond) + 1e-9).rounded(.down)))
-    if target < world.step { self.world = nil; prepare() }
-    self.world?.run(toStep: target)
+    if target != step {
+      step = target
+      states = recording.states(key: simulation, step: target)
+    }
   }
 
   /// Where `item` is after the steps run so far; `nil` for an item no behavior acts on.
   public func state(of item: DynamicItem) -> DynamicItemState? {
     prepare()
-    guard let world, let i = index[ObjectIdentifier(item)] else { return nil }
-    let b = world.bodies[i]
-    return DynamicItemState(center: b.position, angle: b.angle - b.angle0, velocity: b.velocity, angularVelocity: b.angularVelocity)
+    guard let i = index[ObjectIdentifier(item)] else { return nil }
+    return states[i]
   }
 
   // MARK: Building the world
 
   private func prepare() {
-    guard world == nil else { return }
+    guard simulation == nil else { return }
     let all = behaviors.flatMap(\.flattened)
     items = []
     index = [:]
@@ -204,6 +229,10 @@ public final class DynamicAnimator {
         break
       }
     }
-    world = World(bodies: bodies, shapes: shapes, joints: joints, groups: groups, pushes: pushes)
+    let key = DynamicsRecording.key(bodies, shapes, joints, groups, pushes)
+    recording.add(key: key) { [bodies, shapes, joints, groups, pushes] in World(bodies: bodies, shapes: shapes, joints: joints, groups: groups, pushes: pushes) }
+    simulation = key
+    step = 0
+    states = recording.states(key: key, step: 0)
   }
 }

@@ -1,25 +1,39 @@
 import CairoCanvas
 import Foundation
 import Geometry
+import Dynamics
 import LayerTree
 
 /// Renders a frame sequence on several threads and hands the frames over in order.
 ///
-/// Each worker builds its own scene from the recipe and keeps its own canvas, and renders every
-/// `jobs`-th frame in increasing time order (so timelines run forward). A worker may run at most
-/// `2 × jobs` frames ahead of the frame being handed over: memory holds a few frames, whatever
-/// the frame count. The frames, and so every output built from them, are the same whatever
+/// Each worker has its own instance of the scene (from the recipe: a replica, for a renderer made
+/// from a scene) and its own canvas, and renders every `jobs`-th frame. The instances share one
+/// dynamics recording, so a simulation runs once per renderer, whatever `jobs` is. A worker may
+/// run at most `2 × jobs` frames ahead of the frame being handed over: memory holds a few
+/// frames, whatever the frame count. The frames, and so every output built from them, are the same whatever
 /// `jobs` is.
 public struct FrameRenderer: Sendable {
-  /// How to build the scene.
+  /// How each worker gets its scene: the recipe given (or the scene's `recipe`), its instances
+  /// recording dynamics in one recording.
   public let recipe: SceneRecipe
   /// Pixels per point (`nil`: the scene's own scale).
   public let scale: Double?
   /// How many threads render (at least 1).
   public let jobs: Int
 
-  /// Creates a renderer.
+  /// Creates a renderer for `scene`, which must have been built by a builder (or given
+  /// `rebuild(with:)`): each worker renders a replica (rendering fails with
+  /// `SceneError.notReplicable` otherwise). The scene's own model is not changed.
+  public init(scene: Scene, scale: Double? = nil, jobs: Int = 1) {
+    self.init(workerRecipe: scene.recipe, scale: scale, jobs: jobs)
+  }
+
+  /// Creates a renderer whose workers get their scenes from `recipe`.
   public init(recipe: SceneRecipe, scale: Double? = nil, jobs: Int = 1) {
+    self.init(workerRecipe: recipe.recording(into: DynamicsRecording()), scale: scale, jobs: jobs)
+  }
+
+  private init(workerRecipe recipe: SceneRecipe, scale: Double?, jobs: Int) {
     self.recipe = recipe
     self.scale = scale
     self.jobs = Swift.max(1, jobs)

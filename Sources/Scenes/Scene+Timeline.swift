@@ -1,14 +1,25 @@
+import Dynamics
+import Geometry
+
 /// Why a scene could not show a time.
 public enum SceneError: Error, Hashable, Sendable, CustomStringConvertible {
-  /// The scene's timeline has already run past `requested`: events mutate the model, so an
-  /// earlier instant needs a new scene instance (see `SceneRecipe`).
+  /// The scene's timeline has already run past `requested` and the scene has no builder to
+  /// make a replica that shows it (events mutate the model, which only moves forward).
   case timeWentBackwards(current: Double, requested: Double)
+  /// The scene has no builder, so it cannot make replicas (to render on other threads).
+  case notReplicable
+  /// The closure given to `Scene.rebuild(with:)` failed with this message.
+  case rebuildFailed(String)
 
   /// A one-line message.
   public var description: String {
     switch self {
     case .timeWentBackwards(let current, let requested):
-      return "the scene's timeline has run to \(current) s and cannot show \(requested) s; build a new instance of the scene"
+      return "the scene's timeline has run to \(current) s and cannot show \(requested) s; build the scene with Scene(size:...) { scene in ... } so it can rewind"
+    case .notReplicable:
+      return "the scene was built without a builder and cannot be copied for other threads; build it with Scene(size:...) { scene in ... }"
+    case .rebuildFailed(let message):
+      return "the scene could not be built again: \(message)"
     }
   }
 }
@@ -42,18 +53,22 @@ extension Scene {
   }
 
   /// Whether the scene has timeline events or display-link hooks (so its model changes over
-  /// time and frames must be made in increasing time order on one instance).
+  /// time, and an earlier time than `modelTime` is shown by a replica).
   public var hasTimeline: Bool { !timeline.isEmpty || !displayLinkHooks.isEmpty }
 
   /// Runs every timeline event and display-link tick due at or before `time` that has not run
   /// yet, in time order (at equal times: events in the order they were scheduled, then the
   /// display link).
   ///
-  /// - Throws: `SceneError.timeWentBackwards` when the scene has already run past `time`.
+  /// This moves this instance's model, which only moves forward; `presentationTree(at:)` and
+  /// `makeFrame(at:)` show any time.
+  ///
+  /// - Throws: `SceneError.timeWentBackwards` when the scene has timeline events or hooks and
+  ///   has already run past `time`.
   public func advance(to time: Double) throws(SceneError) {
     if time < modelTime {
       if !hasTimeline {
-        dynamicAnimatorIfUsed?.advance(to: time)  // the simulation replays from the start
+        dynamicAnimatorIfUsed?.advance(to: time)  // looked up in the recording
         return
       }
       throw .timeWentBackwards(current: modelTime, requested: time)
@@ -103,10 +118,12 @@ struct TimelineEvent {
   }
 }
 
-/// How to build a scene: a closure that makes a new, identical instance each time it is called.
+/// How to make a scene: a closure that makes a new, identical instance each time it is called.
 ///
-/// Renders that need several instances use it: each worker of a parallel render gets its own,
-/// and showing an earlier time than a scene's timeline has reached builds a fresh one. The
+/// A `Scene` is a class that belongs to one thread; a recipe is the `Sendable` value that
+/// crosses threads, which is why it stays: each worker of a parallel render calls it for its
+/// own instance (`FrameRenderer`, `Export`). Get one from a scene built by a builder with
+/// `Scene.recipe` (or pass the scene to `FrameRenderer(scene:scale:jobs:)`), or write one; the
 /// closure must be deterministic (seed any random generator inside it).
 public struct SceneRecipe: Sendable {
   /// Makes a new instance.
@@ -115,5 +132,68 @@ public struct SceneRecipe: Sendable {
   /// Creates a recipe from a closure that builds the scene.
   public init(_ make: @escaping @Sendable () throws -> Scene) {
     self.make = make
+  }
+
+  /// A recipe whose instances record their dynamics in `recording`: sound for any scenes,
+  /// since a recording shares a simulation only between identical starting worlds, and it makes
+  /// the instances of one render (one per thread) step each simulation once.
+  func recording(into recording: DynamicsRecording) -> SceneRecipe {
+    SceneRecipe { [make] in
+      let scene = try make()
+      scene.adopt(recording)
+      return scene
+    }
+  }
+}
+
+/// How to make replicas of a scene, on any thread: fresh instances, built the way the scene
+/// was, that record dynamics in the scene's recording.
+struct SceneBlueprint: Sendable {
+  /// A scene's settings: those a builder's scene starts with, or those a replica takes.
+  struct Settings: Sendable {
+    var size: Size
+    var scale: Double
+    var duration: Double
+    var fps: Double
+    var backgroundColor: Color?
+    var loopCount: Int
+
+    /// The settings of `scene`.
+    init(of scene: Scene) {
+      (size, scale, duration, fps) = (scene.size, scene.scale, scene.duration, scene.fps)
+      (backgroundColor, loopCount) = (scene.backgroundColor, scene.loopCount)
+    }
+
+    /// Gives `scene` these settings.
+    func apply(to scene: Scene) {
+      (scene.size, scene.scale, scene.duration, scene.fps) = (size, scale, duration, fps)
+      (scene.backgroundColor, scene.loopCount) = (backgroundColor, loopCount)
+    }
+  }
+
+  enum Source: Sendable {
+    /// A new scene with these settings, given to the builder.
+    case builder(Settings, @Sendable (Scene) -> Void)
+    /// A closure that builds the whole scene.
+    case rebuild(@Sendable () throws -> Scene)
+  }
+
+  let source: Source
+  let recording: DynamicsRecording
+
+  /// A new instance, at no time yet (`modelTime` is -infinity).
+  func makeInstance() throws -> Scene {
+    let scene: Scene
+    switch source {
+    case .builder(let s, let build):
+      scene = Scene(size: s.size, scale: s.scale, duration: s.duration, fps: s.fps, backgroundColor: s.backgroundColor, loopCount: s.loopCount)
+      scene.adopt(recording)
+      build(scene)
+    case .rebuild(let make):
+      scene = try make()
+      scene.adopt(recording)
+    }
+    scene.blueprint = self
+    return scene
   }
 }

@@ -10,15 +10,34 @@ import Dynamics
 ///
 /// The scene's layers are the sublayers of `rootLayer`, whose coordinate space is the scene's:
 /// points, origin at the top-left, y down. Any instant can be rendered on its own with
-/// `makeFrame(at:)`.
+/// `makeFrame(at:)`, in any order.
 ///
 /// ```swift
-/// let scene = Scene(size: Size(320, 320), duration: 4, fps: 30, backgroundColor: .white)
-/// let pulse = Layer()
-/// pulse.frame = Rect(0, 0, 320, 320)
-/// scene.addLayer(pulse)
+/// let scene = Scene(size: Size(320, 320), duration: 4, fps: 30, backgroundColor: .white) { scene in
+///   let pulse = Layer()
+///   pulse.frame = Rect(0, 0, 320, 320)
+///   scene.addLayer(pulse)
+/// }
 /// let frame = try scene.makeFrame(at: 0.5).makeBitmap()
 /// ```
+///
+/// Time is a pure function: what shows at a time depends on that time only. Timeline events,
+/// display-link hooks and dynamics change the model as time goes on, so:
+/// - This instance's model only moves forward (`modelTime`); a time before it is shown by a
+///   *replica*: an identical instance made again by the scene's builder (the closure given to
+///   `init(size:scale:duration:fps:backgroundColor:loopCount:build:)`, or the one given to
+///   `rebuild(with:)`) and run forward to that time. The scene keeps a few replicas, each where
+///   it was last used, and uses the latest one at or before the time asked for (a fresh one
+///   when there is none), so rewinding does not always replay from the start.
+/// - This is sound because a replica replays exactly what this instance did: the builder is
+///   deterministic (seed any random generator inside it) and the scene is changed after it is
+///   built only by its own events and hooks. Their closures may keep state of their own (a
+///   counter, a random generator): each replica has its own copy, built by its own builder run.
+/// - A scene built without a builder shows any time in any order while it has no timeline events
+///   or hooks (its model never changes); with them it cannot show a time before `modelTime`
+///   (`SceneError.timeWentBackwards`).
+/// - Dynamics is simulated once for a scene and all its replicas: they share one recording of
+///   every step (`DynamicAnimator`).
 public final class Scene {
   /// The longest duration a scene may have: one hour.
   public static let maximumDuration: Double = 3600
@@ -60,11 +79,20 @@ public final class Scene {
   /// layers then follow the simulation.
   public var dynamicAnimator: DynamicAnimator {
     if let animatorStorage { return animatorStorage }
-    let animator = DynamicAnimator(referenceBounds: Rect(origin: .zero, size: size))
+    let animator = DynamicAnimator(referenceBounds: Rect(origin: .zero, size: size), recording: dynamicsRecording)
     animatorStorage = animator
     return animator
   }
   private var animatorStorage: DynamicAnimator? = nil
+
+  /// How to make replicas, if the scene was built by a builder.
+  var blueprint: SceneBlueprint? = nil
+  /// Where dynamics is recorded: shared by the scene and its replicas.
+  package private(set) var dynamicsRecording = DynamicsRecording()
+  /// Replicas kept for showing times before `modelTime`, least recently used first.
+  private var replicas: [Scene] = []
+  /// How many replicas a scene keeps.
+  static let keptReplicas = 4
 
   /// The animator, when it has any behavior.
   var dynamicAnimatorIfUsed: DynamicAnimator? {
@@ -87,6 +115,71 @@ public final class Scene {
     rootLayer.name = nil
     rootLayer.anchorPoint = .zero
     rootLayer.bounds = Rect(origin: .zero, size: size)
+  }
+
+  /// Creates a scene and builds it with `build`, which the scene keeps to make identical
+  /// replicas of itself: to show a time before one its timeline has run to, and to give each
+  /// thread of a parallel render its own instance (`FrameRenderer(scene:scale:jobs:)`).
+  ///
+  /// `build` receives the new, empty scene with these settings; it adds layers, animations,
+  /// timeline events, display-link hooks and dynamics, and may change the settings. It must be
+  /// deterministic: every call must build the same scene (seed any random generator inside it,
+  /// and create inside it any state its events and hooks keep). Capture the scene `unowned` in
+  /// the closures you give it, so they do not keep it alive.
+  ///
+  /// ```swift
+  /// let scene = Scene(size: Size(200, 200), duration: 3) { scene in
+  ///   var count = 0
+  ///   scene.every(0.5) { [unowned scene] _ in
+  ///     count += 1
+  ///     let dot = Layer()
+  ///     dot.frame = Rect(Double(count) * 20, 90, 10, 10)
+  ///     scene.addLayer(dot)
+  ///   }
+  /// }
+  /// ```
+  public convenience init(
+    size: Size, scale: Double = 1, duration: Double = 1, fps: Double = 30,
+    backgroundColor: Color? = nil, loopCount: Int = 0, build: @escaping @Sendable (Scene) -> Void
+  ) {
+    self.init(size: size, scale: scale, duration: duration, fps: fps, backgroundColor: backgroundColor, loopCount: loopCount)
+    let settings = SceneBlueprint.Settings(of: self)
+    blueprint = SceneBlueprint(source: .builder(settings, build), recording: dynamicsRecording)
+    build(self)
+  }
+
+  /// Makes this scene rebuildable: `make` builds a new scene identical to this one as it was
+  /// built (before any time was shown), and the scene uses it to make its replicas (see
+  /// `init(size:scale:duration:fps:backgroundColor:loopCount:build:)`). For scenes built in one
+  /// go elsewhere, such as read from a scene file.
+  public func rebuild(with make: @escaping @Sendable () throws -> Scene) {
+    blueprint = SceneBlueprint(source: .rebuild(make), recording: dynamicsRecording)
+  }
+
+  /// Whether the scene can make replicas of itself (it was built by a builder, or given
+  /// `rebuild(with:)`).
+  public var isReplicable: Bool { blueprint != nil }
+
+  /// A recipe that makes replicas of this scene, on any thread, with the scene's settings as
+  /// they are now (size, scale, background...), sharing its dynamics recording: what a render
+  /// on several threads needs.
+  ///
+  /// Its `make` throws `SceneError.notReplicable` when the scene has no builder.
+  public var recipe: SceneRecipe {
+    guard let blueprint else { return SceneRecipe { throw SceneError.notReplicable } }
+    let settings = SceneBlueprint.Settings(of: self)
+    return SceneRecipe {
+      let replica = try blueprint.makeInstance()
+      settings.apply(to: replica)
+      return replica
+    }
+  }
+
+  /// Records dynamics in `recording` from now on, unless the simulation has already started.
+  func adopt(_ recording: DynamicsRecording) {
+    guard let animatorStorage else { return dynamicsRecording = recording }
+    animatorStorage.adopt(recording)
+    dynamicsRecording = animatorStorage.recording
   }
 
   /// The scene's top-level layers, back to front.
@@ -129,14 +222,44 @@ public final class Scene {
   }
 
   /// The layer tree as it shows at `time`: the root layer, whose sublayers are the scene's
-  /// layers with every value that shows at that time. Runs the timeline up to `time` first.
+  /// layers with every value that shows at that time. Times may come in any order.
   ///
-  /// - Throws: `SceneError.timeWentBackwards` when the timeline has already run past `time`.
+  /// Runs the timeline up to `time` first; for a time before `modelTime`, a replica shows it and
+  /// this instance's model stays where it is (see `Scene`).
+  ///
+  /// - Throws: `SceneError.timeWentBackwards` for a time before `modelTime` when the scene has
+  ///   timeline events or hooks and no builder; `SceneError.rebuildFailed` when the builder
+  ///   given to `rebuild(with:)` fails.
   public func presentationTree(at time: Double) throws(SceneError) -> Layer {
-    try advance(to: time)
-    let tree = rootLayer.presentation(at: time)
-    applyDynamics(to: tree)
+    let instance = try self.instance(showing: time)
+    try instance.advance(to: time)
+    let tree = instance.rootLayer.presentation(at: time)
+    instance.applyDynamics(to: tree)
     return tree
+  }
+
+  /// The instance whose model can show `time`: this one unless its timeline has run past it,
+  /// else the kept replica latest at or before `time`, else a new replica.
+  func instance(showing time: Double) throws(SceneError) -> Scene {
+    guard hasTimeline && time < modelTime else { return self }
+    guard let blueprint else { throw .timeWentBackwards(current: modelTime, requested: time) }
+    var best: Int? = nil
+    for (i, replica) in replicas.enumerated() where !(time < replica.modelTime) {
+      if best == nil || replica.modelTime > replicas[best!].modelTime { best = i }
+    }
+    let replica: Scene
+    if let best {
+      replica = replicas.remove(at: best)
+    } else {
+      do {
+        replica = try blueprint.makeInstance()
+      } catch {
+        throw .rebuildFailed(String(describing: error))
+      }
+      if replicas.count >= Scene.keptReplicas { replicas.removeFirst() }
+    }
+    replicas.append(replica)
+    return replica
   }
 
   /// The simulated velocity and angular velocity of a top-level layer that dynamics moves, after

@@ -1,3 +1,4 @@
+import Demos
 import Dynamics
 import Geometry
 import Glibc
@@ -22,16 +23,7 @@ import Testing
       return Ball(Point(x: anchor.x - length * sin(a), y: anchor.y + length * cos(a)), size: size)
     }
     let animator = DynamicAnimator(referenceBounds: Rect(0, 0, 1200, 800))
-    let gravity = GravityBehavior(items: balls)
-    gravity.magnitude = gravityMagnitude
-    animator.addBehavior(gravity)
-    for (ball, anchor) in zip(balls, anchors) { animator.addBehavior(AttachmentBehavior(item: ball, attachedToAnchor: anchor)) }
-    animator.addBehavior(CollisionBehavior(items: balls))
-    let material = DynamicItemBehavior(items: balls)
-    material.elasticity = 1
-    material.resistance = resistance
-    material.allowsRotation = false
-    animator.addBehavior(material)
+    animator.addBehavior(NewtonsCradle.behavior(balls: balls, anchors: anchors, gravity: gravityMagnitude, resistance: resistance))
     return Cradle(balls: balls, anchors: anchors, animator: animator)
   }
 

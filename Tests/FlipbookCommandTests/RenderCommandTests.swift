@@ -63,12 +63,17 @@ import Testing
     let out = folder + "/long.gif"
     let process = Process()
     process.executableURL = URL(fileURLWithPath: Tools.flipbook)
-    process.arguments = ["render", Self.radar, "-o", out, "--duration", "60", "--fps", "25", "--scale", "2", "--jobs", "1"]
+    process.arguments = ["render", Self.radar, "-o", out, "--duration", "12", "--fps", "25", "--scale", "2", "--jobs", "1"]
     process.standardOutput = Pipe()
     process.standardError = Pipe()
     try process.run()
-    // Interrupt it once the GIF is being written (after the palette pass), and again early on.
-    usleep(1_500_000)
+    // Interrupt it once the GIF is being written (after the palette pass): its temporary file
+    // beside the target has appeared.
+    let writing = Tools.wait(timeout: 120) {
+      let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+      return names.contains { $0.hasPrefix(".long.gif.") && $0.hasSuffix(".tmp") } || !process.isRunning
+    }
+    #expect(writing && process.isRunning, "the render never started writing the GIF")
     kill(process.processIdentifier, SIGINT)
     process.waitUntilExit()
     #expect(process.terminationReason == .uncaughtSignal)

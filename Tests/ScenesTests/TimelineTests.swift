@@ -58,16 +58,13 @@ import Testing
     #expect(try scene.presentationTree(at: 3).sublayers.isEmpty)
   }
 
-  @Test func goingBackInTimeNeedsANewInstance() throws {
-    let recipe = SceneRecipe {
-      let scene = Scene(size: Size(10, 10))
-      scene.every(1) { _ in scene.addLayer(Layer()) }
-      return scene
+  @Test func goingBackInTimeReplaysTheBuilder() throws {
+    let scene = Scene(size: Size(10, 10)) { scene in
+      scene.every(1) { [unowned scene] _ in scene.addLayer(Layer()) }
     }
-    let scene = try recipe.make()
     #expect(try scene.presentationTree(at: 3.5).sublayers.count == 3)
-    #expect(throws: SceneError.timeWentBackwards(current: 3.5, requested: 1.5)) { try scene.presentationTree(at: 1.5) }
-    #expect(try recipe.make().presentationTree(at: 1.5).sublayers.count == 1)
+    #expect(try scene.presentationTree(at: 1.5).sublayers.count == 1)
+    #expect(scene.layers.count == 3)  // the scene's own model stays at 3.5 s
   }
 
   @Test func scenesWithoutATimelineShowAnyTimeInAnyOrder() throws {

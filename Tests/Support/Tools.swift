@@ -14,9 +14,34 @@ public enum Tools {
   /// Whether Python can import Pillow.
   public static let hasPillow: Bool = (try? run("/usr/bin/env", ["python3", "-c", "import PIL"]).status) == 0
 
-  /// The built `flipbook` command beside the test bundle.
-  public static var flipbook: String {
-    FixtureFiles.repository + ".build/debug/flipbook"
+  /// The built `flipbook` command: SwiftPM builds it into the folder that holds the test bundle
+  /// (`.build/<triple>/<configuration>/`, whatever the configuration or build path), so it is
+  /// looked for beside the running test executable and up to three folders above it (a macOS
+  /// bundle nests the executable); failing that, in the folder `swift build --show-bin-path`
+  /// names.
+  public static let flipbook: String = {
+    let fileManager = FileManager.default
+    let running = (try? fileManager.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? Bundle.main.executablePath ?? CommandLine.arguments[0]
+    var folder = URL(fileURLWithPath: running).deletingLastPathComponent()
+    for _ in 0..<4 {
+      let candidate = folder.appendingPathComponent("flipbook").path
+      if fileManager.isExecutableFile(atPath: candidate) { return candidate }
+      folder = folder.deletingLastPathComponent()
+    }
+    let shown = try? run("/usr/bin/env", ["swift", "build", "--package-path", FixtureFiles.repository, "--show-bin-path"])
+    let binPath = shown?.output.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+    return binPath + "/flipbook"
+  }()
+
+  /// Waits until `condition` holds, checking every 20 ms, for at most `timeout` seconds; whether
+  /// it came to hold.
+  public static func wait(timeout: Double, until condition: () -> Bool) -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    while !condition() {
+      if Date() > deadline { return false }
+      usleep(20_000)
+    }
+    return true
   }
 
   /// Runs a program to completion; its status, standard output and standard error.
