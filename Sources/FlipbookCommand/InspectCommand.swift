@@ -58,11 +58,9 @@ struct InspectCommand: ParsableCommand {
   }
 
   func run() throws {
-    // Times are printed in the order asked; a scene whose timeline has run past an earlier
-    // time is loaded again (scene files have no timeline, so this only guards the rule).
-    var loaded = try loadScene(scene)
+    // Times are printed in the order asked; a scene shows any time in any order.
+    let loaded = try loadScene(scene)
     for t in times {
-      if t < loaded.modelTime { loaded = try loadScene(scene) }
       let line = try failing(scene) { try Inspection.line(for: loaded, at: t) }
       print(line)
     }
