@@ -76,6 +76,7 @@ public enum Export {
   /// through (see `FrameSink`). The frames are rendered on `options.jobs` threads and handed to
   /// the sink in order; a sink with a first pass gets every frame twice (rendering is
   /// deterministic). After any error the sink is aborted, so no file is left half-written.
+  @discardableResult  // the report is informational
   public static func render<Sink: FrameSink>(
     _ recipe: SceneRecipe, into sink: Sink, options: Options = Options(), progress: Progress? = nil
   ) throws -> Report {
@@ -110,6 +111,7 @@ public enum Export {
   /// frame after another on the calling thread, at the scene's scale or `scale`; a time before
   /// the scene's timeline has reached makes a new scene from `recipe`. For single frames and
   /// contact sheets. `scene` is a first instance already made from `recipe`, if there is one.
+  @discardableResult  // the report is informational
   public static func render<Sink: FrameSink>(
     _ recipe: SceneRecipe, at times: [Double], scale: Double? = nil, into sink: Sink, startingWith scene: Scene? = nil
   ) throws -> Report {
@@ -144,6 +146,7 @@ public enum Export {
   }
 
   /// Renders an animated GIF to `path` (see `GIFSink`).
+  @discardableResult  // the report is informational
   public static func gif(_ recipe: SceneRecipe, to path: String, options: Options = Options(), progress: Progress? = nil) throws -> Report {
     try render(recipe, into: GIFSink(.file(path), options: options.gif, loopCountIsSet: options.loopCountIsSet), options: options, progress: progress)
   }
@@ -157,6 +160,7 @@ public enum Export {
   }
 
   /// Renders one PNG of the first frame to `path` (see `PNGSink`).
+  @discardableResult  // the report is informational
   public static func png(_ recipe: SceneRecipe, to path: String, options: Options = Options()) throws -> Report {
     try render(recipe, into: PNGSink(.file(path), compression: options.pngCompression), options: options)
   }
@@ -164,6 +168,7 @@ public enum Export {
   /// Renders one PNG per frame into `folder` (created if missing), named `frame-00000.png`,
   /// `frame-00001.png`, ...; files of those names are replaced, other files are left alone
   /// (see `PNGSequenceSink`).
+  @discardableResult  // the report is informational
   public static func pngFolder(_ recipe: SceneRecipe, to folder: String, options: Options = Options(), progress: Progress? = nil) throws -> Report {
     try render(recipe, into: PNGSequenceSink(.folder(folder), compression: options.pngCompression), options: options, progress: progress)
   }
