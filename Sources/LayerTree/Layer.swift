@@ -134,6 +134,9 @@ public class Layer {
   /// The attached animations with their keys and prepared forms, in the order they were added
   /// (the order they apply in).
   var animationEntries: [AnimationEntry] = []
+  /// Why animations given to `add(_:forKey:)` were refused, in the order they came; a scene
+  /// holding the layer does not render while any is here.
+  public internal(set) var animationErrors: [AnimationKeyPathError] = []
 
   /// Creates a layer with Core Animation's defaults.
   public init() {}
@@ -147,6 +150,7 @@ public class Layer {
   public func copyTree() -> Layer {
     let copy = type(of: self).init(copying: self)
     copy.animationEntries = animationEntries
+    copy.animationErrors = animationErrors
     for sublayer in sublayers { copy.addSublayer(sublayer.copyTree()) }
     return copy
   }

@@ -1,4 +1,5 @@
 import Dynamics
+import LayerTree
 import Geometry
 
 /// Why a scene could not show a time.
@@ -10,6 +11,9 @@ public enum SceneError: Error, Hashable, Sendable, CustomStringConvertible {
   case notReplicable
   /// The closure given to `Scene.rebuild(with:)` failed with this message.
   case rebuildFailed(String)
+  /// A layer of the scene was given an animation `Layer.add(_:forKey:)` refused (an unknown key
+  /// path or a value of the wrong kind); the scene does not render until it is fixed.
+  case invalidAnimation(AnimationKeyPathError)
 
   /// A one-line message.
   public var description: String {
@@ -20,6 +24,8 @@ public enum SceneError: Error, Hashable, Sendable, CustomStringConvertible {
       return "the scene was built without a builder and cannot be copied for other threads; build it with Scene(size:...) { scene in ... }"
     case .rebuildFailed(let message):
       return "the scene could not be built again: \(message)"
+    case .invalidAnimation(let error):
+      return error.description
     }
   }
 }

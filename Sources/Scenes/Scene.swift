@@ -229,10 +229,12 @@ public final class Scene {
   ///
   /// - Throws: `SceneError.timeWentBackwards` for a time before `modelTime` when the scene has
   ///   timeline events or hooks and no builder; `SceneError.rebuildFailed` when the builder
-  ///   given to `rebuild(with:)` fails.
+  ///   given to `rebuild(with:)` fails; `SceneError.invalidAnimation` when a layer was given an
+  ///   animation with an unknown key path or a value of the wrong kind.
   public func presentationTree(at time: Double) throws(SceneError) -> Layer {
     let instance = try self.instance(showing: time)
     try instance.advance(to: time)
+    if let error = instance.rootLayer.firstAnimationErrorInTree { throw .invalidAnimation(error) }
     let tree = instance.rootLayer.presentation(at: time)
     instance.applyDynamics(to: tree)
     return tree
