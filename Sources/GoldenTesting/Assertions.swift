@@ -4,64 +4,83 @@ import Testing
 import XCTest
 
 // Assertions for XCTest and Swift Testing alike: a failure is reported to whichever runs the
-// test (an `Issue` under Swift Testing, `XCTFail` under XCTest), with the golden's path, what
-// differs, where the failure pictures are and what to run next.
+// test (an `Issue` under Swift Testing, `XCTFail` under XCTest), with the test's name, the
+// golden's path, what differs, where the failure pictures are and the command that re-records.
+//
+// The caller's place comes from plain literals (`#fileID`, `#filePath`, `#function`, `#line`,
+// `#column`), never from Swift Testing's macros, so the same calls compile in a file that
+// imports only XCTest and in one that imports only Testing.
 //
 // Goldens live beside the test: `__Snapshots__/<TestFile>/<test>.<name>.png` (`.gif` for GIFs).
 
 /// Asserts that `bitmap` matches the golden `name` of the calling test.
+///
+/// Leave `fileID`, `file`, `function`, `line` and `column` at their defaults: they say where the
+/// golden lives and where the failure is reported.
 public func assertGolden(
   _ bitmap: Bitmap, named name: String, tolerance: Tolerance = .antialiasing,
-  filePath: StaticString = #filePath, function: StaticString = #function, line: UInt = #line,
-  sourceLocation: SourceLocation = #_sourceLocation
+  fileID: String = #fileID, file: StaticString = #filePath, function: String = #function,
+  line: UInt = #line, column: UInt = #column
 ) {
-  let golden = GoldenFile(testFile: "\(filePath)", test: "\(function)", name: name)
-  report(golden.verify(bitmap, tolerance: tolerance), filePath: filePath, line: line, sourceLocation: sourceLocation)
+  let caller = Caller(fileID: fileID, file: file, function: function, line: line, column: column)
+  var golden = GoldenFile(testFile: "\(file)", test: function, name: name)
+  golden.rerunFilter = caller.filter
+  caller.report(golden.verify(bitmap, tolerance: tolerance))
 }
 
 /// Asserts that a canvas's pixels match the golden `name` of the calling test.
 public func assertGolden(
   _ canvas: Canvas, named name: String, tolerance: Tolerance = .antialiasing,
-  filePath: StaticString = #filePath, function: StaticString = #function, line: UInt = #line,
-  sourceLocation: SourceLocation = #_sourceLocation
+  fileID: String = #fileID, file: StaticString = #filePath, function: String = #function,
+  line: UInt = #line, column: UInt = #column
 ) {
-  assertGolden(canvas.makeBitmap(), named: name, tolerance: tolerance, filePath: filePath, function: function, line: line, sourceLocation: sourceLocation)
+  assertGolden(
+    canvas.makeBitmap(), named: name, tolerance: tolerance, fileID: fileID, file: file,
+    function: function, line: line, column: column)
 }
 
 /// Asserts that the frames of `scene` at `times` (seconds, taken in increasing order) match the
-/// goldens `name@<time>` of the calling test, one golden per time.
+/// goldens `name@<time>` of the calling test, one golden per time. A scene that cannot render
+/// (an animation `Layer.add(_:forKey:)` refused, say) fails this test with the reason.
 public func assertGolden(
-  _ scene: Scene, at times: [Double], named name: String, scale: Double? = nil, tolerance: Tolerance = .antialiasing,
-  filePath: StaticString = #filePath, function: StaticString = #function, line: UInt = #line,
-  sourceLocation: SourceLocation = #_sourceLocation
+  _ scene: Scene, at times: [Double], named name: String, scale: Double? = nil,
+  tolerance: Tolerance = .antialiasing,
+  fileID: String = #fileID, file: StaticString = #filePath, function: String = #function,
+  line: UInt = #line, column: UInt = #column
 ) {
+  let caller = Caller(fileID: fileID, file: file, function: function, line: line, column: column)
   for time in times.sorted() {
     let label = "\(name)@\(shortest(time))"
     do {
       let frame = try scene.makeFrame(at: time, scale: scale).makeBitmap()
-      let golden = GoldenFile(testFile: "\(filePath)", test: "\(function)", name: label)
-      report(golden.verify(frame, tolerance: tolerance), filePath: filePath, line: line, sourceLocation: sourceLocation)
+      var golden = GoldenFile(testFile: "\(file)", test: function, name: label)
+      golden.rerunFilter = caller.filter
+      caller.report(golden.verify(frame, tolerance: tolerance))
     } catch {
-      report(.failed(message: "\(label): the scene could not be rendered at \(time) s: \(error)"), filePath: filePath, line: line, sourceLocation: sourceLocation)
+      caller.report(.failed(message: "\(label): the scene could not be rendered at \(time) s: \(error)"))
     }
   }
 }
 
 /// Asserts that every frame of the scene `recipe` builds, as an animated GIF with the export
 /// `options`, matches the golden GIF `name` of the calling test: frame count, delays, loop count
-/// and each composited frame.
+/// and each composited frame. A failure shows the frame that differs most, with its index and
+/// time.
 public func assertGolden(
   everyFrameOf recipe: SceneRecipe, named name: String, options: Export.Options = Export.Options(),
   tolerance: Tolerance = .antialiasing,
-  filePath: StaticString = #filePath, function: StaticString = #function, line: UInt = #line,
-  sourceLocation: SourceLocation = #_sourceLocation
+  fileID: String = #fileID, file: StaticString = #filePath, function: String = #function,
+  line: UInt = #line, column: UInt = #column
 ) {
   do {
     // Rendered into memory (a `GIFSink` with a `.memory` destination): no temporary file.
     let bytes = try Export.gifData(recipe, options: options)
-    assertGolden(gif: bytes, named: name, tolerance: tolerance, filePath: filePath, function: function, line: line, sourceLocation: sourceLocation)
+    assertGolden(
+      gif: bytes, named: name, tolerance: tolerance, fileID: fileID, file: file,
+      function: function, line: line, column: column)
   } catch {
-    report(.failed(message: "\(name): the scene could not be rendered to a GIF: \(error)"), filePath: filePath, line: line, sourceLocation: sourceLocation)
+    let caller = Caller(fileID: fileID, file: file, function: function, line: line, column: column)
+    caller.report(.failed(message: "\(name): the scene could not be rendered to a GIF: \(error)"))
   }
 }
 
@@ -69,21 +88,13 @@ public func assertGolden(
 /// (frame count, delays and loop count too).
 public func assertGolden(
   gif bytes: [UInt8], named name: String, tolerance: Tolerance = .antialiasing,
-  filePath: StaticString = #filePath, function: StaticString = #function, line: UInt = #line,
-  sourceLocation: SourceLocation = #_sourceLocation
+  fileID: String = #fileID, file: StaticString = #filePath, function: String = #function,
+  line: UInt = #line, column: UInt = #column
 ) {
-  let golden = GoldenFile(testFile: "\(filePath)", test: "\(function)", name: name, extension: "gif")
-  report(golden.verifyGIF(bytes, tolerance: tolerance), filePath: filePath, line: line, sourceLocation: sourceLocation)
-}
-
-/// Reports a failing outcome to the running test framework.
-func report(_ outcome: GoldenFile.Outcome, filePath: StaticString, line: UInt, sourceLocation: SourceLocation) {
-  guard let message = outcome.message else { return }
-  if Test.current != nil {
-    Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
-  } else {
-    XCTFail(message, file: filePath, line: line)
-  }
+  let caller = Caller(fileID: fileID, file: file, function: function, line: line, column: column)
+  var golden = GoldenFile(testFile: "\(file)", test: function, name: name, extension: "gif")
+  golden.rerunFilter = caller.filter
+  caller.report(golden.verifyGIF(bytes, tolerance: tolerance))
 }
 
 /// A time as a golden name shows it: `0.5`, `2`, `1.25`.

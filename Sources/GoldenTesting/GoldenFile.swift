@@ -13,6 +13,10 @@ public struct GoldenFile: Sendable {
   /// Where failure pictures go: `<artifacts>/<name>.expected.png`, `.actual.png`, `.diff.png`
   /// (heatmap) and `.strip.png` (the three side by side).
   public var artifactsFolder: String
+  /// The `swift test --filter` pattern that runs the test alone, for the re-record hint in a
+  /// failure message (`MyTests.PulseTests/pulseGrows`); the assertions set it. `nil` leaves the
+  /// pattern for the reader to fill in.
+  public var rerunFilter: String? = nil
 
   /// What a comparison came to.
   public enum Outcome: Sendable, Equatable {
@@ -114,10 +118,22 @@ public struct GoldenFile: Sendable {
     }
     let diff = AnimationDiff(expected: expected, actual: actual, tolerance: tolerance)
     if diff.passes { return .matched }
-    let k = diff.failingFrames.first
+    // The picture shown is the frame that differs most, named by its index and time.
+    let k = diff.failingFrames.max { diff.frames[$0].differingPixels < diff.frames[$1].differingPixels }
+    var what = diff.summary
+    if let k {
+      let time = Double(expected.delays.prefix(k).reduce(0, +)) / 100
+      what += "\nthe pictures show GIF frame \(k) of \(expected.frames.count) (at \(shortestTime(time)) s),"
+        + " the one that differs most: \(diff.frames[k].differingPixels) pixels"
+    }
     return mismatch(
-      diff.summary, expected: k.map { expected.frames[$0] }, actual: k.map { actual.frames[$0] },
+      what, expected: k.map { expected.frames[$0] }, actual: k.map { actual.frames[$0] },
       diff: k.map { diff.frames[$0] }, bytes: bytes, mode: mode)
+  }
+
+  /// A time in seconds as messages show it: `0.5`, `2`.
+  private func shortestTime(_ time: Double) -> String {
+    time == time.rounded() && abs(time) < 1e15 ? String(Int(time)) : "\(time)"
   }
 
   // MARK: - Writing
@@ -159,7 +175,8 @@ public struct GoldenFile: Sendable {
         lines.append("could not re-record: \(error)")
       }
     } else {
-      lines.append("If the change is intended, re-record: FLIPBOOK_RECORD=failed swift test --filter <this test>, look at the new golden, commit it.")
+      let filter = rerunFilter.map { "'\($0)'" } ?? "<this test>"
+      lines.append("If the change is intended, re-record: FLIPBOOK_RECORD=failed swift test --filter \(filter), look at the new golden, commit it.")
     }
     return .failed(message: lines.joined(separator: "\n"))
   }

@@ -109,4 +109,51 @@ import Testing
     let orphans = GoldenFile.orphans(testFile: testFile).map { String($0.split(separator: "/").last!) }
     #expect(orphans == ["pulseGrows.ring@1.png", "pulseShrinks.pulse@0.png"])
   }
+
+  @Test func gifFailuresShowTheFrameThatDiffersMostWithItsIndexAndTime() throws {
+    // A bar that widens to `widest` at 0.2 s and narrows again; the changed one widens less, so
+    // frame 2 (0.2 s) differs most, frames 1 and 3 by half as much.
+    func recipe(widest: Double) -> SceneRecipe {
+      SceneRecipe {
+        let scene = Scene(size: Size(40, 20), duration: 0.4, fps: 10, backgroundColor: .white)
+        let dot = Layer()
+        dot.bounds = Rect(0, 0, 6, 6)
+        dot.position = Point(20, 10)
+        dot.backgroundColor = .black
+        dot.add(KeyframeAnimation(
+          keyPath: "bounds.size.width", values: [6, widest, 6], duration: 0.4), forKey: "widen")
+        scene.addLayer(dot)
+        return scene
+      }
+    }
+    var gif = GoldenFile(path: folder + "/dot.gif", artifactsFolder: folder + "/failures")
+    gif.rerunFilter = "AppTests.DotTests/dotMoves"
+    #expect(gif.verifyGIF(try Export.gifData(recipe(widest: 30)), mode: .missing).isFailure)
+    let message = gif.verifyGIF(try Export.gifData(recipe(widest: 10)), mode: .never).message ?? ""
+    #expect(message.contains("the pictures show GIF frame 2 of 4 (at 0.2 s), the one that differs most"))
+    #expect(message.contains("FLIPBOOK_RECORD=failed swift test --filter 'AppTests.DotTests/dotMoves'"))
+    let shown = try Bitmap(contentsOfPNGFile: folder + "/failures/dot.actual.png")
+    let frames = try GIF.decode(try Export.gifData(recipe(widest: 10))).frames
+    #expect(shown == frames[2])
+  }
+
+  @Test func goldensOfADeletedTestFileAreOrphans() throws {
+    // A package with one test target: PulseTests.swift is there, OldTests.swift was deleted.
+    let target = folder + "/pkg/Tests/AppTests"
+    try AtomicFile.makeFolder(folder + "/pkg")
+    try AtomicFile.write(Array("// swift-tools-version: 6.0".utf8), to: folder + "/pkg/Package.swift")
+    for f in ["/pkg/Tests", "/pkg/Tests/AppTests", "/pkg/Tests/AppTests/__Snapshots__"] {
+      try AtomicFile.makeFolder(folder + f)
+    }
+    for f in ["/__Snapshots__/PulseTests", "/__Snapshots__/OldTests"] { try AtomicFile.makeFolder(target + f) }
+    try AtomicFile.write(Array("""
+      @Test func pulseGrows() { assertGolden(scene, at: [0], named: "pulse") }
+      """.utf8), to: target + "/PulseTests.swift")
+    try AtomicFile.write([0], to: target + "/__Snapshots__/PulseTests/pulseGrows.pulse@0.png")
+    try AtomicFile.write([0], to: target + "/__Snapshots__/OldTests/fades.fade.gif")
+    try AtomicFile.write([0], to: target + "/__Snapshots__/.gitkeep")  // a placeholder is no orphan
+    #expect(GoldenFile.orphans(testFile: target + "/PulseTests.swift") == [
+      target + "/__Snapshots__/OldTests/fades.fade.gif"
+    ])
+  }
 }
