@@ -49,15 +49,25 @@ struct Caller {
   }
 
   /// Reports a failing outcome to the running test framework, titled with the test's name.
+  ///
+  /// Under Swift Testing the issue is a `GoldenImageFailure` (an error whose description is the
+  /// whole message), so the runner's title line is the message rather than "Issue recorded".
   func report(_ outcome: GoldenFile.Outcome) {
     guard let message = outcome.message else { return }
-    let titled = "\(testName): golden image check failed: \(message)"
+    let titled = "golden check in \(testName): \(message)"
     if Test.current != nil {
       let location = SourceLocation(
         fileID: fileID, filePath: "\(file)", line: Int(line), column: Int(column))
-      Issue.record(Comment(rawValue: titled), sourceLocation: location)
+      Issue.record(GoldenImageFailure(description: titled), sourceLocation: location)
     } else {
       XCTFail(titled, file: file, line: line)
     }
   }
+}
+
+/// A golden-image assertion's failure, as Swift Testing records it: the description is the
+/// message (the test's name, what differs, the failure pictures, the command that re-records).
+public struct GoldenImageFailure: Error, CustomStringConvertible, Sendable {
+  /// The whole message.
+  public var description: String
 }

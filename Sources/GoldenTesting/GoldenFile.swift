@@ -51,14 +51,23 @@ public struct GoldenFile: Sendable {
   /// The golden for test `test` in test file `testFile` (a `#filePath`), named `name`:
   /// `<folder of testFile>/__Snapshots__/<TestFile>/<test>.<name>.<ext>`, with failure
   /// pictures in the package's `.build/golden-failures/<TestFile>/`.
+  ///
+  /// When `FLIPBOOK_SNAPSHOTS` names a folder, goldens live there instead:
+  /// `<FLIPBOOK_SNAPSHOTS>/<TestFile>/<test>.<name>.<ext>` (for goldens kept outside the
+  /// sources, or recorded into a temporary folder as Flipbook's own example does).
   public init(testFile: String, test: String, name: String, extension ext: String = "png") {
     let folder = GoldenFile.folder(of: testFile)
     let fileName = GoldenFile.baseName(of: testFile)
     let base = "\(GoldenFile.sanitized(test)).\(GoldenFile.sanitized(name))"
-    path = "\(folder)/__Snapshots__/\(fileName)/\(base).\(ext)"
+    let snapshots = Environment.value(of: GoldenFile.snapshotsVariable).flatMap { $0.isEmpty ? nil : $0 }
+    path = "\(snapshots ?? folder + "/__Snapshots__")/\(fileName)/\(base).\(ext)"
     let root = GoldenFile.packageRoot(containing: folder) ?? folder
     artifactsFolder = "\(root)/.build/golden-failures/\(fileName)"
   }
+
+  /// The environment variable naming a folder that holds the goldens instead of the
+  /// `__Snapshots__` folders beside the tests.
+  public static let snapshotsVariable = "FLIPBOOK_SNAPSHOTS"
 
   /// The name failure pictures take: the golden's file name without its extension.
   var artifactBase: String {

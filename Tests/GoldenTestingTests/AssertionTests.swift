@@ -1,7 +1,6 @@
 import Flipbook
 import GoldenTesting
 import Testing
-import XCTest
 
 /// The kit as a user writes it, under Swift Testing: goldens in `__Snapshots__/AssertionTests/`.
 @Suite struct AssertionTests {
@@ -42,12 +41,5 @@ import XCTest
 
   @Test func noOrphanedGoldens() {
     #expect(GoldenFile.orphans().isEmpty, "\(GoldenFile.orphans())")
-  }
-}
-
-/// The same assertion under XCTest.
-final class XCTestAssertionTests: XCTestCase {
-  func testPulseUnderXCTest() {
-    assertGolden(AssertionTests.pulse(), at: [1], named: "pulse")
   }
 }
