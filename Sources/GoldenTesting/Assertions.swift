@@ -57,7 +57,8 @@ public func assertGolden(
       golden.rerunFilter = caller.filter
       caller.report(golden.verify(frame, tolerance: tolerance))
     } catch {
-      caller.report(.failed(message: "\(label): the scene could not be rendered at \(time) s: \(error)"))
+      let reason = "\(label): the scene could not be rendered at \(time) s: \(error)"
+      caller.report(.failed(message: reason))
     }
   }
 }

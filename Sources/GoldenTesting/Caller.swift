@@ -37,7 +37,8 @@ struct Caller {
   /// line in the test file: the XCTest case class (XCTest names no running test).
   var enclosingType: String? {
     guard let bytes = try? AtomicFile.read("\(file)") else { return nil }
-    let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+    let text = String(decoding: bytes, as: UTF8.self)
+    let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
     for text in lines.prefix(Int(line)).reversed() {
       let words = text.split(whereSeparator: { $0 == " " || $0 == ":" || $0 == "{" || $0 == "<" })
       for (i, word) in words.enumerated().dropLast()

@@ -59,7 +59,8 @@ public struct GoldenFile: Sendable {
     let folder = GoldenFile.folder(of: testFile)
     let fileName = GoldenFile.baseName(of: testFile)
     let base = "\(GoldenFile.sanitized(test)).\(GoldenFile.sanitized(name))"
-    let snapshots = Environment.value(of: GoldenFile.snapshotsVariable).flatMap { $0.isEmpty ? nil : $0 }
+    let snapshots = Environment.value(of: GoldenFile.snapshotsVariable)
+      .flatMap { $0.isEmpty ? nil : $0 }
     path = "\(snapshots ?? folder + "/__Snapshots__")/\(fileName)/\(base).\(ext)"
     let root = GoldenFile.packageRoot(containing: folder) ?? folder
     artifactsFolder = "\(root)/.build/golden-failures/\(fileName)"
@@ -128,11 +129,14 @@ public struct GoldenFile: Sendable {
     let diff = AnimationDiff(expected: expected, actual: actual, tolerance: tolerance)
     if diff.passes { return .matched }
     // The picture shown is the frame that differs most, named by its index and time.
-    let k = diff.failingFrames.max { diff.frames[$0].differingPixels < diff.frames[$1].differingPixels }
+    let k = diff.failingFrames.max {
+      diff.frames[$0].differingPixels < diff.frames[$1].differingPixels
+    }
     var what = diff.summary
     if let k {
       let time = Double(expected.delays.prefix(k).reduce(0, +)) / 100
-      what += "\nthe pictures show GIF frame \(k) of \(expected.frames.count) (at \(shortestTime(time)) s),"
+      what += "\nthe pictures show GIF frame \(k) of \(expected.frames.count)"
+        + " (at \(shortestTime(time)) s),"
         + " the one that differs most: \(diff.frames[k].differingPixels) pixels"
     }
     return mismatch(
@@ -185,7 +189,9 @@ public struct GoldenFile: Sendable {
       }
     } else {
       let filter = rerunFilter.map { "'\($0)'" } ?? "<this test>"
-      lines.append("If the change is intended, re-record: FLIPBOOK_RECORD=failed swift test --filter \(filter), look at the new golden, commit it.")
+      lines.append(
+        "If the change is intended, re-record: FLIPBOOK_RECORD=failed swift test --filter \(filter),"
+          + " look at the new golden, commit it.")
     }
     return .failed(message: lines.joined(separator: "\n"))
   }

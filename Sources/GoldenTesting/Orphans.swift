@@ -21,7 +21,9 @@ extension GoldenFile {
   /// test file's own folder.
   static func targetFolder(of testFile: String) -> String {
     let folder = GoldenFile.folder(of: testFile)
-    guard let root = packageRoot(containing: folder), folder.hasPrefix(root + "/") else { return folder }
+    guard let root = packageRoot(containing: folder), folder.hasPrefix(root + "/") else {
+      return folder
+    }
     let parts = folder.dropFirst(root.count + 1).split(separator: "/")
     guard parts.count >= 2 else { return folder }
     return "\(root)/\(parts[0])/\(parts[1])"
@@ -50,7 +52,8 @@ extension GoldenFile {
         result.append(path)  // a loose file: no test writes there
         continue
       }
-      let goldens = (AtomicFile.names(in: path, suffix: ".png") + AtomicFile.names(in: path, suffix: ".gif")).sorted()
+      let goldens =
+        (AtomicFile.names(in: path, suffix: ".png") + AtomicFile.names(in: path, suffix: ".gif")).sorted()
       guard let source = try? AtomicFile.read("\(testFolder)/\(name).swift") else {
         result += goldens.map { "\(path)/\($0)" }  // the test file is gone
         continue
@@ -67,7 +70,8 @@ extension GoldenFile {
     guard parts.count == 2 else { return false }
     let test = String(parts[0])
     let rest = String(parts[1])
-    let name = String(rest[..<(rest.lastIndex(of: ".") ?? rest.endIndex)].split(separator: "@").first ?? "")
+    let stem = rest[..<(rest.lastIndex(of: ".") ?? rest.endIndex)]
+    let name = String(stem.split(separator: "@").first ?? "")
     let declared = text.contains("func \(test)(")
     let named = text.contains("\"\(name)\"") || text.contains("\"\(name)@")
     return declared && named

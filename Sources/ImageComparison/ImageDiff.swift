@@ -276,7 +276,6 @@ public struct ImageDiff: Sendable {
       }
       return false
     }
-    return false
   }
 
   /// Whether pixel (x, y) has three or more identical pixels around it (edges count as one).

@@ -81,7 +81,9 @@ extension LayerKeyPath {
   /// `Layer.add(_:forKey:)` runs this check; call it yourself to find a mistake before adding.
   /// - Parameter key: the key the animation is (to be) added under, for the message.
   /// - Throws: `AnimationKeyPathError` for the first problem found.
-  public static func check(_ animation: any Animation, key: String? = nil) throws(AnimationKeyPathError) {
+  public static func check(
+    _ animation: any Animation, key: String? = nil
+  ) throws(AnimationKeyPathError) {
     if let group = animation as? AnimationGroup {
       for inner in group.animations { try check(inner, key: key) }
       return
@@ -108,7 +110,9 @@ extension LayerKeyPath {
       if let path = a.path, !path.isEmpty, kind != .point { throw fail(.pathOnNonPointKeyPath) }
     }
     for (role, value) in values {
-      if let value, value.kind != kind { throw fail(.wrongValueKind(found: value.kind, role: role)) }
+      if let value, value.kind != kind {
+        throw fail(.wrongValueKind(found: value.kind, role: role))
+      }
     }
   }
 

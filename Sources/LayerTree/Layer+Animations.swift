@@ -21,7 +21,9 @@ extension Layer {
 
   /// Attaches `animation` under `key` as `add(_:forKey:)` does, or throws why it cannot: an
   /// unknown key path (with the nearest valid one) or a value of the wrong kind.
-  public func addChecked(_ animation: any Animation, forKey key: String?) throws(AnimationKeyPathError) {
+  public func addChecked(
+    _ animation: any Animation, forKey key: String?
+  ) throws(AnimationKeyPathError) {
     try LayerKeyPath.check(animation, key: key)
     if let key { animationEntries.removeAll { $0.key == key } }
     let prepared = PreparedAnimation(animation, target: { LayerKeyPath($0)?.target })
