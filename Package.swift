@@ -27,21 +27,24 @@ let package = Package(
 
     // Pure Swift, no Foundation.
     .target(name: "Geometry"),
+    // The one work-queue helper (ordered jobs with back-pressure, a serial pipeline stage,
+    // parallel bands), on Dispatch and Synchronization only.
+    .target(name: "Parallelism"),
     .target(name: "Animations", dependencies: ["Geometry"]),
     .target(name: "LayerTree", dependencies: ["Geometry", "Animations"]),
     // UIKit-Dynamics-style simulation over plain items; knows nothing of layers.
     .target(name: "Dynamics", dependencies: ["Geometry"]),
     // PNG (libpng) and GIF (our quantizer, ditherer and frame optimizer; giflib bit-streams).
-    .target(name: "ImageEncoding", dependencies: ["Geometry", "CPNGShim", "CGIF"]),
+    .target(name: "ImageEncoding", dependencies: ["Geometry", "CPNGShim", "CGIF", "Parallelism"]),
 
     // The only importer of Cairo.
     .target(name: "CairoCanvas", dependencies: ["CCairo", "Geometry"]),
     .target(name: "Rendering", dependencies: ["LayerTree", "CairoCanvas", "Geometry"]),
-    .target(name: "Scenes", dependencies: ["Rendering", "LayerTree", "Animations", "CairoCanvas", "Geometry", "ImageEncoding", "Dynamics"]),
+    .target(name: "Scenes", dependencies: ["Rendering", "LayerTree", "Animations", "CairoCanvas", "Geometry", "ImageEncoding", "Dynamics", "Parallelism"]),
     .target(name: "SceneFiles", dependencies: ["Scenes", "LayerTree", "Animations", "Dynamics", "CairoCanvas", "Geometry"]),
     .target(name: "Flipbook", dependencies: ["Geometry", "Animations", "LayerTree", "CairoCanvas", "ImageEncoding", "Dynamics", "Rendering", "Scenes", "SceneFiles"]),
     // Image comparison (pixelmatch's perceptual diff with anti-aliasing detection) and GIF comparison.
-    .target(name: "ImageComparison", dependencies: ["Geometry", "ImageEncoding"]),
+    .target(name: "ImageComparison", dependencies: ["Geometry", "ImageEncoding", "Parallelism"]),
     // Golden-image assertions for XCTest and Swift Testing (a library for test targets).
     .target(name: "GoldenTesting", dependencies: ["Flipbook", "ImageComparison"]),
     // The five seed articles' animations, on Flipbook's public API only.
@@ -56,6 +59,7 @@ let package = Package(
     // Shared by the test targets: where Fixtures/ is, golden comparison and record modes.
     .target(name: "FlipbookTestSupport", dependencies: ["Flipbook", "GoldenTesting", "ImageComparison"], path: "Tests/Support"),
     .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),
+    .testTarget(name: "ParallelismTests", dependencies: ["Parallelism"]),
     .testTarget(name: "AnimationsTests", dependencies: ["Animations"]),
     .testTarget(name: "DynamicsTests", dependencies: ["Dynamics"]),
     .testTarget(name: "LayerTreeTests", dependencies: ["LayerTree"]),

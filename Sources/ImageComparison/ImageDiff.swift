@@ -1,6 +1,5 @@
 import Geometry
-
-import Dispatch
+import Parallelism
 
 #if canImport(Glibc)
   import Glibc
@@ -74,14 +73,7 @@ public struct ImageDiff: Sendable {
     var scan = Scan()
     let identical = expected.pixels.withUnsafeBytes { a in actual.pixels.withUnsafeBytes { b in a.count == 0 || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0 } }
     if !identical {
-      let (w, h) = (width, height)
-      expected.pixels.withUnsafeBufferPointer { a in
-        actual.pixels.withUnsafeBufferPointer { b in
-          classes.withUnsafeMutableBufferPointer { out in
-            scan = ImageDiff.scanInBands(a, b, into: out, width: w, height: h, tolerance: tolerance)
-          }
-        }
-      }
+      scan = ImageDiff.scanInBands(expected, actual, into: &classes, tolerance: tolerance)
     }
     let (differing, antialiased, maxChannel, maxDelta) = (scan.differing, scan.antialiased, scan.maxChannel, scan.maxDelta)
     self.classes = classes
@@ -97,26 +89,40 @@ public struct ImageDiff: Sendable {
     var maxDelta = 0.0
   }
 
-  /// Large images are scanned in bands of rows, one per core: each band reads both images
-  /// (neighbours across its edges included) and writes only its own rows of `out`, and the
+  /// Large images are scanned in bands of rows on every core (`Bands`): each band reads both
+  /// images (neighbours across its edges included) and classifies only its own rows, and the
   /// counts add up the same whatever the number of bands.
-  static func scanInBands(
-    _ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>, into out: UnsafeMutableBufferPointer<UInt8>,
-    width w: Int, height h: Int, tolerance: Tolerance
-  ) -> Scan {
+  static func scanInBands(_ expected: Bitmap, _ actual: Bitmap, into classes: inout [UInt8], tolerance: Tolerance) -> Scan {
+    let (w, h) = (expected.width, expected.height)
     let cores = Swift.max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
     let bands = w * h < 250_000 ? 1 : Swift.min(2 * cores, h)
-    if bands == 1 { return scan(a, b, into: out, width: w, height: h, rows: 0..<h, tolerance: tolerance) }
-    let results = UnsafeMutableBufferPointer<Scan>.allocate(capacity: bands)
-    results.initialize(repeating: Scan())
-    defer { results.deallocate() }
-    let shared = Shared(a: a, b: b, out: out, results: results)
-    DispatchQueue.concurrentPerform(iterations: bands) { k in
+    if bands == 1 {
+      return expected.pixels.withUnsafeBufferPointer { a in
+        actual.pixels.withUnsafeBufferPointer { b in
+          classes.withUnsafeMutableBufferPointer { out in
+            scan(a, b, into: out, firstRow: 0, width: w, height: h, rows: 0..<h, tolerance: tolerance)
+          }
+        }
+      }
+    }
+    // Each band returns its counts and its rows' classes; they are copied into place here.
+    let results = Bands.map(count: bands, threads: cores) { k -> (Scan, [UInt8]) in
       let rows = (k * h / bands)..<((k + 1) * h / bands)
-      shared.results[k] = scan(shared.a, shared.b, into: shared.out, width: w, height: h, rows: rows, tolerance: tolerance)
+      var own = [UInt8](repeating: 0, count: rows.count * w)
+      let scan = expected.pixels.withUnsafeBufferPointer { a in
+        actual.pixels.withUnsafeBufferPointer { b in
+          own.withUnsafeMutableBufferPointer { out in
+            // `out` holds only these rows: row y lands at (y - rows.lowerBound) * w.
+            ImageDiff.scan(a, b, into: out, firstRow: rows.lowerBound, width: w, height: h, rows: rows, tolerance: tolerance)
+          }
+        }
+      }
+      return (scan, own)
     }
     var total = Scan()
-    for r in results {
+    for (k, (r, own)) in results.enumerated() {
+      let first = k * h / bands * w
+      classes.replaceSubrange(first..<(first + own.count), with: own)
       total.differing += r.differing
       total.antialiased += r.antialiased
       total.maxChannel = Swift.max(total.maxChannel, r.maxChannel)
@@ -125,18 +131,13 @@ public struct ImageDiff: Sendable {
     return total
   }
 
-  /// The buffers the bands share: read-only images, and outputs each band writes its own part of.
-  struct Shared: @unchecked Sendable {
-    let a: UnsafeBufferPointer<UInt8>, b: UnsafeBufferPointer<UInt8>
-    let out: UnsafeMutableBufferPointer<UInt8>
-    let results: UnsafeMutableBufferPointer<Scan>
-  }
-
-  /// Classifies the pixels of `rows` into `out`; the hot loop, with its counters in locals.
+  /// Classifies the pixels of `rows` into `out` (which starts at row `firstRow`); the hot loop,
+  /// with its counters in locals.
   static func scan(
     _ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>, into out: UnsafeMutableBufferPointer<UInt8>,
-    width w: Int, height h: Int, rows: Range<Int>, tolerance: Tolerance
+    firstRow: Int, width w: Int, height h: Int, rows: Range<Int>, tolerance: Tolerance
   ) -> Scan {
+    let outBase = firstRow * w
     let limit = maxYIQDelta * tolerance.threshold * tolerance.threshold
     let blendLimit = Swift.max(limit, 64)
     let forgives = tolerance.ignoresAntialiasing
@@ -160,10 +161,10 @@ public struct ImageDiff: Sendable {
           && isBlend(b, p, ofNeighboursIn: a, x, y, w, h, limit: blendLimit)
           && isBlend(a, p, ofNeighboursIn: b, x, y, w, h, limit: blendLimit)
         {
-          out[i] = 1
+          out[i - outBase] = 1
           antialiased += 1
         } else {
-          out[i] = 2
+          out[i - outBase] = 2
           differing += 1
         }
       }
@@ -276,7 +277,6 @@ public struct ImageDiff: Sendable {
       }
       return false
     }
-    return false
   }
 
   /// Whether pixel (x, y) has three or more identical pixels around it (edges count as one).

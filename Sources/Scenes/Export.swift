@@ -91,11 +91,12 @@ public enum Export {
     let file = try AtomicFile.Stream(path: path)
     var bytes = 0
     let (width, height) = scene.pixelSize(scale: options.scale)
-    // With more than one job, frames are LZW-coded on a thread of their own (same bytes).
-    let written = ByteCounter()
+    // With more than one job, frames are mapped and chosen on a thread of their own (same
+    // bytes); the output is still called on this thread.
+    var written = 0
     let encoder = try GIF.Encoder(width: width, height: height, palette: palette, options: gifOptions, pipelined: options.jobs > 1) { chunk in
       try file.write(chunk)
-      written.add(chunk.count)
+      written += chunk.count
     }
     // Frames the global palette serves clearly worse than one of their own get a local palette,
     // chosen on the rendering threads.
@@ -108,7 +109,7 @@ public enum Export {
     }
     try encoder.finish()
     try file.commit()
-    bytes = written.count
+    bytes = written
     return Report(frameCount: sequence.count, storedFrameCount: encoder.storedFrameCount, byteCount: bytes, warnings: warnings)
   }
 
@@ -150,10 +151,4 @@ public enum Export {
     let digits = String(index)
     return "frame-" + String(repeating: "0", count: Swift.max(0, 5 - digits.count)) + digits + ".png"
   }
-}
-
-/// A byte count updated from the GIF coding thread and read after it has finished.
-private final class ByteCounter: @unchecked Sendable {
-  private(set) var count = 0
-  func add(_ n: Int) { count += n }
 }
