@@ -6,8 +6,7 @@ extension Canvas {
   /// extended, so a scaled image has no faded border.
   public func draw(_ bitmap: Bitmap, in rect: Rect) {
     guard bitmap.width > 0, bitmap.height > 0, !rect.isEmpty else { return }
-    guard let image = Canvas.makeSurface(bitmap) else { return }
-    defer { cairo_surface_destroy(image) }
+    guard let image = imageSurfaces.surface(for: bitmap) else { return }
     recording?.add(image: bitmap, in: rect.standardized)
     paint(image, width: bitmap.width, height: bitmap.height, in: rect)
   }
@@ -79,6 +78,71 @@ extension Canvas {
       count = width * height * 4
     }
     return Bitmap(width: width, height: height, pixels: pixels)
+  }
+}
+
+/// The premultiplied Cairo surfaces of the bitmaps a canvas drew lately, so an image shown on
+/// every frame is converted once, not once per frame.
+///
+/// - Thread safety: each canvas has its own cache and a canvas is used by one thread at a time
+///   (it is not `Sendable`), so the cache is never shared: the frame renderer's threads each
+///   keep their own canvas, and so their own surfaces; no Cairo object crosses threads.
+/// - Identity: an entry is found by the address of the bitmap's pixel storage (and its size).
+///   The entry keeps the bitmap, so that storage stays alive and, being shared, can never be
+///   changed in place (arrays copy on write): an equal address means equal pixels.
+/// - Memory: at most `maxEntries` surfaces and `maxBytes` of pixels; the least recently drawn
+///   goes first. A bitmap larger than `maxBytes` is converted for each draw, as before.
+final class ImageSurfaceCache {
+  static let maxEntries = 32
+  static let maxBytes = 64 << 20
+
+  private struct Entry {
+    let bitmap: Bitmap
+    let surface: OpaquePointer
+    var lastUse: Int
+    var bytes: Int { bitmap.width * bitmap.height * 4 }
+  }
+  private var entries: [UnsafeRawPointer: Entry] = [:]
+  private var bytes = 0
+  private var clock = 0
+  /// Surfaces handed out uncached (too large), destroyed at the next call.
+  private var transient: OpaquePointer? = nil
+
+  /// The surface for `bitmap`, made now or found; valid until the next call (or the cache's end).
+  func surface(for bitmap: Bitmap) -> OpaquePointer? {
+    if let transient { cairo_surface_destroy(transient) }
+    transient = nil
+    clock += 1
+    let key = bitmap.pixels.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+    if let key, var entry = entries[key], entry.bitmap.width == bitmap.width, entry.bitmap.height == bitmap.height {
+      entry.lastUse = clock
+      entries[key] = entry
+      return entry.surface
+    }
+    guard let surface = Canvas.makeSurface(bitmap) else { return nil }
+    let size = bitmap.width * bitmap.height * 4
+    guard let key, size <= ImageSurfaceCache.maxBytes else {
+      transient = surface
+      return surface
+    }
+    if let stale = entries.removeValue(forKey: key) {
+      cairo_surface_destroy(stale.surface)
+      bytes -= stale.bytes
+    }
+    while !entries.isEmpty && (entries.count >= ImageSurfaceCache.maxEntries || bytes + size > ImageSurfaceCache.maxBytes) {
+      let oldest = entries.min { $0.value.lastUse < $1.value.lastUse }!
+      cairo_surface_destroy(oldest.value.surface)
+      bytes -= oldest.value.bytes
+      entries.removeValue(forKey: oldest.key)
+    }
+    entries[key] = Entry(bitmap: bitmap, surface: surface, lastUse: clock)
+    bytes += size
+    return surface
+  }
+
+  deinit {
+    for entry in entries.values { cairo_surface_destroy(entry.surface) }
+    if let transient { cairo_surface_destroy(transient) }
   }
 }
 
