@@ -210,8 +210,9 @@ public struct ImageDiff: Sendable {
 
   @inline(__always)
   static func blended(_ p: UnsafeBufferPointer<UInt8>, _ i: Int) -> (Double, Double, Double) {
+    // Opaque pixels (alpha exactly 1, the common case) skip the division.
+    if p[i + 3] == 255 { return (Double(p[i]), Double(p[i + 1]), Double(p[i + 2])) }
     let alpha = Double(p[i + 3]) / 255
-    if alpha == 1 { return (Double(p[i]), Double(p[i + 1]), Double(p[i + 2])) }
     return (255 + (Double(p[i]) - 255) * alpha, 255 + (Double(p[i + 1]) - 255) * alpha, 255 + (Double(p[i + 2]) - 255) * alpha)
   }
 
@@ -264,9 +265,31 @@ public struct ImageDiff: Sendable {
         }
       }
       let c = blended(image, p)
+      // A mix of two colors lies in the box they span, and the YIQ distance is at least
+      // `minimumYIQWeight` times the squared RGB distance: a color more than `reach` outside a
+      // box, in any channel, is over `limit` from every mix of that box's colors. First the box of
+      // all nine (the worst case, every pixel different, usually ends here), then each pair's.
+      // Only provably failing pairs are skipped: the answer is the exact test's.
+      let reach = (limit / minimumYIQWeight).squareRoot() + 1
+      var lo = colors[0], hi = colors[0]
+      for k in 1..<n {
+        let v = colors[k]
+        lo = (Swift.min(lo.0, v.0), Swift.min(lo.1, v.1), Swift.min(lo.2, v.2))
+        hi = (Swift.max(hi.0, v.0), Swift.max(hi.1, v.1), Swift.max(hi.2, v.2))
+      }
+      if c.0 < lo.0 - reach || c.0 > hi.0 + reach || c.1 < lo.1 - reach || c.1 > hi.1 + reach || c.2 < lo.2 - reach
+        || c.2 > hi.2 + reach
+      {
+        return false
+      }
       for i in 0..<n {
         for j in i..<n {
           let (r1, g1, b1) = colors[i], (r2, g2, b2) = colors[j]
+          if c.0 < Swift.min(r1, r2) - reach || c.0 > Swift.max(r1, r2) + reach || c.1 < Swift.min(g1, g2) - reach
+            || c.1 > Swift.max(g1, g2) + reach || c.2 < Swift.min(b1, b2) - reach || c.2 > Swift.max(b1, b2) + reach
+          {
+            continue
+          }
           let (dr, dg, db) = (r2 - r1, g2 - g1, b2 - b1)
           let length = dr * dr + dg * dg + db * db
           var t = length > 0 ? ((c.0 - r1) * dr + (c.1 - g1) * dg + (c.2 - b1) * db) / length : 0
@@ -278,6 +301,10 @@ public struct ImageDiff: Sendable {
       return false
     }
   }
+
+  /// A lower bound of `yiqDistance` per unit of squared RGB distance: the smallest eigenvalue
+  /// of the YIQ form (0.04482, rounded down; `ImageDiffTests` checks it).
+  static let minimumYIQWeight = 0.0448
 
   /// Whether pixel (x, y) has three or more identical pixels around it (edges count as one).
   static func hasManySiblings(_ image: UnsafeBufferPointer<UInt8>, _ x1: Int, _ y1: Int, _ w: Int, _ h: Int) -> Bool {
