@@ -174,6 +174,25 @@ enum PixelConversion {
 
   /// Premultiplied ARGB32 rows to straight RGBA8; `opaque` surfaces (RGB24) get alpha 255.
   static func unpremultiply(argb src: UnsafePointer<UInt8>, stride: Int, width: Int, height: Int, opaque: Bool, into dst: UnsafeMutablePointer<UInt8>) {
+    reciprocals.withUnsafeBufferPointer { reciprocal in
+      unpremultiply(argb: src, stride: stride, width: width, height: height, opaque: opaque, into: dst, reciprocal)
+    }
+  }
+
+  /// `ceil(2^32 / a)` for each alpha `a` (0 unused): `(x * reciprocals[a]) >> 32` is `x / a`
+  /// exactly for every `x` below 2^16 (the error is under `x / 2^32 < 2^-16`, and the fractional
+  /// part of `x / a` is at most `253 / 254`); `PixelConversionTests` checks every case.
+  static let reciprocals: [UInt64] = (0..<256).map { a in a == 0 ? 0 : ((1 << 32) + UInt64(a) - 1) / UInt64(a) }
+
+  /// `x / a` for `x < 2^16`, `a` in 1...255, by the reciprocal table.
+  @inline(__always) static func divide(_ x: UInt32, by a: UInt32, _ reciprocal: UnsafeBufferPointer<UInt64>) -> UInt32 {
+    UInt32(truncatingIfNeeded: (UInt64(x) &* reciprocal[Int(a)]) >> 32)
+  }
+
+  private static func unpremultiply(
+    argb src: UnsafePointer<UInt8>, stride: Int, width: Int, height: Int, opaque: Bool, into dst: UnsafeMutablePointer<UInt8>,
+    _ reciprocal: UnsafeBufferPointer<UInt64>
+  ) {
     for y in 0..<height {
       let row = UnsafeRawPointer(src + y * stride).assumingMemoryBound(to: UInt32.self)
       let out = dst + y * width * 4
@@ -184,9 +203,9 @@ enum PixelConversion {
         if a == 0 {
           (r, g, b) = (0, 0, 0)
         } else if a != 255 {
-          r = Swift.min(255, (r * 255 + a / 2) / a)
-          g = Swift.min(255, (g * 255 + a / 2) / a)
-          b = Swift.min(255, (b * 255 + a / 2) / a)
+          r = Swift.min(255, divide(r * 255 + a / 2, by: a, reciprocal))
+          g = Swift.min(255, divide(g * 255 + a / 2, by: a, reciprocal))
+          b = Swift.min(255, divide(b * 255 + a / 2, by: a, reciprocal))
         }
         out[x * 4] = UInt8(r)
         out[x * 4 + 1] = UInt8(g)
