@@ -13,8 +13,9 @@ extension GIF {
     private var exactKeys = [UInt32](repeating: .max, count: 1024)
     private var exactIndices = [UInt8](repeating: 0, count: 1024)
     /// Nearest palette index + 1 for each 6-bit-per-channel color, 0 when not yet computed;
-    /// allocated once, with the mapper (an exact palette needs it for colors it lacks).
-    private var nearestCache = [UInt16](repeating: 0, count: 1 << 18)
+    /// allocated once, with the mapper, for palettes that are not exact (an exact palette's rare
+    /// misses, colors that were not in the histogram, search without it: same answers).
+    private var nearestCache: [UInt16]
     private let paletteLab: [Oklab]
     private let paletteRGB: [(Float, Float, Float)]
 
@@ -23,6 +24,7 @@ extension GIF {
       transparent = palette.transparentIndex ?? 0
       paletteLab = palette.colors.map { Oklab(r: $0.r, g: $0.g, b: $0.b) }
       paletteRGB = palette.colors.map { (Float($0.r), Float($0.g), Float($0.b)) }
+      nearestCache = palette.isExact ? [] : [UInt16](repeating: 0, count: 1 << 18)
       if palette.isExact {
         for (i, c) in palette.colors.enumerated() {
           let key = UInt32(c.r) << 16 | UInt32(c.g) << 8 | UInt32(c.b)
@@ -53,7 +55,8 @@ extension GIF {
           if exactKeys[slot] == key { return exactIndices[slot] }
           slot = (slot + 1) & 1023
         }
-        return nearest(Int(r), Int(g), Int(b))
+        let (r, g, b) = (Int(r), Int(g), Int(b))
+        return cache.isEmpty ? search(nil, r, g, b) : nearest(r, g, b)
       }
 
       /// The palette index nearest (in Oklab) to a color, cached per 6-bit-per-channel cell.
@@ -64,8 +67,9 @@ extension GIF {
         return search(key, r, g, b)
       }
 
-      /// The cache miss: a search over the palette (at most once per cell and mapper).
-      @inline(never) func search(_ key: Int, _ r: Int, _ g: Int, _ b: Int) -> UInt8 {
+      /// The cache miss: a search over the palette (at most once per cell and mapper), stored
+      /// at `key` when there is a cache.
+      @inline(never) func search(_ key: Int?, _ r: Int, _ g: Int, _ b: Int) -> UInt8 {
         let lab = Oklab(r: UInt8((r & ~3) | 2), g: UInt8((g & ~3) | 2), b: UInt8((b & ~3) | 2))
         var best = 0
         var bestDistance = Float.infinity
@@ -76,7 +80,7 @@ extension GIF {
             best = i
           }
         }
-        cache[key] = UInt16(best + 1)
+        if let key { cache[key] = UInt16(best + 1) }
         return UInt8(best)
       }
     }
@@ -97,7 +101,9 @@ extension GIF {
     }
 
     /// The palette index nearest to a color (see `Lookup.nearest`).
-    func nearest(_ r: Int, _ g: Int, _ b: Int) -> UInt8 { withLookup { $0.nearest(r, g, b) } }
+    func nearest(_ r: Int, _ g: Int, _ b: Int) -> UInt8 {
+      withLookup { $0.cache.isEmpty ? $0.search(nil, r, g, b) : $0.nearest(r, g, b) }
+    }
 
     /// The largest per-channel difference between neighbours still counted as a smooth gradient
     /// (where banding would show and dithering helps).
