@@ -63,7 +63,7 @@ extension GIF {
       self.options = options
       writer = try Writer(width: width, height: height, palette: palette, loopCount: options.loopCount, output: output)
       chooser = SerialStage(
-        state: FrameChooser(width: width, height: height, palette: palette, options: options), capacity: 2, threaded: pipelined
+        state: FrameChooser(width: width, height: height, palette: palette, options: options), capacity: 1, threaded: pipelined
       ) { chooser, input in chooser.handle(input) }
     }
 
