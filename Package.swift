@@ -33,22 +33,25 @@ let package = Package(
     // SIGINT/SIGTERM/SIGHUP), whole-file reads with a size limit, byte outputs (file or memory).
     .target(name: "FileIO"),
     .target(name: "Geometry"),
+    // The one work-queue helper (ordered jobs with back-pressure, a serial pipeline stage,
+    // parallel bands), on Dispatch and Synchronization only.
+    .target(name: "Parallelism"),
     .target(name: "Animations", dependencies: ["Geometry"]),
     .target(name: "LayerTree", dependencies: ["Geometry", "Animations", "Dynamics"]),
     // UIKit-Dynamics-style simulation over plain items; knows nothing of layers.
     .target(name: "Dynamics", dependencies: ["Geometry"]),
     // PNG (libpng, the one PNG reader and writer) and GIF (our quantizer, ditherer and frame
     // optimizer; giflib bit-streams), to bytes, memory or files.
-    .target(name: "ImageEncoding", dependencies: ["Geometry", "CPNGShim", "CGIF", "FileIO"]),
+    .target(name: "ImageEncoding", dependencies: ["Geometry", "CPNGShim", "CGIF", "FileIO", "Parallelism"]),
 
     // The only importer of Cairo; pixels in memory only (no files).
     .target(name: "CairoCanvas", dependencies: ["CCairo", "Geometry"]),
     .target(name: "Rendering", dependencies: ["LayerTree", "CairoCanvas", "Geometry"]),
-    .target(name: "Scenes", dependencies: ["Rendering", "LayerTree", "Animations", "CairoCanvas", "Geometry", "ImageEncoding", "Dynamics", "FileIO"]),
+    .target(name: "Scenes", dependencies: ["Rendering", "LayerTree", "Animations", "CairoCanvas", "Geometry", "ImageEncoding", "Dynamics", "FileIO", "Parallelism"]),
     .target(name: "SceneFiles", dependencies: ["Scenes", "LayerTree", "Animations", "Dynamics", "CairoCanvas", "Geometry", "ImageEncoding", "FileIO"]),
     .target(name: "Flipbook", dependencies: ["Geometry", "Animations", "LayerTree", "CairoCanvas", "ImageEncoding", "Dynamics", "Rendering", "Scenes", "SceneFiles", "FileIO"]),
     // Image comparison (pixelmatch's perceptual diff with anti-aliasing detection) and GIF comparison.
-    .target(name: "ImageComparison", dependencies: ["Geometry", "ImageEncoding"]),
+    .target(name: "ImageComparison", dependencies: ["Geometry", "ImageEncoding", "Parallelism"]),
     // Golden-image assertions for XCTest and Swift Testing (a library for test targets).
     .target(name: "GoldenTesting", dependencies: ["Flipbook", "ImageComparison"]),
     // The five seed articles' animations, on Flipbook's public API only.
@@ -64,6 +67,7 @@ let package = Package(
     .target(name: "FlipbookTestSupport", dependencies: ["Flipbook", "GoldenTesting", "ImageComparison"], path: "Tests/Support"),
     .testTarget(name: "FileIOTests", dependencies: ["FileIO"]),
     .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),
+    .testTarget(name: "ParallelismTests", dependencies: ["Parallelism"]),
     .testTarget(name: "AnimationsTests", dependencies: ["Animations"]),
     .testTarget(name: "DynamicsTests", dependencies: ["Dynamics", "Demos"]),
     .testTarget(name: "LayerTreeTests", dependencies: ["LayerTree", "Dynamics"]),

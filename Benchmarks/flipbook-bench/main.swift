@@ -82,6 +82,8 @@ let cases: [String: () -> Void] = [
   "dynamics": dynamicsBenchmark,
   "png-grid": pngGridBenchmark,
   "diff": diffBenchmark,
+  "gif-encode": gifEncodeBenchmark,
+  "image-draw": imageDrawBenchmark,
 ]
 let asked = CommandLine.arguments.dropFirst()
 // Cases with arguments, used by scripts/bench.
@@ -90,7 +92,7 @@ if let first = asked.first, first == "record" || first == "render-only" {
   if first == "record" { recordBenchmark(rest) } else { renderOnlyBenchmark(rest) }
   exit(0)
 }
-for name in (asked.isEmpty ? ["presentation", "keyframes", "png", "dynamics", "diff"] : Array(asked)) {
+for name in (asked.isEmpty ? ["presentation", "keyframes", "png", "dynamics", "diff", "gif-encode", "image-draw"] : Array(asked)) {
   guard let run = cases[name] else {
     print("unknown benchmark \(name); cases: \(cases.keys.sorted().joined(separator: ", "))")
     continue

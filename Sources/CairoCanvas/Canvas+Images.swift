@@ -6,8 +6,7 @@ extension Canvas {
   /// extended, so a scaled image has no faded border.
   public func draw(_ bitmap: Bitmap, in rect: Rect) {
     guard bitmap.width > 0, bitmap.height > 0, !rect.isEmpty else { return }
-    guard let image = Canvas.makeSurface(bitmap) else { return }
-    defer { cairo_surface_destroy(image) }
+    guard let image = imageSurfaces.surface(for: bitmap) else { return }
     recording?.add(image: bitmap, in: rect.standardized)
     paint(image, width: bitmap.width, height: bitmap.height, in: rect)
   }
@@ -82,6 +81,71 @@ extension Canvas {
   }
 }
 
+/// The premultiplied Cairo surfaces of the bitmaps a canvas drew lately, so an image shown on
+/// every frame is converted once, not once per frame.
+///
+/// - Thread safety: each canvas has its own cache and a canvas is used by one thread at a time
+///   (it is not `Sendable`), so the cache is never shared: the frame renderer's threads each
+///   keep their own canvas, and so their own surfaces; no Cairo object crosses threads.
+/// - Identity: an entry is found by the address of the bitmap's pixel storage (and its size).
+///   The entry keeps the bitmap, so that storage stays alive and, being shared, can never be
+///   changed in place (arrays copy on write): an equal address means equal pixels.
+/// - Memory: at most `maxEntries` surfaces and `maxBytes` of pixels; the least recently drawn
+///   goes first. A bitmap larger than `maxBytes` is converted for each draw, as before.
+final class ImageSurfaceCache {
+  static let maxEntries = 32
+  static let maxBytes = 64 << 20
+
+  private struct Entry {
+    let bitmap: Bitmap
+    let surface: OpaquePointer
+    var lastUse: Int
+    var bytes: Int { bitmap.width * bitmap.height * 4 }
+  }
+  private var entries: [UnsafeRawPointer: Entry] = [:]
+  private var bytes = 0
+  private var clock = 0
+  /// Surfaces handed out uncached (too large), destroyed at the next call.
+  private var transient: OpaquePointer? = nil
+
+  /// The surface for `bitmap`, made now or found; valid until the next call (or the cache's end).
+  func surface(for bitmap: Bitmap) -> OpaquePointer? {
+    if let transient { cairo_surface_destroy(transient) }
+    transient = nil
+    clock += 1
+    let key = bitmap.pixels.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+    if let key, var entry = entries[key], entry.bitmap.width == bitmap.width, entry.bitmap.height == bitmap.height {
+      entry.lastUse = clock
+      entries[key] = entry
+      return entry.surface
+    }
+    guard let surface = Canvas.makeSurface(bitmap) else { return nil }
+    let size = bitmap.width * bitmap.height * 4
+    guard let key, size <= ImageSurfaceCache.maxBytes else {
+      transient = surface
+      return surface
+    }
+    if let stale = entries.removeValue(forKey: key) {
+      cairo_surface_destroy(stale.surface)
+      bytes -= stale.bytes
+    }
+    while !entries.isEmpty && (entries.count >= ImageSurfaceCache.maxEntries || bytes + size > ImageSurfaceCache.maxBytes) {
+      let oldest = entries.min { $0.value.lastUse < $1.value.lastUse }!
+      cairo_surface_destroy(oldest.value.surface)
+      bytes -= oldest.value.bytes
+      entries.removeValue(forKey: oldest.key)
+    }
+    entries[key] = Entry(bitmap: bitmap, surface: surface, lastUse: clock)
+    bytes += size
+    return surface
+  }
+
+  deinit {
+    for entry in entries.values { cairo_surface_destroy(entry.surface) }
+    if let transient { cairo_surface_destroy(transient) }
+  }
+}
+
 /// The two hot loops between Cairo's premultiplied native-endian ARGB32 and straight RGBA8.
 enum PixelConversion {
   /// Straight RGBA8 rows to premultiplied ARGB32 rows of `stride` bytes.
@@ -110,6 +174,25 @@ enum PixelConversion {
 
   /// Premultiplied ARGB32 rows to straight RGBA8; `opaque` surfaces (RGB24) get alpha 255.
   static func unpremultiply(argb src: UnsafePointer<UInt8>, stride: Int, width: Int, height: Int, opaque: Bool, into dst: UnsafeMutablePointer<UInt8>) {
+    reciprocals.withUnsafeBufferPointer { reciprocal in
+      unpremultiply(argb: src, stride: stride, width: width, height: height, opaque: opaque, into: dst, reciprocal)
+    }
+  }
+
+  /// `ceil(2^32 / a)` for each alpha `a` (0 unused): `(x * reciprocals[a]) >> 32` is `x / a`
+  /// exactly for every `x` below 2^16 (the error is under `x / 2^32 < 2^-16`, and the fractional
+  /// part of `x / a` is at most `253 / 254`); `PixelConversionTests` checks every case.
+  static let reciprocals: [UInt64] = (0..<256).map { a in a == 0 ? 0 : ((1 << 32) + UInt64(a) - 1) / UInt64(a) }
+
+  /// `x / a` for `x < 2^16`, `a` in 1...255, by the reciprocal table.
+  @inline(__always) static func divide(_ x: UInt32, by a: UInt32, _ reciprocal: UnsafeBufferPointer<UInt64>) -> UInt32 {
+    UInt32(truncatingIfNeeded: (UInt64(x) &* reciprocal[Int(a)]) >> 32)
+  }
+
+  private static func unpremultiply(
+    argb src: UnsafePointer<UInt8>, stride: Int, width: Int, height: Int, opaque: Bool, into dst: UnsafeMutablePointer<UInt8>,
+    _ reciprocal: UnsafeBufferPointer<UInt64>
+  ) {
     for y in 0..<height {
       let row = UnsafeRawPointer(src + y * stride).assumingMemoryBound(to: UInt32.self)
       let out = dst + y * width * 4
@@ -120,9 +203,9 @@ enum PixelConversion {
         if a == 0 {
           (r, g, b) = (0, 0, 0)
         } else if a != 255 {
-          r = Swift.min(255, (r * 255 + a / 2) / a)
-          g = Swift.min(255, (g * 255 + a / 2) / a)
-          b = Swift.min(255, (b * 255 + a / 2) / a)
+          r = Swift.min(255, divide(r * 255 + a / 2, by: a, reciprocal))
+          g = Swift.min(255, divide(g * 255 + a / 2, by: a, reciprocal))
+          b = Swift.min(255, divide(b * 255 + a / 2, by: a, reciprocal))
         }
         out[x * 4] = UInt8(r)
         out[x * 4 + 1] = UInt8(g)

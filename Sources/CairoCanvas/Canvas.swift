@@ -41,6 +41,8 @@ public final class Canvas {
   private var savedStates: [(Color, Color, StrokeStyle)] = []
   /// The display list being recorded, if any (see `Canvas+Recording.swift`).
   var recording: DisplayList? = nil
+  /// Premultiplied surfaces of the bitmaps drawn lately (Canvas+Images.swift).
+  let imageSurfaces = ImageSurfaceCache()
 
   /// Creates a transparent canvas of `pixelWidth` x `pixelHeight` pixels whose user space is in
   /// points (`scale` pixels each).

@@ -4,7 +4,30 @@ import Geometry
 /// with its separation (negative when overlapping) and a feature id for matching across steps.
 struct Manifold {
   var normal: Point
-  var points: [(point: Point, separation: Double)]
+  var points: ContactPoints
+}
+
+/// Up to two contact points, stored inline (no allocation per manifold).
+struct ContactPoints: RandomAccessCollection {
+  private var first = (point: Point.zero, separation: 0.0)
+  private var second = (point: Point.zero, separation: 0.0)
+  private(set) var count = 0
+
+  init() {}
+  init(_ point: Point, _ separation: Double) { append((point, separation)) }
+
+  var startIndex: Int { 0 }
+  var endIndex: Int { count }
+  subscript(i: Int) -> (point: Point, separation: Double) {
+    precondition(i >= 0 && i < count, "contact point out of range")
+    return i == 0 ? first : second
+  }
+
+  mutating func append(_ p: (point: Point, separation: Double)) {
+    precondition(count < 2, "a manifold has at most two points")
+    if count == 0 { first = p } else { second = p }
+    count += 1
+  }
 }
 
 /// A shape placed in the world: its center and, for polygons, world vertices and normals.
@@ -17,13 +40,25 @@ struct Placed {
 
   init(_ shape: Shape, at p: Point, angle: Double) {
     center = p
+    place(shape, at: p, angle: angle)
+  }
+
+  /// Moves this placement to `shape` at `p` and `angle`, reusing its vertex and normal
+  /// storage (the world keeps one placement per body from step to step).
+  mutating func place(_ shape: Shape, at p: Point, angle: Double) {
+    center = p
     switch shape {
     case .circle(let r):
       radius = r
+      vertices.removeAll(keepingCapacity: true)
+      normals.removeAll(keepingCapacity: true)
     case .polygon(let v, let n):
+      radius = 0
       let (c, s) = (cos(angle), sin(angle))
-      vertices = v.map { p + $0.rotated(cos: c, sin: s) }
-      normals = n.map { $0.rotated(cos: c, sin: s) }
+      if vertices.count != v.count { vertices = [Point](repeating: .zero, count: v.count) }
+      if normals.count != n.count { normals = [Point](repeating: .zero, count: n.count) }
+      for k in v.indices { vertices[k] = p + v[k].rotated(cos: c, sin: s) }
+      for k in n.indices { normals[k] = n[k].rotated(cos: c, sin: s) }
     }
   }
 
@@ -57,7 +92,7 @@ enum Collide {
     guard separation <= margin else { return nil }
     let n = distance > 1e-12 ? d / distance : Point(x: 0, y: 1)
     let point = a.center + n * (a.radius + separation / 2)
-    return Manifold(normal: n, points: [(point, separation)])
+    return Manifold(normal: n, points: ContactPoints(point, separation))
   }
 
   /// A polygon (or segment) A against a circle B; the normal points from A to B.
@@ -74,7 +109,7 @@ enum Collide {
       let separation = distance - b.radius
       guard separation <= margin else { return nil }
       let n = distance > 1e-12 ? d / distance : a.normals[0]
-      return Manifold(normal: n, points: [(closest + n * (separation / 2), separation)])
+      return Manifold(normal: n, points: ContactPoints(closest + n * (separation / 2), separation))
     }
     var best = -Double.infinity
     var face = 0
@@ -104,11 +139,11 @@ enum Collide {
       let separation = distance - b.radius
       guard separation <= margin else { return nil }
       let n = distance > 1e-12 ? d / distance : a.normals[face]
-      return Manifold(normal: n, points: [(corner + n * (separation / 2), separation)])
+      return Manifold(normal: n, points: ContactPoints(corner + n * (separation / 2), separation))
     }
     let n = a.normals[face]
     let separation = best - b.radius
-    return Manifold(normal: n, points: [(c - n * (b.radius + separation / 2), separation)])
+    return Manifold(normal: n, points: ContactPoints(c - n * (b.radius + separation / 2), separation))
   }
 
   /// The face of `p` whose normal separates `q` the most, and that separation.
@@ -146,23 +181,30 @@ enum Collide {
         incident = i
       }
     }
-    var points = [inc.vertices[incident], inc.vertices[(incident + 1) % inc.vertices.count]]
+    // The incident edge's ends (`count` of them left after clipping), inline.
+    var points = (inc.vertices[incident], inc.vertices[(incident + 1) % inc.vertices.count])
+    var count = 2
     let v1 = ref.vertices[face], v2 = ref.vertices[(face + 1) % ref.vertices.count]
     let tangent = (v2 - v1).normalized
-    // Clip against the side planes of the reference face.
-    func clip(_ pts: [Point], _ normal: Point, _ offset: Double) -> [Point] {
-      guard pts.count == 2 else { return pts }
-      let d0 = normal.dot(pts[0]) - offset, d1 = normal.dot(pts[1]) - offset
-      var out: [Point] = []
-      if d0 <= 0 { out.append(pts[0]) }
-      if d1 <= 0 { out.append(pts[1]) }
-      if d0 * d1 < 0 { out.append(pts[0] + (pts[1] - pts[0]) * (d0 / (d0 - d1))) }
-      return out
+    // Clip against the side planes of the reference face (two points give at most two).
+    func clip(_ normal: Point, _ offset: Double) {
+      guard count == 2 else { return }
+      let p0 = points.0, p1 = points.1
+      let d0 = normal.dot(p0) - offset, d1 = normal.dot(p1) - offset
+      count = 0
+      func keep(_ p: Point) {
+        if count == 0 { points.0 = p } else { points.1 = p }
+        count += 1
+      }
+      if d0 <= 0 { keep(p0) }
+      if d1 <= 0 { keep(p1) }
+      if d0 * d1 < 0 { keep(p0 + (p1 - p0) * (d0 / (d0 - d1))) }
     }
-    points = clip(points, -tangent, -tangent.dot(v1))
-    points = clip(points, tangent, tangent.dot(v2))
-    var result: [(Point, Double)] = []
-    for p in points {
+    clip(-tangent, -tangent.dot(v1))
+    clip(tangent, tangent.dot(v2))
+    var result = ContactPoints()
+    for k in 0..<count {
+      let p = k == 0 ? points.0 : points.1
       let separation = n.dot(p - v1)
       if separation <= margin { result.append((p - n * (separation / 2), separation)) }
     }

@@ -69,6 +69,15 @@ final class World {
   private let manyGroups: Bool
   /// Bodies sorted by the left edge of their bounding circle, kept from step to step.
   private var sweepOrder: [Int]
+  // Buffers reused from step to step (a step allocates nothing once they have grown).
+  private var contactBuffer: [Contact] = []
+  private var placements: [Placed] = []
+  /// The step each body's placement is for (-1: none yet).
+  private var placedAt: [Int] = []
+  private var leftEdges: [Double] = []
+  private var pairBuffer: [(Int, Int)] = []
+  private var startBuffer: [Point] = []
+  private var shiftBuffer: [Point] = []
 
   init(bodies: [Body], shapes: [Shape], joints: [Joint], groups: [CollisionGroup], pushes: [Push]) {
     self.bodies = bodies
@@ -131,10 +140,14 @@ final class World {
     }
     // 2. Contacts at the current positions.
     var contacts = findContacts()
+    defer { contactBuffer = contacts }
     // 3. Restitution: pairwise impacts with the current velocities, until nothing approaches.
     resolveImpacts(&contacts)
     // 4. Velocity solve.
-    let starts = bodies.map(\.position)
+    var starts = startBuffer
+    starts.removeAll(keepingCapacity: true)
+    for i in bodies.indices { starts.append(bodies[i].position) }
+    defer { startBuffer = starts }
     prepareJoints()
     for _ in 0..<World.velocityIterations {
       solveJoints()
@@ -157,19 +170,28 @@ final class World {
 
   func findContacts() -> [Contact] {
     let h = World.h
-    var contacts: [Contact] = []
+    var contacts = contactBuffer
+    contactBuffer = []
+    contacts.removeAll(keepingCapacity: true)
     contacts.reserveCapacity(bodies.count * 2)
-    // World-space shapes, built at most once per body per step.
-    var placedCache = [Placed?](repeating: nil, count: bodies.count)
+    // World-space shapes, built at most once per body per step, into storage kept between steps.
+    if placements.count != bodies.count {
+      placements = shapes.indices.map { Placed(shapes[$0], at: bodies[$0].position, angle: bodies[$0].angle) }
+      placedAt = [Int](repeating: -1, count: bodies.count)
+    }
     func placed(_ i: Int) -> Placed {
-      if let p = placedCache[i] { return p }
-      let p = Placed(shapes[i], at: bodies[i].position, angle: bodies[i].angle)
-      placedCache[i] = p
-      return p
+      if placedAt[i] != step {
+        placements[i].place(shapes[i], at: bodies[i].position, angle: bodies[i].angle)
+        placedAt[i] = step
+      }
+      return placements[i]
     }
     // Sweep and prune on x: keep the order sorted by the left edge (insertion sort: the order
     // changes little between steps), then test only pairs whose x extents overlap.
-    let left = bodies.map { $0.position.x - $0.boundingRadius }
+    var left = leftEdges
+    left.removeAll(keepingCapacity: true)
+    for i in bodies.indices { left.append(bodies[i].position.x - bodies[i].boundingRadius) }
+    defer { leftEdges = left }
     for k in 1..<Swift.max(1, sweepOrder.count) {
       let item = sweepOrder[k]
       var m = k - 1
@@ -179,7 +201,9 @@ final class World {
       }
       sweepOrder[m + 1] = item
     }
-    var pairs: [(Int, Int)] = []
+    var pairs = pairBuffer
+    pairs.removeAll(keepingCapacity: true)
+    defer { pairBuffer = pairs }
     for x in sweepOrder.indices {
       let i = sweepOrder[x]
       let a = bodies[i]
@@ -317,7 +341,10 @@ final class World {
   }
 
   private func pushOutOverlaps(_ contacts: [Contact]) {
-    var shift = [Point](repeating: .zero, count: bodies.count)
+    var shift = shiftBuffer
+    shift.removeAll(keepingCapacity: true)
+    shift.append(contentsOf: repeatElement(Point.zero, count: bodies.count))
+    defer { shiftBuffer = shift }
     for _ in 0..<4 {
       var moved = false
       for c in contacts {

@@ -1,4 +1,5 @@
 import Glibc
+import Synchronization
 
 /// Why a file could not be read or written, with the path and the system's reason.
 public struct FileError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -80,22 +81,24 @@ public enum AtomicFile {
 }
 
 /// The temporary files being written, removed by a signal handler if the process is stopped.
+///
+/// The table is plain C memory because a signal handler may read it: it walks the slots without
+/// allocating or locking (async-signal-safe). Every change to it happens under `installed`'s
+/// `Mutex`, so writers never race each other; a slot is emptied before its string is freed.
 enum TemporaryFiles {
   private static let capacity = 64
   // A fixed table of C strings that the signal handler can walk without allocating or locking.
   nonisolated(unsafe) private static let slots = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: capacity)
-  nonisolated(unsafe) private static var lock = pthread_mutex_t()
-  nonisolated(unsafe) private static var installed = false
+  /// Whether the handlers are installed (and `slots` initialized); guards every write to `slots`.
+  private static let installed = Mutex(false)
 
   /// Installs the handlers (once): on SIGINT, SIGTERM or SIGHUP every temporary file being
   /// written is removed, then the signal takes its default action (the process ends).
   static func installHandlers() {
-    pthread_mutex_lock(&lock)
-    defer { pthread_mutex_unlock(&lock) }
-    installHandlersLocked()
+    installed.withLock { installHandlersLocked(&$0) }
   }
 
-  private static func installHandlersLocked() {
+  private static func installHandlersLocked(_ installed: inout Bool) {
     guard !installed else { return }
     slots.initialize(repeating: nil, count: capacity)
     for signal in [SIGINT, SIGTERM, SIGHUP] {
@@ -116,24 +119,24 @@ enum TemporaryFiles {
   }
 
   static func register(_ path: String) {
-    pthread_mutex_lock(&lock)
-    defer { pthread_mutex_unlock(&lock) }
-    installHandlersLocked()
-    for i in 0..<capacity where slots[i] == nil {
-      slots[i] = strdup(path)
-      return
+    installed.withLock { installed in
+      installHandlersLocked(&installed)
+      for i in 0..<capacity where slots[i] == nil {
+        slots[i] = strdup(path)
+        return
+      }
     }
   }
 
   static func unregister(_ path: String) {
-    pthread_mutex_lock(&lock)
-    defer { pthread_mutex_unlock(&lock) }
-    guard installed else { return }
-    for i in 0..<capacity {
-      if let p = slots[i], String(cString: p) == path {
-        slots[i] = nil
-        free(p)
-        return
+    installed.withLock { installed in
+      guard installed else { return }
+      for i in 0..<capacity {
+        if let p = slots[i], String(cString: p) == path {
+          slots[i] = nil
+          free(p)
+          return
+        }
       }
     }
   }

@@ -14,9 +14,8 @@ public protocol ByteOutput: AnyObject {
 
 /// Bytes collected in memory, for encoders that write to a `ByteOutput`.
 ///
-/// One writer at a time (an encoder may write from its own thread); read `bytes` once the
-/// writing has finished.
-public final class ByteBuffer: ByteOutput, @unchecked Sendable {
+/// Read `bytes` once the writing has finished.
+public final class ByteBuffer: ByteOutput {
   /// The bytes written so far.
   public private(set) var bytes: [UInt8] = []
 

@@ -12,7 +12,9 @@ extension GIF {
     let transparent: UInt8
     private var exactKeys = [UInt32](repeating: .max, count: 1024)
     private var exactIndices = [UInt8](repeating: 0, count: 1024)
-    /// Nearest palette index + 1 for each 6-bit-per-channel color, 0 when not yet computed.
+    /// Nearest palette index + 1 for each 6-bit-per-channel color, 0 when not yet computed;
+    /// allocated once, with the mapper, for palettes that are not exact (an exact palette's rare
+    /// misses, colors that were not in the histogram, search without it: same answers).
     private var nearestCache: [UInt16]
     private let paletteLab: [Oklab]
     private let paletteRGB: [(Float, Float, Float)]
@@ -36,35 +38,71 @@ extension GIF {
 
     @inline(__always) static func slot(_ key: UInt32) -> Int { Int((key &* 2_654_435_761) >> 22) & 1023 }
 
-    /// The index of an exact palette's color (the nearest one if it is missing).
-    @inline(__always) func exactIndex(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> UInt8 {
-      let key = UInt32(r) << 16 | UInt32(g) << 8 | UInt32(b)
-      var slot = ColorMapper.slot(key)
-      while exactKeys[slot] != .max {
-        if exactKeys[slot] == key { return exactIndices[slot] }
-        slot = (slot + 1) & 1023
+    /// The tables the hot loops read, borrowed once per frame: no per-pixel exclusivity check,
+    /// uniqueness check or reallocation of the cache.
+    struct Lookup {
+      let exactKeys: UnsafeBufferPointer<UInt32>
+      let exactIndices: UnsafeBufferPointer<UInt8>
+      let cache: UnsafeMutableBufferPointer<UInt16>
+      let paletteLab: UnsafeBufferPointer<Oklab>
+      let paletteRGB: UnsafeBufferPointer<(Float, Float, Float)>
+
+      /// The index of an exact palette's color (the nearest one if it is missing).
+      @inline(__always) func exactIndex(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> UInt8 {
+        let key = UInt32(r) << 16 | UInt32(g) << 8 | UInt32(b)
+        var slot = ColorMapper.slot(key)
+        while exactKeys[slot] != .max {
+          if exactKeys[slot] == key { return exactIndices[slot] }
+          slot = (slot + 1) & 1023
+        }
+        let (r, g, b) = (Int(r), Int(g), Int(b))
+        return cache.isEmpty ? search(nil, r, g, b) : nearest(r, g, b)
       }
-      return nearest(Int(r), Int(g), Int(b))
+
+      /// The palette index nearest (in Oklab) to a color, cached per 6-bit-per-channel cell.
+      @inline(__always) func nearest(_ r: Int, _ g: Int, _ b: Int) -> UInt8 {
+        let key = (r >> 2) << 12 | (g >> 2) << 6 | (b >> 2)
+        let cached = cache[key]
+        if cached != 0 { return UInt8(cached - 1) }
+        return search(key, r, g, b)
+      }
+
+      /// The cache miss: a search over the palette (at most once per cell and mapper), stored
+      /// at `key` when there is a cache.
+      @inline(never) func search(_ key: Int?, _ r: Int, _ g: Int, _ b: Int) -> UInt8 {
+        let lab = Oklab(r: UInt8((r & ~3) | 2), g: UInt8((g & ~3) | 2), b: UInt8((b & ~3) | 2))
+        var best = 0
+        var bestDistance = Float.infinity
+        for i in 0..<paletteLab.count {
+          let d = lab.distanceSquared(paletteLab[i])
+          if d < bestDistance {
+            bestDistance = d
+            best = i
+          }
+        }
+        if let key { cache[key] = UInt16(best + 1) }
+        return UInt8(best)
+      }
     }
 
-    /// The palette index nearest (in Oklab) to a color, cached per 6-bit-per-channel cell.
-    @inline(__always) func nearest(_ r: Int, _ g: Int, _ b: Int) -> UInt8 {
-      if nearestCache.isEmpty { nearestCache = [UInt16](repeating: 0, count: 1 << 18) }
-      let key = (r >> 2) << 12 | (g >> 2) << 6 | (b >> 2)
-      let cached = nearestCache[key]
-      if cached != 0 { return UInt8(cached - 1) }
-      let lab = Oklab(r: UInt8((r & ~3) | 2), g: UInt8((g & ~3) | 2), b: UInt8((b & ~3) | 2))
-      var best = 0
-      var bestDistance = Float.infinity
-      for (i, c) in paletteLab.enumerated() {
-        let d = lab.distanceSquared(c)
-        if d < bestDistance {
-          bestDistance = d
-          best = i
+    /// Runs `body` with the tables borrowed.
+    private func withLookup<R>(_ body: (Lookup) -> R) -> R {
+      exactKeys.withUnsafeBufferPointer { keys in
+        exactIndices.withUnsafeBufferPointer { indices in
+          nearestCache.withUnsafeMutableBufferPointer { cache in
+            paletteLab.withUnsafeBufferPointer { lab in
+              paletteRGB.withUnsafeBufferPointer { rgb in
+                body(Lookup(exactKeys: keys, exactIndices: indices, cache: cache, paletteLab: lab, paletteRGB: rgb))
+              }
+            }
+          }
         }
       }
-      nearestCache[key] = UInt16(best + 1)
-      return UInt8(best)
+    }
+
+    /// The palette index nearest to a color (see `Lookup.nearest`).
+    func nearest(_ r: Int, _ g: Int, _ b: Int) -> UInt8 {
+      withLookup { $0.cache.isEmpty ? $0.search(nil, r, g, b) : $0.nearest(r, g, b) }
     }
 
     /// The largest per-channel difference between neighbours still counted as a smooth gradient
@@ -89,6 +127,7 @@ extension GIF {
       let w = frame.width, h = frame.height
       if out.count != w * h { out = [UInt8](repeating: 0, count: w * h) }
       let t = transparent
+      withLookup { lookup in
       frame.pixels.withUnsafeBufferPointer { src in
         out.withUnsafeMutableBufferPointer { dst in
           if palette.isExact {
@@ -103,7 +142,7 @@ extension GIF {
               let key = UInt32(src[i]) << 16 | UInt32(src[i + 1]) << 8 | UInt32(src[i + 2])
               if key != lastKey {
                 lastKey = key
-                lastIndex = exactIndex(src[i], src[i + 1], src[i + 2])
+                lastIndex = lookup.exactIndex(src[i], src[i + 1], src[i + 2])
               }
               dst[p] = lastIndex
             }
@@ -112,25 +151,26 @@ extension GIF {
           if let previous {
             previous.source.pixels.withUnsafeBufferPointer { old in
               previous.indices.withUnsafeBufferPointer { oldIndices in
-                mapQuantized(src, w, h, dither, old, oldIndices, dst)
+                ColorMapper.mapQuantized(src, w, h, dither, old, oldIndices, dst, lookup, t)
               }
             }
           } else {
-            mapQuantized(src, w, h, dither, nil, nil, dst)
+            ColorMapper.mapQuantized(src, w, h, dither, nil, nil, dst, lookup, t)
           }
         }
       }
+      }
     }
 
-    private func mapQuantized(
+    private static func mapQuantized(
       _ src: UnsafeBufferPointer<UInt8>, _ w: Int, _ h: Int, _ dither: DitherMethod, _ old: UnsafeBufferPointer<UInt8>?,
-      _ oldIndices: UnsafeBufferPointer<UInt8>?, _ dst: UnsafeMutableBufferPointer<UInt8>
+      _ oldIndices: UnsafeBufferPointer<UInt8>?, _ dst: UnsafeMutableBufferPointer<UInt8>, _ lookup: Lookup, _ t: UInt8
     ) {
-      let t = transparent
       // Error rows for Floyd-Steinberg, one pixel of margin on each side.
       var current = [Float](repeating: 0, count: (w + 2) * 3)
       var next = [Float](repeating: 0, count: (w + 2) * 3)
       let amplitude: Float = 8
+      let bayer = ColorMapper.bayer
       for y in 0..<h {
         let leftToRight = y % 2 == 0
         for n in 0..<w {
@@ -152,7 +192,7 @@ extension GIF {
           if x > 0 { step = Swift.max(step, ColorMapper.difference(src, i, i - 4)) }
           if y > 0 { step = Swift.max(step, ColorMapper.difference(src, i, i - w * 4)) }
           if step == 0 || step > ColorMapper.smoothStep || dither == .none {
-            dst[p] = nearest(Int(r), Int(g), Int(b))
+            dst[p] = lookup.nearest(Int(r), Int(g), Int(b))
             let e = (x + 1) * 3
             current[e] = 0
             current[e + 1] = 0
@@ -162,7 +202,7 @@ extension GIF {
           let e = (x + 1) * 3
           var cr = Float(r), cg = Float(g), cb = Float(b)
           if dither == .ordered {
-            let d = ColorMapper.bayer[(y & 7) * 8 + (x & 7)] * amplitude
+            let d = bayer[(y & 7) * 8 + (x & 7)] * amplitude
             cr += d
             cg += d
             cb += d
@@ -174,10 +214,10 @@ extension GIF {
           let qr = Int(Swift.max(0, Swift.min(255, cr.rounded())))
           let qg = Int(Swift.max(0, Swift.min(255, cg.rounded())))
           let qb = Int(Swift.max(0, Swift.min(255, cb.rounded())))
-          let index = nearest(qr, qg, qb)
+          let index = lookup.nearest(qr, qg, qb)
           dst[p] = index
           guard dither == .floydSteinberg else { continue }
-          let chosen = paletteRGB[Int(index)]
+          let chosen = lookup.paletteRGB[Int(index)]
           let er = (cr - chosen.0) * 0.85, eg = (cg - chosen.1) * 0.85, eb = (cb - chosen.2) * 0.85
           let ahead = leftToRight ? e + 3 : e - 3, behind = leftToRight ? e - 3 : e + 3
           current[ahead] += er * 7 / 16

@@ -3,6 +3,7 @@ import Foundation
 import Geometry
 import Dynamics
 import LayerTree
+import Parallelism
 
 /// Renders a frame sequence on several threads and hands the frames over in order.
 ///
@@ -49,45 +50,14 @@ public struct FrameRenderer: Sendable {
     _ sequence: FrameSequence, process: @escaping @Sendable (Int, Bitmap) throws -> Output,
     deliver: (Int, Output) throws -> Void
   ) throws {
-    let count = sequence.count
-    guard count > 0 else { return }
-    if jobs == 1 || count == 1 {
-      var worker = try Worker(recipe: recipe, scale: scale)
-      for i in 0..<count { try deliver(i, try process(i, try worker.frame(at: sequence.time(at: i)))) }
-      return
-    }
-    let state = SharedState<Output>(window: 2 * jobs)
-    var threads: [Thread] = []
-    for w in 0..<Swift.min(jobs, count) {
-      let thread = Thread { [recipe, scale, jobs] in
-        do {
-          var worker = try Worker(recipe: recipe, scale: scale)
-          var i = w
-          while i < count {
-            guard state.waitForRoom(index: i) else { break }
-            let output = try process(i, try worker.frame(at: sequence.time(at: i)))
-            state.put(i, output)
-            i += jobs
-          }
-        } catch {
-          state.fail(error)
-        }
-        state.workerFinished()
-      }
-      thread.stackSize = 8 << 20
-      threads.append(thread)
-      thread.start()
-    }
-    defer { state.waitForWorkers(threads.count) }
-    for i in 0..<count {
-      let output = try state.take(i)
-      do {
-        try deliver(i, output)
-      } catch {
-        state.fail(error)
-        throw error
-      }
-    }
+    // Threads: `OrderedJobs` (thread w renders frames w, w + jobs, ... in increasing time order,
+    // at most 2 x jobs frames ahead of the one being handed over).
+    let (recipe, scale) = (recipe, scale)
+    try OrderedJobs.run(
+      count: sequence.count, threads: jobs, window: 2 * jobs,
+      makeState: { try Worker(recipe: recipe, scale: scale) },
+      job: { worker, i in try process(i, try worker.frame(at: sequence.time(at: i))) },
+      deliver: deliver)
   }
 
   /// One rendering thread's scene and canvas.
@@ -110,66 +80,5 @@ public struct FrameRenderer: Sendable {
       try scene.render(tree, into: canvas!)
       return canvas!.makeBitmap()
     }
-  }
-}
-
-/// The hand-over between rendering threads and the delivering thread.
-private final class SharedState<Output: Sendable>: @unchecked Sendable {
-  // Every field is read and written under `condition`.
-  private let condition = NSCondition()
-  private var ready: [Int: Output] = [:]
-  private var next = 0
-  private var failure: (any Error)? = nil
-  private var finishedWorkers = 0
-  private let window: Int
-
-  init(window: Int) { self.window = window }
-
-  /// Waits until frame `index` is within the window; false when the render failed.
-  func waitForRoom(index: Int) -> Bool {
-    condition.lock()
-    defer { condition.unlock() }
-    while index >= next + window && failure == nil { condition.wait() }
-    return failure == nil
-  }
-
-  func put(_ index: Int, _ output: Output) {
-    condition.lock()
-    ready[index] = output
-    condition.broadcast()
-    condition.unlock()
-  }
-
-  func take(_ index: Int) throws -> Output {
-    condition.lock()
-    defer { condition.unlock() }
-    while ready[index] == nil && failure == nil { condition.wait() }
-    if let failure { throw failure }
-    let output = ready.removeValue(forKey: index)!
-    next = index + 1
-    condition.broadcast()
-    return output
-  }
-
-  func fail(_ error: any Error) {
-    condition.lock()
-    if failure == nil { failure = error }
-    condition.broadcast()
-    condition.unlock()
-  }
-
-  func workerFinished() {
-    condition.lock()
-    finishedWorkers += 1
-    condition.broadcast()
-    condition.unlock()
-  }
-
-  func waitForWorkers(_ count: Int) {
-    condition.lock()
-    if failure == nil && next < Int.max { failure = failure ?? CancellationError() }
-    condition.broadcast()
-    while finishedWorkers < count { condition.wait() }
-    condition.unlock()
   }
 }

@@ -1,5 +1,5 @@
 import CairoCanvas
-import ImageComparison
+@testable import ImageComparison
 import Geometry
 import ImageEncoding
 import Testing
@@ -133,5 +133,25 @@ import Testing
     let diff = AnimationDiff(expected: animation(frames: 3), actual: actual)
     #expect(!diff.passes && diff.failingFrames == [1])
     #expect(diff.summary.hasPrefix("frame 1: 64 of 64 pixels differ"))
+  }
+}
+
+/// The bound the blend test prunes with: the YIQ distance of any color difference is at least
+/// `minimumYIQWeight` times its squared RGB length (otherwise pruning could change answers).
+@Suite struct YIQBoundTests {
+  @Test func theWeightIsALowerBoundOfTheYIQDistance() {
+    var generator = SystemRandomNumberGenerator()
+    var worst = Double.infinity
+    for _ in 0..<200_000 {
+      let (r, g, b) = (
+        Double.random(in: -255...255, using: &generator), Double.random(in: -255...255, using: &generator),
+        Double.random(in: -255...255, using: &generator)
+      )
+      let length = r * r + g * g + b * b
+      guard length > 1e-6 else { continue }
+      worst = min(worst, ImageDiff.yiqDistance(y: ImageDiff.luma(r, g, b), r, g, b) / length)
+    }
+    #expect(worst >= ImageDiff.minimumYIQWeight)
+    #expect(worst < ImageDiff.minimumYIQWeight * 1.01)  // and tight: pruning stays effective
   }
 }

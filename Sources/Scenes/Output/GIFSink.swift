@@ -23,10 +23,10 @@ public final class GIFSink: FrameSink {
   private var builder = GIF.PaletteBuilder()
   private var delays: [Int] = []
   private var warnings: [String] = []
-  private var output: GuardedOutput? = nil
+  private var output: (any ByteOutput)? = nil
   private var encoder: GIF.Encoder? = nil
   private var makeEncoder: (() throws -> GIF.Encoder)? = nil
-  private let written = ByteCounter()
+  private var written = 0
 
   /// A GIF sink writing to `destination`.
   public init(_ destination: ByteDestination, options: GIF.Options = GIF.Options(), loopCountIsSet: Bool = false) {
@@ -62,15 +62,15 @@ public final class GIFSink: FrameSink {
     var gifOptions = options
     if !loopCountIsSet { gifOptions.loopCount = plan.loopCount }
     let palette = builder.makePalette(maxColors: gifOptions.maxColors)
-    let output = GuardedOutput(try destination.makeOutput())
+    let output = try destination.makeOutput()
     self.output = output
-    let written = self.written
-    // Made with the first frame, so that an abort before it leaves no coding thread behind.
-    // With more than one job, frames are LZW-coded on a thread of their own (same bytes).
-    makeEncoder = { [plan] () throws -> GIF.Encoder in
+    // Made with the first frame, so that an abort before it leaves no choosing thread behind.
+    // With more than one job, frames are mapped and chosen on a thread of their own (same
+    // bytes); the encoder calls its output on this thread, the one that adds frames.
+    makeEncoder = { [plan, unowned self] () throws -> GIF.Encoder in
       try GIF.Encoder(width: plan.pixelWidth, height: plan.pixelHeight, palette: palette, options: gifOptions, pipelined: plan.jobs > 1) { chunk in
         try output.write(chunk)
-        written.add(chunk.count)
+        self.written += chunk.count
       }
     }
     let local = gifOptions.allowsLocalPalettes && !palette.isExact
@@ -91,15 +91,15 @@ public final class GIFSink: FrameSink {
     guard let encoder else { throw GIF.EncodingError.noFrames }
     try encoder.finish()
     try output.commit()
-    if let buffer = output.base as? ByteBuffer { bytes = buffer.bytes }
+    if let buffer = output as? ByteBuffer { bytes = buffer.bytes }
     self.output = nil
-    return OutputSummary(storedFrameCount: encoder.storedFrameCount, byteCount: written.count, warnings: warnings)
+    return OutputSummary(storedFrameCount: encoder.storedFrameCount, byteCount: written, warnings: warnings)
   }
 
   /// Removes what was written so far (see `FrameSink.abort()`).
   public func abort() {
-    // Let the encoder end normally first: that stops its coding thread (the bytes are thrown
-    // away below); should it still write afterwards, the guard refuses the bytes.
+    // Let the encoder end normally first: that stops its choosing thread (the bytes are thrown
+    // away below). Its output runs on this thread, so nothing writes after the abort.
     try? encoder?.finish()
     encoder = nil
     output?.abort()
@@ -113,41 +113,4 @@ public struct GIFFrame: Sendable {
   public var bitmap: Bitmap
   /// The local palette chosen for it, or `nil` for the global one.
   public var localPalette: GIF.Palette?
-}
-
-/// A byte output shared with the GIF coding thread: writes and the abort are serialized, and
-/// once aborted every write is refused, so no byte reaches a removed file.
-private final class GuardedOutput: @unchecked Sendable {
-  let base: any ByteOutput
-  private var mutex = pthread_mutex_t()
-  private var aborted = false
-
-  init(_ base: any ByteOutput) {
-    self.base = base
-    pthread_mutex_init(&mutex, nil)
-  }
-
-  deinit { pthread_mutex_destroy(&mutex) }
-
-  func write(_ bytes: [UInt8]) throws {
-    pthread_mutex_lock(&mutex)
-    defer { pthread_mutex_unlock(&mutex) }
-    guard !aborted else { throw FileError(path: "", reason: "the output was abandoned") }
-    try base.write(bytes)
-  }
-
-  func commit() throws { try base.commit() }
-
-  func abort() {
-    pthread_mutex_lock(&mutex)
-    defer { pthread_mutex_unlock(&mutex) }
-    aborted = true
-    base.abort()
-  }
-}
-
-/// A byte count updated from the GIF coding thread and read after it has finished.
-private final class ByteCounter: @unchecked Sendable {
-  private(set) var count = 0
-  func add(_ n: Int) { count += n }
 }

@@ -1,0 +1,101 @@
+import Parallelism
+import Synchronization
+import Testing
+
+@Suite struct OrderedJobsTests {
+  @Test(arguments: [1, 2, 3, 8])
+  func deliversEveryResultInOrder(threads: Int) throws {
+    var seen: [Int] = []
+    try OrderedJobs.run(
+      count: 100, threads: threads, window: 2 * threads, makeState: { 0 },
+      job: { calls, i in
+        calls += 1
+        return i * i
+      }
+    ) { i, square in
+      #expect(square == i * i)
+      seen.append(i)
+    }
+    #expect(seen == Array(0..<100))
+  }
+
+  /// A job starts only below `next + window`, `next` being taken before delivery: at most one
+  /// past the count delivered so far (`delivered + window`).
+  @Test func neverRunsMoreThanTheWindowAhead() throws {
+    let next = Atomic<Int>(0)
+    let violations = Atomic<Int>(0)
+    try OrderedJobs.run(
+      count: 200, threads: 3, window: 4, makeState: { () },
+      job: { _, i in
+        if i > next.load(ordering: .acquiring) + 4 { violations.add(1, ordering: .relaxed) }
+        return i
+      }
+    ) { i, _ in next.store(i + 1, ordering: .releasing) }
+    #expect(violations.load(ordering: .relaxed) == 0)
+  }
+
+  struct Boom: Error, Equatable { var index: Int }
+
+  @Test func aJobErrorStopsEverything() {
+    var delivered = 0
+    #expect(throws: Boom(index: 7)) {
+      try OrderedJobs.run(
+        count: 1000, threads: 2, window: 4, makeState: { () },
+        job: { _, i in
+          if i == 7 { throw Boom(index: 7) }
+          return i
+        }
+      ) { _, _ in delivered += 1 }
+    }
+    #expect(delivered <= 7)
+  }
+
+  @Test func aDeliveryErrorStopsEverything() {
+    #expect(throws: Boom(index: 3)) {
+      try OrderedJobs.run(count: 1000, threads: 2, window: 4, makeState: { () }, job: { _, i in i }) { i, _ in
+        if i == 3 { throw Boom(index: 3) }
+      }
+    }
+  }
+
+  @Test func aStateErrorStopsEverything() {
+    #expect(throws: Boom(index: -1)) {
+      try OrderedJobs.run(count: 10, threads: 2, window: 4, makeState: { () throws -> Int in throw Boom(index: -1) }, job: { _, i in i }) { _, _ in }
+    }
+  }
+}
+
+@Suite struct SerialStageTests {
+  @Test(arguments: [false, true])
+  func processesInOrderWithItsOwnState(threaded: Bool) {
+    let stage = SerialStage<[Int], Int, Int>(state: [], capacity: 2, threaded: threaded) { seen, x in
+      seen.append(x)
+      return seen.count * 1000 + x
+    }
+    var outputs: [Int] = []
+    for x in 0..<50 {
+      stage.submit(x)
+      outputs += stage.takeReady()
+    }
+    outputs += stage.finish()
+    #expect(outputs == (0..<50).map { ($0 + 1) * 1000 + $0 })
+  }
+
+  @Test func aStageDroppedUnfinishedStopsItsThread() {
+    var stage: SerialStage<Int, Int, Int>? = SerialStage(state: 0, capacity: 1, threaded: true) { n, x in
+      n += x
+      return n
+    }
+    stage?.submit(1)
+    stage = nil
+    #expect(stage == nil)
+  }
+}
+
+@Suite struct BandsTests {
+  @Test(arguments: [1, 2, 5])
+  func returnsResultsInOrder(threads: Int) {
+    #expect(Bands.map(count: 37, threads: threads) { $0 * 3 } == (0..<37).map { $0 * 3 })
+    #expect(Bands.map(count: 0, threads: threads) { $0 }.isEmpty)
+  }
+}
