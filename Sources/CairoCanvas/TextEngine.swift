@@ -9,6 +9,8 @@ import Synchronization
 //   `TextEngine.fontFiles` (Debian's fonts-liberation2, fonts-dejavu-core, fonts-wqy-microhei,
 //   which scripts/setup installs) and no configuration files, so no machine's aliases, rules or
 //   extra fonts change which face a name resolves to or which face falls back for a character.
+// - Language: "en-us" whatever the locale (Pango would take it from LANG; it steers font
+//   fallback and language-specific shaping). Each run's script still picks its own shaping.
 // - Rendering options: gray anti-aliasing, no hinting, hint metrics off, on every font;
 //   Pango's glyph positions are kept unrounded (subpixel layout), and Cairo's image surfaces
 //   then place each glyph image on the whole device pixel nearest its position.
@@ -101,6 +103,8 @@ final class TextEngine {
     pango_cairo_context_set_font_options(context, options)
     cairo_font_options_destroy(options)
     pango_context_set_round_glyph_positions(context, 0)
+    // One language whatever the machine's locale: it steers fallback order and shaping.
+    pango_context_set_language(context, pango_language_from_string("en-us"))
     faces = TextEngine.listFaces(config)
   }
 

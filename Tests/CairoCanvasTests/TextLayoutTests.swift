@@ -135,6 +135,30 @@ import Testing
     #expect(a !== c)
   }
 
+  @Test func layoutsAndDrawingAreSafeOnSeveralThreads() async throws {
+    // Eight tasks lay out and draw the same labels at once: every one gets the same glyphs
+    // and the same pixels.
+    let results = try await withThrowingTaskGroup(of: ([UInt], [UInt8]).self) { group in
+      for _ in 0..<8 {
+        group.addTask {
+          var glyphs: [UInt] = []
+          let canvas = try Canvas(size: Size(120, 40), scale: 2)
+          for i in 0..<40 {
+            let l = try TextLayout.make("thread \(i % 10)", style: TextStyle(fontSize: 12 + Double(i % 3)))
+            glyphs += l.glyphIndices
+            canvas.draw(l, at: Point(Double(i % 4) * 30, Double(i % 3) * 12), color: .black)
+          }
+          return (glyphs, canvas.makeBitmap().pixels)
+        }
+      }
+      var all: [([UInt], [UInt8])] = []
+      for try await r in group { all.append(r) }
+      return all
+    }
+    #expect(results.count == 8)
+    #expect(results.allSatisfy { $0.0 == results[0].0 && $0.1 == results[0].1 })
+  }
+
   @Test func drawnTextStaysInsideItsInkBounds() throws {
     let canvas = try Canvas(size: Size(200, 60), scale: 2)
     let l = try layout("Glyph", TextStyle(fontSize: 40))
