@@ -180,3 +180,26 @@ extension String {
     String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
   }
 }
+
+/// Justification and truncation of wrapped text in the less common modes.
+@Suite struct TextLayoutModeTests {
+  @Test func justifiedStretchesEveryLineButTheLast() throws {
+    let s = "The quick brown fox jumps over the lazy dog and runs far away"
+    let l = try TextLayout.make(s, style: TextStyle(fontSize: 16, width: 150, alignment: .justified, isWrapped: true))
+    #expect(l.lines.count >= 3)
+    for line in l.lines.dropLast() { #expect(abs(line.frame.width - 150) < 0.01, "\(line.text)") }
+    #expect(l.lines.last!.frame.width < 150 - 1)
+    #expect(l.lines.last!.frame.minX == 0)
+  }
+
+  @Test(arguments: [TextTruncation.start, .middle, .end])
+  func wrappedTruncationKeepsTheLinesThatFit(_ mode: TextTruncation) throws {
+    let s = "The quick brown fox jumps over the lazy dog and runs far away"
+    let h = try TextLayout.make("x", style: TextStyle(fontSize: 16)).lines[0].frame.height
+    let l = try TextLayout.make(
+      s, style: TextStyle(fontSize: 16, width: 150, height: h * 2.2, isWrapped: true, truncation: mode))
+    #expect(l.lines.count == 2, "\(l.lines.map(\.text))")
+    #expect(l.isTruncated)
+    #expect(l.size.height <= h * 2.2)
+  }
+}
