@@ -25,7 +25,8 @@ let package = Package(
     // System libraries from Debian (scripts/setup installs them).
     .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
     // Text: PangoCairo (layout, HarfBuzz shaping) over a private fontconfig set; CairoCanvas only.
-    .systemLibrary(name: "CPangoCairo", pkgConfig: "pangocairo", providers: [.apt(["libpango1.0-dev"])]),
+    .systemLibrary(
+      name: "CPangoCairo", pkgConfig: "pangocairo", providers: [.apt(["libpango1.0-dev"])]),
     .systemLibrary(name: "CGIF", providers: [.apt(["libgif-dev"])]),
     // libpng behind a C shim that keeps its setjmp/longjmp error handling inside C.
     .target(name: "CPNGShim", linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z")]),

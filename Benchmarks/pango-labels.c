@@ -47,7 +47,9 @@ int main(void) {
     pango_layout_set_text(layout, text, -1);
     pango_layout_set_width(layout, 120 * PANGO_SCALE);
     const char *a = aligns[col];
-    pango_layout_set_alignment(layout, a[0] == 'c' ? PANGO_ALIGN_CENTER : a[0] == 'r' ? PANGO_ALIGN_RIGHT : PANGO_ALIGN_LEFT);
+    pango_layout_set_alignment(layout, a[0] == 'c'   ? PANGO_ALIGN_CENTER
+                                       : a[0] == 'r' ? PANGO_ALIGN_RIGHT
+                                                     : PANGO_ALIGN_LEFT);
     pango_layout_get_line_count(layout);  // lay out now, not in the timed loop
     layouts[i] = layout;
     xs[i] = 8 + col * 126;

@@ -28,8 +28,12 @@ extension Canvas {
   ///
   /// For captions such as a contact sheet's frame times: the same text engine as text layers
   /// (shaped by Pango, gray anti-aliasing, no hinting).
-  public func drawLabel(_ text: String, centeredAt center: Point, size: Double, color: Color = .black) {
-    guard let layout = try? TextLayout.make(text, style: TextStyle(fontName: Canvas.labelFontFamily, fontSize: size))
+  public func drawLabel(
+    _ text: String, centeredAt center: Point, size: Double, color: Color = .black
+  ) {
+    guard
+      let layout = try? TextLayout.make(
+        text, style: TextStyle(fontName: Canvas.labelFontFamily, fontSize: size))
     else { return }
     let ink = layout.inkBounds
     draw(layout, at: Point(x: center.x - ink.midX, y: center.y - ink.midY), color: color)

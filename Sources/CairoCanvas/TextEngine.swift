@@ -46,12 +46,17 @@ final class TextEngine {
   /// resolve to (PostScript names; normalized: lowercase, no spaces).
   static let aliases: [String: String] = [
     "helvetica": "liberationsans", "helvetica-bold": "liberationsans-bold",
-    "helvetica-oblique": "liberationsans-italic", "helvetica-boldoblique": "liberationsans-bolditalic",
+    "helvetica-oblique": "liberationsans-italic",
+    "helvetica-boldoblique": "liberationsans-bolditalic",
+    "helveticaneue": "liberationsans", "helveticaneue-bold": "liberationsans-bold",
+    "helveticaneue-italic": "liberationsans-italic",
+    "helveticaneue-bolditalic": "liberationsans-bolditalic",
     "arial": "liberationsans", "arialmt": "liberationsans", "arial-boldmt": "liberationsans-bold",
     "arial-italicmt": "liberationsans-italic", "arial-bolditalicmt": "liberationsans-bolditalic",
     "arial-bold": "liberationsans-bold", "arial-italic": "liberationsans-italic",
     "arial-bolditalic": "liberationsans-bolditalic",
-    "times": "liberationserif", "times-roman": "liberationserif", "timesnewroman": "liberationserif",
+    "times": "liberationserif", "times-roman": "liberationserif",
+    "timesnewroman": "liberationserif",
     "timesnewromanpsmt": "liberationserif", "times-bold": "liberationserif-bold",
     "timesnewromanps-boldmt": "liberationserif-bold", "courier": "liberationmono",
     "couriernew": "liberationmono", "couriernewpsmt": "liberationmono",
@@ -86,7 +91,9 @@ final class TextEngine {
   static let cacheLimit = 4096
 
   init() throws(CanvasError) {
-    guard let config = FcConfigCreate() else { throw .cairo("fontconfig: cannot create a configuration") }
+    guard let config = FcConfigCreate() else {
+      throw .cairo("fontconfig: cannot create a configuration")
+    }
     for file in TextEngine.fontFiles {
       _ = FcConfigAppFontAddFile(config, file)
     }
@@ -119,7 +126,9 @@ final class TextEngine {
       FcPatternReference(font)
       func string(_ object: String, _ n: Int32) -> String? {
         var value: UnsafeMutablePointer<FcChar8>? = nil
-        guard FcPatternGetString(font, object, n, &value) == FcResultMatch, let value else { return nil }
+        guard FcPatternGetString(font, object, n, &value) == FcResultMatch, let value else {
+          return nil
+        }
         return String(cString: value)
       }
       func integer(_ object: String) -> Int32 {
@@ -161,7 +170,9 @@ final class TextEngine {
     }
     let inFamily = family(faces, key)
     if !inFamily.isEmpty {
-      return inFamily.min { (abs($0.weight - regular), $0.slant) < (abs($1.weight - regular), $1.slant) }
+      return inFamily.min {
+        (abs($0.weight - regular), $0.slant) < (abs($1.weight - regular), $1.slant)
+      }
     }
     if let dash = key.lastIndex(of: "-") {
       let style = String(key[key.index(after: dash)...])
@@ -175,7 +186,9 @@ final class TextEngine {
   /// A Pango description of the face `name` selects (owned by the engine), or `nil`.
   func description(named name: String) -> OpaquePointer? {
     if let known = descriptions[name] { return known }
-    let description = face(named: name).map { pango_fc_font_description_from_pattern($0.pattern, 0)! }
+    let description = face(named: name).map {
+      pango_fc_font_description_from_pattern($0.pattern, 0)!
+    }
     descriptions[name] = description
     return description
   }
@@ -197,7 +210,9 @@ extension String {
 let textEngine = Mutex<TextEngine?>(nil)
 
 /// Runs `body` with the engine, under its lock.
-func withTextEngine<R: Sendable>(_ body: (TextEngine) throws(CanvasError) -> R) throws(CanvasError) -> R {
+func withTextEngine<R: Sendable>(
+  _ body: (TextEngine) throws(CanvasError) -> R
+) throws(CanvasError) -> R {
   let result: Result<R, CanvasError> = textEngine.withLock { engine in
     do throws(CanvasError) {
       if engine == nil { engine = try TextEngine() }

@@ -10,7 +10,8 @@ import Geometry
 /// thread; `make(_:style:)` lays a string out once per style and then returns the same layout.
 ///
 /// ```swift
-/// let layout = try TextLayout.make("75%", style: TextStyle(fontSize: 24, width: 80, alignment: .center))
+/// let style = TextStyle(fontSize: 24, width: 80, alignment: .center)
+/// let layout = try TextLayout.make("75%", style: style)
 /// canvas.draw(layout, at: Point(10, 10), color: .white)
 /// ```
 public final class TextLayout: Sendable {
@@ -53,10 +54,11 @@ public final class TextLayout: Sendable {
 
   init(
     string: String, style: TextStyle, lines: [Line], size: Size, inkBounds: Rect, runs: [GlyphRun],
-    fontAddresses: [UInt]
+    fontAddresses: [UInt], isTruncated: Bool
   ) {
     (self.string, self.style, self.lines, self.size) = (string, style, lines, size)
     (self.inkBounds, self.runs, self.fontAddresses) = (inkBounds, runs, fontAddresses)
+    self.isTruncated = isTruncated
   }
 
   deinit {
@@ -64,7 +66,7 @@ public final class TextLayout: Sendable {
   }
 
   /// Whether truncation replaced some of the text with "…".
-  public var isTruncated: Bool { lines.contains { $0.text.contains("…") && !string.contains("…") } }
+  public let isTruncated: Bool
 
   /// `string` laid out in `style`: made once, then returned from the engine's cache for the
   /// same string and style (so a label that only moves or fades is never shaped again).
@@ -139,7 +141,8 @@ extension TextEngine {
       case .end: pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_END)
       }
       if style.isWrapped, style.truncation != .none, let height = style.height {
-        pango_layout_set_height(layout, Int32(Swift.min(Swift.max(0, height) * scale, Double(Int32.max))))
+        pango_layout_set_height(
+          layout, Int32(Swift.min(Swift.max(0, height) * scale, Double(Int32.max))))
       }
     }
 
@@ -176,7 +179,9 @@ extension TextEngine {
       var node = line.pointee.runs
       while let current = node {
         node = current.pointee.next
-        guard let run = current.pointee.data?.assumingMemoryBound(to: PangoGlyphItem.self) else { continue }
+        guard let run = current.pointee.data?.assumingMemoryBound(to: PangoGlyphItem.self) else {
+          continue
+        }
         let item = run.pointee.item.pointee
         if flipbook_is_ellipsis(run) != 0 {
           lineText += "…"
@@ -210,7 +215,9 @@ extension TextEngine {
       let lineInkRect = Rect(
         x: Double(lineInk.x) / scale + shift, y: Double(lineInk.y) / scale,
         width: Double(lineInk.width) / scale, height: Double(lineInk.height) / scale)
-      if lineInk.width > 0 && lineInk.height > 0 { ink = ink.map { union($0, lineInkRect) } ?? lineInkRect }
+      if lineInk.width > 0 && lineInk.height > 0 {
+        ink = ink.map { union($0, lineInkRect) } ?? lineInkRect
+      }
       lines.append(
         TextLayout.Line(
           text: lineText,
@@ -223,12 +230,15 @@ extension TextEngine {
     return TextLayout(
       string: string, style: style, lines: lines,
       size: Size(width: layoutWidth, height: Double(logicalExtents.height) / scale),
-      inkBounds: ink ?? .zero, runs: runs, fontAddresses: fonts)
+      inkBounds: ink ?? .zero, runs: runs, fontAddresses: fonts,
+      isTruncated: pango_layout_is_ellipsized(layout) != 0)
   }
 }
 
 /// The smallest rectangle holding `a` and `b`.
 private func union(_ a: Rect, _ b: Rect) -> Rect {
   let minX = Swift.min(a.minX, b.minX), minY = Swift.min(a.minY, b.minY)
-  return Rect(x: minX, y: minY, width: Swift.max(a.maxX, b.maxX) - minX, height: Swift.max(a.maxY, b.maxY) - minY)
+  return Rect(
+    x: minX, y: minY, width: Swift.max(a.maxX, b.maxX) - minX,
+    height: Swift.max(a.maxY, b.maxY) - minY)
 }

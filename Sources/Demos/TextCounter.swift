@@ -31,7 +31,8 @@ public enum TextCounter {
   /// `title` (with one sublayer per letter, `letter0`...), `counter`, `track` (with `bar`),
   /// `caption`.
   public static func makeScene() -> Scene {
-    Scene(size: size, scale: 2, duration: 2.4, fps: 25, backgroundColor: Color(hex: "#1d2433")) { scene in
+    Scene(size: size, scale: 2, duration: 2.4, fps: 25, backgroundColor: Color(hex: "#1d2433")) {
+      scene in
       addTitle(to: scene)
 
       let counter = TextLayer()

@@ -204,8 +204,8 @@ extension LayerProperty {
   }
 
   private static func boolProperty(
-    _ name: String, of type: LayerType = .layer, animatable: Bool = true, _ get: @escaping Get<Bool>,
-    _ set: @escaping Set<Bool>
+    _ name: String, of type: LayerType = .layer, animatable: Bool = true,
+    _ get: @escaping Get<Bool>, _ set: @escaping Set<Bool>
   ) -> LayerProperty {
     entry(name, .bool, of: type, animatable: animatable, range: .any, wrap: { .bool($0) }, unwrap: {
       if case .bool(let b) = $0 { return b } else { return nil }

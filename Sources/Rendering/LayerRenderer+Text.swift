@@ -6,13 +6,15 @@ extension LayerRenderer {
   /// Draws a text layer's string: laid out (once per string and style, by the text engine's
   /// cache) in the bounds' width from the top of the bounds, clipped to the bounds.
   func drawText(_ layer: TextLayer, in canvas: Canvas) throws(RenderingError) {
-    guard let string = layer.string, !string.isEmpty, let color = layer.foregroundColor, color.alpha > 0
+    guard let string = layer.string, !string.isEmpty, let color = layer.foregroundColor,
+      color.alpha > 0
     else { return }
     let bounds = layer.bounds.standardized
     guard !bounds.isEmpty, layer.fontSize > 0 else { return }
     let layout: TextLayout
     do {
-      layout = try TextLayout.make(string, style: layer.textStyle(width: bounds.width, height: bounds.height))
+      layout = try TextLayout.make(
+        string, style: layer.textStyle(width: bounds.width, height: bounds.height))
     } catch {
       throw .unknownFont(layer: layer.name, font: layer.font)
     }

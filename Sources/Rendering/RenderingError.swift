@@ -14,8 +14,8 @@ public enum RenderingError: Error, Hashable, Sendable, CustomStringConvertible {
       return "layer \(name.map { "'\($0)'" } ?? "(unnamed)") has a transform with perspective terms "
         + "(m14, m24, m34 or m44), which Flipbook does not render yet"
     case .unknownFont(let name, let font):
-      return "layer \(name.map { "'\($0)'" } ?? "(unnamed)") uses the font \"\(font)\", which resolves to no "
-        + "installed face (scripts/setup installs Liberation, DejaVu and WenQuanYi Micro Hei)"
+      return "layer \(name.map { "'\($0)'" } ?? "(unnamed)") uses the font \"\(font)\", "
+        + "which resolves to no installed face (scripts/setup installs Liberation, DejaVu and WenQuanYi Micro Hei)"
     }
   }
 }

@@ -7,7 +7,10 @@ extension SceneReader {
   func checkFont(of layer: TextLayer, at place: String) {
     guard TextLayout.resolvedFace(forFontNamed: layer.font) == nil else { return }
     let name = layer.name.map { "layer \"\($0)\"" } ?? "this layer"
-    report(place, "unknown font \"\(layer.font)\" for \(name) (no installed face has that family, PostScript "
-      + "or Family-Style name; scripts/setup installs Liberation, DejaVu and WenQuanYi Micro Hei)")
+    report(
+      place,
+      "unknown font \"\(layer.font)\" for \(name) (no installed face has that family, PostScript "
+        + "or Family-Style name; scripts/setup installs Liberation, DejaVu and WenQuanYi Micro Hei)"
+    )
   }
 }

@@ -4,17 +4,24 @@ import Testing
 
 /// The text engine's layout semantics (visual-effects.md §5), measured on the layout.
 @Suite struct TextLayoutTests {
-  func layout(_ s: String, _ style: TextStyle) throws -> TextLayout { try TextLayout.make(s, style: style) }
+  func layout(_ s: String, _ style: TextStyle) throws -> TextLayout {
+    try TextLayout.make(s, style: style)
+  }
 
   @Test func fontNamesResolveAsTheContractSays() {
     #expect(TextLayout.resolvedFace(forFontNamed: "Helvetica") == "Liberation Sans Regular")
     #expect(TextLayout.resolvedFace(forFontNamed: "Helvetica-Bold") == "Liberation Sans Bold")
     #expect(TextLayout.resolvedFace(forFontNamed: "Arial") == "Liberation Sans Regular")
     #expect(TextLayout.resolvedFace(forFontNamed: "Arial-BoldMT") == "Liberation Sans Bold")
+    #expect(TextLayout.resolvedFace(forFontNamed: "HelveticaNeue") == "Liberation Sans Regular")
+    #expect(TextLayout.resolvedFace(forFontNamed: "Helvetica-Oblique") == "Liberation Sans Italic")
     #expect(TextLayout.resolvedFace(forFontNamed: "DejaVu Sans") == "DejaVu Sans Book")
     #expect(TextLayout.resolvedFace(forFontNamed: "DejaVuSans-Bold") == "DejaVu Sans Bold")
-    #expect(TextLayout.resolvedFace(forFontNamed: "Liberation Serif-Italic") == "Liberation Serif Italic")
-    #expect(TextLayout.resolvedFace(forFontNamed: "LiberationMono-BoldItalic") == "Liberation Mono Bold Italic")
+    #expect(
+      TextLayout.resolvedFace(forFontNamed: "Liberation Serif-Italic") == "Liberation Serif Italic")
+    #expect(
+      TextLayout.resolvedFace(forFontNamed: "LiberationMono-BoldItalic")
+        == "Liberation Mono Bold Italic")
     #expect(TextLayout.resolvedFace(forFontNamed: "WenQuanYi Micro Hei") != nil)
     #expect(TextLayout.resolvedFace(forFontNamed: "Comic Sans MS") == nil)
     #expect(TextLayout.resolvedFace(forFontNamed: "Helvetica-Wobbly") == nil)
@@ -47,7 +54,9 @@ import Testing
   @Test(arguments: [false, true])
   func alignmentOffsetsWithinTheWidth(wrapped: Bool) throws {
     func x(_ a: TextAlignment) throws -> (Double, Double) {
-      let line = try layout("Hi", TextStyle(fontSize: 20, width: 200, alignment: a, isWrapped: wrapped)).lines[0]
+      let line = try layout(
+        "Hi", TextStyle(fontSize: 20, width: 200, alignment: a, isWrapped: wrapped)
+      ).lines[0]
       return (line.frame.minX, line.frame.width)
     }
     let (left, w) = try x(.left)
@@ -95,7 +104,8 @@ import Testing
     #expect(try layout(s, TextStyle(fontSize: 20, width: 120)).lines.count == 1)
     #expect(try layout("a\nb", TextStyle(fontSize: 20, width: 120)).lines.count == 2)
     // A word longer than the width breaks where it must.
-    let long = try layout("Supercalifragilistic", TextStyle(fontSize: 20, width: 60, isWrapped: true))
+    let long = try layout(
+      "Supercalifragilistic", TextStyle(fontSize: 20, width: 60, isWrapped: true))
     #expect(long.lines.count > 1 && long.lines.allSatisfy { $0.frame.width <= 60 })
   }
 
@@ -118,12 +128,16 @@ import Testing
   @Test func wrappedTextIsTruncatedOnTheLastLineThatFits() throws {
     let s = "The quick brown fox jumps over the lazy dog"
     let lineHeight = try layout("x", TextStyle(fontSize: 20)).lines[0].frame.height
-    let l = try layout(s, TextStyle(fontSize: 20, width: 120, height: lineHeight * 2.5, isWrapped: true, truncation: .end))
+    let l = try layout(
+      s,
+      TextStyle(
+        fontSize: 20, width: 120, height: lineHeight * 2.5, isWrapped: true, truncation: .end))
     #expect(l.lines.count == 2)
     #expect(l.lines[1].text.hasSuffix("…"))
     #expect(!l.lines[0].text.contains("…"))
     // Without truncation every line is laid out (the bounds clip them).
-    let all = try layout(s, TextStyle(fontSize: 20, width: 120, height: lineHeight * 2.5, isWrapped: true))
+    let all = try layout(
+      s, TextStyle(fontSize: 20, width: 120, height: lineHeight * 2.5, isWrapped: true))
     #expect(all.lines.count == 4)
   }
 
@@ -144,7 +158,8 @@ import Testing
           var glyphs: [UInt] = []
           let canvas = try Canvas(size: Size(120, 40), scale: 2)
           for i in 0..<40 {
-            let l = try TextLayout.make("thread \(i % 10)", style: TextStyle(fontSize: 12 + Double(i % 3)))
+            let l = try TextLayout.make(
+              "thread \(i % 10)", style: TextStyle(fontSize: 12 + Double(i % 3)))
             glyphs += l.glyphIndices
             canvas.draw(l, at: Point(Double(i % 4) * 30, Double(i % 3) * 12), color: .black)
           }
@@ -165,12 +180,17 @@ import Testing
     canvas.draw(l, at: Point(10, 5), color: .white)
     let b = canvas.makeBitmap()
     var inked = (minX: Int.max, minY: Int.max, maxX: Int.min, maxY: Int.min)
-    for y in 0..<b.height { for x in 0..<b.width where b[x, y].a > 0 {
-      inked = (min(inked.minX, x), min(inked.minY, y), max(inked.maxX, x), max(inked.maxY, y))
-    } }
+    for y in 0..<b.height {
+      for x in 0..<b.width where b[x, y].a > 0 {
+        inked = (min(inked.minX, x), min(inked.minY, y), max(inked.maxX, x), max(inked.maxY, y))
+      }
+    }
     let ink = l.inkBounds
-    #expect(Double(inked.minX) >= (10 + ink.minX) * 2 - 1 && Double(inked.maxX) <= (10 + ink.maxX) * 2 + 1)
-    #expect(Double(inked.minY) >= (5 + ink.minY) * 2 - 1 && Double(inked.maxY) <= (5 + ink.maxY) * 2 + 1)
+    #expect(
+      Double(inked.minX) >= (10 + ink.minX) * 2 - 1 && Double(inked.maxX) <= (10 + ink.maxX) * 2 + 1
+    )
+    #expect(
+      Double(inked.minY) >= (5 + ink.minY) * 2 - 1 && Double(inked.maxY) <= (5 + ink.maxY) * 2 + 1)
     #expect(Double(inked.maxX - inked.minX) > ink.width * 2 - 3)
   }
 }
@@ -185,7 +205,8 @@ extension String {
 @Suite struct TextLayoutModeTests {
   @Test func justifiedStretchesEveryLineButTheLast() throws {
     let s = "The quick brown fox jumps over the lazy dog and runs far away"
-    let l = try TextLayout.make(s, style: TextStyle(fontSize: 16, width: 150, alignment: .justified, isWrapped: true))
+    let l = try TextLayout.make(
+      s, style: TextStyle(fontSize: 16, width: 150, alignment: .justified, isWrapped: true))
     #expect(l.lines.count >= 3)
     for line in l.lines.dropLast() { #expect(abs(line.frame.width - 150) < 0.01, "\(line.text)") }
     #expect(l.lines.last!.frame.width < 150 - 1)
@@ -197,7 +218,9 @@ extension String {
     let s = "The quick brown fox jumps over the lazy dog and runs far away"
     let h = try TextLayout.make("x", style: TextStyle(fontSize: 16)).lines[0].frame.height
     let l = try TextLayout.make(
-      s, style: TextStyle(fontSize: 16, width: 150, height: h * 2.2, isWrapped: true, truncation: mode))
+      s,
+      style: TextStyle(fontSize: 16, width: 150, height: h * 2.2, isWrapped: true, truncation: mode)
+    )
     #expect(l.lines.count == 2, "\(l.lines.map(\.text))")
     #expect(l.isTruncated)
     #expect(l.size.height <= h * 2.2)

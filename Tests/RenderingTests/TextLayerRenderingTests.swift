@@ -5,11 +5,16 @@ import Testing
 /// Text layers' drawing (visual-effects.md §5), measured from pixels.
 @Suite struct TextLayerRenderingTests {
   /// The box of pixels with alpha or non-background color, in pixels (`nil` when none).
-  func inked(_ b: Bitmap, where test: (RGBA8) -> Bool) -> (minX: Int, minY: Int, maxX: Int, maxY: Int)? {
+  func inked(
+    _ b: Bitmap, where test: (RGBA8) -> Bool
+  ) -> (minX: Int, minY: Int, maxX: Int, maxY: Int)? {
     var box: (minX: Int, minY: Int, maxX: Int, maxY: Int)? = nil
     for y in 0..<b.height {
       for x in 0..<b.width where test(b[x, y]) {
-        box = box.map { (min($0.minX, x), min($0.minY, y), max($0.maxX, x), max($0.maxY, y)) } ?? (x, y, x, y)
+        box =
+          box.map { (min($0.minX, x), min($0.minY, y), max($0.maxX, x), max($0.maxY, y)) } ?? (
+            x, y, x, y
+          )
       }
     }
     return box
@@ -48,7 +53,9 @@ import Testing
   }
 
   @Test func alignmentPlacesTheInkInTheBounds() throws {
-    for (mode, expectedMid) in [(TextLayer.AlignmentMode.left, nil), (.center, 100.0), (.right, nil)] {
+    for (mode, expectedMid) in [
+      (TextLayer.AlignmentMode.left, nil), (.center, 100.0), (.right, nil),
+    ] {
       let l = label("Ink", frame: Rect(0, 0, 200, 40))
       l.alignmentMode = mode
       let box = try #require(inked(try render(l)) { $0.a > 0 })
@@ -104,15 +111,19 @@ import Testing
     let l = label("Hi", frame: Rect(0, 0, 100, 50))
     l.name = "title"
     l.font = "Comic Sans MS"
-    #expect(throws: RenderingError.unknownFont(layer: "title", font: "Comic Sans MS")) { try render(l) }
+    #expect(throws: RenderingError.unknownFont(layer: "title", font: "Comic Sans MS")) {
+      try render(l)
+    }
   }
 
   @Test func sceneFilesReadEveryTextKey() throws {
-    let scene = try SceneFormat.decode(Array("""
-      {"flipbook": 1, "size": [100, 100], "layers": [{"type": "text", "name": "t", "string": "Hi",
-       "font": "Arial-BoldMT", "fontSize": 12, "foregroundColor": "#ff0000", "isWrapped": true,
-       "truncationMode": "middle", "alignmentMode": "justified"}]}
-      """.utf8), file: "t.json")
+    let scene = try SceneFormat.decode(
+      Array(
+        """
+        {"flipbook": 1, "size": [100, 100], "layers": [{"type": "text", "name": "t", "string": "Hi",
+         "font": "Arial-BoldMT", "fontSize": 12, "foregroundColor": "#ff0000", "isWrapped": true,
+         "truncationMode": "middle", "alignmentMode": "justified"}]}
+        """.utf8), file: "t.json")
     let t = try #require(scene.layers.first as? TextLayer)
     #expect(t.string == "Hi" && t.font == "Arial-BoldMT" && t.fontSize == 12)
     #expect(t.foregroundColor == Color(red: 1, green: 0, blue: 0) && t.isWrapped)
