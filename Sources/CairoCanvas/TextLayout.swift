@@ -26,6 +26,8 @@ public final class TextLayout: Sendable {
   public let size: Size
   /// The rectangle the glyphs' ink covers, in points (`.zero` when nothing is drawn).
   public let inkBounds: Rect
+  /// Whether truncation replaced some of the text with "…".
+  public let isTruncated: Bool
   /// The glyph runs to draw, each in one font.
   let runs: [GlyphRun]
   /// Addresses of the Cairo scaled fonts the runs use, each referenced once by this layout.
@@ -65,8 +67,6 @@ public final class TextLayout: Sendable {
     for address in fontAddresses { cairo_scaled_font_destroy(OpaquePointer(bitPattern: address)) }
   }
 
-  /// Whether truncation replaced some of the text with "…".
-  public let isTruncated: Bool
 
   /// `string` laid out in `style`: made once, then returned from the engine's cache for the
   /// same string and style (so a label that only moves or fades is never shaped again).
@@ -93,11 +93,6 @@ public final class TextLayout: Sendable {
 
   /// The glyph indices drawn, in visual order (for tests of shaping).
   package var glyphIndices: [UInt] { runs.flatMap { $0.glyphs.map(\.index) } }
-
-  /// How many layouts the engine keeps now (for tests of the cache).
-  package static var cachedLayoutCount: Int {
-    (try? withTextEngine { $0.layouts.count }) ?? 0
-  }
 }
 
 extension TextEngine {
