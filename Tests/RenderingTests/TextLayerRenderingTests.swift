@@ -67,6 +67,23 @@ import Testing
     }
   }
 
+  @Test func textIsAboveTheBackgroundAndBelowSublayersAndBorder() throws {
+    let l = label("█████", frame: Rect(0, 0, 200, 100), fontSize: 40)
+    l.font = "DejaVu Sans"  // a full block: solid ink from the top-left
+    l.backgroundColor = .black
+    l.borderColor = Color(red: 0, green: 0, blue: 1)
+    l.borderWidth = 4
+    let cover = Layer()
+    cover.frame = Rect(60, 0, 20, 100)
+    cover.backgroundColor = Color(red: 1, green: 0, blue: 0)
+    l.addSublayer(cover)
+    let b = try render(l)
+    #expect(b[30, 20] == RGBA8(255, 255, 255, 255))  // text over the background
+    #expect(b[70, 20] == RGBA8(255, 0, 0, 255))  // the sublayer over the text
+    #expect(b[1, 20] == RGBA8(0, 0, 255, 255))  // the border over the text
+    #expect(b[190, 90] == RGBA8(0, 0, 0, 255))  // background where there is no text
+  }
+
   @Test func textIsClippedToTheBounds() throws {
     let l = label("Clipped text that is far too long", frame: Rect(50, 40, 60, 12), fontSize: 20)
     let b = try render(l)
