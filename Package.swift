@@ -24,6 +24,9 @@ let package = Package(
   targets: [
     // System libraries from Debian (scripts/setup installs them).
     .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
+    // Text: PangoCairo (layout, HarfBuzz shaping) over a private fontconfig set; CairoCanvas only.
+    .systemLibrary(
+      name: "CPangoCairo", pkgConfig: "pangocairo", providers: [.apt(["libpango1.0-dev"])]),
     .systemLibrary(name: "CGIF", providers: [.apt(["libgif-dev"])]),
     // libpng behind a C shim that keeps its setjmp/longjmp error handling inside C.
     .target(name: "CPNGShim", linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z")]),
@@ -45,7 +48,7 @@ let package = Package(
     .target(name: "ImageEncoding", dependencies: ["Geometry", "CPNGShim", "CGIF", "FileIO", "Parallelism"]),
 
     // The only importer of Cairo; pixels in memory only (no files).
-    .target(name: "CairoCanvas", dependencies: ["CCairo", "Geometry"]),
+    .target(name: "CairoCanvas", dependencies: ["CCairo", "CPangoCairo", "Geometry"]),
     .target(name: "Rendering", dependencies: ["LayerTree", "CairoCanvas", "Geometry"]),
     .target(name: "Scenes", dependencies: ["Rendering", "LayerTree", "Animations", "CairoCanvas", "Geometry", "ImageEncoding", "Dynamics", "FileIO", "Parallelism"]),
     .target(name: "SceneFiles", dependencies: ["Scenes", "LayerTree", "Animations", "Dynamics", "CairoCanvas", "Geometry", "ImageEncoding", "FileIO"]),

@@ -84,9 +84,14 @@ let cases: [String: () -> Void] = [
   "diff": diffBenchmark,
   "gif-encode": gifEncodeBenchmark,
   "image-draw": imageDrawBenchmark,
+  "text": textBenchmark,
 ]
 let asked = CommandLine.arguments.dropFirst()
 // Cases with arguments, used by scripts/bench.
+if let first = asked.first, first == "text" {
+  textBenchmark()
+  exit(0)
+}
 if let first = asked.first, first == "record" || first == "render-only" {
   let rest = Array(asked.dropFirst())
   if first == "record" { recordBenchmark(rest) } else { renderOnlyBenchmark(rest) }

@@ -7,7 +7,8 @@ import Geometry
 /// `path` (then `M x y`, `L x y`, `C x1 y1 x2 y2 x y`, `Z` lines and `end`) followed by
 /// `fill r g b a evenOdd`, `stroke r g b a width cap join miter phase n d1 ... dn` or
 /// `clip evenOdd`, `group`, `ungroup alpha`, and `image id w h x y width height` (with
-/// `imagedata id w h` and hex rows the first time an image is drawn).
+/// `imagedata id w h` and hex rows the first time an image is drawn). Text is not recorded:
+/// its floor is `Benchmarks/pango-labels.c`.
 final class DisplayList {
   private(set) var lines: [String] = []
   private var images: [Bitmap: Int] = [:]

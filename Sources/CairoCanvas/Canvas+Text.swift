@@ -1,4 +1,4 @@
-import CCairo
+import CPangoCairo
 import Geometry
 
 extension Canvas {
@@ -6,29 +6,36 @@ extension Canvas {
   /// (`fonts-dejavu-core`), so labels come out the same on every machine that runs the setup.
   public static let labelFontFamily = "DejaVu Sans"
 
-  /// Draws a one-line label centred on `center` (points), `size` points tall, in `color`.
+  /// Draws `layout` with the top-left of its layout box at `origin` (points), in `color`.
   ///
-  /// For captions such as a contact sheet's frame times, not for typesetting: Cairo's toy text
-  /// API, no shaping, no line breaks. Hinting is off and anti-aliasing is gray, whatever the
-  /// machine's fontconfig says, so the pixels depend only on the font file.
-  public func drawLabel(_ text: String, centeredAt center: Point, size: Double, color: Color = .black) {
-    withSavedState {
-      cairo_select_font_face(cr, Canvas.labelFontFamily, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL)
-      cairo_set_font_size(cr, size)
-      let options = cairo_font_options_create()
-      cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY)
-      cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
-      cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
-      cairo_set_font_options(cr, options)
-      cairo_font_options_destroy(options)
-      var extents = cairo_text_extents_t()
-      cairo_text_extents(cr, text, &extents)
-      let x = center.x - extents.width / 2 - extents.x_bearing
-      let y = center.y - extents.height / 2 - extents.y_bearing
-      setSource(color)
-      cairo_move_to(cr, x, y)
-      cairo_show_text(cr, text)
-      cairo_new_path(cr)
+  /// Glyphs are rasterised at the canvas's resolution under the current transform, anti-aliased
+  /// in gray, without hinting (the text engine's options, whatever the machine's fontconfig says),
+  /// so the pixels depend only on the font files.
+  public func draw(_ layout: TextLayout, at origin: Point, color: Color) {
+    guard !layout.runs.isEmpty, color.alpha > 0 else { return }
+    cairo_save(cr)
+    cairo_translate(cr, origin.x, origin.y)
+    setSource(color)
+    for run in layout.runs {
+      cairo_set_scaled_font(cr, OpaquePointer(bitPattern: run.font))
+      run.glyphs.withUnsafeBufferPointer { cairo_show_glyphs(cr, $0.baseAddress, Int32($0.count)) }
     }
+    cairo_restore(cr)
+  }
+
+  /// Draws a one-line label whose ink is centred on `center` (points), set `size` points tall
+  /// in DejaVu Sans, in `color`.
+  ///
+  /// For captions such as a contact sheet's frame times: the same text engine as text layers
+  /// (shaped by Pango, gray anti-aliasing, no hinting).
+  public func drawLabel(
+    _ text: String, centeredAt center: Point, size: Double, color: Color = .black
+  ) {
+    guard
+      let layout = try? TextLayout.make(
+        text, style: TextStyle(fontName: Canvas.labelFontFamily, fontSize: size))
+    else { return }
+    let ink = layout.inkBounds
+    draw(layout, at: Point(x: center.x - ink.midX, y: center.y - ink.midY), color: color)
   }
 }

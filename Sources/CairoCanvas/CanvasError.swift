@@ -5,6 +5,8 @@ public enum CanvasError: Error, Hashable, Sendable, CustomStringConvertible {
   case sizeOutOfRange(width: Int, height: Int)
   /// Cairo reported a failure; the text is Cairo's own status description.
   case cairo(String)
+  /// A font name that resolves to no installed face (see `TextStyle.fontName`).
+  case unknownFont(String)
 
   /// A one-line message.
   public var description: String {
@@ -13,6 +15,8 @@ public enum CanvasError: Error, Hashable, Sendable, CustomStringConvertible {
       return "a frame of \(w) x \(h) pixels is outside the limits (1 to \(Canvas.maximumSide) pixels a side, "
         + "at most \(Canvas.maximumPixelCount / 1_000_000) megapixels)"
     case .cairo(let message): return "cairo: \(message)"
+    case .unknownFont(let name):
+      return "unknown font \"\(name)\" (no installed face has that family, PostScript or Family-Style name)"
     }
   }
 }

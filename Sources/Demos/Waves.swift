@@ -102,7 +102,15 @@ public enum Waves {
     }
   }
 
-  /// The pulled-down list under the waves: white rows with an avatar and two text lines.
+  /// The rows of the pulled-down list: a title and a subtitle each.
+  public static let rows = [
+    ("Bingo", "Waves follow the pull, redrawn on every tick"),
+    ("Flipbook", "Core Animation's model, rendered by Cairo on Linux"),
+    ("Pull to refresh", "Release to load the latest articles"),
+  ]
+
+  /// The pulled-down list under the waves: white rows with an avatar, a title and a subtitle
+  /// (text layers; the subtitle is truncated with an ellipsis when it does not fit).
   static func addList(to scene: Scene, top: Double) {
     let list = Layer()
     list.name = "list"
@@ -116,14 +124,19 @@ public enum Waves {
       avatar.frame = Rect(14, y + 11, 32, 32)
       avatar.cornerRadius = 16
       avatar.backgroundColor = Color(hex: "#d5dbe3")
-      let title = Layer()
-      title.frame = Rect(58, y + 15, row % 2 == 0 ? 150 : 118, 9)
-      title.cornerRadius = 4.5
-      title.backgroundColor = Color(hex: "#c3cad4")
-      let subtitle = Layer()
-      subtitle.frame = Rect(58, y + 31, row % 2 == 0 ? 210 : 180, 7)
-      subtitle.cornerRadius = 3.5
-      subtitle.backgroundColor = Color(hex: "#e3e7ec")
+      let (titleText, subtitleText) = rows[row % rows.count]
+      let title = TextLayer()
+      title.frame = Rect(58, y + 9, width - 58 - 14, 18)
+      title.string = titleText
+      title.font = "Helvetica-Bold"
+      title.fontSize = 14
+      title.foregroundColor = Color(hex: "#2b3440")
+      let subtitle = TextLayer()
+      subtitle.frame = Rect(58, y + 28, width - 58 - 14, 16)
+      subtitle.string = subtitleText
+      subtitle.fontSize = 12
+      subtitle.foregroundColor = Color(hex: "#7d8794")
+      subtitle.truncationMode = .end
       let separator = Layer()
       separator.frame = Rect(58, y + rowHeight - 0.5, width - 58, 0.5)
       separator.backgroundColor = Color(hex: "#e3e7ec")

@@ -10,13 +10,14 @@ import Geometry
 
 extension LayerProperty {
   /// Every layer property, in `flipbook inspect`'s order: the properties every layer has, then
-  /// those of shape layers.
+  /// those of shape layers, then those of text layers.
   public static let all: [LayerProperty] = [
     layerName, position, bounds, anchorPoint, opacity, transform, sublayerTransform, zPosition, hidden,
     cornerRadius, borderWidth, borderColor, backgroundColor, contents, masksToBounds, contentsGravity,
     contentsScale, beginTime, speed, timeOffset, collisionBoundsType,
     path, fillColor, strokeColor, lineWidth, lineDashPhase, strokeStart, strokeEnd, miterLimit, lineCap,
     lineJoin, lineDashPattern, fillRule,
+    string, font, fontSize, foregroundColor, isWrapped, truncationMode, alignmentMode,
   ]
 
   /// The property called `name`, if there is one.
@@ -102,12 +103,41 @@ extension LayerProperty {
     get: { .numbers(shape($0).lineDashPattern) }, set: { if case .numbers(let d) = $1 { shape($0).lineDashPattern = d } })
   /// `fillRule`.
   public static let fillRule = choiceProperty("fillRule", of: .shape, { shape($0).fillRule }, { shape($0).fillRule = $1 })
+
+  // MARK: Text layers (CATextLayer)
+
+  /// `string`: the text, or none.
+  public static let string = LayerProperty(
+    "string", .text, of: .text, animatable: false, inspected: true,
+    get: { .text(text($0).string) }, set: { if case .text(let s) = $1 { text($0).string = s } })
+  /// `font`: the font's name (`null` in a scene file is the default, Helvetica).
+  public static let font = LayerProperty(
+    "font", .text, of: .text, animatable: false, inspected: true,
+    get: { .text(text($0).font) },
+    set: { if case .text(let s) = $1 { text($0).font = s ?? TextProperties().font } })
+  /// `fontSize`, in points.
+  public static let fontSize = scalarProperty(
+    "fontSize", of: .text, range: .nonNegative, { text($0).fontSize }, { text($0).fontSize = $1 })
+  /// `foregroundColor`: the text's color.
+  public static let foregroundColor = colorProperty(
+    "foregroundColor", of: .text, { text($0).foregroundColor }, { text($0).foregroundColor = $1 })
+  /// `isWrapped`: whether lines wrap to the bounds' width.
+  public static let isWrapped = boolProperty(
+    "isWrapped", of: .text, animatable: false, { text($0).isWrapped }, { text($0).isWrapped = $1 })
+  /// `truncationMode`.
+  public static let truncationMode = choiceProperty(
+    "truncationMode", of: .text, { text($0).truncationMode }, { text($0).truncationMode = $1 })
+  /// `alignmentMode`.
+  public static let alignmentMode = choiceProperty(
+    "alignmentMode", of: .text, { text($0).alignmentMode }, { text($0).alignmentMode = $1 })
 }
 
 // MARK: Building entries
 
 /// A shape-layer property's layer (the table checks the layer type before reading or writing).
 private func shape(_ layer: Layer) -> ShapeLayer { layer as! ShapeLayer }
+/// A text-layer property's layer (the table checks the layer type before reading or writing).
+private func text(_ layer: Layer) -> TextLayer { layer as! TextLayer }
 
 extension LayerProperty {
   private typealias Get<T> = @Sendable (Layer) -> T
@@ -174,9 +204,10 @@ extension LayerProperty {
   }
 
   private static func boolProperty(
-    _ name: String, animatable: Bool = true, _ get: @escaping Get<Bool>, _ set: @escaping Set<Bool>
+    _ name: String, of type: LayerType = .layer, animatable: Bool = true,
+    _ get: @escaping Get<Bool>, _ set: @escaping Set<Bool>
   ) -> LayerProperty {
-    entry(name, .bool, of: .layer, animatable: animatable, range: .any, wrap: { .bool($0) }, unwrap: {
+    entry(name, .bool, of: type, animatable: animatable, range: .any, wrap: { .bool($0) }, unwrap: {
       if case .bool(let b) = $0 { return b } else { return nil }
     }, get, set)
   }

@@ -37,12 +37,15 @@ public struct LayerProperty: Sendable, CustomStringConvertible {
     case layer
     /// Shape layers (`CAShapeLayer`).
     case shape
+    /// Text layers (`CATextLayer`).
+    case text
 
     /// Whether `layer` is of this type.
     public func includes(_ layer: Layer) -> Bool {
       switch self {
       case .layer: return true
       case .shape: return layer is ShapeLayer
+      case .text: return layer is TextLayer
       }
     }
 
@@ -51,6 +54,7 @@ public struct LayerProperty: Sendable, CustomStringConvertible {
       switch self {
       case .layer: return Layer()
       case .shape: return ShapeLayer()
+      case .text: return TextLayer()
       }
     }
   }

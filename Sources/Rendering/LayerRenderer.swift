@@ -6,7 +6,8 @@ import LayerTree
 ///
 /// For each visible layer (not hidden, opacity above 0): its transform to the superlayer, then,
 /// as one group when the opacity is below 1, the background (clipped to the rounded bounds), the
-/// contents, a shape layer's path (fill, then stroke), the sublayers sorted by `zPosition` (all
+/// contents, a shape layer's path (fill, then stroke), a text layer's text (clipped to its
+/// bounds), the sublayers sorted by `zPosition` (all
 /// of them clipped to the rounded bounds when `masksToBounds`), and last the border on top.
 /// A layer whose transform collapses it to a line or point (scale 0) draws nothing.
 public struct LayerRenderer: Sendable {
@@ -16,7 +17,8 @@ public struct LayerRenderer: Sendable {
   /// Draws `layer` and its subtree into `canvas`, whose current user space is taken to be the
   /// layer's superlayer's coordinate space.
   ///
-  /// - Throws: `RenderingError.perspectiveUnsupported` for a transform with perspective terms.
+  /// - Throws: `RenderingError.perspectiveUnsupported` for a transform with perspective terms,
+  ///   `RenderingError.unknownFont` for a text layer whose font resolves to no installed face.
   public func draw(_ layer: Layer, in canvas: Canvas) throws(RenderingError) {
     guard !layer.isHidden, layer.opacity > 0 else { return }
     guard let placement = layer.transformToSuperlayer.affineTransform else {
@@ -56,6 +58,10 @@ public struct LayerRenderer: Sendable {
 
     if let shape = layer as? ShapeLayer {
       drawShape(shape, in: canvas)
+    }
+
+    if let text = layer as? TextLayer {
+      try drawText(text, in: canvas)
     }
 
     if !layer.sublayers.isEmpty {

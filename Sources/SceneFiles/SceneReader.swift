@@ -126,6 +126,9 @@ final class SceneReader {
         if topLevel { topLevelLayers[name] = topLevelLayers[name] ?? layer } else { nestedNames.insert(name) }
       }
     }
+    if let text = layer as? TextLayer {
+      checkFont(of: text, at: f["font"].map { _ in f.place("font") } ?? place)
+    }
     if let v = f["animations"] { readAnimations(v, at: f.place("animations"), into: layer) }
     if let v = f["sublayers"], let list = array(v, at: f.place("sublayers")) {
       for (i, item) in list.enumerated() {

@@ -95,6 +95,14 @@ import Testing
     #expect(entry.contains("\"strokeColor\": null, \"lineWidth\": 1, \"lineDashPhase\": 0, \"strokeStart\": 0, \"strokeEnd\": 1, \"miterLimit\": 10"))
   }
 
+  @Test func inspectPrintsTextValuesAsTheyShowAtTheTime() throws {
+    let scene = try SceneFormat.load(contentsOf: Self.fixtures + "/scenes/text-layers.json")
+    let line = try Inspection.line(for: scene, at: 0.5)
+    #expect(line.contains("\"string\": \"Hello, Flipbook! ffi AV\", \"font\": \"Helvetica\", \"fontSize\": 31, "))
+    #expect(line.contains("\"foregroundColor\": [1, 0.9, 0.5, 1]"))
+    #expect(line.contains("\"string\": \"你好，世界\""))
+  }
+
   @Test func numbersAreShortestRoundTrip() {
     #expect(Inspection.number(0.1) == "0.1")
     #expect(Inspection.number(1) == "1")

@@ -19,14 +19,14 @@ import Testing
     let result = try Tools.run(Tools.flipbook, ["demo", "--list"])
     #expect(result.status == 0)
     let lines = result.output.split(separator: "\n")
-    #expect(lines.map { String($0.split(separator: " ")[0]) } == ["radar", "cradle", "waves", "spinner", "cat"])
+    #expect(lines.map { String($0.split(separator: " ")[0]) } == ["radar", "cradle", "waves", "spinner", "cat", "counter"])
     #expect(lines.allSatisfy { $0.split(separator: " ").count > 3 })
   }
 
   @Test func allWritesOneGIFPerDemoIntoTheFolder() throws {
     let result = run(["demo", "--all", "-o", folder + "/", "--to", "0.25", "--quiet"])
     #expect(result.status == 0, "\(result.errors)")
-    for name in ["radar", "cradle", "waves", "spinner", "cat"] {
+    for name in ["radar", "cradle", "waves", "spinner", "cat", "counter"] {
       let bytes = try AtomicFile.read("\(folder)/\(name).gif")
       let gif = try DecodedGIF(bytes)
       #expect(gif.frames.count >= 2, "\(name)")

@@ -15,6 +15,7 @@ import Testing
     "cradle": [0.2, 0.4, 0.75, 2],
     "cat": [0.5, 1.3],
     "spinner": [0.3],
+    "text-layers": [0.5],
   ]
 
   static var cases: [GoldenCase] {

@@ -1,0 +1,225 @@
+import CPangoCairo
+import Synchronization
+
+// The text engine: Pango lays out and shapes (with HarfBuzz) over a private fontconfig set, and
+// the results become `TextLayout`s that canvases draw with Cairo alone.
+//
+// Machine independence:
+// - Fonts: a fontconfig configuration of its own, holding exactly the font files listed in
+//   `TextEngine.fontFiles` (Debian's fonts-liberation2, fonts-dejavu-core, fonts-wqy-microhei,
+//   which scripts/setup installs) and no configuration files, so no machine's aliases, rules or
+//   extra fonts change which face a name resolves to or which face falls back for a character.
+// - Language: "en-us" whatever the locale (Pango would take it from LANG; it steers font
+//   fallback and language-specific shaping). Each run's script still picks its own shaping.
+// - Rendering options: gray anti-aliasing, no hinting, hint metrics off, on every font;
+//   Pango's glyph positions are kept unrounded (subpixel layout), and Cairo's image surfaces
+//   then place each glyph image on the whole device pixel nearest its position.
+// Pango and fontconfig are used only under one lock; the layouts it produces are immutable and
+// hold Cairo scaled fonts, which are safe to use from any thread.
+
+/// The engine's state; only ever touched inside `textEngine`'s lock.
+final class TextEngine {
+  /// The font files the engine knows: the faces `scripts/setup` installs.
+  static let fontFiles = [
+    "/usr/share/fonts/truetype/liberation2/LiberationSans-Regular.ttf",
+    "/usr/share/fonts/truetype/liberation2/LiberationSans-Bold.ttf",
+    "/usr/share/fonts/truetype/liberation2/LiberationSans-Italic.ttf",
+    "/usr/share/fonts/truetype/liberation2/LiberationSans-BoldItalic.ttf",
+    "/usr/share/fonts/truetype/liberation2/LiberationSerif-Regular.ttf",
+    "/usr/share/fonts/truetype/liberation2/LiberationSerif-Bold.ttf",
+    "/usr/share/fonts/truetype/liberation2/LiberationSerif-Italic.ttf",
+    "/usr/share/fonts/truetype/liberation2/LiberationSerif-BoldItalic.ttf",
+    "/usr/share/fonts/truetype/liberation2/LiberationMono-Regular.ttf",
+    "/usr/share/fonts/truetype/liberation2/LiberationMono-Bold.ttf",
+    "/usr/share/fonts/truetype/liberation2/LiberationMono-Italic.ttf",
+    "/usr/share/fonts/truetype/liberation2/LiberationMono-BoldItalic.ttf",
+    "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+    "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf",
+    "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf",
+    "/usr/share/fonts/truetype/dejavu/DejaVuSansMono-Bold.ttf",
+    "/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf",
+    "/usr/share/fonts/truetype/dejavu/DejaVuSerif-Bold.ttf",
+    "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc",
+  ]
+
+  /// Apple's names for faces Flipbook does not have, and the metric-compatible faces they
+  /// resolve to (PostScript names; normalized: lowercase, no spaces).
+  static let aliases: [String: String] = [
+    "helvetica": "liberationsans", "helvetica-bold": "liberationsans-bold",
+    "helvetica-oblique": "liberationsans-italic",
+    "helvetica-boldoblique": "liberationsans-bolditalic",
+    "helveticaneue": "liberationsans", "helveticaneue-bold": "liberationsans-bold",
+    "helveticaneue-italic": "liberationsans-italic",
+    "helveticaneue-bolditalic": "liberationsans-bolditalic",
+    "arial": "liberationsans", "arialmt": "liberationsans", "arial-boldmt": "liberationsans-bold",
+    "arial-italicmt": "liberationsans-italic", "arial-bolditalicmt": "liberationsans-bolditalic",
+    "arial-bold": "liberationsans-bold", "arial-italic": "liberationsans-italic",
+    "arial-bolditalic": "liberationsans-bolditalic",
+    "times": "liberationserif", "times-roman": "liberationserif",
+    "timesnewroman": "liberationserif",
+    "timesnewromanpsmt": "liberationserif", "times-bold": "liberationserif-bold",
+    "timesnewromanps-boldmt": "liberationserif-bold", "courier": "liberationmono",
+    "couriernew": "liberationmono", "couriernewpsmt": "liberationmono",
+    "courier-bold": "liberationmono-bold",
+  ]
+
+  /// One face of the font set, as fontconfig lists it.
+  struct Face {
+    let pattern: OpaquePointer
+    let families: [String]
+    let style: String
+    let postScriptName: String
+    let weight: Int32
+    let slant: Int32
+  }
+
+  let config: OpaquePointer
+  let fontMap: UnsafeMutablePointer<PangoFontMap>
+  let context: OpaquePointer
+  let faces: [Face]
+  /// Font names already resolved: a Pango description of the face, or `nil` for none.
+  var descriptions: [String: OpaquePointer?] = [:]
+  /// Layouts made so far, by string and style.
+  var layouts: [LayoutKey: TextLayout] = [:]
+
+  struct LayoutKey: Hashable {
+    let string: String
+    let style: TextStyle
+  }
+
+  /// The most layouts kept; past it the cache starts again (a counter makes one per frame).
+  static let cacheLimit = 4096
+
+  init() throws(CanvasError) {
+    guard let config = FcConfigCreate() else {
+      throw .cairo("fontconfig: cannot create a configuration")
+    }
+    for file in TextEngine.fontFiles {
+      _ = FcConfigAppFontAddFile(config, file)
+    }
+    self.config = config
+    let map = pango_cairo_font_map_new()!
+    flipbook_fc_font_map_set_config(map, config)
+    fontMap = map
+    context = pango_font_map_create_context(map)
+    let options = cairo_font_options_create()
+    cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY)
+    cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
+    cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
+    cairo_font_options_set_subpixel_order(options, CAIRO_SUBPIXEL_ORDER_DEFAULT)
+    pango_cairo_context_set_font_options(context, options)
+    cairo_font_options_destroy(options)
+    pango_context_set_round_glyph_positions(context, 0)
+    // One language whatever the machine's locale: it steers fallback order and shaping.
+    pango_context_set_language(context, pango_language_from_string("en-us"))
+    faces = TextEngine.listFaces(config)
+  }
+
+  private static func listFaces(_ config: OpaquePointer) -> [Face] {
+    let pattern = FcPatternCreate()
+    defer { FcPatternDestroy(pattern) }
+    guard let set = FcFontList(config, pattern, nil) else { return [] }
+    defer { FcFontSetDestroy(set) }
+    var faces: [Face] = []
+    for i in 0..<Int(set.pointee.nfont) {
+      guard let font = set.pointee.fonts[i] else { continue }
+      FcPatternReference(font)
+      func string(_ object: String, _ n: Int32) -> String? {
+        var value: UnsafeMutablePointer<FcChar8>? = nil
+        guard FcPatternGetString(font, object, n, &value) == FcResultMatch, let value else {
+          return nil
+        }
+        return String(cString: value)
+      }
+      func integer(_ object: String) -> Int32 {
+        var value: Int32 = 0
+        return FcPatternGetInteger(font, object, 0, &value) == FcResultMatch ? value : 0
+      }
+      var families: [String] = []
+      var n: Int32 = 0
+      while let f = string(FC_FAMILY, n) {
+        families.append(f)
+        n += 1
+      }
+      faces.append(
+        Face(
+          pattern: font, families: families, style: string(FC_STYLE, 0) ?? "",
+          postScriptName: string(FC_POSTSCRIPT_NAME, 0) ?? "", weight: integer(FC_WEIGHT),
+          slant: integer(FC_SLANT)))
+    }
+    // A stable order whatever order fontconfig listed the files in.
+    return faces.sorted { ($0.postScriptName, $0.style) < ($1.postScriptName, $1.style) }
+  }
+
+  /// Lowercase, spaces removed: how names are compared.
+  static func normalized(_ name: String) -> String {
+    String(name.lowercased().filter { $0 != " " })
+  }
+
+  /// The face `name` selects: an alias, a PostScript name, a family (its regular face) or
+  /// `Family-Style`; `nil` when none matches.
+  func face(named name: String) -> Face? {
+    var key = TextEngine.normalized(name)
+    if let alias = TextEngine.aliases[key] { key = alias }
+    if let face = faces.first(where: { TextEngine.normalized($0.postScriptName) == key }) {
+      return face
+    }
+    let regular = Int32(FC_WEIGHT_REGULAR)
+    func family(_ faces: [Face], _ family: String) -> [Face] {
+      faces.filter { $0.families.contains { TextEngine.normalized($0) == family } }
+    }
+    let inFamily = family(faces, key)
+    if !inFamily.isEmpty {
+      return inFamily.min {
+        (abs($0.weight - regular), $0.slant) < (abs($1.weight - regular), $1.slant)
+      }
+    }
+    if let dash = key.lastIndex(of: "-") {
+      let style = String(key[key.index(after: dash)...])
+      let candidates = family(faces, String(key[..<dash]))
+      let wanted = [style, style.replacingOccurrences(of: "oblique", with: "italic")]
+      return candidates.first { wanted.contains(TextEngine.normalized($0.style)) }
+    }
+    return nil
+  }
+
+  /// A Pango description of the face `name` selects (owned by the engine), or `nil`.
+  func description(named name: String) -> OpaquePointer? {
+    if let known = descriptions[name] { return known }
+    let description = face(named: name).map {
+      pango_fc_font_description_from_pattern($0.pattern, 0)!
+    }
+    descriptions[name] = description
+    return description
+  }
+}
+
+extension String {
+  fileprivate func replacingOccurrences(of target: String, with replacement: String) -> String {
+    guard !target.isEmpty else { return self }
+    var result = "", rest = Substring(self)
+    while let range = rest.firstRange(of: target) {
+      result += rest[..<range.lowerBound] + replacement
+      rest = rest[range.upperBound...]
+    }
+    return result + rest
+  }
+}
+
+/// The one text engine, made on first use.
+let textEngine = Mutex<TextEngine?>(nil)
+
+/// Runs `body` with the engine, under its lock.
+func withTextEngine<R: Sendable>(
+  _ body: (TextEngine) throws(CanvasError) -> R
+) throws(CanvasError) -> R {
+  let result: Result<R, CanvasError> = textEngine.withLock { engine in
+    do throws(CanvasError) {
+      if engine == nil { engine = try TextEngine() }
+      return .success(try body(engine!))
+    } catch {
+      return .failure(error)
+    }
+  }
+  return try result.get()
+}

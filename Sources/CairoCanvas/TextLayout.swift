@@ -1,0 +1,239 @@
+import CPangoCairo
+import Geometry
+
+/// A string laid out and shaped in a style: lines, their places, and the positioned glyphs a
+/// canvas draws (`Canvas.draw(_:at:color:)`).
+///
+/// Coordinates are points with the origin at the top-left of the layout box and y down: the
+/// first line's top is at y = 0, lines follow at the font's line height (Pango's: the line's
+/// tallest ascent plus its deepest descent). Layouts are immutable and may be drawn from any
+/// thread; `make(_:style:)` lays a string out once per style and then returns the same layout.
+///
+/// ```swift
+/// let style = TextStyle(fontSize: 24, width: 80, alignment: .center)
+/// let layout = try TextLayout.make("75%", style: style)
+/// canvas.draw(layout, at: Point(10, 10), color: .white)
+/// ```
+public final class TextLayout: Sendable {
+  /// The string laid out.
+  public let string: String
+  /// The style it was laid out in.
+  public let style: TextStyle
+  /// The lines, top to bottom.
+  public let lines: [Line]
+  /// The logical size: the layout width (`style.width`, or the widest line) by the lines'
+  /// total height, in points.
+  public let size: Size
+  /// The rectangle the glyphs' ink covers, in points (`.zero` when nothing is drawn).
+  public let inkBounds: Rect
+  /// Whether truncation replaced some of the text with "…".
+  public let isTruncated: Bool
+  /// The glyph runs to draw, each in one font.
+  let runs: [GlyphRun]
+  /// Addresses of the Cairo scaled fonts the runs use, each referenced once by this layout.
+  /// (Cairo's scaled fonts are immutable and thread-safe; an address is kept so that the layout
+  /// stays a plain value Swift can share between threads.)
+  private let fontAddresses: [UInt]
+
+  /// One line of a layout.
+  public struct Line: Hashable, Sendable {
+    /// The characters the line shows, in visual order, with "…" where truncation removed text.
+    public let text: String
+    /// The line's logical rectangle (its advance width by its line height), in points.
+    public let frame: Rect
+    /// The y of the line's baseline, in points.
+    public let baseline: Double
+    /// The rectangle the line's ink covers, in points.
+    public let inkBounds: Rect
+    /// Whether the line's paragraph runs right to left (Arabic, Hebrew).
+    public let isRightToLeft: Bool
+  }
+
+  struct GlyphRun: Sendable {
+    let font: UInt
+    let glyphs: [cairo_glyph_t]
+  }
+
+  init(
+    string: String, style: TextStyle, lines: [Line], size: Size, inkBounds: Rect, runs: [GlyphRun],
+    fontAddresses: [UInt], isTruncated: Bool
+  ) {
+    (self.string, self.style, self.lines, self.size) = (string, style, lines, size)
+    (self.inkBounds, self.runs, self.fontAddresses) = (inkBounds, runs, fontAddresses)
+    self.isTruncated = isTruncated
+  }
+
+  deinit {
+    for address in fontAddresses { cairo_scaled_font_destroy(OpaquePointer(bitPattern: address)) }
+  }
+
+
+  /// `string` laid out in `style`: made once, then returned from the engine's cache for the
+  /// same string and style (so a label that only moves or fades is never shaped again).
+  ///
+  /// - Throws: `CanvasError.unknownFont` when `style.fontName` resolves to no installed face.
+  public static func make(_ string: String, style: TextStyle) throws(CanvasError) -> TextLayout {
+    let key = TextEngine.LayoutKey(string: string, style: style.layoutKey)
+    return try withTextEngine { engine throws(CanvasError) in
+      if let known = engine.layouts[key] { return known }
+      let layout = try engine.layOut(string, style: key.style)
+      if engine.layouts.count >= TextEngine.cacheLimit { engine.layouts.removeAll() }
+      engine.layouts[key] = layout
+      return layout
+    }
+  }
+
+  /// The face `fontName` resolves to, as `"Family Style"` (`"Liberation Sans Bold"` for
+  /// `"Helvetica-Bold"`), or `nil` when it resolves to none.
+  public static func resolvedFace(forFontNamed fontName: String) -> String? {
+    try? withTextEngine { engine in
+      engine.face(named: fontName).map { "\($0.families.first ?? "") \($0.style)" }
+    }
+  }
+
+  /// The glyph indices drawn, in visual order (for tests of shaping).
+  package var glyphIndices: [UInt] { runs.flatMap { $0.glyphs.map(\.index) } }
+}
+
+extension TextEngine {
+  /// Lays `string` out with Pango and copies out lines and glyphs.
+  func layOut(_ string: String, style: TextStyle) throws(CanvasError) -> TextLayout {
+    guard let base = description(named: style.fontName) else { throw .unknownFont(style.fontName) }
+    let scale = Double(PANGO_SCALE)
+    let layout = pango_layout_new(context)!
+    defer { flipbook_object_unref(UnsafeMutableRawPointer(layout)) }
+    let description = pango_font_description_copy(base)
+    defer { pango_font_description_free(description) }
+    let size = style.fontSize.isFinite ? Swift.min(Swift.max(style.fontSize, 0), 10_000) : 0
+    pango_font_description_set_absolute_size(description, size * scale)
+    pango_layout_set_font_description(layout, description)
+    pango_layout_set_text(layout, string, -1)
+
+    let width = style.width.map { $0.isFinite ? Swift.max(0, $0) : 0 }
+    // Pango aligns, wraps and truncates within a width; unwrapped, untruncated text is laid
+    // out unbounded and aligned here.
+    let pangoWidth = width != nil && (style.isWrapped || style.truncation != .none)
+    if pangoWidth, let width {
+      pango_layout_set_width(layout, Int32(Swift.min(width * scale, Double(Int32.max))))
+      pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR)
+      switch style.alignment {
+      case .natural: pango_layout_set_alignment(layout, PANGO_ALIGN_LEFT)
+      case .justified:
+        pango_layout_set_alignment(layout, PANGO_ALIGN_LEFT)
+        pango_layout_set_justify(layout, 1)
+      case .left:
+        pango_layout_set_auto_dir(layout, 0)
+        pango_layout_set_alignment(layout, PANGO_ALIGN_LEFT)
+      case .right:
+        pango_layout_set_auto_dir(layout, 0)
+        pango_layout_set_alignment(layout, PANGO_ALIGN_RIGHT)
+      case .center: pango_layout_set_alignment(layout, PANGO_ALIGN_CENTER)
+      }
+      switch style.truncation {
+      case .none: break
+      case .start: pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_START)
+      case .middle: pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_MIDDLE)
+      case .end: pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_END)
+      }
+      if style.isWrapped, style.truncation != .none, let height = style.height {
+        pango_layout_set_height(
+          layout, Int32(Swift.min(Swift.max(0, height) * scale, Double(Int32.max))))
+      }
+    }
+
+    var logicalExtents = PangoRectangle()
+    pango_layout_get_extents(layout, nil, &logicalExtents)
+    let layoutWidth = width ?? Double(logicalExtents.width) / scale
+
+    let text = Array(string.utf8)
+    var lines: [TextLayout.Line] = []
+    var runs: [TextLayout.GlyphRun] = []
+    var fonts: [UInt] = []
+    var ink: Rect? = nil
+    let iter = pango_layout_get_iter(layout)
+    defer { pango_layout_iter_free(iter) }
+    repeat {
+      guard let line = pango_layout_iter_get_line_readonly(iter) else { continue }
+      var lineInk = PangoRectangle(), lineLogical = PangoRectangle()
+      pango_layout_iter_get_line_extents(iter, &lineInk, &lineLogical)
+      let baseline = Double(pango_layout_iter_get_baseline(iter)) / scale
+      let lineWidth = Double(lineLogical.width) / scale
+      let rtl = line.pointee.resolved_dir == PANGO_DIRECTION_RTL.rawValue
+      var x = Double(lineLogical.x) / scale
+      if !pangoWidth {
+        switch style.alignment {
+        case .left: x = 0
+        case .right: x = layoutWidth - lineWidth
+        case .center: x = (layoutWidth - lineWidth) / 2
+        case .natural, .justified: x = rtl ? layoutWidth - lineWidth : 0
+        }
+      }
+      let shift = x - Double(lineLogical.x) / scale
+      var lineText = ""
+      var pen = x * scale
+      var node = line.pointee.runs
+      while let current = node {
+        node = current.pointee.next
+        guard let run = current.pointee.data?.assumingMemoryBound(to: PangoGlyphItem.self) else {
+          continue
+        }
+        let item = run.pointee.item.pointee
+        if flipbook_is_ellipsis(run) != 0 {
+          lineText += "…"
+        } else {
+          let start = Int(item.offset), end = Swift.min(text.count, start + Int(item.length))
+          if start < end { lineText += String(decoding: text[start..<end], as: UTF8.self) }
+        }
+        let glyphString = run.pointee.glyphs.pointee
+        var glyphs: [cairo_glyph_t] = []
+        glyphs.reserveCapacity(Int(glyphString.num_glyphs))
+        for i in 0..<Int(glyphString.num_glyphs) {
+          let info = glyphString.glyphs[i]
+          let g = info.glyph
+          if g != PANGO_GLYPH_EMPTY && g & PANGO_GLYPH_UNKNOWN_FLAG == 0 {
+            glyphs.append(
+              cairo_glyph_t(
+                index: UInt(g), x: (pen + Double(info.geometry.x_offset)) / scale,
+                y: baseline + Double(info.geometry.y_offset) / scale))
+          }
+          pen += Double(info.geometry.width)
+        }
+        if !glyphs.isEmpty, let font = item.analysis.font, let scaled = flipbook_scaled_font(font) {
+          let address = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(scaled)))
+          if !fonts.contains(address) {
+            cairo_scaled_font_reference(scaled)
+            fonts.append(address)
+          }
+          runs.append(TextLayout.GlyphRun(font: address, glyphs: glyphs))
+        }
+      }
+      let lineInkRect = Rect(
+        x: Double(lineInk.x) / scale + shift, y: Double(lineInk.y) / scale,
+        width: Double(lineInk.width) / scale, height: Double(lineInk.height) / scale)
+      if lineInk.width > 0 && lineInk.height > 0 {
+        ink = ink.map { union($0, lineInkRect) } ?? lineInkRect
+      }
+      lines.append(
+        TextLayout.Line(
+          text: lineText,
+          frame: Rect(
+            x: x, y: Double(lineLogical.y) / scale, width: lineWidth,
+            height: Double(lineLogical.height) / scale),
+          baseline: baseline, inkBounds: lineInkRect, isRightToLeft: rtl))
+    } while pango_layout_iter_next_line(iter) != 0
+
+    return TextLayout(
+      string: string, style: style, lines: lines,
+      size: Size(width: layoutWidth, height: Double(logicalExtents.height) / scale),
+      inkBounds: ink ?? .zero, runs: runs, fontAddresses: fonts,
+      isTruncated: pango_layout_is_ellipsized(layout) != 0)
+  }
+}
+
+/// The smallest rectangle holding `a` and `b`.
+private func union(_ a: Rect, _ b: Rect) -> Rect {
+  let minX = Swift.min(a.minX, b.minX), minY = Swift.min(a.minY, b.minY)
+  return Rect(
+    x: minX, y: minY, width: Swift.max(a.maxX, b.maxX) - minX,
+    height: Swift.max(a.maxY, b.maxY) - minY)
+}

@@ -1,0 +1,117 @@
+import Geometry
+
+/// A layer that draws a string, as Core Animation's `CATextLayer`: laid out from the top of its
+/// bounds, aligned within their width, optionally wrapped at word boundaries and truncated with
+/// an ellipsis, drawn above the background and contents and below the sublayers and border,
+/// clipped to the bounds.
+///
+/// Defaults are Core Animation's: no string, Helvetica (which resolves to Liberation Sans, its
+/// metric-compatible face), 36 points, opaque white. `fontSize` and `foregroundColor` animate.
+/// The text is drawn at the frame's resolution whatever `contentsScale` says (Core Animation
+/// rasterises at `contentsScale`, which apps set to the screen's scale; Flipbook always does).
+///
+/// ```swift
+/// let label = TextLayer()
+/// label.string = "75%"
+/// label.fontSize = 24
+/// label.alignmentMode = .center
+/// label.frame = Rect(0, 0, 120, 30)
+/// ```
+public final class TextLayer: Layer {
+  /// The text to draw (default `nil`: nothing).
+  public var string: String? {
+    get { textProperties.string }
+    set { textProperties.string = newValue }
+  }
+  /// The font's name (default `"Helvetica"`): a family (`"DejaVu Sans"`), a PostScript name
+  /// (`"Helvetica-Bold"`, `"LiberationSerif-Italic"`) or `Family-Style`; resolved through the
+  /// fonts `scripts/setup` installs. A name that resolves to no face makes rendering fail.
+  public var font: String {
+    get { textProperties.font }
+    set { textProperties.font = newValue }
+  }
+  /// The font's size, in points (default 36). Animatable.
+  public var fontSize: Double {
+    get { textProperties.fontSize }
+    set { textProperties.fontSize = newValue }
+  }
+  /// The text's color (default opaque white; `nil` draws no text). Animatable.
+  public var foregroundColor: Color? {
+    get { textProperties.foregroundColor }
+    set { textProperties.foregroundColor = newValue }
+  }
+  /// Whether lines wrap at word boundaries to fit the bounds' width (default `false`).
+  public var isWrapped: Bool {
+    get { textProperties.isWrapped }
+    set { textProperties.isWrapped = newValue }
+  }
+  /// Where an ellipsis replaces text that does not fit (default `.none`).
+  public var truncationMode: TruncationMode {
+    get { textProperties.truncationMode }
+    set { textProperties.truncationMode = newValue }
+  }
+  /// Where lines sit within the bounds' width (default `.natural`).
+  public var alignmentMode: AlignmentMode {
+    get { textProperties.alignmentMode }
+    set { textProperties.alignmentMode = newValue }
+  }
+
+  /// Every text property in one value: what `presentation(at:)` copies.
+  package var textProperties = TextProperties()
+
+  /// Creates a text layer with Core Animation's defaults.
+  public override init() { super.init() }
+
+  required init(copying layer: Layer) {
+    super.init(copying: layer)
+    if let text = layer as? TextLayer { textProperties = text.textProperties }
+  }
+
+  /// Where lines sit within the bounds' width (`CATextLayerAlignmentMode`).
+  public enum AlignmentMode: String, Hashable, Sendable, CaseIterable {
+    /// Left for left-to-right text, right for right-to-left text.
+    case natural
+    /// Flush left.
+    case left
+    /// Flush right.
+    case right
+    /// Centred.
+    case center
+    /// Every line of a paragraph but its last stretched to the width.
+    case justified
+  }
+
+  /// Where an ellipsis ("…") replaces text that does not fit (`CATextLayerTruncationMode`):
+  /// on the last line that fits the bounds' height, or on an unwrapped line wider than them.
+  public enum TruncationMode: String, Hashable, Sendable, CaseIterable {
+    /// No ellipsis; the bounds clip what does not fit.
+    case none
+    /// The start of the line is replaced.
+    case start
+    /// The middle of the line is replaced.
+    case middle
+    /// The end of the line is replaced.
+    case end
+  }
+}
+
+/// The properties only text layers have, as one value (see `TextLayer` for what each means).
+package struct TextProperties: Hashable, Sendable {
+  /// The text to draw (default `nil`).
+  public var string: String? = nil
+  /// The font's name (default `"Helvetica"`).
+  public var font: String = "Helvetica"
+  /// The font's size, in points (default 36).
+  public var fontSize: Double = 36
+  /// The text's color (default opaque white).
+  public var foregroundColor: Color? = .white
+  /// Whether lines wrap (default `false`).
+  public var isWrapped: Bool = false
+  /// Where an ellipsis goes (default `.none`).
+  public var truncationMode: TextLayer.TruncationMode = .none
+  /// Where lines sit (default `.natural`).
+  public var alignmentMode: TextLayer.AlignmentMode = .natural
+
+  /// Creates text properties with Core Animation's defaults.
+  public init() {}
+}

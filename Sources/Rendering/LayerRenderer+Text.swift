@@ -1,0 +1,37 @@
+import CairoCanvas
+import Geometry
+import LayerTree
+
+extension LayerRenderer {
+  /// Draws a text layer's string: laid out (once per string and style, by the text engine's
+  /// cache) in the bounds' width from the top of the bounds, clipped to the bounds.
+  func drawText(_ layer: TextLayer, in canvas: Canvas) throws(RenderingError) {
+    guard let string = layer.string, !string.isEmpty, let color = layer.foregroundColor,
+      color.alpha > 0
+    else { return }
+    let bounds = layer.bounds.standardized
+    guard !bounds.isEmpty, layer.fontSize > 0 else { return }
+    let layout: TextLayout
+    do {
+      layout = try TextLayout.make(
+        string, style: layer.textStyle(width: bounds.width, height: bounds.height))
+    } catch {
+      throw .unknownFont(layer: layer.name, font: layer.font)
+    }
+    canvas.save()
+    canvas.clip(to: Path(rect: bounds))
+    canvas.draw(layout, at: bounds.origin, color: color)
+    canvas.restore()
+  }
+}
+
+extension TextLayer {
+  /// The text engine's style for this layer's properties, laid out `width` points wide and
+  /// truncated to `height` points.
+  package func textStyle(width: Double, height: Double) -> TextStyle {
+    TextStyle(
+      fontName: font, fontSize: fontSize, width: width, height: height,
+      alignment: TextAlignment(rawValue: alignmentMode.rawValue) ?? .natural, isWrapped: isWrapped,
+      truncation: TextTruncation(rawValue: truncationMode.rawValue) ?? .none)
+  }
+}

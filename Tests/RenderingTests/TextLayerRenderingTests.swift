@@ -1,0 +1,149 @@
+import Flipbook
+import FlipbookTestSupport
+import Testing
+
+/// Text layers' drawing (visual-effects.md §5), measured from pixels.
+@Suite struct TextLayerRenderingTests {
+  /// The box of pixels with alpha or non-background color, in pixels (`nil` when none).
+  func inked(
+    _ b: Bitmap, where test: (RGBA8) -> Bool
+  ) -> (minX: Int, minY: Int, maxX: Int, maxY: Int)? {
+    var box: (minX: Int, minY: Int, maxX: Int, maxY: Int)? = nil
+    for y in 0..<b.height {
+      for x in 0..<b.width where test(b[x, y]) {
+        box =
+          box.map { (min($0.minX, x), min($0.minY, y), max($0.maxX, x), max($0.maxY, y)) } ?? (
+            x, y, x, y
+          )
+      }
+    }
+    return box
+  }
+
+  func render(_ label: TextLayer, size: Size = Size(200, 100)) throws -> Bitmap {
+    let scene = Scene(size: size)
+    scene.addLayer(label)
+    return try scene.makeFrame(at: 0).makeBitmap()
+  }
+
+  func label(_ s: String, frame: Rect, fontSize: Double = 20) -> TextLayer {
+    let l = TextLayer()
+    l.string = s
+    l.fontSize = fontSize
+    l.frame = frame
+    return l
+  }
+
+  @Test func defaultsAreCoreAnimations() {
+    let l = TextLayer()
+    #expect(l.string == nil && l.font == "Helvetica" && l.fontSize == 36)
+    #expect(l.foregroundColor == .white && !l.isWrapped)
+    #expect(l.truncationMode == .none && l.alignmentMode == .natural)
+  }
+
+  @Test func theFirstLineStartsAtTheTopOfTheBounds() throws {
+    let b = try render(label("H", frame: Rect(20, 30, 100, 40), fontSize: 20))
+    let box = try #require(inked(b) { $0.a > 0 })
+    // A capital's top is the ascent minus the cap height below the line's top: Liberation Sans
+    // has ascent 0.905 em and cap height 0.729 em, so 3.5 points at 20 points.
+    #expect(abs(Double(box.minY) - (30 + 20 * (0.905 - 0.729))) <= 1)
+    #expect(box.minX >= 20 && box.minX <= 23)
+    // White, the default foreground color, where the stem is solid.
+    #expect(b[box.minX + 1, box.minY + 5] == RGBA8(255, 255, 255, 255))
+  }
+
+  @Test func alignmentPlacesTheInkInTheBounds() throws {
+    for (mode, expectedMid) in [
+      (TextLayer.AlignmentMode.left, nil), (.center, 100.0), (.right, nil),
+    ] {
+      let l = label("Ink", frame: Rect(0, 0, 200, 40))
+      l.alignmentMode = mode
+      let box = try #require(inked(try render(l)) { $0.a > 0 })
+      switch mode {
+      case .left: #expect(box.minX <= 3)
+      case .right: #expect(box.maxX >= 196 && box.maxX <= 199)
+      default: #expect(abs(Double(box.minX + box.maxX + 1) / 2 - expectedMid!) <= 2)
+      }
+    }
+  }
+
+  @Test func textIsAboveTheBackgroundAndBelowSublayersAndBorder() throws {
+    let l = label("█████", frame: Rect(0, 0, 200, 100), fontSize: 40)
+    l.font = "DejaVu Sans"  // a full block: solid ink from the top-left
+    l.backgroundColor = .black
+    l.borderColor = Color(red: 0, green: 0, blue: 1)
+    l.borderWidth = 4
+    let cover = Layer()
+    cover.frame = Rect(60, 0, 20, 100)
+    cover.backgroundColor = Color(red: 1, green: 0, blue: 0)
+    l.addSublayer(cover)
+    let b = try render(l)
+    #expect(b[30, 20] == RGBA8(255, 255, 255, 255))  // text over the background
+    #expect(b[70, 20] == RGBA8(255, 0, 0, 255))  // the sublayer over the text
+    #expect(b[1, 20] == RGBA8(0, 0, 255, 255))  // the border over the text
+    #expect(b[190, 90] == RGBA8(0, 0, 0, 255))  // background where there is no text
+  }
+
+  @Test func textIsClippedToTheBounds() throws {
+    let l = label("Clipped text that is far too long", frame: Rect(50, 40, 60, 12), fontSize: 20)
+    let b = try render(l)
+    let box = try #require(inked(b) { $0.a > 0 })
+    #expect(box.minX >= 50 && box.maxX <= 109 && box.minY >= 40 && box.maxY <= 51)
+  }
+
+  @Test func wrappedLinesStackDownTheBounds() throws {
+    let l = label("one two three", frame: Rect(0, 0, 45, 100), fontSize: 16)
+    l.isWrapped = true
+    let b = try render(l)
+    // Three lines: three bands of ink separated by empty rows.
+    var bands = 0, inBand = false
+    for y in 0..<b.height {
+      let any = (0..<b.width).contains { b[$0, y].a > 0 }
+      if any && !inBand { bands += 1 }
+      inBand = any
+    }
+    #expect(bands == 3)
+  }
+
+  @Test func fontSizeAndForegroundColorAnimate() throws {
+    let l = label("Hi", frame: Rect(0, 0, 100, 50))
+    var size = BasicAnimation(keyPath: "fontSize")
+    size.fromValue = 10
+    size.toValue = 30
+    size.duration = 1
+    size.timingFunction = .linear
+    l.add(size, forKey: "size")
+    var color = BasicAnimation(keyPath: "foregroundColor")
+    color.toValue = .color(.black)
+    color.duration = 1
+    color.timingFunction = .linear
+    l.add(color, forKey: "color")
+    let shown = try #require(l.presentation(at: 0.5) as? TextLayer)
+    #expect(abs(shown.fontSize - 20) < 1e-9)
+    #expect(abs((shown.foregroundColor?.red ?? 0) - 0.5) < 1e-9)
+    #expect(l.fontSize == 20)
+  }
+
+  @Test func anUnknownFontFailsTheFrameNamingLayerAndFont() {
+    let l = label("Hi", frame: Rect(0, 0, 100, 50))
+    l.name = "title"
+    l.font = "Comic Sans MS"
+    #expect(throws: RenderingError.unknownFont(layer: "title", font: "Comic Sans MS")) {
+      try render(l)
+    }
+  }
+
+  @Test func sceneFilesReadEveryTextKey() throws {
+    let scene = try SceneFormat.decode(
+      Array(
+        """
+        {"flipbook": 1, "size": [100, 100], "layers": [{"type": "text", "name": "t", "string": "Hi",
+         "font": "Arial-BoldMT", "fontSize": 12, "foregroundColor": "#ff0000", "isWrapped": true,
+         "truncationMode": "middle", "alignmentMode": "justified"}]}
+        """.utf8), file: "t.json")
+    let t = try #require(scene.layers.first as? TextLayer)
+    #expect(t.string == "Hi" && t.font == "Arial-BoldMT" && t.fontSize == 12)
+    #expect(t.foregroundColor == Color(red: 1, green: 0, blue: 0) && t.isWrapped)
+    #expect(t.truncationMode == .middle && t.alignmentMode == .justified)
+  }
+}
