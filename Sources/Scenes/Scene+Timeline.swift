@@ -10,6 +10,9 @@ public enum SceneError: Error, Hashable, Sendable, CustomStringConvertible {
   case notReplicable
   /// The closure given to `Scene.rebuild(with:)` failed with this message.
   case rebuildFailed(String)
+  /// The scene simulates (dynamics, timeline events or display-link hooks) and `requested` is
+  /// past `Scene.maximumSimulatedTime`: reaching it would step the simulation for hours.
+  case simulatedTimeTooLong(requested: Double, limit: Double)
 
   /// A one-line message.
   public var description: String {
@@ -20,6 +23,10 @@ public enum SceneError: Error, Hashable, Sendable, CustomStringConvertible {
       return "the scene was built without a builder and cannot be copied for other threads; build it with Scene(size:...) { scene in ... }"
     case .rebuildFailed(let message):
       return "the scene could not be built again: \(message)"
+    case .simulatedTimeTooLong(let requested, let limit):
+      func text(_ x: Double) -> String { x == x.rounded() && x.magnitude < 1e15 ? "\(Int(x))" : "\(x)" }
+      return "the time \(text(requested)) s is past the limit of \(text(limit)) s for a scene that "
+        + "simulates (dynamics, timeline events or display-link hooks step through every instant before it)"
     }
   }
 }
@@ -28,6 +35,12 @@ extension Scene {
   /// The rate of `onFrame` hooks: 60 ticks per second of scene time, as a display link on a
   /// 60 Hz screen, whatever the output frame rate.
   public static let displayLinkRate = 60
+
+  /// The latest time a scene that simulates (dynamics, timeline events, display-link hooks) may
+  /// show: one hour, `maximumDuration`. Such a scene reaches a time by stepping through every
+  /// instant before it, so a later time is refused (`SceneError.simulatedTimeTooLong`) rather
+  /// than simulated for hours. Scenes that only animate show any time.
+  public static let maximumSimulatedTime: Double = maximumDuration
 
   /// Runs `action` once, at scene time `time` (seconds), before any frame at or after that time
   /// is shown. The action receives the time it runs for; it may add and remove layers, add
@@ -66,6 +79,9 @@ extension Scene {
   /// - Throws: `SceneError.timeWentBackwards` when the scene has timeline events or hooks and
   ///   has already run past `time`.
   public func advance(to time: Double) throws(SceneError) {
+    if time > Scene.maximumSimulatedTime && (hasTimeline || dynamicAnimatorIfUsed != nil) {
+      throw .simulatedTimeTooLong(requested: time, limit: Scene.maximumSimulatedTime)
+    }
     if time < modelTime {
       if !hasTimeline {
         dynamicAnimatorIfUsed?.advance(to: time)  // looked up in the recording
