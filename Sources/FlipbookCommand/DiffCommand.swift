@@ -30,7 +30,7 @@ struct DiffCommand: ParsableCommand {
   @Option(name: .long, parsing: .unconditional, help: "How many pixels may differ (default 0).")
   var maxDiffPixels: Int?
 
-  @Option(name: .long, help: "The share of pixels that may differ, 0...1.")
+  @Option(name: .long, parsing: .unconditional, help: "The share of pixels that may differ, 0...1.")
   var maxDiffRatio: Double?
 
   @Option(name: [.customShort("o"), .long], help: "Write the difference picture to this PNG.")

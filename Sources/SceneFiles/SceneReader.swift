@@ -26,6 +26,7 @@ final class SceneReader {
   }
 
   func report(_ place: String, _ message: String) {
+    let place = place.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) ? SceneReader.escaped(place) : place
     problems.append(SceneFormat.Problem(place: SceneReader.shortened(place, to: 200), message: SceneReader.shortenedQuotes(message)))
   }
 
@@ -38,6 +39,8 @@ final class SceneReader {
   /// `message` with every quoted value from the file (keys, names, strings between `"`) longer
   /// than 40 characters cut to 40 and an ellipsis, so a line stays readable.
   static func shortenedQuotes(_ message: String) -> String {
+    // Control characters from the file (a NUL, a newline in a key) would break the line.
+    let message = message.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) ? escaped(message) : message
     guard message.utf8.count > 200 else { return message }
     let parts = message.split(separator: "\"", omittingEmptySubsequences: false)
     var out: [String] = []
@@ -45,6 +48,20 @@ final class SceneReader {
       out.append(shortened(String(part), to: i % 2 == 1 ? 40 : 200))
     }
     return out.joined(separator: "\"")
+  }
+
+  /// `text` with control characters written as JSON escapes (`\u0000`).
+  static func escaped(_ text: String) -> String {
+    var out = ""
+    for scalar in text.unicodeScalars {
+      if scalar.value < 0x20 || scalar.value == 0x7F {
+        let hex = String(scalar.value, radix: 16, uppercase: true)
+        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+      } else {
+        out.unicodeScalars.append(scalar)
+      }
+    }
+    return out
   }
 
   /// The most elements one path may have (`SceneFormat.maximumPathElements`): checked where a

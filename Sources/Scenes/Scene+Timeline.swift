@@ -42,6 +42,11 @@ extension Scene {
   /// than simulated for hours. Scenes that only animate show any time.
   public static let maximumSimulatedTime: Double = maximumDuration
 
+  /// The most body steps (dynamic items x steps at 240 a second) a scene's dynamics may
+  /// simulate: 20,000,000, about 1 GB of recorded states. A scene with many items reaches
+  /// `maximumSimulatedTime` sooner: 10,000 items may be simulated for 8 s.
+  public static let maximumSimulatedBodySteps = 20_000_000
+
   /// Runs `action` once, at scene time `time` (seconds), before any frame at or after that time
   /// is shown. The action receives the time it runs for; it may add and remove layers, add
   /// animations, or schedule more events.
@@ -79,8 +84,15 @@ extension Scene {
   /// - Throws: `SceneError.timeWentBackwards` when the scene has timeline events or hooks and
   ///   has already run past `time`.
   public func advance(to time: Double) throws(SceneError) {
-    if time > Scene.maximumSimulatedTime && (hasTimeline || dynamicAnimatorIfUsed != nil) {
+    if time > Scene.maximumSimulatedTime && hasTimeline {
       throw .simulatedTimeTooLong(requested: time, limit: Scene.maximumSimulatedTime)
+    }
+    if let animator = dynamicAnimatorIfUsed {
+      // Each step of each body is simulated and kept (48 bytes): bound both by the limit.
+      let bodies = Double(Swift.max(1, animator.dynamicItems.count))
+      let byMemory = Double(Scene.maximumSimulatedBodySteps) / (Double(DynamicAnimator.stepsPerSecond) * bodies)
+      let limit = Swift.min(Scene.maximumSimulatedTime, byMemory.rounded(.down))
+      if time > limit { throw .simulatedTimeTooLong(requested: time, limit: limit) }
     }
     if time < modelTime {
       if !hasTimeline {

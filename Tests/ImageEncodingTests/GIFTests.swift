@@ -125,6 +125,9 @@ import Testing
     #expect(GIF.DelayPlan.centiseconds(frameCount: 300, fps: 30).reduce(0, +) == 1000)
     #expect(GIF.DelayPlan.centiseconds(frameCount: 60, fps: 60).reduce(0, +) == 100)
     #expect(GIF.DelayPlan.warning(fps: 50) == nil)
+    // Rates no scene allows saturate instead of trapping (the writer refuses delays over 65535).
+    #expect(GIF.DelayPlan.centiseconds(frameCount: 2, fps: 1e-300) == [1_000_000_000_000_000, 0])
+    #expect(GIF.DelayPlan.warning(fps: 1e300) != nil)
     #expect(GIF.DelayPlan.warning(fps: 60) != nil)
   }
 

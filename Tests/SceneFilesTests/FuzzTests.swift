@@ -13,7 +13,7 @@ import Testing
 /// `Fixtures/hostile/`).
 ///
 /// `FLIPBOOK_FUZZ_ITERATIONS` (default 200 per reader) and `FLIPBOOK_FUZZ_SEED` (default 18)
-/// choose how long and which run; `scripts/fuzz` runs a long one.
+/// choose how long and which run (README "The fuzzer" has the command for a long run).
 @Suite struct FuzzTests {
   static let iterations = Int(getenv("FLIPBOOK_FUZZ_ITERATIONS").map { String(cString: $0) } ?? "") ?? 200
   static let seed = UInt64(getenv("FLIPBOOK_FUZZ_SEED").map { String(cString: $0) } ?? "") ?? 18

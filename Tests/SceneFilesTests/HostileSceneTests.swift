@@ -43,6 +43,19 @@ import Testing
     ])) { try SceneFormat.decode(Array(text.utf8), file: "long.json") }
   }
 
+  /// Every step of every item is simulated and kept: many items reach the limit sooner.
+  @Test func manyDynamicItemsLowerTheSimulatedTimeLimit() throws {
+    let names = (0..<2000).map { "\"b\($0)\"" }
+    let layers = names.map { #"{"name": "# + $0 + #", "bounds": [0, 0, 1, 1]}"# }.joined(separator: ", ")
+    let text = #"{"flipbook": 1, "size": [10, 10], "layers": ["# + layers + #"], "dynamics": {"behaviors": "#
+      + #"[{"type": "gravity", "items": ["# + names.joined(separator: ", ") + "]}]}}"
+    let scene = try SceneFormat.decode(Array(text.utf8), file: "many.json")
+    // 20,000,000 body steps / (240 steps a second x 2000 items) = 41 s.
+    #expect(throws: SceneError.simulatedTimeTooLong(requested: 100, limit: 41)) {
+      _ = try scene.presentationTree(at: 100)
+    }
+  }
+
   /// A dynamics scene reaches a time by simulating every step before it: past one hour it is
   /// refused at once instead of running for hours.
   @Test func aDynamicsSceneRefusesATimePastTheLimit() throws {
