@@ -42,7 +42,7 @@ public enum AtomicFile {
   /// The most bytes `read` reads from one file unless told otherwise: 256 MiB (268,435,456).
   /// Every file Flipbook reads (scenes, images, `diff` inputs) goes through `read`, so no input
   /// can make it allocate more than this for one file.
-  public static let maximumReadSize = 256 << 20
+  public static let maximumReadSize: Int = 256 << 20
 
   /// Reads the whole regular file at `path`.
   ///
@@ -54,7 +54,9 @@ public enum AtomicFile {
   ///   - limit: the most bytes the file may have (default `maximumReadSize`); a larger file is
   ///     refused, before more than `limit` bytes are read, with `FileError` "is larger than N
   ///     bytes".
-  public static func read(_ path: String, limit: Int = maximumReadSize) throws(FileError) -> [UInt8] {
+  public static func read(
+    _ path: String, limit: Int = maximumReadSize
+  ) throws(FileError) -> [UInt8] {
     guard !path.isEmpty else { throw FileError(path: path, reason: "an empty path names no file") }
     guard !path.utf8.contains(0) else {
       throw FileError(path: path, reason: "the path contains a NUL character")
@@ -80,7 +82,9 @@ public enum AtomicFile {
         throw FileError(path: path, reason: lastError())
       }
       if n == 0 { break }
-      if bytes.count + n > limit { throw FileError(path: path, reason: "is larger than \(limit) bytes") }
+      if bytes.count + n > limit {
+        throw FileError(path: path, reason: "is larger than \(limit) bytes")
+      }
       bytes.append(contentsOf: chunk[0..<n])
     }
     return bytes
@@ -101,9 +105,8 @@ public enum AtomicFile {
       }
       guard name.hasPrefix("."), name.hasSuffix(".tmp") else { continue }
       let parts = name.dropLast(4).split(separator: ".", omittingEmptySubsequences: false)
-      guard parts.count >= 3, let pid = Int32(parts[parts.count - 1]), pid > 0, pid != getpid() else {
-        continue
-      }
+      guard parts.count >= 3, let pid = Int32(parts[parts.count - 1]), pid > 0 else { continue }
+      guard pid != getpid() else { continue }
       guard kill(pid, 0) != 0 && errno == ESRCH else { continue }  // alive, or not ours to ask
       let full = folder.isEmpty ? name : (folder.hasSuffix("/") ? folder : folder + "/") + name
       var info = stat()

@@ -94,17 +94,29 @@ struct OutputOptions: ParsableArguments {
 
   func validate() throws {
     if let fps, !(fps >= Scene.minimumFPS && fps <= Scene.maximumFPS) {
-      throw ValidationError("--fps must be from \(Scene.minimumFPS) to \(Int(Scene.maximumFPS)) frames per second, found \(fps)")
+      throw ValidationError(
+        "--fps must be from \(Scene.minimumFPS) to \(Int(Scene.maximumFPS)) frames per second, found \(fps)")
     }
     if let duration, !(duration > 0 && duration <= Scene.maximumDuration) {
-      throw ValidationError("--duration must be more than 0 and at most \(Int(Scene.maximumDuration)) seconds, found \(duration)")
+      throw ValidationError(
+        "--duration must be more than 0 and at most \(Int(Scene.maximumDuration)) seconds, found \(duration)")
     }
-    if let scale, !(scale > 0 && scale.isFinite) { throw ValidationError("--scale must be a finite number greater than 0, found \(scale)") }
+    if let scale, !(scale > 0 && scale.isFinite) {
+      throw ValidationError("--scale must be a finite number greater than 0, found \(scale)")
+    }
     guard from.isFinite else { throw ValidationError("--from must be a finite time") }
-    if let to, !(to.isFinite && to > from) { throw ValidationError("--to must be a finite time after --from") }
-    guard jobs >= 1 && jobs <= 256 else { throw ValidationError("--jobs must be 1...256, found \(jobs)") }
-    guard (2...256).contains(colors) else { throw ValidationError("--colors must be 2...256, found \(colors)") }
-    if let loop, !(0...65536).contains(loop) { throw ValidationError("--loop must be 0...65536, found \(loop)") }
+    if let to, !(to.isFinite && to > from) {
+      throw ValidationError("--to must be a finite time after --from")
+    }
+    guard jobs >= 1 && jobs <= 256 else {
+      throw ValidationError("--jobs must be 1...256, found \(jobs)")
+    }
+    guard (2...256).contains(colors) else {
+      throw ValidationError("--colors must be 2...256, found \(colors)")
+    }
+    if let loop, !(0...65536).contains(loop) {
+      throw ValidationError("--loop must be 0...65536, found \(loop)")
+    }
   }
 
   /// Renders the recipe `make(duration)` gives to `output`, as the flags say; `name` is the

@@ -289,7 +289,8 @@ extension Path {
       addLine(to: end)
       return
     }
-    appendArcCurves(center: center, rx: rx * unit, ry: ry * unit, rotation: phi, startAngle: theta1, sweep: delta)
+    appendArcCurves(
+      center: center, rx: rx * unit, ry: ry * unit, rotation: phi, startAngle: theta1, sweep: delta)
     // Land exactly on the requested end point despite rounding in the curves.
     if case .curve(_, let c1, let c2)? = elements.last {
       elements.removeLast()

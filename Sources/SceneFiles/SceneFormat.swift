@@ -16,13 +16,13 @@ public enum SceneFormat {
 
   /// The most bytes a scene file may have: 64 MiB (67,108,864); a larger file is refused
   /// before it is parsed.
-  public static let maximumFileSize = 64 << 20
+  public static let maximumFileSize: Int = 64 << 20
 
   /// The most layers a scene may have, sublayers included: 10,000.
-  public static let maximumLayerCount = 10_000
+  public static let maximumLayerCount: Int = 10_000
 
   /// The most elements (moves, lines, curves, closes) one path in a scene may have: 100,000.
-  public static let maximumPathElements = 100_000
+  public static let maximumPathElements: Int = 100_000
 
   /// Reads the scene file at `path`; image paths inside it resolve against its folder.
   ///
@@ -33,7 +33,8 @@ public enum SceneFormat {
       bytes = try AtomicFile.read(path, limit: maximumFileSize)
     } catch {
       let reason = SceneReader.shortenedQuotes(error.reason)
-      throw DecodingError(file: path, problems: [Problem(place: "", message: "cannot read the file: \(reason)")])
+      throw DecodingError(
+        file: path, problems: [Problem(place: "", message: "cannot read the file: \(reason)")])
     }
     let slash = path.lastIndex(of: "/")
     let folder = slash.map { String(path[...$0]) } ?? ""

@@ -26,8 +26,9 @@ final class SceneReader {
   }
 
   func report(_ place: String, _ message: String) {
-    let place = place.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) ? SceneReader.escaped(place) : place
-    problems.append(SceneFormat.Problem(place: SceneReader.shortened(place, to: 200), message: SceneReader.shortenedQuotes(message)))
+    let place = SceneReader.hasControlCharacters(place) ? SceneReader.escaped(place) : place
+    problems.append(SceneFormat.Problem(
+      place: SceneReader.shortened(place, to: 200), message: SceneReader.shortenedQuotes(message)))
   }
 
   /// `text`, or its first `limit` characters and an ellipsis when it is longer.
@@ -40,7 +41,7 @@ final class SceneReader {
   /// than 40 characters cut to 40 and an ellipsis, so a line stays readable.
   static func shortenedQuotes(_ message: String) -> String {
     // Control characters from the file (a NUL, a newline in a key) would break the line.
-    let message = message.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) ? escaped(message) : message
+    let message = hasControlCharacters(message) ? escaped(message) : message
     guard message.utf8.count > 200 else { return message }
     let parts = message.split(separator: "\"", omittingEmptySubsequences: false)
     var out: [String] = []
@@ -48,6 +49,11 @@ final class SceneReader {
       out.append(shortened(String(part), to: i % 2 == 1 ? 40 : 200))
     }
     return out.joined(separator: "\"")
+  }
+
+  /// Whether `text` has a control character (U+0000...U+001F, U+007F).
+  static func hasControlCharacters(_ text: String) -> Bool {
+    text.utf8.contains { $0 < 0x20 || $0 == 0x7F }
   }
 
   /// `text` with control characters written as JSON escapes (`\u0000`).

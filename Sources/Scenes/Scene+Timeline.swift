@@ -24,9 +24,12 @@ public enum SceneError: Error, Hashable, Sendable, CustomStringConvertible {
     case .rebuildFailed(let message):
       return "the scene could not be built again: \(message)"
     case .simulatedTimeTooLong(let requested, let limit):
-      func text(_ x: Double) -> String { x == x.rounded() && x.magnitude < 1e15 ? "\(Int(x))" : "\(x)" }
+      func text(_ x: Double) -> String {
+        x == x.rounded() && x.magnitude < 1e15 ? "\(Int(x))" : "\(x)"
+      }
       return "the time \(text(requested)) s is past the limit of \(text(limit)) s for a scene that "
-        + "simulates (dynamics, timeline events or display-link hooks step through every instant before it)"
+        + "simulates (dynamics, timeline events or display-link hooks step through every instant "
+        + "before it)"
     }
   }
 }
@@ -90,7 +93,8 @@ extension Scene {
     if let animator = dynamicAnimatorIfUsed {
       // Each step of each body is simulated and kept (48 bytes): bound both by the limit.
       let bodies = Double(Swift.max(1, animator.dynamicItems.count))
-      let byMemory = Double(Scene.maximumSimulatedBodySteps) / (Double(DynamicAnimator.stepsPerSecond) * bodies)
+      let stepsPerSecond = Double(DynamicAnimator.stepsPerSecond)
+      let byMemory = Double(Scene.maximumSimulatedBodySteps) / (stepsPerSecond * bodies)
       let limit = Swift.min(Scene.maximumSimulatedTime, byMemory.rounded(.down))
       if time > limit { throw .simulatedTimeTooLong(requested: time, limit: limit) }
     }

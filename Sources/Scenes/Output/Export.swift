@@ -69,11 +69,14 @@ public enum Export {
         return "a frame rate of \(fps) fps is outside \(Scene.minimumFPS)...\(Scene.maximumFPS)"
       case .frameSize(let size, let scale, let scaleIsOptions):
         let w = (size.width * scale).rounded(), h = (size.height * scale).rounded()
-        func text(_ x: Double) -> String { x == x.rounded() && x.magnitude < 1e15 ? "\(Int(x))" : "\(x)" }
+        func text(_ x: Double) -> String {
+          x == x.rounded() && x.magnitude < 1e15 ? "\(Int(x))" : "\(x)"
+        }
         let pixels = "\(text(w)) x \(text(h))"
         return "size \(text(size.width)) x \(text(size.height)) points at "
-          + "\(scaleIsOptions ? "--scale" : "scale") \(text(scale)) makes a frame of \(pixels) pixels, outside the limits (1 to \(Canvas.maximumSide) "
-          + "pixels a side, at most \(Canvas.maximumPixelCount / 1_000_000) megapixels)"
+          + "\(scaleIsOptions ? "--scale" : "scale") \(text(scale)) makes a frame of \(pixels) pixels, "
+          + "outside the limits (1 to \(Canvas.maximumSide) pixels a side, "
+          + "at most \(Canvas.maximumPixelCount / 1_000_000) megapixels)"
       }
     }
   }
@@ -90,7 +93,9 @@ public enum Export {
   static func plan(_ recipe: SceneRecipe, _ options: Options) throws -> (Scene, FrameSequence) {
     let scene = try recipe.make()
     let fps = options.fps ?? scene.fps
-    guard fps >= Scene.minimumFPS && fps <= Scene.maximumFPS else { throw LimitError.frameRate(fps) }
+    guard fps >= Scene.minimumFPS && fps <= Scene.maximumFPS else {
+      throw LimitError.frameRate(fps)
+    }
     let to = options.to ?? scene.duration
     // Checked before the sequence counts its frames, so that no count can overflow.
     let estimate = ((to - options.from) * fps).rounded(.up)
