@@ -3,6 +3,7 @@
 #include "flipbook_png.h"
 
 #include <png.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
@@ -138,7 +139,11 @@ int flipbook_png_decode(const uint8_t *bytes, size_t count, int max_side, uint64
   png_uint_32 w = png_get_image_width(png, info), h = png_get_image_height(png, info);
   if (w == 0 || h == 0 || w > (png_uint_32)max_side || h > (png_uint_32)max_side ||
       (uint64_t)w * (uint64_t)h > max_pixels) {
-    png_error(png, "image size outside the limits");
+    char message[160];
+    snprintf(message, sizeof message,
+             "the image is %lu x %lu pixels, outside the limits (1 to %d pixels a side, at most %llu pixels)",
+             (unsigned long)w, (unsigned long)h, max_side, (unsigned long long)max_pixels);
+    png_error(png, message);
   }
   int depth = png_get_bit_depth(png, info);
   int type = png_get_color_type(png, info);

@@ -40,33 +40,86 @@ public enum AtomicFile {
     TemporaryFiles.installHandlers()
   }
 
-  /// Reads the whole file at `path`.
+  /// The most bytes `read` reads from one file unless told otherwise: 256 MiB (268,435,456).
+  /// Every file Flipbook reads (scenes, images, `diff` inputs) goes through `read`, so no input
+  /// can make it allocate more than this for one file.
+  public static let maximumReadSize: Int = 256 << 20
+
+  /// Reads the whole regular file at `path`.
+  ///
+  /// Only regular files are read: a folder, a device (`/dev/zero`), a pipe or a socket is refused
+  /// before a byte is read, so no input can make a read endless.
   ///
   /// - Parameters:
   ///   - path: the file to read.
-  ///   - limit: the most bytes the file may have (default: no limit); a larger file is refused,
-  ///     before more than `limit` bytes are read, with `FileError` "is larger than N bytes".
-  public static func read(_ path: String, limit: Int? = nil) throws(FileError) -> [UInt8] {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
+  ///   - limit: the most bytes the file may have (default `maximumReadSize`); a larger file is
+  ///     refused, before more than `limit` bytes are read, with `FileError` "is larger than N
+  ///     bytes".
+  public static func read(
+    _ path: String, limit: Int = maximumReadSize
+  ) throws(FileError) -> [UInt8] {
+    guard !path.isEmpty else { throw FileError(path: path, reason: "an empty path names no file") }
+    guard !path.utf8.contains(0) else {
+      throw FileError(path: path, reason: "the path contains a NUL character")
+    }
+    let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
     guard fd >= 0 else { throw FileError(path: path, reason: lastError()) }
     defer { close(fd) }
     var info = stat()
-    if fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
-      throw FileError(path: path, reason: "is a folder, not a file")
+    guard fstat(fd, &info) == 0 else { throw FileError(path: path, reason: lastError()) }
+    switch info.st_mode & S_IFMT {
+    case S_IFREG: break
+    case S_IFDIR: throw FileError(path: path, reason: "is a folder, not a file")
+    default: throw FileError(path: path, reason: "is not a regular file (a device, pipe or socket)")
     }
+    if info.st_size > limit { throw FileError(path: path, reason: "is larger than \(limit) bytes") }
     var bytes: [UInt8] = []
+    bytes.reserveCapacity(Int(info.st_size))
     var chunk = [UInt8](repeating: 0, count: 1 << 16)
     while true {
       let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
       if n < 0 {
-        if errno == EINTR { continue }
+        if errno == EINTR || errno == EAGAIN { continue }
         throw FileError(path: path, reason: lastError())
       }
       if n == 0 { break }
-      if let limit, bytes.count + n > limit { throw FileError(path: path, reason: "is larger than \(limit) bytes") }
+      if bytes.count + n > limit {
+        throw FileError(path: path, reason: "is larger than \(limit) bytes")
+      }
       bytes.append(contentsOf: chunk[0..<n])
     }
     return bytes
+  }
+
+  /// Removes the temporary files (`.NAME.PID.tmp`) in `folder` whose process no longer exists:
+  /// what a write killed by SIGKILL or a crash left behind. Files of live processes stay.
+  ///
+  /// - Returns: the names removed.
+  @discardableResult
+  public static func removeStaleTemporaryFiles(in folder: String) -> [String] {
+    guard let dir = opendir(folder.isEmpty ? "." : folder) else { return [] }
+    defer { closedir(dir) }
+    var removed: [String] = []
+    while let entry = readdir(dir) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) {
+        String(cString: $0.bindMemory(to: CChar.self).baseAddress!)
+      }
+      guard name.hasPrefix("."), name.hasSuffix(".tmp") else { continue }
+      let parts = name.dropLast(4).split(separator: ".", omittingEmptySubsequences: false)
+      guard parts.count >= 3, let pid = Int32(parts[parts.count - 1]), pid > 0 else { continue }
+      guard pid != getpid() else { continue }
+      guard kill(pid, 0) != 0 && errno == ESRCH else { continue }  // alive, or not ours to ask
+      let full = folder.isEmpty ? name : (folder.hasSuffix("/") ? folder : folder + "/") + name
+      var info = stat()
+      guard lstat(full, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
+      if unlink(full) == 0 { removed.append(name) }
+    }
+    return removed.sorted()
+  }
+
+  /// The folder part of `path` ("" for a bare name), with its trailing slash.
+  static func folder(of path: String) -> String {
+    path.lastIndex(of: "/").map { String(path[...$0]) } ?? ""
   }
 
   /// The temporary file a write to `path` goes through first.
@@ -78,6 +131,20 @@ public enum AtomicFile {
   }
 
   static func lastError() -> String { String(cString: strerror(errno)) }
+}
+
+/// The folders this process has cleared of stale temporary files (once each, so that a folder
+/// of 100,000 frames is listed once, not once per frame).
+enum StaleFiles {
+  nonisolated(unsafe) private static var lock = pthread_mutex_t()
+  nonisolated(unsafe) private static var cleared: Set<String> = []
+
+  static func removeOnce(in folder: String) {
+    pthread_mutex_lock(&lock)
+    let first = cleared.insert(folder).inserted
+    pthread_mutex_unlock(&lock)
+    if first { AtomicFile.removeStaleTemporaryFiles(in: folder) }
+  }
 }
 
 /// The temporary files being written, removed by a signal handler if the process is stopped.
@@ -156,10 +223,13 @@ extension AtomicFile {
     private var fd: Int32
     private var done = false
 
-    /// Opens a temporary file beside `path`.
+    /// Opens a temporary file beside `path`, after removing the stale temporary files of
+    /// processes that no longer exist beside it (the first time this process writes in that
+    /// folder; see `AtomicFile.removeStaleTemporaryFiles(in:)`).
     public init(path: String) throws(FileError) {
       self.path = path
       temporary = AtomicFile.temporaryPath(for: path)
+      StaleFiles.removeOnce(in: AtomicFile.folder(of: path))
       TemporaryFiles.register(temporary)
       fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
       guard fd >= 0 else {

@@ -24,13 +24,13 @@ struct DiffCommand: ParsableCommand {
   @Argument(help: "The actual image, of the same kind.")
   var actual: String
 
-  @Option(name: .long, help: "The largest perceptual difference a pixel may have, 0...1 (default 0.1).")
+  @Option(name: .long, parsing: .unconditional, help: "The largest perceptual difference a pixel may have, 0...1 (default 0.1).")
   var threshold: Double = 0.1
 
-  @Option(name: .long, help: "How many pixels may differ (default 0).")
+  @Option(name: .long, parsing: .unconditional, help: "How many pixels may differ (default 0).")
   var maxDiffPixels: Int?
 
-  @Option(name: .long, help: "The share of pixels that may differ, 0...1.")
+  @Option(name: .long, parsing: .unconditional, help: "The share of pixels that may differ, 0...1.")
   var maxDiffRatio: Double?
 
   @Option(name: [.customShort("o"), .long], help: "Write the difference picture to this PNG.")

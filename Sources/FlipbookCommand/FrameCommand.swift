@@ -10,13 +10,13 @@ struct FrameCommand: ParsableCommand {
   @Argument(help: "The scene file (.json).")
   var scene: String
 
-  @Option(name: .long, help: "The time to render, in seconds (any time; the duration does not bound it).")
+  @Option(name: .long, parsing: .unconditional, help: "The time to render, in seconds (any time; the duration does not bound it).")
   var time: Double
 
   @Option(name: [.customShort("o"), .long], help: "The PNG file to write (written whole or not at all).")
   var output: String
 
-  @Option(name: .long, help: "Pixels per point (default: the scene's scale).")
+  @Option(name: .long, parsing: .unconditional, help: "Pixels per point (default: the scene's scale).")
   var scale: Double?
 
   @Option(name: .long, help: "PNG compression: fast, default or small (see README).")

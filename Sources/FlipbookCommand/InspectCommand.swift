@@ -16,16 +16,16 @@ struct InspectCommand: ParsableCommand {
   @Argument(help: "The scene file (.json).")
   var scene: String
 
-  @Option(name: .long, help: "A time to inspect, in seconds; repeat for several.")
+  @Option(name: .long, parsing: .unconditionalSingleValue, help: "A time to inspect, in seconds; repeat for several.")
   var time: [Double] = []
 
-  @Option(name: .long, help: "The first time of a range, in seconds.")
+  @Option(name: .long, parsing: .unconditional, help: "The first time of a range, in seconds.")
   var from: Double?
 
-  @Option(name: .long, help: "The last time of a range, in seconds (included).")
+  @Option(name: .long, parsing: .unconditional, help: "The last time of a range, in seconds (included).")
   var to: Double?
 
-  @Option(name: .long, help: "The step between the times of a range, in seconds.")
+  @Option(name: .long, parsing: .unconditional, help: "The step between the times of a range, in seconds.")
   var step: Double?
 
   func validate() throws {

@@ -41,31 +41,31 @@ struct OutputOptions: ParsableArguments {
   @Option(name: [.customShort("o"), .long], help: "The output: FILE.gif, FILE.png, or a FOLDER/ of PNG frames.")
   var output: String?
 
-  @Option(name: .long, help: "Frames per second (default: the scene's).")
+  @Option(name: .long, parsing: .unconditional, help: "Frames per second (default: the scene's).")
   var fps: Double?
 
-  @Option(name: .long, help: "The scene's duration in seconds (default: the scene's).")
+  @Option(name: .long, parsing: .unconditional, help: "The scene's duration in seconds (default: the scene's).")
   var duration: Double?
 
-  @Option(name: .long, help: "The time of the first frame, in seconds (default 0).")
+  @Option(name: .long, parsing: .unconditional, help: "The time of the first frame, in seconds (default 0).")
   var from: Double = 0
 
-  @Option(name: .long, help: "The end of the range, excluded, in seconds (default: the duration).")
+  @Option(name: .long, parsing: .unconditional, help: "The end of the range, excluded, in seconds (default: the duration).")
   var to: Double?
 
-  @Option(name: .long, help: "Pixels per point (default: the scene's).")
+  @Option(name: .long, parsing: .unconditional, help: "Pixels per point (default: the scene's).")
   var scale: Double?
 
-  @Option(name: .long, help: "Rendering threads (default: the number of cores).")
+  @Option(name: .long, parsing: .unconditional, help: "Rendering threads (default: the number of cores).")
   var jobs: Int = FrameRenderer.coreCount
 
-  @Option(name: .long, help: "The most colors in a GIF's palette, 2...256 (default 256).")
+  @Option(name: .long, parsing: .unconditional, help: "The most colors in a GIF's palette, 2...256 (default 256).")
   var colors: Int = 256
 
   @Option(name: .long, help: "GIF dithering: floyd-steinberg, ordered or none (default floyd-steinberg).")
   var dither: GIF.DitherMethod = .floydSteinberg
 
-  @Option(name: .long, help: "GIF loop count: 0 forever, N plays N times in all (default: the scene's, 0).")
+  @Option(name: .long, parsing: .unconditional, help: "GIF loop count: 0 forever, N plays N times in all (default: the scene's, 0).")
   var loop: Int?
 
   @Option(name: .long, help: "PNG compression: fast, default or small.")
@@ -93,16 +93,30 @@ struct OutputOptions: ParsableArguments {
   }
 
   func validate() throws {
-    if let fps, !(fps > 0 && fps <= Scene.maximumFPS) { throw ValidationError("--fps must be in (0, \(Int(Scene.maximumFPS))]") }
-    if let duration, !(duration > 0 && duration <= Scene.maximumDuration) {
-      throw ValidationError("--duration must be in (0, \(Int(Scene.maximumDuration))] seconds")
+    if let fps, !(fps >= Scene.minimumFPS && fps <= Scene.maximumFPS) {
+      throw ValidationError(
+        "--fps must be from \(Scene.minimumFPS) to \(Int(Scene.maximumFPS)) frames per second, found \(fps)")
     }
-    if let scale, !(scale > 0 && scale.isFinite) { throw ValidationError("--scale must be greater than 0") }
+    if let duration, !(duration > 0 && duration <= Scene.maximumDuration) {
+      throw ValidationError(
+        "--duration must be more than 0 and at most \(Int(Scene.maximumDuration)) seconds, found \(duration)")
+    }
+    if let scale, !(scale > 0 && scale.isFinite) {
+      throw ValidationError("--scale must be a finite number greater than 0, found \(scale)")
+    }
     guard from.isFinite else { throw ValidationError("--from must be a finite time") }
-    if let to, !(to.isFinite && to > from) { throw ValidationError("--to must be after --from") }
-    guard jobs >= 1 && jobs <= 256 else { throw ValidationError("--jobs must be 1...256") }
-    guard (2...256).contains(colors) else { throw ValidationError("--colors must be 2...256") }
-    if let loop, !(0...65536).contains(loop) { throw ValidationError("--loop must be 0...65536") }
+    if let to, !(to.isFinite && to > from) {
+      throw ValidationError("--to must be a finite time after --from")
+    }
+    guard jobs >= 1 && jobs <= 256 else {
+      throw ValidationError("--jobs must be 1...256, found \(jobs)")
+    }
+    guard (2...256).contains(colors) else {
+      throw ValidationError("--colors must be 2...256, found \(colors)")
+    }
+    if let loop, !(0...65536).contains(loop) {
+      throw ValidationError("--loop must be 0...65536, found \(loop)")
+    }
   }
 
   /// Renders the recipe `make(duration)` gives to `output`, as the flags say; `name` is the

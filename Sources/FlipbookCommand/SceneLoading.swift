@@ -17,6 +17,8 @@ func failing<R>(_ file: String, _ body: () throws -> R) throws -> R {
     throw failure
   } catch let error as FileError {
     throw CommandFailure(message: error.description)
+  } catch let error as SceneFormat.DecodingError {
+    throw CommandFailure(message: error.description)  // it names the file on every line already
   } catch {
     throw CommandFailure(message: "\(file): \(error)")
   }

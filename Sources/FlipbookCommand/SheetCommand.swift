@@ -20,13 +20,13 @@ struct SheetCommand: ParsableCommand {
   @Option(name: [.customShort("o"), .long], help: "The PNG to write.")
   var output: String
 
-  @Option(name: .long, help: "Frames per row (default 4).")
+  @Option(name: .long, parsing: .unconditional, help: "Frames per row (default 4).")
   var columns: Int = 4
 
   @Option(name: .long, parsing: .upToNextOption, help: "The times to show, in seconds (e.g. --times 0 0.5 1).")
   var times: [Double] = []
 
-  @Option(name: .long, help: "Pixels per point for a scene (default: the scene's).")
+  @Option(name: .long, parsing: .unconditional, help: "Pixels per point for a scene (default: the scene's).")
   var scale: Double?
 
   static let defaultCount = 8

@@ -68,6 +68,8 @@ extension Path {
   public mutating func addArc(center: Point, radius: Double, startAngle: Double, endAngle: Double, clockwise: Bool) {
     let twoPi = 2 * Double.pi
     var sweep = clockwise ? endAngle - startAngle : startAngle - endAngle
+    // Angles so far apart that their difference overflows are more than a turn apart.
+    if !sweep.isFinite { sweep = twoPi }
     if sweep >= twoPi {
       sweep = twoPi
     } else if sweep < 0 {
@@ -84,7 +86,8 @@ extension Path {
   /// Appends cubic curves that follow an elliptical arc from `startAngle` over `sweep` radians
   /// (signed), in the ellipse's own frame turned by `rotation`; each curve covers at most π/2.
   mutating func appendArcCurves(center: Point, rx: Double, ry: Double, rotation: Double, startAngle: Double, sweep: Double) {
-    guard sweep != 0 else { return }
+    // Non-finite input (from overflowing arithmetic upstream) draws nothing rather than trap.
+    guard sweep != 0, sweep.isFinite, abs(sweep) <= 4 * Double.pi else { return }
     let count = Swift.max(1, Int((abs(sweep) / (Double.pi / 2) - 1e-9).rounded(.up)))
     let step = sweep / Double(count)
     let k = 4.0 / 3.0 * tan(step / 4)

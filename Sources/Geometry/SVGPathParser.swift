@@ -239,21 +239,29 @@ extension Path {
   /// conversion, with out-of-range radii scaled up as F.6.6 says; a zero radius is a line).
   mutating func addEllipticalArc(from start: Point, to end: Point, rx: Double, ry: Double, rotationDegrees: Double, largeArc: Bool, sweep: Bool) {
     if start == end { return }
-    var rx = abs(rx), ry = abs(ry)
-    if rx == 0 || ry == 0 {
+    // Work in units of the half chord so that no square below overflows or underflows (SVG
+    // numbers may be as large as 1e308); a radius that is zero at that scale is a line.
+    let phi = (rotationDegrees.truncatingRemainder(dividingBy: 360)) * Double.pi / 180
+    let (cphi, sphi) = (cos(phi), sin(phi))
+    let dx = start.x / 2 - end.x / 2, dy = start.y / 2 - end.y / 2
+    let unit = Swift.max(abs(dx), abs(dy))
+    var rx = abs(rx) / unit, ry = abs(ry) / unit
+    guard unit > 0, unit.isFinite, rx > 0, ry > 0, rx.isFinite, ry.isFinite else {
       addLine(to: end)
       return
     }
-    let phi = rotationDegrees * Double.pi / 180
-    let (cphi, sphi) = (cos(phi), sin(phi))
-    let dx = (start.x - end.x) / 2, dy = (start.y - end.y) / 2
-    let x1p = cphi * dx + sphi * dy
-    let y1p = -sphi * dx + cphi * dy
+    let x1p = (cphi * dx + sphi * dy) / unit
+    let y1p = (-sphi * dx + cphi * dy) / unit
     let lambda = (x1p * x1p) / (rx * rx) + (y1p * y1p) / (ry * ry)
     if lambda > 1 {
       let s = lambda.squareRoot()
       rx *= s
       ry *= s
+    }
+    // Radii many orders above the chord: the small arc is indistinguishable from the line.
+    guard (rx < 1e12 && ry < 1e12) || largeArc, lambda.isFinite else {
+      addLine(to: end)
+      return
     }
     let num = rx * rx * ry * ry - rx * rx * y1p * y1p - ry * ry * x1p * x1p
     let den = rx * rx * y1p * y1p + ry * ry * x1p * x1p
@@ -262,8 +270,12 @@ extension Path {
     let cxp = coef * rx * y1p / ry
     let cyp = -coef * ry * x1p / rx
     let center = Point(
-      x: cphi * cxp - sphi * cyp + (start.x + end.x) / 2,
-      y: sphi * cxp + cphi * cyp + (start.y + end.y) / 2)
+      x: unit * (cphi * cxp - sphi * cyp) + (start.x / 2 + end.x / 2),
+      y: unit * (sphi * cxp + cphi * cyp) + (start.y / 2 + end.y / 2))
+    guard center.x.isFinite, center.y.isFinite else {
+      addLine(to: end)
+      return
+    }
     func angle(_ ux: Double, _ uy: Double, _ vx: Double, _ vy: Double) -> Double {
       atan2(ux * vy - uy * vx, ux * vx + uy * vy)
     }
@@ -273,7 +285,12 @@ extension Path {
     var delta = angle(ux, uy, vx, vy)
     if !sweep && delta > 0 { delta -= 2 * Double.pi }
     if sweep && delta < 0 { delta += 2 * Double.pi }
-    appendArcCurves(center: center, rx: rx, ry: ry, rotation: phi, startAngle: theta1, sweep: delta)
+    guard delta.isFinite, theta1.isFinite else {
+      addLine(to: end)
+      return
+    }
+    appendArcCurves(
+      center: center, rx: rx * unit, ry: ry * unit, rotation: phi, startAngle: theta1, sweep: delta)
     // Land exactly on the requested end point despite rounding in the curves.
     if case .curve(_, let c1, let c2)? = elements.last {
       elements.removeLast()

@@ -7,7 +7,10 @@ extension GIF {
     /// exactly `floor(100 * frameCount / fps)`.
     public static func centiseconds(frameCount: Int, fps: Double) -> [Int] {
       precondition(fps > 0 && fps.isFinite, "Frame rate must be positive")
-      func mark(_ i: Int) -> Int { Int((Double(i) * 100 / fps + 1e-9).rounded(.down)) }
+      // Saturated so that no frame rate traps: a delay over 65535 cs is refused by the writer.
+      func mark(_ i: Int) -> Int {
+        Int(Swift.min(1e15, (Double(i) * 100 / fps + 1e-9).rounded(.down)))
+      }
       return (0..<frameCount).map { mark($0 + 1) - mark($0) }
     }
 
@@ -15,7 +18,8 @@ extension GIF {
     /// when every delay is at least 2 cs.
     public static func warning(fps: Double) -> String? {
       guard 100 / fps < 2 - 1e-9 else { return nil }
-      let shortest = centiseconds(frameCount: Int(fps.rounded(.up)) + 1, fps: fps).min() ?? 0
+      let frames = Int(Swift.min(fps, 1e6).rounded(.up)) + 1
+      let shortest = centiseconds(frameCount: frames, fps: fps).min() ?? 0
       return "\(shortestNumberText(fps)) fps needs GIF delays of \(shortest) cs; browsers play delays under 2 cs at 10 cs (use 50 fps or less)"
     }
 

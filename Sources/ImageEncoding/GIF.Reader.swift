@@ -33,6 +33,11 @@ extension GIF {
   /// The most pixels a decoded GIF's screen may have (what `Canvas` allows).
   public static let maximumDecodedPixels = 64_000_000
 
+  /// The most pixels all the decoded frames of a GIF may have together: 1,000,000,000 (each
+  /// frame is the whole screen, 4 bytes a pixel), so a small file of many frames on a large
+  /// screen cannot make the decoder allocate without bound.
+  public static let maximumDecodedTotalPixels: Int = 1_000_000_000
+
   /// Decodes `bytes` with giflib and composites the frames.
   ///
   /// - Throws: `DecodingError` when the bytes are not a GIF giflib can read, a frame lies
@@ -54,6 +59,11 @@ extension GIF {
     let width = Int(gif.pointee.SWidth), height = Int(gif.pointee.SHeight)
     guard width > 0, height > 0, width * height <= maximumDecodedPixels else {
       throw DecodingError(reason: "screen size \(width) x \(height) is outside 1...\(maximumDecodedPixels) pixels")
+    }
+    let frameCount = Int(gif.pointee.ImageCount)
+    guard frameCount <= maximumDecodedTotalPixels / (width * height) else {
+      throw DecodingError(reason: "\(frameCount) frames of \(width) x \(height) pixels are over the "
+        + "limit of \(maximumDecodedTotalPixels) decoded pixels")
     }
     var animation = Animation(width: width, height: height, frames: [], delays: [], disposals: [], loopExtension: nil)
     var screen = Bitmap(width: width, height: height)

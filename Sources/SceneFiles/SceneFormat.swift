@@ -14,15 +14,27 @@ public enum SceneFormat {
   /// The format version this reader understands (the document's `"flipbook"` key).
   public static let version = 1
 
+  /// The most bytes a scene file may have: 64 MiB (67,108,864); a larger file is refused
+  /// before it is parsed.
+  public static let maximumFileSize: Int = 64 << 20
+
+  /// The most layers a scene may have, sublayers included: 10,000.
+  public static let maximumLayerCount: Int = 10_000
+
+  /// The most elements (moves, lines, curves, closes) one path in a scene may have: 100,000.
+  public static let maximumPathElements: Int = 100_000
+
   /// Reads the scene file at `path`; image paths inside it resolve against its folder.
   ///
   /// - Throws: `SceneFormat.DecodingError` listing every problem found.
   public static func load(contentsOf path: String) throws(DecodingError) -> Scene {
     let bytes: [UInt8]
     do {
-      bytes = try AtomicFile.read(path)
+      bytes = try AtomicFile.read(path, limit: maximumFileSize)
     } catch {
-      throw DecodingError(file: path, problems: [Problem(place: "", message: "cannot read the file: \(error.reason)")])
+      let reason = SceneReader.shortenedQuotes(error.reason)
+      throw DecodingError(
+        file: path, problems: [Problem(place: "", message: "cannot read the file: \(reason)")])
     }
     let slash = path.lastIndex(of: "/")
     let folder = slash.map { String(path[...$0]) } ?? ""
@@ -41,7 +53,7 @@ public enum SceneFormat {
     do {
       json = try JSONParser.parse(bytes)
     } catch {
-      throw DecodingError(file: file, problems: [Problem(place: "", line: error.line, column: error.column, message: "invalid JSON: \(error.message)")])
+      throw DecodingError(file: file, problems: [Problem(place: "", line: error.line, column: error.column, message: SceneReader.shortenedQuotes("invalid JSON: \(error.message)"))])
     }
     let reader = SceneReader(baseDirectory: baseDirectory)
     let scene = reader.readScene(json)

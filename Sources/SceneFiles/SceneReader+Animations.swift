@@ -185,6 +185,7 @@ extension SceneReader {
           report("\(f.place("values"))[\(i)]", "path has a different structure from values[0] (its commands must match one for one)")
         }
       }
+      if list.isEmpty { report(f.place("values"), "a keyframe animation needs at least one value") }
       a.values = values
     }
     if let v = f["path"] {
@@ -244,6 +245,9 @@ extension SceneReader {
         guard let x = number(item, at: "\(f.place(key))[\(i)]") else { continue }
         if !(-1...1).contains(x) { report("\(f.place(key))[\(i)]", "must lie in -1...1, found \(format(x))") }
         numbers.append(x)
+      }
+      if !list.isEmpty && list.count != count {
+        report(f.place(key), "need \(count) values (one per keyframe), found \(list.count)")
       }
       switch key {
       case "tensionValues": a.tensionValues = numbers

@@ -9,7 +9,10 @@ struct Fields {
     entries.first(where: { $0.key == key })?.value
   }
 
-  func place(_ key: String) -> String { place.isEmpty ? key : "\(place).\(key)" }
+  func place(_ key: String) -> String {
+    let key = SceneReader.shortened(key, to: 40)
+    return place.isEmpty ? key : "\(place).\(key)"
+  }
 }
 
 extension SceneReader {
@@ -218,6 +221,12 @@ extension SceneReader {
         return nil
       }
     }
+    let entries = [t.m11, t.m12, t.m13, t.m14, t.m21, t.m22, t.m23, t.m24,
+      t.m31, t.m32, t.m33, t.m34, t.m41, t.m42, t.m43, t.m44]
+    guard entries.allSatisfy(\.isFinite) else {
+      report(place, "the operations overflow: the matrix they make has entries that are not finite")
+      return nil
+    }
     return t
   }
 
@@ -228,7 +237,7 @@ extension SceneReader {
       return nil
     case .string(let d):
       do {
-        return try Path(svgPathData: d)
+        return try checkedComplexity(Path(svgPathData: d), at: place)
       } catch {
         report(place, "invalid SVG path data: \(error)")
         return nil
@@ -281,7 +290,7 @@ extension SceneReader {
         for (i, item) in list.enumerated() {
           if let p = path(item, at: "\(f.place("subpaths"))[\(i)]") { out.addPath(p) }
         }
-        return out
+        return checkedComplexity(out, at: place)
       }
       report(place, "expected SVG path data or an object with \"rect\", \"ellipseIn\", \"roundedRect\", \"arc\" or \"subpaths\"")
       return nil
@@ -301,6 +310,8 @@ func format(_ x: Double) -> String {
 /// The Levenshtein distance between two keys, for "did you mean" suggestions.
 func editDistance(_ a: String, _ b: String) -> Int {
   let a = Array(a.lowercased().utf8), b = Array(b.lowercased().utf8)
+  // No key is that long: a long string is no typo of one (and would cost length x length).
+  if a.count > 64 || b.count > 64 { return Swift.max(a.count, b.count) }
   if a.isEmpty { return b.count }
   if b.isEmpty { return a.count }
   var previous = Array(0...b.count)

@@ -16,6 +16,8 @@ final class SceneReader {
   private var names: [String: String] = [:]
   /// Top-level layers by name (the only valid dynamics items).
   private(set) var topLevelLayers: [String: Layer] = [:]
+  /// Layers read so far (checked against `SceneFormat.maximumLayerCount`).
+  private var layerCount = 0
   /// Names of layers below the top level.
   private(set) var nestedNames: Set<String> = []
 
@@ -24,7 +26,59 @@ final class SceneReader {
   }
 
   func report(_ place: String, _ message: String) {
-    problems.append(SceneFormat.Problem(place: place, message: message))
+    let place = SceneReader.hasControlCharacters(place) ? SceneReader.escaped(place) : place
+    problems.append(SceneFormat.Problem(
+      place: SceneReader.shortened(place, to: 200), message: SceneReader.shortenedQuotes(message)))
+  }
+
+  /// `text`, or its first `limit` characters and an ellipsis when it is longer.
+  static func shortened(_ text: String, to limit: Int) -> String {
+    guard text.utf8.count > limit else { return text }
+    return String(text.prefix(limit)) + "…"
+  }
+
+  /// `message` with every quoted value from the file (keys, names, strings between `"`) longer
+  /// than 40 characters cut to 40 and an ellipsis, so a line stays readable.
+  static func shortenedQuotes(_ message: String) -> String {
+    // Control characters from the file (a NUL, a newline in a key) would break the line.
+    let message = hasControlCharacters(message) ? escaped(message) : message
+    guard message.utf8.count > 200 else { return message }
+    let parts = message.split(separator: "\"", omittingEmptySubsequences: false)
+    var out: [String] = []
+    for (i, part) in parts.enumerated() {
+      out.append(shortened(String(part), to: i % 2 == 1 ? 40 : 200))
+    }
+    return out.joined(separator: "\"")
+  }
+
+  /// Whether `text` has a control character (U+0000...U+001F, U+007F).
+  static func hasControlCharacters(_ text: String) -> Bool {
+    text.utf8.contains { $0 < 0x20 || $0 == 0x7F }
+  }
+
+  /// `text` with control characters written as JSON escapes (`\u0000`).
+  static func escaped(_ text: String) -> String {
+    var out = ""
+    for scalar in text.unicodeScalars {
+      if scalar.value < 0x20 || scalar.value == 0x7F {
+        let hex = String(scalar.value, radix: 16, uppercase: true)
+        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+      } else {
+        out.unicodeScalars.append(scalar)
+      }
+    }
+    return out
+  }
+
+  /// The most elements one path may have (`SceneFormat.maximumPathElements`): checked where a
+  /// path is read, so drawing, lengths and dashes never meet more.
+  func checkedComplexity(_ path: Path, at place: String) -> Path? {
+    guard path.elements.count <= SceneFormat.maximumPathElements else {
+      report(place, "a path of \(path.elements.count) elements exceeds the limit of "
+        + "\(SceneFormat.maximumPathElements)")
+      return nil
+    }
+    return path
   }
 
   static let sceneKeys = ["flipbook", "size", "scale", "duration", "fps", "background", "loop", "layers", "dynamics"]
@@ -40,6 +94,7 @@ final class SceneReader {
     } else {
       report("flipbook", "missing required key (the format version, 1)")
     }
+    layerCount = 0
     var size = Size.zero
     if let v = f["size"] {
       size = self.size(v, at: "size") ?? .zero
@@ -48,7 +103,11 @@ final class SceneReader {
     }
     let scale = f["scale"].flatMap { positive($0, at: "scale") } ?? 1
     let duration = f["duration"].flatMap { positive($0, at: "duration") } ?? 1
-    let fps = f["fps"].flatMap { positive($0, at: "fps") } ?? 30
+    var fps = f["fps"].flatMap { positive($0, at: "fps") } ?? 30
+    if fps < Scene.minimumFPS {
+      report("fps", "\(format(fps)) is under the limit of \(format(Scene.minimumFPS)) frames per second")
+      fps = 30
+    }
     let background = f["background"].flatMap { color($0, at: "background") } ?? nil
     var loop = 0
     if let v = f["loop"], let n = integer(v, at: "loop") {
@@ -95,6 +154,13 @@ final class SceneReader {
   }
 
   func readLayer(_ json: JSONValue, at place: String, topLevel: Bool) -> Layer? {
+    layerCount += 1
+    guard layerCount <= SceneFormat.maximumLayerCount else {
+      if layerCount == SceneFormat.maximumLayerCount + 1 {
+        report(place, "the scene has more than \(SceneFormat.maximumLayerCount) layers, the limit")
+      }
+      return nil
+    }
     var layerType: LayerProperty.LayerType? = .layer
     if case .object(let entries) = json, let t = entries.first(where: { $0.key == "type" })?.value {
       if let name = string(t, at: place + ".type") {
@@ -183,6 +249,14 @@ final class SceneReader {
   func image(_ json: JSONValue, at place: String) -> Image?? {
     if json == .null { return .some(nil) }
     guard let name = string(json, at: place) else { return nil }
+    guard !name.isEmpty else {
+      report(place, "an empty path names no image (null means no contents)")
+      return nil
+    }
+    guard !name.utf8.contains(0) else {
+      report(place, "an image path must not contain a NUL character (\\u0000)")
+      return nil
+    }
     let resolved = name.hasPrefix("/") ? name : baseDirectory + name
     let result: Result<Image, FileOrImageError>
     if let cached = images[resolved] {

@@ -14,6 +14,9 @@ public enum SceneError: Error, Hashable, Sendable, CustomStringConvertible {
   /// A layer of the scene was given an animation `Layer.add(_:forKey:)` refused (an unknown key
   /// path or a value of the wrong kind); the scene does not render until it is fixed.
   case invalidAnimation(AnimationKeyPathError)
+  /// The scene simulates (dynamics, timeline events or display-link hooks) and `requested` is
+  /// past `Scene.maximumSimulatedTime`: reaching it would step the simulation for hours.
+  case simulatedTimeTooLong(requested: Double, limit: Double)
 
   /// A one-line message.
   public var description: String {
@@ -26,6 +29,13 @@ public enum SceneError: Error, Hashable, Sendable, CustomStringConvertible {
       return "the scene could not be built again: \(message)"
     case .invalidAnimation(let error):
       return error.description
+    case .simulatedTimeTooLong(let requested, let limit):
+      func text(_ x: Double) -> String {
+        x == x.rounded() && x.magnitude < 1e15 ? "\(Int(x))" : "\(x)"
+      }
+      return "the time \(text(requested)) s is past the limit of \(text(limit)) s for a scene that "
+        + "simulates (dynamics, timeline events or display-link hooks step through every instant "
+        + "before it)"
     }
   }
 }
@@ -34,6 +44,17 @@ extension Scene {
   /// The rate of `onFrame` hooks: 60 ticks per second of scene time, as a display link on a
   /// 60 Hz screen, whatever the output frame rate.
   public static let displayLinkRate = 60
+
+  /// The latest time a scene that simulates (dynamics, timeline events, display-link hooks) may
+  /// show: one hour, `maximumDuration`. Such a scene reaches a time by stepping through every
+  /// instant before it, so a later time is refused (`SceneError.simulatedTimeTooLong`) rather
+  /// than simulated for hours. Scenes that only animate show any time.
+  public static let maximumSimulatedTime: Double = maximumDuration
+
+  /// The most body steps (dynamic items x steps at 240 a second) a scene's dynamics may
+  /// simulate: 20,000,000, about 1 GB of recorded states. A scene with many items reaches
+  /// `maximumSimulatedTime` sooner: 10,000 items may be simulated for 8 s.
+  public static let maximumSimulatedBodySteps = 20_000_000
 
   /// Runs `action` once, at scene time `time` (seconds), before any frame at or after that time
   /// is shown. The action receives the time it runs for; it may add and remove layers, add
@@ -72,6 +93,17 @@ extension Scene {
   /// - Throws: `SceneError.timeWentBackwards` when the scene has timeline events or hooks and
   ///   has already run past `time`.
   public func advance(to time: Double) throws(SceneError) {
+    if time > Scene.maximumSimulatedTime && hasTimeline {
+      throw .simulatedTimeTooLong(requested: time, limit: Scene.maximumSimulatedTime)
+    }
+    if let animator = dynamicAnimatorIfUsed {
+      // Each step of each body is simulated and kept (48 bytes): bound both by the limit.
+      let bodies = Double(Swift.max(1, animator.dynamicItems.count))
+      let stepsPerSecond = Double(DynamicAnimator.stepsPerSecond)
+      let byMemory = Double(Scene.maximumSimulatedBodySteps) / (stepsPerSecond * bodies)
+      let limit = Swift.min(Scene.maximumSimulatedTime, byMemory.rounded(.down))
+      if time > limit { throw .simulatedTimeTooLong(requested: time, limit: limit) }
+    }
     if time < modelTime {
       if !hasTimeline {
         dynamicAnimatorIfUsed?.advance(to: time)  // looked up in the recording

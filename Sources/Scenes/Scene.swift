@@ -43,6 +43,9 @@ public final class Scene {
   public static let maximumDuration: Double = 3600
   /// The highest frame rate: 240 frames per second.
   public static let maximumFPS: Double = 240
+  /// The lowest frame rate: 0.01 frames per second (a frame every 100 s, which a GIF delay of at
+  /// most 655.35 s can still hold).
+  public static let minimumFPS: Double = 0.01
   /// The most frames one render may produce: 100,000.
   public static let maximumFrameCount = 100_000
 

@@ -51,6 +51,34 @@ func entries(of folder: String) -> [String] {
     #expect(throws: FileError(path: path, reason: "is larger than 99 bytes")) { try AtomicFile.read(path, limit: 99) }
   }
 
+  @Test func onlyRegularFilesAreRead() {
+    #expect(throws: FileError(path: "/dev/zero", reason: "is not a regular file (a device, pipe or socket)")) {
+      try AtomicFile.read("/dev/zero")
+    }
+    #expect(throws: FileError(path: folder, reason: "is a folder, not a file")) { try AtomicFile.read(folder) }
+    #expect(throws: FileError(path: "", reason: "an empty path names no file")) { try AtomicFile.read("") }
+    #expect(throws: FileError(path: folder + "/a\0b", reason: "the path contains a NUL character")) {
+      try AtomicFile.read(folder + "/a\0b")
+    }
+  }
+
+  /// Issue 18: a write finds the temporary files a killed process left beside its target and
+  /// removes those whose process is gone; a live process's stay.
+  @Test func aWriteRemovesStaleTemporaryFilesOfDeadProcesses() throws {
+    // No process has an id above the kernel's pid_max.
+    let pidMax = Int((try? AtomicFile.read("/proc/sys/kernel/pid_max")).map {
+      String(decoding: $0, as: UTF8.self).trimmingCharacters()
+    } ?? "") ?? 4_194_304
+    let dead = ".out.gif.\(pidMax + 1).tmp", alive = ".out.gif.\(getppid()).tmp"
+    let other = ".frame-00001.png.\(pidMax + 2).tmp", unrelated = ".notes.txt.tmp"
+    // Made directly (a write through AtomicFile would clear the folder before they exist).
+    for name in [dead, alive, other, unrelated] { close(creat(folder + "/" + name, 0o644)) }
+    try AtomicFile.write([2], to: folder + "/out.gif")
+    let names = entries(of: folder)
+    #expect(!names.contains(dead) && !names.contains(other))
+    #expect(names.contains(alive) && names.contains(unrelated) && names.contains("out.gif"))
+  }
+
   @Test func aStreamAppearsOnlyOnCommit() throws {
     let path = folder + "/stream.bin"
     let stream = try AtomicFile.Stream(path: path)
@@ -73,5 +101,11 @@ func entries(of folder: String) -> [String] {
     try output.write([2, 3])
     try output.commit()
     #expect(buffer.bytes == [1, 2, 3])
+  }
+}
+
+extension String {
+  fileprivate func trimmingCharacters() -> String {
+    String(self.filter { !$0.isWhitespace })
   }
 }

@@ -118,6 +118,21 @@ import Testing
     }
   }
 
+  /// Issue 18: many frames on a large screen (a small file: each frame is one pixel) are refused
+  /// before they are composited into whole-screen bitmaps.
+  @Test func manyFramesOnALargeScreenAreRefused() {
+    var gif: [UInt8] = Array("GIF89a".utf8) + [0x80, 0x3E, 0xA0, 0x0F, 0x80, 0, 0]  // 16000 x 4000
+    gif += [0, 0, 0, 255, 255, 255]
+    for _ in 0..<16 { gif += [0x2C, 0, 0, 0, 0, 1, 0, 1, 0, 0, 2, 2, 0x44, 0x01, 0] }
+    gif.append(0x3B)
+    do {
+      _ = try GIF.decode(gif)
+      Issue.record("decoded")
+    } catch {
+      #expect(error.reason == "16 frames of 16000 x 4000 pixels are over the limit of 1000000000 decoded pixels")
+    }
+  }
+
   @Test func delayPlanFollowsTheExactTimes() {
     #expect(GIF.DelayPlan.centiseconds(frameCount: 6, fps: 30) == [3, 3, 4, 3, 3, 4])
     #expect(GIF.DelayPlan.centiseconds(frameCount: 4, fps: 25) == [4, 4, 4, 4])
@@ -125,6 +140,9 @@ import Testing
     #expect(GIF.DelayPlan.centiseconds(frameCount: 300, fps: 30).reduce(0, +) == 1000)
     #expect(GIF.DelayPlan.centiseconds(frameCount: 60, fps: 60).reduce(0, +) == 100)
     #expect(GIF.DelayPlan.warning(fps: 50) == nil)
+    // Rates no scene allows saturate instead of trapping (the writer refuses delays over 65535).
+    #expect(GIF.DelayPlan.centiseconds(frameCount: 2, fps: 1e-300) == [1_000_000_000_000_000, 0])
+    #expect(GIF.DelayPlan.warning(fps: 1e300) != nil)
     #expect(GIF.DelayPlan.warning(fps: 60) != nil)
   }
 

@@ -52,6 +52,24 @@ import Testing
     #expect(throws: PNG.DecodingError.self) { try Bitmap(pngData: Array(png.prefix(png.count - 20))) }
   }
 
+  /// Issue 18: a PNG whose header claims a huge size is refused before its pixels are
+  /// allocated, with the size it claims.
+  @Test func aHugeImageIsRefusedByItsHeader() throws {
+    var png = try PNG.encode(Bitmap(width: 2, height: 2, fill: RGBA8(1, 2, 3, 255)))
+    for (offset, value) in [(16, UInt32(16000)), (20, UInt32(16000))] {
+      for k in 0..<4 { png[offset + k] = UInt8(truncatingIfNeeded: value >> (24 - 8 * UInt32(k))) }
+    }
+    // The header's CRC, recomputed over "IHDR" and its 13 bytes.
+    var crc: UInt32 = 0xFFFF_FFFF
+    for byte in png[12..<29] {
+      crc ^= UInt32(byte)
+      for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+    }
+    for k in 0..<4 { png[29 + k] = UInt8(truncatingIfNeeded: ~crc >> (24 - 8 * UInt32(k))) }
+    #expect(throws: PNG.DecodingError(reason: "the image is 16000 x 16000 pixels, outside the limits "
+      + "(1 to 16384 pixels a side, at most 64000000 pixels)")) { try PNG.decode(png) }
+  }
+
   @Test func fixturePNGsDecodeAndRoundTrip() throws {
     // The spinner's drawings (RGBA with partial alpha; the scene-file goldens check what they draw).
     let bitmap = try Bitmap(contentsOfPNGFile: FixtureFiles.root + "/scenes/spinner/spinner-1.png")

@@ -14,6 +14,20 @@ import Testing
     #expect(FrameSequence(to: 0, fps: 30).count == 0)
   }
 
+  /// Issue 18: a range too long to count saturates (and `Export` refuses it, before counting).
+  @Test func aHugeRangeSaturatesInsteadOfTrapping() throws {
+    #expect(FrameSequence(to: 1e300, fps: 30).count == 1 << 50)
+    #expect(FrameSequence(from: -1e308, to: 1e308, fps: 240).count == 1 << 50)
+    var options = Export.Options()
+    options.to = 1e300
+    #expect(throws: Export.LimitError.tooManyFrames(count: Int.max, limit: Scene.maximumFrameCount)) {
+      try Export.gifData(radarRecipe(), options: options)
+    }
+    options.to = nil
+    options.fps = 1e-300
+    #expect(throws: Export.LimitError.frameRate(1e-300)) { try Export.gifData(radarRecipe(), options: options) }
+  }
+
   func radarRecipe() -> SceneRecipe {
     SceneRecipe { try SceneFormat.load(contentsOf: FixtureFiles.root + "/scenes/radar-pulses.json") }
   }

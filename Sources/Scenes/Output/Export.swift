@@ -51,24 +51,64 @@ public enum Export {
     case tooManyFrames(count: Int, limit: Int)
     /// No frame lies in the range.
     case noFrames(from: Double, to: Double)
+    /// The frame rate is outside `Scene.minimumFPS ... Scene.maximumFPS` (or not finite).
+    case frameRate(Double)
+    /// The scene's `size` (points) at `scale` makes a frame outside the canvas limits
+    /// (`Canvas.maximumSide`, `Canvas.maximumPixelCount`) or under one pixel; `scaleIsOptions`
+    /// says whether the scale came from the render's options (`--scale`) or the scene.
+    case frameSize(size: Size, scale: Double, scaleIsOptions: Bool)
 
     /// A one-line message.
     public var description: String {
       switch self {
-      case .tooManyFrames(let count, let limit): return "the render would make \(count) frames, over the limit of \(limit)"
+      case .tooManyFrames(let count, let limit):
+        let frames = count == Int.max ? "more than 10^18" : "\(count)"
+        return "the render would make \(frames) frames, over the limit of \(limit)"
       case .noFrames(let from, let to): return "no frame lies in \(from) ..< \(to) s"
+      case .frameRate(let fps):
+        return "a frame rate of \(fps) fps is outside \(Scene.minimumFPS)...\(Scene.maximumFPS)"
+      case .frameSize(let size, let scale, let scaleIsOptions):
+        let w = (size.width * scale).rounded(), h = (size.height * scale).rounded()
+        func text(_ x: Double) -> String {
+          x == x.rounded() && x.magnitude < 1e15 ? "\(Int(x))" : "\(x)"
+        }
+        let pixels = "\(text(w)) x \(text(h))"
+        return "size \(text(size.width)) x \(text(size.height)) points at "
+          + "\(scaleIsOptions ? "--scale" : "scale") \(text(scale)) makes a frame of \(pixels) pixels, "
+          + "outside the limits (1 to \(Canvas.maximumSide) pixels a side, "
+          + "at most \(Canvas.maximumPixelCount / 1_000_000) megapixels)"
       }
+    }
+  }
+
+  /// Throws `LimitError.frameSize` when `scene` at `scale` (or its own) makes no canvas.
+  static func checkFrameSize(_ scene: Scene, scale: Double?) throws(LimitError) {
+    do {
+      _ = try Canvas(size: scene.size, scale: scale ?? scene.scale)  // the pixel limits
+    } catch {
+      throw .frameSize(size: scene.size, scale: scale ?? scene.scale, scaleIsOptions: scale != nil)
     }
   }
 
   static func plan(_ recipe: SceneRecipe, _ options: Options) throws -> (Scene, FrameSequence) {
     let scene = try recipe.make()
-    let sequence = FrameSequence(from: options.from, to: options.to ?? scene.duration, fps: options.fps ?? scene.fps)
+    let fps = options.fps ?? scene.fps
+    guard fps >= Scene.minimumFPS && fps <= Scene.maximumFPS else {
+      throw LimitError.frameRate(fps)
+    }
+    let to = options.to ?? scene.duration
+    // Checked before the sequence counts its frames, so that no count can overflow.
+    let estimate = ((to - options.from) * fps).rounded(.up)
+    guard estimate.isFinite, estimate <= Double(Scene.maximumFrameCount) + 1 else {
+      let count = estimate.isFinite && estimate < 1e18 ? Int(estimate) : Int.max
+      throw LimitError.tooManyFrames(count: count, limit: Scene.maximumFrameCount)
+    }
+    let sequence = FrameSequence(from: options.from, to: to, fps: fps)
     guard sequence.count > 0 else { throw LimitError.noFrames(from: sequence.from, to: sequence.to) }
     guard sequence.count <= Scene.maximumFrameCount else {
       throw LimitError.tooManyFrames(count: sequence.count, limit: Scene.maximumFrameCount)
     }
-    _ = try Canvas(size: scene.size, scale: options.scale ?? scene.scale)  // the pixel limits
+    try checkFrameSize(scene, scale: options.scale)
     return (scene, sequence)
   }
 
@@ -116,6 +156,7 @@ public enum Export {
     _ recipe: SceneRecipe, at times: [Double], scale: Double? = nil, into sink: Sink, startingWith scene: Scene? = nil
   ) throws -> Report {
     var scene = try scene ?? recipe.make()
+    try checkFrameSize(scene, scale: scale)
     let times = sink.frameLimit.map { Array(times.prefix($0)) } ?? times
     let (width, height) = scene.pixelSize(scale: scale)
     let plan = FramePlan(frameCount: times.count, fps: scene.fps, pixelWidth: width, pixelHeight: height, loopCount: scene.loopCount, jobs: 1)
