@@ -1,6 +1,7 @@
 import CairoCanvas
 import Geometry
 import LayerTree
+import Glibc
 
 /// Draws layer trees into a canvas in Core Animation's order.
 ///
@@ -10,8 +11,14 @@ import LayerTree
 /// of them clipped to the rounded bounds when `masksToBounds`), and last the border on top.
 /// A layer whose transform collapses it to a line or point (scale 0) draws nothing.
 public struct LayerRenderer: Sendable {
-  /// Creates a renderer.
-  public init() {}
+  /// The blurred shadows kept between frames (shared by every renderer unless one is given).
+  let shadows: ShadowCache
+
+  /// Creates a renderer that keeps blurred shadows in the shared cache.
+  public init() { shadows = .shared }
+
+  /// Creates a renderer that keeps blurred shadows in `cache`.
+  public init(shadowCache cache: ShadowCache) { shadows = cache }
 
   /// Draws `layer` and its subtree into `canvas`, whose current user space is taken to be the
   /// layer's superlayer's coordinate space.
@@ -28,19 +35,44 @@ public struct LayerRenderer: Sendable {
     canvas.concatenate(placement)
     if layer.opacity < 1 {
       try canvas.drawInTransparencyGroup(opacity: layer.opacity) { () throws(RenderingError) in
-        try drawContent(of: layer, in: canvas)
+        try drawMaskedContent(of: layer, in: canvas)
       }
     } else {
-      try drawContent(of: layer, in: canvas)
+      try drawMaskedContent(of: layer, in: canvas)
     }
   }
 
-  private func drawContent(of layer: Layer, in canvas: Canvas) throws(RenderingError) {
+  /// The layer's group: its shadow and content, multiplied by its mask's alpha when it has one.
+  private func drawMaskedContent(of layer: Layer, in canvas: Canvas) throws(RenderingError) {
+    guard let mask = layer.mask else {
+      try drawShadowAndContent(of: layer, in: canvas)
+      return
+    }
+    try canvas.drawMasked({ () throws(RenderingError) in try drawShadowAndContent(of: layer, in: canvas) }) {
+      () throws(RenderingError) in
+      try draw(mask, in: canvas)
+    }
+  }
+
+  private func drawShadowAndContent(of layer: Layer, in canvas: Canvas) throws(RenderingError) {
+    if layer.hasVisibleShadow {
+      try shadows.drawShadow(of: layer, in: canvas, renderer: self)
+    }
+    try drawContent(of: layer, in: canvas)
+  }
+
+  /// Everything the layer draws but its shadow and mask: what a shadow without `shadowPath`
+  /// takes its shape from.
+  func drawContent(of layer: Layer, in canvas: Canvas) throws(RenderingError) {
     let bounds = layer.bounds.standardized
     let roundedBounds = Path(roundedRect: bounds, cornerRadius: layer.cornerRadius)
 
     if let background = layer.backgroundColor, background.alpha > 0, !bounds.isEmpty {
       canvas.fill(roundedBounds, with: background)
+    }
+
+    if let gradient = layer as? GradientLayer, !bounds.isEmpty {
+      drawGradient(gradient, in: canvas, filling: roundedBounds)
     }
 
     if layer.masksToBounds {
@@ -61,7 +93,7 @@ public struct LayerRenderer: Sendable {
     if !layer.sublayers.isEmpty {
       let sublayerPlacement = layer.sublayerTransformAboutAnchor
       if sublayerPlacement.isIdentity {
-        for sublayer in layer.sublayersInDrawingOrder { try draw(sublayer, in: canvas) }
+        try drawSublayers(of: layer, in: canvas)
       } else {
         guard let affine = sublayerPlacement.affineTransform else {
           throw .perspectiveUnsupported(layer: layer.name)
@@ -69,7 +101,7 @@ public struct LayerRenderer: Sendable {
         if affine.isInvertible {
           canvas.save()
           canvas.concatenate(affine)
-          for sublayer in layer.sublayersInDrawingOrder { try draw(sublayer, in: canvas) }
+          try drawSublayers(of: layer, in: canvas)
           canvas.restore()
         }
       }
@@ -87,6 +119,48 @@ public struct LayerRenderer: Sendable {
       }
       canvas.fill(band, with: border, rule: .evenOdd)
     }
+  }
+
+  /// The sublayers in drawing order; for a replicator, once per instance, each instance placed,
+  /// delayed and tinted a step further (visual-effects.md §6).
+  private func drawSublayers(of layer: Layer, in canvas: Canvas) throws(RenderingError) {
+    guard let replicator = layer as? ReplicatorLayer else {
+      for sublayer in layer.sublayersInDrawingOrder { try draw(sublayer, in: canvas) }
+      return
+    }
+    let count = Swift.min(replicator.instanceCount, ReplicatorLayer.maximumInstanceCount)
+    for k in 0..<count {
+      guard let placement = replicator.instancePlacement(at: k).affineTransform else {
+        throw .perspectiveUnsupported(layer: layer.name)
+      }
+      guard placement.isInvertible else { continue }
+      let sublayers = replicator.instanceSublayers(at: k).sorted { $0.zPosition < $1.zPosition }
+      let tint = replicator.instanceColor(at: k)
+      guard tint.alpha > 0 else { continue }
+      canvas.save()
+      canvas.concatenate(placement)
+      defer { canvas.restore() }
+      try canvas.drawTinted(by: tint) { () throws(RenderingError) in
+        for sublayer in sublayers { try draw(sublayer, in: canvas) }
+      }
+    }
+  }
+
+  /// A gradient layer's fill of its rounded bounds (visual-effects.md §4).
+  private func drawGradient(_ layer: GradientLayer, in canvas: Canvas, filling shape: Path) {
+    let stops = layer.stops.map { GradientStop(location: $0.location, color: $0.color) }
+    guard !stops.isEmpty else { return }
+    let b = layer.bounds.standardized
+    func place(_ p: Point) -> Point { Point(x: b.minX + p.x * b.width, y: b.minY + p.y * b.height) }
+    let start = place(layer.startPoint), end = place(layer.endPoint)
+    let geometry: GradientGeometry
+    switch layer.type {
+    case .axial: geometry = .axial(start: start, end: end)
+    case .radial:
+      geometry = .radial(center: start, radii: Size(width: abs(end.x - start.x), height: abs(end.y - start.y)))
+    case .conic: geometry = .conic(center: start, angle: atan2(end.y - start.y, end.x - start.x))
+    }
+    canvas.fill(shape, gradient: geometry, stops: stops)
   }
 
   private func drawShape(_ shape: ShapeLayer, in canvas: Canvas) {

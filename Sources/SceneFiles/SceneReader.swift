@@ -87,7 +87,7 @@ final class SceneReader {
   }
 
   /// The keys of a layer object that are not properties: its type, animations and sublayers.
-  static let structuralKeys = ["type", "animations", "sublayers"]
+  static let structuralKeys = ["type", "animations", "sublayers", "mask"]
 
   /// The keys a layer of `type` may have: the structural ones and its properties' names.
   static func layerKeys(for type: LayerProperty.LayerType?) -> [String] {
@@ -126,6 +126,12 @@ final class SceneReader {
         if topLevel { topLevelLayers[name] = topLevelLayers[name] ?? layer } else { nestedNames.insert(name) }
       }
     }
+    if let gradient = layer as? GradientLayer, let colors = gradient.colors, let locations = gradient.locations,
+      colors.count != locations.count
+    {
+      report(f.place("locations"), "expected \(colors.count) locations (one per color), found \(locations.count)")
+    }
+    if let v = f["mask"], v != .null { layer.mask = readLayer(v, at: f.place("mask"), topLevel: false) }
     if let v = f["animations"] { readAnimations(v, at: f.place("animations"), into: layer) }
     if let v = f["sublayers"], let list = array(v, at: f.place("sublayers")) {
       for (i, item) in list.enumerated() {
@@ -147,12 +153,23 @@ final class SceneReader {
       case .any: x = number(json, at: place)
       case .nonNegative: x = nonNegative(json, at: place)
       case .positive: x = positive(json, at: place)
+      case .unit: x = unit(json, at: place)
       }
       return x.map { .value(.scalar($0)) }
     case .value(.rect):
       return rect(json, at: place).map { .value(.rect($0)) }
     case .value(.size):
       return size(json, at: place).map { .value(.size($0)) }
+    case .value(.numbers):
+      if json == .null { return .value(.numbers(nil)) }
+      guard let items = array(json, at: place) else { return nil }
+      var out: [Double] = []
+      for (i, item) in items.enumerated() {
+        let itemPlace = "\(place)[\(i)]"
+        guard let x = property.range == .unit ? unit(item, at: itemPlace) : number(item, at: itemPlace) else { return nil }
+        out.append(x)
+      }
+      return .value(.numbers(out))
     case .value(let kind):
       return animationValue(json, at: place, kind: kind).map(PropertyValue.value)
     case .choice(let names):
