@@ -259,7 +259,9 @@ extension Canvas {
             for x in 0..<w {
               let p = row[x]
               guard p != 0 else { continue }
-              let pr = ((p >> 16) & 0xFF) * r >> 8, pg = ((p >> 8) & 0xFF) * g >> 8, pb = (p & 0xFF) * b >> 8
+              // (Swift's shifts bind tighter than its products.)
+              let pr = (((p >> 16) & 0xFF) * r) >> 8, pg = (((p >> 8) & 0xFF) * g) >> 8
+              let pb = ((p & 0xFF) * b) >> 8
               row[x] = (p & 0xFF00_0000) | pr << 16 | pg << 8 | pb
             }
           }

@@ -159,7 +159,10 @@ final class SceneReader {
     case .value(.rect):
       return rect(json, at: place).map { .value(.rect($0)) }
     case .value(.size):
-      return size(json, at: place).map { .value(.size($0)) }
+      if property.range == .nonNegative { return size(json, at: place).map { .value(.size($0)) } }
+      // Offsets (`shadowOffset`) may be negative.
+      guard let n = numbers(json, at: place, count: 2, shape: "[width, height]") else { return nil }
+      return .value(.size(Size(width: n[0], height: n[1])))
     case .value(.numbers):
       if json == .null { return .value(.numbers(nil)) }
       guard let items = array(json, at: place) else { return nil }

@@ -15,6 +15,10 @@ import Testing
     "cradle": [0.2, 0.4, 0.75, 2],
     "cat": [0.5, 1.3],
     "spinner": [0.3],
+    "effects-shadows": [1, 2],
+    "effects-gradients": [1],
+    "effects-masks": [1],
+    "effects-replicator": [0.25, 0.5],
   ]
 
   static var cases: [GoldenCase] {
