@@ -252,16 +252,15 @@ extension Canvas {
       let w = Int(cairo_image_surface_get_width(image)), h = Int(cairo_image_surface_get_height(image))
       let stride = Int(cairo_image_surface_get_stride(image))
       if let data = cairo_image_surface_get_data(image), cairo_image_surface_get_format(image) == CAIRO_FORMAT_ARGB32 {
-        let r = UInt32((tint.red * 256).rounded()), g = UInt32((tint.green * 256).rounded())
-        let b = UInt32((tint.blue * 256).rounded())
+        let r = UInt32((tint.red * 255).rounded()), g = UInt32((tint.green * 255).rounded())
+        let b = UInt32((tint.blue * 255).rounded())
         for y in 0..<h {
           (data + y * stride).withMemoryRebound(to: UInt32.self, capacity: w) { row in
             for x in 0..<w {
               let p = row[x]
               guard p != 0 else { continue }
-              // (Swift's shifts bind tighter than its products.)
-              let pr = (((p >> 16) & 0xFF) * r) >> 8, pg = (((p >> 8) & 0xFF) * g) >> 8
-              let pb = ((p & 0xFF) * b) >> 8
+              let pr = (((p >> 16) & 0xFF) * r + 127) / 255, pg = (((p >> 8) & 0xFF) * g + 127) / 255
+              let pb = ((p & 0xFF) * b + 127) / 255
               row[x] = (p & 0xFF00_0000) | pr << 16 | pg << 8 | pb
             }
           }
