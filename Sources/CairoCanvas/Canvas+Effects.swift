@@ -80,6 +80,14 @@ extension Canvas {
   /// fills `path` with it.
   private func paint(_ path: Path, _ pattern: OpaquePointer, _ stops: [GradientStop]) {
     defer { cairo_pattern_destroy(pattern) }
+    var stops = stops
+    // Cairo's stops live in 0...1; locations beyond (a shimmer animates them from −1 to 2) are
+    // replaced by the colors they give at 0 and 1, which keeps the gradient piecewise the same.
+    if stops.contains(where: { $0.location < 0 || $0.location > 1 }) {
+      stops = [GradientStop(location: 0, color: Canvas.color(at: 0, stops: stops))]
+        + stops.filter { $0.location > 0 && $0.location < 1 }
+        + [GradientStop(location: 1, color: Canvas.color(at: 1, stops: stops))]
+    }
     func add(_ t: Double, _ c: Color) {
       cairo_pattern_add_color_stop_rgba(pattern, Swift.min(1, Swift.max(0, t)), c.red, c.green, c.blue, c.alpha)
     }
@@ -194,6 +202,37 @@ extension Canvas {
     cairo_identity_matrix(cr)
     cairo_set_source_surface(cr, image, Double(minX), Double(minY))
     cairo_paint(cr)
+  }
+
+  // MARK: Parts of images
+
+  /// Draws the part `source` (in image pixels; it may reach outside the image, whose edge pixels
+  /// then repeat) of `bitmap` stretched into `rect` (points), sampled bilinearly.
+  public func draw(_ bitmap: Bitmap, from source: Rect, in rect: Rect) {
+    let r = rect.standardized, s = source.standardized
+    guard bitmap.width > 0, bitmap.height > 0, !r.isEmpty, s.width > 0, s.height > 0,
+      let image = Canvas.makeSurface(bitmap), let pattern = cairo_pattern_create_for_surface(image)
+    else { return }
+    defer {
+      cairo_pattern_destroy(pattern)
+      cairo_surface_destroy(image)
+    }
+    recording?.add(image: bitmap, in: r)
+    recording?.add("source", [s.minX, s.minY, s.width, s.height])
+    // User (x, y) -> image pixels (s.minX + (x - r.minX) * s.w / r.w, ...).
+    var m = cairo_matrix_t()
+    cairo_matrix_init_translate(&m, s.minX, s.minY)
+    cairo_matrix_scale(&m, s.width / r.width, s.height / r.height)
+    cairo_matrix_translate(&m, -r.minX, -r.minY)
+    cairo_pattern_set_matrix(pattern, &m)
+    cairo_pattern_set_filter(pattern, CAIRO_FILTER_BILINEAR)
+    cairo_pattern_set_extend(pattern, CAIRO_EXTEND_PAD)
+    cairo_save(cr)
+    cairo_set_source(cr, pattern)
+    cairo_new_path(cr)
+    cairo_rectangle(cr, r.minX, r.minY, r.width, r.height)
+    cairo_fill(cr)
+    cairo_restore(cr)
   }
 
   // MARK: Masks and tinted groups

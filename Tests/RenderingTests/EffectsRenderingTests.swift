@@ -269,4 +269,22 @@ import Testing
     #expect(b[15, 5] == RGBA8(191, 204, 255, 191))
     #expect(b[25, 5] == RGBA8(128, 255, 255, 128))
   }
+
+  @Test func contentsRectShowsPartOfTheImageAndContentsCenterKeepsCorners() throws {
+    // quadrants.png is 24 x 16: red, blue / green, yellow quadrants around a dark disc.
+    let scene = try SceneFormat.load(contentsOf: FixtureFiles.root + "/scenes/effects-contents.json")
+    let b = try scene.makeFrame(at: 0).makeBitmap()
+    let red = RGBA8(229, 57, 53, 255), blue = RGBA8(30, 136, 229, 255)
+    let green = RGBA8(67, 160, 71, 255), yellow = RGBA8(253, 216, 53, 255)
+    // The sprite (60 x 40 at 10...70, 20...60) shows only the top-right quadrant, stretched 5x.
+    #expect(b[60, 25] == blue && b[20, 25] == blue)
+    let later = try scene.makeFrame(at: 0.6).makeBitmap()
+    #expect(later[20, 55] == green)
+    // Nine parts (120 x 60 at 90...210, 10...70): the 6 x 4 corners keep their size, so the
+    // colors sit at the corners and the pixels just inside the corner size still show them.
+    #expect(b[91, 11] == red && b[94, 12] == red && b[209, 11] == blue)
+    #expect(b[91, 69] == green && b[209, 69] == yellow)
+    // The centre (the disc) stretches over the middle.
+    #expect(b[150, 40] == RGBA8(34, 34, 34, 255))
+  }
 }

@@ -19,6 +19,7 @@ import Testing
     "effects-gradients": [1],
     "effects-masks": [1],
     "effects-replicator": [0.25, 0.5],
+    "effects-contents": [0.6],
   ]
 
   static var cases: [GoldenCase] {
