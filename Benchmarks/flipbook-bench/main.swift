@@ -82,6 +82,8 @@ let cases: [String: () -> Void] = [
   "dynamics": dynamicsBenchmark,
   "png-grid": pngGridBenchmark,
   "diff": diffBenchmark,
+  "blur": blurBenchmark,
+  "shadows": shadowsBenchmark,
 ]
 let asked = CommandLine.arguments.dropFirst()
 // Cases with arguments, used by scripts/bench.

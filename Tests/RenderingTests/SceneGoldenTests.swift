@@ -20,6 +20,9 @@ import Testing
     "effects-masks": [1],
     "effects-replicator": [0.25, 0.5],
     "effects-contents": [0.6],
+    "shimmer": [0.75],
+    "activity": [0.5],
+    "lift": [0.5, 1],
   ]
 
   static var cases: [GoldenCase] {
