@@ -92,7 +92,7 @@ if let first = asked.first, first == "record" || first == "render-only" {
   if first == "record" { recordBenchmark(rest) } else { renderOnlyBenchmark(rest) }
   exit(0)
 }
-for name in (asked.isEmpty ? ["presentation", "keyframes", "png", "dynamics", "diff"] : Array(asked)) {
+for name in (asked.isEmpty ? ["presentation", "keyframes", "png", "dynamics", "diff", "blur", "shadows"] : Array(asked)) {
   guard let run = cases[name] else {
     print("unknown benchmark \(name); cases: \(cases.keys.sorted().joined(separator: ", "))")
     continue

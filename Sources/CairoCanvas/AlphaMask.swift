@@ -28,7 +28,8 @@ public struct AlphaMask: Hashable, Sendable {
   }
 
   /// The mask blurred by a Gaussian of standard deviation `sigma` pixels, grown on every side
-  /// by the blur's reach (its origin moves up and left by as much).
+  /// by the blur's reach (its origin moves up and left by as much) and on the right to a width
+  /// that is a multiple of 4.
   ///
   /// Below 6 pixels the Gaussian's kernel is applied directly (at most 37 taps, exact); from 6
   /// pixels on, five extended box blurs per axis whose variances add up to σ² exactly (a blurred
@@ -38,13 +39,26 @@ public struct AlphaMask: Hashable, Sendable {
     guard sigma > 0, width > 0, height > 0 else { return self }
     let passes = Blur.passes(sigma: sigma)
     let pad = passes.reach
-    let w = width + 2 * pad, h = height + 2 * pad
+    // Rows a multiple of 4 bytes long, as Cairo's A8 surfaces want them, so that drawing the
+    // mask needs no copy (the extra columns on the right stay 0: the blur does not reach them).
+    let w = (width + 2 * pad + 3) / 4 * 4, h = height + 2 * pad
     var buffer = [Float](repeating: 0, count: w * h)
-    for y in 0..<height {
-      for x in 0..<width { buffer[(y + pad) * w + x + pad] = Float(pixels[y * width + x]) }
+    buffer.withUnsafeMutableBufferPointer { b in
+      pixels.withUnsafeBufferPointer { p in
+        for y in 0..<height {
+          let row = b.baseAddress! + (y + pad) * w + pad, source = p.baseAddress! + y * width
+          for x in 0..<width { row[x] = Float(source[x]) }
+        }
+      }
     }
     Blur.apply(passes, to: &buffer, width: w, height: h)
-    let out = buffer.map { UInt8(Swift.max(0, Swift.min(255, ($0).rounded()))) }
+    // Rounded to the nearest level (values are never negative: + 0.5 and truncate).
+    let out = [UInt8](unsafeUninitializedCapacity: w * h) { o, count in
+      buffer.withUnsafeBufferPointer { b in
+        for i in 0..<(w * h) { o[i] = UInt8(Swift.min(255, Swift.max(0, b[i]) + 0.5)) }
+      }
+      count = w * h
+    }
     return AlphaMask(width: w, height: h, originX: originX - pad, originY: originY - pad, pixels: out)
   }
 }
@@ -95,7 +109,7 @@ enum Blur {
   /// Blurs `buffer` (`width × height`, row by row) in place along both axes.
   static func apply(_ passes: Passes, to buffer: inout [Float], width: Int, height: Int) {
     var scratch = [Float](repeating: 0, count: buffer.count)
-    var sums = [Float](repeating: 0, count: width)
+    var sums = [Float](repeating: 0, count: Swift.max(width, height))
     buffer.withUnsafeMutableBufferPointer { a in
       scratch.withUnsafeMutableBufferPointer { b in
         sums.withUnsafeMutableBufferPointer { sums in
@@ -106,12 +120,17 @@ enum Blur {
               convolveColumns(b, into: a, k, width: width, height: height)
             }
           case .boxes(let r, let alpha, let count):
-            // Each pass goes from one buffer to the other; an odd count ends in `b`.
+            // Column passes vectorise (one running sum per column, a row at a time) where row
+            // passes cannot, so rows are blurred as the columns of the transposed image.
             var (src, dst) = (a, b)
+            transpose(src, into: dst, width: width, height: height)
+            swap(&src, &dst)
             for _ in 0..<count {
-              boxRows(src, into: dst, radius: r, alpha: alpha, width: width, height: height)
+              boxColumns(src, into: dst, radius: r, alpha: alpha, width: height, height: width, sums: sums)
               swap(&src, &dst)
             }
+            transpose(src, into: dst, width: height, height: width)
+            swap(&src, &dst)
             for _ in 0..<count {
               boxColumns(src, into: dst, radius: r, alpha: alpha, width: width, height: height, sums: sums)
               swap(&src, &dst)
@@ -124,6 +143,19 @@ enum Blur {
   }
 
   typealias Buffer = UnsafeMutableBufferPointer<Float>
+
+  /// `src` (`width × height`) transposed into `dst` (`height × width`), in tiles that stay in
+  /// the cache.
+  static func transpose(_ src: Buffer, into dst: Buffer, width: Int, height: Int) {
+    let tile = 32
+    for y0 in stride(from: 0, to: height, by: tile) {
+      for x0 in stride(from: 0, to: width, by: tile) {
+        for y in y0..<Swift.min(y0 + tile, height) {
+          for x in x0..<Swift.min(x0 + tile, width) { dst[x * height + y] = src[y * width + x] }
+        }
+      }
+    }
+  }
 
   /// A normalised kernel along each row (zero outside).
   static func convolveRows(_ src: Buffer, into dst: Buffer, _ k: UnsafeBufferPointer<Float>, width: Int, height: Int) {
@@ -154,52 +186,44 @@ enum Blur {
     }
   }
 
-  /// An extended box along each row (zero outside): the sum of the 2r + 1 nearest samples plus
-  /// `alpha` times the next one on each side, normalised; constant work per pixel by a running
-  /// sum, whatever the radius.
-  static func boxRows(_ src: Buffer, into dst: Buffer, radius r: Int, alpha: Float, width: Int, height: Int) {
+  /// An extended box down each column (zero outside): the sum of the 2r + 1 nearest samples plus
+  /// `alpha` times the next one on each side, normalised, by running sums kept for a whole row at
+  /// once (memory is read in order, the loops vectorise, and the work per pixel is constant
+  /// whatever the radius).
+  static func boxColumns(
+    _ src: Buffer, into dst: Buffer, radius r: Int, alpha: Float, width: Int, height: Int, sums: Buffer
+  ) {
+    // Row pointers and wrapping-free inner loops, so that the compiler vectorises them.
     let scale = 1 / (Float(2 * r + 1) + 2 * alpha)
+    let s = src.baseAddress!, d = dst.baseAddress!, sum = sums.baseAddress!
+    sum.update(repeating: 0, count: width)
+    for y in 0..<Swift.min(r, height) {
+      let row = s + y * width
+      for x in 0..<width { sum[x] += row[x] }
+    }
     for y in 0..<height {
-      let row = UnsafeMutableBufferPointer(rebasing: src[(y * width)..<(y * width + width)])
-      let base = y * width
-      var sum: Float = 0
-      for x in 0..<Swift.min(r, width) { sum += row[x] }
-      for x in 0..<width {
-        if x + r < width { sum += row[x + r] }
-        if x - r - 1 >= 0 { sum -= row[x - r - 1] }
-        let outer = (x + r + 1 < width ? row[x + r + 1] : 0) + (x - r - 1 >= 0 ? row[x - r - 1] : 0)
-        dst[base + x] = (sum + alpha * outer) * scale
+      if y + r < height {
+        let row = s + (y + r) * width
+        for x in 0..<width { sum[x] += row[x] }
+      }
+      if y - r - 1 >= 0 {
+        let row = s + (y - r - 1) * width
+        for x in 0..<width { sum[x] -= row[x] }
+      }
+      let out = d + y * width
+      let below: UnsafeMutablePointer<Float>? = y + r + 1 < height ? s + (y + r + 1) * width : nil
+      let above: UnsafeMutablePointer<Float>? = y - r - 1 >= 0 ? s + (y - r - 1) * width : nil
+      switch (below, above) {
+      case (let b?, let a?):
+        for x in 0..<width { out[x] = (sum[x] + alpha * (b[x] + a[x])) * scale }
+      case (let b?, nil):
+        for x in 0..<width { out[x] = (sum[x] + alpha * b[x]) * scale }
+      case (nil, let a?):
+        for x in 0..<width { out[x] = (sum[x] + alpha * a[x]) * scale }
+      case (nil, nil):
+        for x in 0..<width { out[x] = sum[x] * scale }
       }
     }
   }
 
-  /// An extended box down each column (zero outside), by running sums kept for a whole row at
-  /// once (so memory is read in order).
-  static func boxColumns(
-    _ src: Buffer, into dst: Buffer, radius r: Int, alpha: Float, width: Int, height: Int, sums: Buffer
-  ) {
-    let scale = 1 / (Float(2 * r + 1) + 2 * alpha)
-    for x in 0..<width { sums[x] = 0 }
-    for y in 0..<Swift.min(r, height) {
-      let row = y * width
-      for x in 0..<width { sums[x] += src[row + x] }
-    }
-    for y in 0..<height {
-      if y + r < height {
-        let row = (y + r) * width
-        for x in 0..<width { sums[x] += src[row + x] }
-      }
-      if y - r - 1 >= 0 {
-        let row = (y - r - 1) * width
-        for x in 0..<width { sums[x] -= src[row + x] }
-      }
-      let out = y * width
-      let below = y + r + 1 < height ? (y + r + 1) * width : -1
-      let above = y - r - 1 >= 0 ? (y - r - 1) * width : -1
-      for x in 0..<width {
-        let outer = (below >= 0 ? src[below + x] : 0) + (above >= 0 ? src[above + x] : 0)
-        dst[out + x] = (sums[x] + alpha * outer) * scale
-      }
-    }
-  }
 }

@@ -357,20 +357,37 @@ extension Canvas {
   public func fill(_ mask: AlphaMask, atDeviceX x: Double, y: Double, with color: Color) {
     guard mask.width > 0, mask.height > 0 else { return }
     let stride = Int(cairo_format_stride_for_width(CAIRO_FORMAT_A8, Int32(mask.width)))
-    guard let surface = cairo_image_surface_create(CAIRO_FORMAT_A8, Int32(mask.width), Int32(mask.height)) else { return }
-    defer { cairo_surface_destroy(surface) }
-    guard let data = cairo_image_surface_get_data(surface) else { return }
-    mask.pixels.withUnsafeBufferPointer { src in
-      for row in 0..<mask.height {
-        (data + row * stride).update(from: src.baseAddress! + row * mask.width, count: mask.width)
-      }
+    func paint(_ surface: OpaquePointer) {
+      cairo_save(cr)
+      cairo_identity_matrix(cr)
+      setSource(color)
+      cairo_mask_surface(cr, surface, x, y)
+      cairo_restore(cr)
     }
-    cairo_surface_mark_dirty(surface)
-    cairo_save(cr)
-    cairo_identity_matrix(cr)
-    setSource(color)
-    cairo_mask_surface(cr, surface, x, y)
-    cairo_restore(cr)
+    if stride == mask.width {
+      // Cairo reads the mask's own pixels (it never writes a mask source) while they are pinned.
+      mask.pixels.withUnsafeBufferPointer { p in
+        guard let surface = cairo_image_surface_create_for_data(
+          UnsafeMutablePointer(mutating: p.baseAddress!), CAIRO_FORMAT_A8, Int32(mask.width), Int32(mask.height),
+          Int32(stride))
+        else { return }
+        paint(surface)
+        cairo_surface_finish(surface)
+        cairo_surface_destroy(surface)
+      }
+    } else {
+      guard let surface = cairo_image_surface_create(CAIRO_FORMAT_A8, Int32(mask.width), Int32(mask.height))
+      else { return }
+      defer { cairo_surface_destroy(surface) }
+      guard let data = cairo_image_surface_get_data(surface) else { return }
+      mask.pixels.withUnsafeBufferPointer { src in
+        for row in 0..<mask.height {
+          (data + row * stride).update(from: src.baseAddress! + row * mask.width, count: mask.width)
+        }
+      }
+      cairo_surface_mark_dirty(surface)
+      paint(surface)
+    }
     recording?.add("shadow", [Double(mask.width), Double(mask.height), x, y, color.red, color.green, color.blue, color.alpha])
   }
 }
