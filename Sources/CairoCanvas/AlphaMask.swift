@@ -18,7 +18,8 @@ public struct AlphaMask: Hashable, Sendable {
   /// Creates a mask from its pixels (`width × height` of them).
   public init(width: Int, height: Int, originX: Int = 0, originY: Int = 0, pixels: [UInt8]) {
     precondition(pixels.count == width * height, "AlphaMask needs width × height pixels")
-    (self.width, self.height, self.originX, self.originY, self.pixels) = (width, height, originX, originY, pixels)
+    (self.width, self.height, self.originX, self.originY) = (width, height, originX, originY)
+    self.pixels = pixels
   }
 
   /// The alpha at pixel (x, y), 0 outside the mask.
@@ -59,7 +60,8 @@ public struct AlphaMask: Hashable, Sendable {
       }
       count = w * h
     }
-    return AlphaMask(width: w, height: h, originX: originX - pad, originY: originY - pad, pixels: out)
+    return AlphaMask(
+      width: w, height: h, originX: originX - pad, originY: originY - pad, pixels: out)
   }
 }
 
@@ -126,13 +128,15 @@ enum Blur {
             transpose(src, into: dst, width: width, height: height)
             swap(&src, &dst)
             for _ in 0..<count {
-              boxColumns(src, into: dst, radius: r, alpha: alpha, width: height, height: width, sums: sums)
+              boxColumns(
+                src, into: dst, radius: r, alpha: alpha, width: height, height: width, sums: sums)
               swap(&src, &dst)
             }
             transpose(src, into: dst, width: height, height: width)
             swap(&src, &dst)
             for _ in 0..<count {
-              boxColumns(src, into: dst, radius: r, alpha: alpha, width: width, height: height, sums: sums)
+              boxColumns(
+                src, into: dst, radius: r, alpha: alpha, width: width, height: height, sums: sums)
               swap(&src, &dst)
             }
             if src.baseAddress != a.baseAddress { _ = a.update(fromContentsOf: src) }
@@ -158,7 +162,9 @@ enum Blur {
   }
 
   /// A normalised kernel along each row (zero outside).
-  static func convolveRows(_ src: Buffer, into dst: Buffer, _ k: UnsafeBufferPointer<Float>, width: Int, height: Int) {
+  static func convolveRows(
+    _ src: Buffer, into dst: Buffer, _ k: UnsafeBufferPointer<Float>, width: Int, height: Int
+  ) {
     let r = k.count / 2
     for y in 0..<height {
       let base = y * width
@@ -172,7 +178,9 @@ enum Blur {
   }
 
   /// A normalised kernel down each column (zero outside), a row at a time.
-  static func convolveColumns(_ src: Buffer, into dst: Buffer, _ k: UnsafeBufferPointer<Float>, width: Int, height: Int) {
+  static func convolveColumns(
+    _ src: Buffer, into dst: Buffer, _ k: UnsafeBufferPointer<Float>, width: Int, height: Int
+  ) {
     let r = k.count / 2
     for y in 0..<height {
       let out = y * width

@@ -43,7 +43,9 @@ extension Canvas {
       return
     }
     recording?.add(path)
-    recording?.add("gradient", stops.flatMap { [$0.location, $0.color.red, $0.color.green, $0.color.blue, $0.color.alpha] })
+    recording?.add(
+      "gradient",
+      stops.flatMap { [$0.location, $0.color.red, $0.color.green, $0.color.blue, $0.color.alpha] })
     switch geometry {
     case .axial(let start, let end):
       guard start != end else {
@@ -89,7 +91,8 @@ extension Canvas {
         + [GradientStop(location: 1, color: Canvas.color(at: 1, stops: stops))]
     }
     func add(_ t: Double, _ c: Color) {
-      cairo_pattern_add_color_stop_rgba(pattern, Swift.min(1, Swift.max(0, t)), c.red, c.green, c.blue, c.alpha)
+      let t = Swift.min(1, Swift.max(0, t))
+      cairo_pattern_add_color_stop_rgba(pattern, t, c.red, c.green, c.blue, c.alpha)
     }
     for (i, stop) in stops.enumerated() {
       add(stop.location, stop.color)
@@ -99,7 +102,8 @@ extension Canvas {
       let steps = 32
       for s in 1..<steps {
         let f = Double(s) / Double(steps)
-        add(stop.location + (next.location - stop.location) * f, Self.mix(stop.color, next.color, f))
+        let location = stop.location + (next.location - stop.location) * f
+        add(location, Self.mix(stop.color, next.color, f))
       }
     }
     cairo_pattern_set_extend(pattern, CAIRO_EXTEND_PAD)
@@ -145,8 +149,10 @@ extension Canvas {
       cairo_user_to_device(cr, &x, &y)
       corners[i] = (x, y)
     }
-    let minX = Int(corners.map(\.0).min()!.rounded(.down)), maxX = Int(corners.map(\.0).max()!.rounded(.up))
-    let minY = Int(corners.map(\.1).min()!.rounded(.down)), maxY = Int(corners.map(\.1).max()!.rounded(.up))
+    let minX = Int(corners.map(\.0).min()!.rounded(.down))
+    let maxX = Int(corners.map(\.0).max()!.rounded(.up))
+    let minY = Int(corners.map(\.1).min()!.rounded(.down))
+    let maxY = Int(corners.map(\.1).max()!.rounded(.up))
     let w = maxX - minX, h = maxY - minY
     guard w > 0, h > 0, w * h <= Canvas.maximumPixelCount,
       let image = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(w), Int32(h))
@@ -177,7 +183,8 @@ extension Canvas {
       for px in 0..<w {
         let dx = Double(minX + px) + 0.5, dy = Double(minY + py) + 0.5
         let u = Point(x: dx, y: dy).applying(inverse)
-        let r = ((u.x - center.x) * (u.x - center.x) + (u.y - center.y) * (u.y - center.y)).squareRoot()
+        let ux = u.x - center.x, uy = u.y - center.y
+        let r = (ux * ux + uy * uy).squareRoot()
         let t = location(u.x, u.y)
         let distanceToSeam = Swift.min(t, 1 - t) * 2 * .pi * r * pixelsPerPoint
         var c: (Double, Double, Double, Double)
@@ -185,7 +192,8 @@ extension Canvas {
           c = (0, 0, 0, 0)
           for sy in 0..<4 {
             for sx in 0..<4 {
-              let q = Point(x: dx - 0.375 + Double(sx) * 0.25, y: dy - 0.375 + Double(sy) * 0.25).applying(inverse)
+              let q = Point(x: dx - 0.375 + Double(sx) * 0.25, y: dy - 0.375 + Double(sy) * 0.25)
+                .applying(inverse)
               let s = sample(location(q.x, q.y))
               c = (c.0 + s.0 / 16, c.1 + s.1 / 16, c.2 + s.2 / 16, c.3 + s.3 / 16)
             }
@@ -195,7 +203,9 @@ extension Canvas {
         }
         let b = (UInt32((c.2 * 255).rounded())), g = UInt32((c.1 * 255).rounded())
         let rr = UInt32((c.0 * 255).rounded()), a = UInt32((c.3 * 255).rounded())
-        (row + px * 4).withMemoryRebound(to: UInt32.self, capacity: 1) { $0.pointee = a << 24 | rr << 16 | g << 8 | b }
+        (row + px * 4).withMemoryRebound(to: UInt32.self, capacity: 1) {
+          $0.pointee = a << 24 | rr << 16 | g << 8 | b
+        }
       }
     }
     cairo_surface_mark_dirty(image)
@@ -239,7 +249,9 @@ extension Canvas {
 
   /// Draws what `content` draws multiplied by the alpha of what `mask` draws (colors ignored),
   /// as Core Animation's `mask`: where the mask draws nothing, nothing shows.
-  public func drawMasked<E: Error>(_ content: () throws(E) -> Void, mask: () throws(E) -> Void) throws(E) {
+  public func drawMasked<E: Error>(
+    _ content: () throws(E) -> Void, mask: () throws(E) -> Void
+  ) throws(E) {
     cairo_push_group(cr)
     recording?.add("group")
     do {
@@ -288,9 +300,12 @@ extension Canvas {
     if cairo_pattern_get_surface(pattern, &surface) == CAIRO_STATUS_SUCCESS, let surface,
       let image = cairo_surface_map_to_image(surface, nil)
     {
-      let w = Int(cairo_image_surface_get_width(image)), h = Int(cairo_image_surface_get_height(image))
+      let w = Int(cairo_image_surface_get_width(image))
+      let h = Int(cairo_image_surface_get_height(image))
       let stride = Int(cairo_image_surface_get_stride(image))
-      if let data = cairo_image_surface_get_data(image), cairo_image_surface_get_format(image) == CAIRO_FORMAT_ARGB32 {
+      if let data = cairo_image_surface_get_data(image),
+        cairo_image_surface_get_format(image) == CAIRO_FORMAT_ARGB32
+      {
         let r = UInt32((tint.red * 255).rounded()), g = UInt32((tint.green * 255).rounded())
         let b = UInt32((tint.blue * 255).rounded())
         for y in 0..<h {
@@ -298,7 +313,8 @@ extension Canvas {
             for x in 0..<w {
               let p = row[x]
               guard p != 0 else { continue }
-              let pr = (((p >> 16) & 0xFF) * r + 127) / 255, pg = (((p >> 8) & 0xFF) * g + 127) / 255
+              let pr = (((p >> 16) & 0xFF) * r + 127) / 255
+              let pg = (((p >> 8) & 0xFF) * g + 127) / 255
               let pb = ((p & 0xFF) * b + 127) / 255
               row[x] = (p & 0xFF00_0000) | pr << 16 | pg << 8 | pb
             }
@@ -321,11 +337,15 @@ extension Canvas {
   /// nothing is drawn). `touchesEdge` says whether drawing reached the canvas's edge (and so
   /// may have been cut).
   public func makeAlphaMask<E: Error>(
-    linear: AffineTransform, originX: Int, originY: Int, margin: Int, _ draw: (Canvas) throws(E) -> Void
+    linear: AffineTransform, originX: Int, originY: Int, margin: Int,
+    _ draw: (Canvas) throws(E) -> Void
   ) throws(E) -> (mask: AlphaMask, touchesEdge: Bool)? {
     let w = pixelWidth + 2 * margin, h = pixelHeight + 2 * margin
     guard let canvas = try? Canvas(pixelWidth: w, pixelHeight: h, scale: 1) else { return nil }
-    canvas.concatenate(AffineTransform(a: linear.a, b: linear.b, c: linear.c, d: linear.d, tx: Double(originX + margin), ty: Double(originY + margin)))
+    canvas.concatenate(
+      AffineTransform(
+        a: linear.a, b: linear.b, c: linear.c, d: linear.d,
+        tx: Double(originX + margin), ty: Double(originY + margin)))
     try draw(canvas)
     cairo_surface_flush(canvas.surface)
     guard let data = cairo_image_surface_get_data(canvas.surface) else { return nil }
@@ -348,7 +368,9 @@ extension Canvas {
       for x in 0..<cw { pixels[y * cw + x] = row[(x + minX) * 4 + 3] }
     }
     let touches = minX == 0 || minY == 0 || maxX == w - 1 || maxY == h - 1
-    let mask = AlphaMask(width: cw, height: ch, originX: minX - margin - originX, originY: minY - margin - originY, pixels: pixels)
+    let mask = AlphaMask(
+      width: cw, height: ch, originX: minX - margin - originX, originY: minY - margin - originY,
+      pixels: pixels)
     return (mask, touches)
   }
 
@@ -368,15 +390,17 @@ extension Canvas {
       // Cairo reads the mask's own pixels (it never writes a mask source) while they are pinned.
       mask.pixels.withUnsafeBufferPointer { p in
         guard let surface = cairo_image_surface_create_for_data(
-          UnsafeMutablePointer(mutating: p.baseAddress!), CAIRO_FORMAT_A8, Int32(mask.width), Int32(mask.height),
-          Int32(stride))
+          UnsafeMutablePointer(mutating: p.baseAddress!), CAIRO_FORMAT_A8, Int32(mask.width),
+          Int32(mask.height), Int32(stride))
         else { return }
         paint(surface)
         cairo_surface_finish(surface)
         cairo_surface_destroy(surface)
       }
     } else {
-      guard let surface = cairo_image_surface_create(CAIRO_FORMAT_A8, Int32(mask.width), Int32(mask.height))
+      guard
+        let surface = cairo_image_surface_create(
+          CAIRO_FORMAT_A8, Int32(mask.width), Int32(mask.height))
       else { return }
       defer { cairo_surface_destroy(surface) }
       guard let data = cairo_image_surface_get_data(surface) else { return }
@@ -388,6 +412,8 @@ extension Canvas {
       cairo_surface_mark_dirty(surface)
       paint(surface)
     }
-    recording?.add("shadow", [Double(mask.width), Double(mask.height), x, y, color.red, color.green, color.blue, color.alpha])
+    recording?.add(
+      "shadow",
+      [Double(mask.width), Double(mask.height), x, y, color.red, color.green, color.blue, color.alpha])
   }
 }

@@ -48,10 +48,9 @@ public struct LayerRenderer: Sendable {
       try drawShadowAndContent(of: layer, in: canvas)
       return
     }
-    try canvas.drawMasked({ () throws(RenderingError) in try drawShadowAndContent(of: layer, in: canvas) }) {
-      () throws(RenderingError) in
-      try draw(mask, in: canvas)
-    }
+    try canvas.drawMasked(
+      { () throws(RenderingError) in try drawShadowAndContent(of: layer, in: canvas) },
+      mask: { () throws(RenderingError) in try draw(mask, in: canvas) })
   }
 
   private func drawShadowAndContent(of layer: Layer, in canvas: Canvas) throws(RenderingError) {
@@ -83,7 +82,8 @@ public struct LayerRenderer: Sendable {
     if let image = layer.contents, image.width > 0, image.height > 0 {
       let scale = layer.contentsScale > 0 ? layer.contentsScale : 1
       let unit = Rect(x: 0, y: 0, width: 1, height: 1)
-      if layer.contentsRect == unit && (layer.contentsCenter == unit || layer.contentsGravity != .resize) {
+      let wholeImage = layer.contentsRect == unit
+      if wholeImage && (layer.contentsCenter == unit || layer.contentsGravity != .resize) {
         let size = Size(width: Double(image.width) / scale, height: Double(image.height) / scale)
         canvas.draw(image.bitmap, in: layer.contentsGravity.rect(forImageOfSize: size, in: bounds))
       } else {
@@ -153,12 +153,15 @@ public struct LayerRenderer: Sendable {
 
   /// Contents with a `contentsRect` other than the whole image, or a `contentsCenter` with the
   /// resize gravity (visual-effects.md §3).
-  private func drawContentsPart(of layer: Layer, image: Image, scale: Double, in canvas: Canvas, bounds: Rect) {
+  private func drawContentsPart(
+    of layer: Layer, image: Image, scale: Double, in canvas: Canvas, bounds: Rect
+  ) {
     let w = Double(image.width), h = Double(image.height)
     let part = layer.contentsRect.standardized
     guard part.width > 0, part.height > 0 else { return }
     // The part, in image pixels, placed by the gravity as if it were the whole image.
-    let source = Rect(x: part.minX * w, y: part.minY * h, width: part.width * w, height: part.height * h)
+    let source = Rect(
+      x: part.minX * w, y: part.minY * h, width: part.width * w, height: part.height * h)
     let size = Size(width: source.width / scale, height: source.height / scale)
     let dest = layer.contentsGravity.rect(forImageOfSize: size, in: bounds)
     let center = layer.contentsCenter.standardized
@@ -169,22 +172,29 @@ public struct LayerRenderer: Sendable {
     // Nine parts: the columns and rows the centre rectangle cuts the part into, in image pixels
     // and in points; corners keep their size (at contentsScale), shrunk together when the bounds
     // are too small for them.
-    func cuts(_ lo: Double, _ hi: Double, _ start: Double, _ length: Double, _ destStart: Double, _ destLength: Double)
-      -> (src: [Double], dst: [Double])
-    {
-      let a = Swift.min(Swift.max(lo, 0), 1) * length, b = (1 - Swift.min(Swift.max(hi, 0), 1)) * length
+    func cuts(
+      _ lo: Double, _ hi: Double, _ start: Double, _ length: Double, _ destStart: Double,
+      _ destLength: Double
+    ) -> (src: [Double], dst: [Double]) {
+      let a = Swift.min(Swift.max(lo, 0), 1) * length
+      let b = (1 - Swift.min(Swift.max(hi, 0), 1)) * length
       let fixed = (a + b) / scale
       let shrink = fixed > destLength && fixed > 0 ? destLength / fixed : 1
       let src = [start, start + a, start + length - b, start + length]
-      let dst = [destStart, destStart + a / scale * shrink, destStart + destLength - b / scale * shrink, destStart + destLength]
+      let dst = [
+        destStart, destStart + a / scale * shrink, destStart + destLength - b / scale * shrink,
+        destStart + destLength,
+      ]
       return (src, dst)
     }
     let xs = cuts(center.minX, center.maxX, source.minX, source.width, dest.minX, dest.width)
     let ys = cuts(center.minY, center.maxY, source.minY, source.height, dest.minY, dest.height)
     for row in 0..<3 {
       for column in 0..<3 {
-        let src = Rect(x: xs.src[column], y: ys.src[row], width: xs.src[column + 1] - xs.src[column], height: ys.src[row + 1] - ys.src[row])
-        let dst = Rect(x: xs.dst[column], y: ys.dst[row], width: xs.dst[column + 1] - xs.dst[column], height: ys.dst[row + 1] - ys.dst[row])
+        func cell(_ x: [Double], _ y: [Double]) -> Rect {
+          Rect(x: x[column], y: y[row], width: x[column + 1] - x[column], height: y[row + 1] - y[row])
+        }
+        let src = cell(xs.src, ys.src), dst = cell(xs.dst, ys.dst)
         guard src.width > 0, src.height > 0, dst.width > 0, dst.height > 0 else { continue }
         canvas.draw(image.bitmap, from: src, in: dst)
       }
@@ -202,7 +212,8 @@ public struct LayerRenderer: Sendable {
     switch layer.type {
     case .axial: geometry = .axial(start: start, end: end)
     case .radial:
-      geometry = .radial(center: start, radii: Size(width: abs(end.x - start.x), height: abs(end.y - start.y)))
+      let radii = Size(width: abs(end.x - start.x), height: abs(end.y - start.y))
+      geometry = .radial(center: start, radii: radii)
     case .conic: geometry = .conic(center: start, angle: atan2(end.y - start.y, end.x - start.x))
     }
     canvas.fill(shape, gradient: geometry, stops: stops)

@@ -77,7 +77,9 @@ public final class ShadowCache: Sendable {
   /// layer's own space: the shape in `shadowColor` at `shadowColor.alpha × shadowOpacity`, moved
   /// by `shadowOffset` and blurred with σ = `shadowRadius`, both in the layer's space; clipped to
   /// the rounded bounds when the layer `masksToBounds`.
-  func drawShadow(of layer: Layer, in canvas: Canvas, renderer: LayerRenderer) throws(RenderingError) {
+  func drawShadow(
+    of layer: Layer, in canvas: Canvas, renderer: LayerRenderer
+  ) throws(RenderingError) {
     guard let color = layer.shadowColor else { return }
     let m = canvas.deviceTransform
     let pixelsPerPoint = abs(m.a * m.d - m.b * m.c).squareRoot()
@@ -85,7 +87,8 @@ public final class ShadowCache: Sendable {
     let sigma = Swift.max(0, layer.shadowRadius) * pixelsPerPoint
     let linear = AffineTransform(a: m.a, b: m.b, c: m.c, d: m.d, tx: 0, ty: 0)
     let offset = Point(x: layer.shadowOffset.width, y: layer.shadowOffset.height).applying(linear)
-    let shape: Key.Shape = layer.shadowPath.map { .path($0) } ?? .layer(LayerFingerprint(layer, isRoot: true))
+    let shape: Key.Shape =
+      layer.shadowPath.map { .path($0) } ?? .layer(LayerFingerprint(layer, isRoot: true))
     let key = Key(shape: shape, sigma: sigma, linear: [m.a, m.b, m.c, m.d])
 
     var blurred = lookup(key)
@@ -113,7 +116,8 @@ public final class ShadowCache: Sendable {
     canvas.save()
     defer { canvas.restore() }
     if layer.masksToBounds {
-      canvas.clip(to: Path(roundedRect: layer.bounds.standardized, cornerRadius: layer.cornerRadius))
+      let bounds = layer.bounds.standardized
+      canvas.clip(to: Path(roundedRect: bounds, cornerRadius: layer.cornerRadius))
     }
     canvas.fill(
       blurred, atDeviceX: m.tx + Double(blurred.originX) + offset.x,
@@ -145,6 +149,7 @@ struct LayerFingerprint: Hashable, Sendable {
     }
     sublayers = layer.sublayers.map { LayerFingerprint($0) }
     mask = isRoot ? [] : layer.mask.map { [LayerFingerprint($0)] } ?? []
-    instances = (layer as? ReplicatorLayer)?.delayedInstances.map { $0.map { LayerFingerprint($0) } } ?? []
+    let delayed = (layer as? ReplicatorLayer)?.delayedInstances ?? []
+    instances = delayed.map { $0.map { LayerFingerprint($0) } }
   }
 }

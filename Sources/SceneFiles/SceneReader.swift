@@ -126,12 +126,16 @@ final class SceneReader {
         if topLevel { topLevelLayers[name] = topLevelLayers[name] ?? layer } else { nestedNames.insert(name) }
       }
     }
-    if let gradient = layer as? GradientLayer, let colors = gradient.colors, let locations = gradient.locations,
-      colors.count != locations.count
+    if let gradient = layer as? GradientLayer, let colors = gradient.colors,
+      let locations = gradient.locations, colors.count != locations.count
     {
-      report(f.place("locations"), "expected \(colors.count) locations (one per color), found \(locations.count)")
+      let message = "expected \(colors.count) locations (one per color), found \(locations.count)"
+      report(f.place("locations"), message)
     }
-    if let v = f["mask"], v != .null { layer.mask = readLayer(v, at: f.place("mask"), topLevel: false) }
+    switch f["mask"] {
+    case nil, .null?: break  // no mask
+    case let v?: layer.mask = readLayer(v, at: f.place("mask"), topLevel: false)
+    }
     if let v = f["animations"] { readAnimations(v, at: f.place("animations"), into: layer) }
     if let v = f["sublayers"], let list = array(v, at: f.place("sublayers")) {
       for (i, item) in list.enumerated() {
@@ -169,7 +173,8 @@ final class SceneReader {
       var out: [Double] = []
       for (i, item) in items.enumerated() {
         let itemPlace = "\(place)[\(i)]"
-        guard let x = property.range == .unit ? unit(item, at: itemPlace) : number(item, at: itemPlace) else { return nil }
+        let x = property.range == .unit ? unit(item, at: itemPlace) : number(item, at: itemPlace)
+        guard let x else { return nil }
         out.append(x)
       }
       return .value(.numbers(out))
