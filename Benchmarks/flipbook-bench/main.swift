@@ -85,6 +85,8 @@ let cases: [String: () -> Void] = [
   "gif-encode": gifEncodeBenchmark,
   "image-draw": imageDrawBenchmark,
   "text": textBenchmark,
+  "blur": blurBenchmark,
+  "shadows": shadowsBenchmark,
 ]
 let asked = CommandLine.arguments.dropFirst()
 // Cases with arguments, used by scripts/bench.
@@ -97,7 +99,7 @@ if let first = asked.first, first == "record" || first == "render-only" {
   if first == "record" { recordBenchmark(rest) } else { renderOnlyBenchmark(rest) }
   exit(0)
 }
-for name in (asked.isEmpty ? ["presentation", "keyframes", "png", "dynamics", "diff", "gif-encode", "image-draw"] : Array(asked)) {
+for name in (asked.isEmpty ? ["presentation", "keyframes", "png", "dynamics", "diff", "gif-encode", "image-draw", "blur", "shadows"] : Array(asked)) {
   guard let run = cases[name] else {
     print("unknown benchmark \(name); cases: \(cases.keys.sorted().joined(separator: ", "))")
     continue

@@ -21,6 +21,8 @@ extension AnimationValue {
       let d = TransformDecomposition(t)
       return [d.translationX, d.translationY, d.scaleX, d.scaleY, d.rotation, d.shear]
     case .path(let p): return p.map(Self.pathComponents) ?? []
+    case .colors(let list): return (list ?? []).flatMap { [$0.red, $0.green, $0.blue, $0.alpha] }
+    case .numbers(let list): return list ?? []
     case .image, .bool: return nil
     }
   }
@@ -38,6 +40,12 @@ extension AnimationValue {
       return .transform(
         TransformDecomposition(translationX: c[0], translationY: c[1], scaleX: c[2], scaleY: c[3], rotation: c[4], shear: c[5]).transform)
     case .path(let p): return .path(p.map { Self.path($0, replacingComponentsWith: c) })
+    case .colors(let list):
+      guard list != nil else { return self }
+      return .colors(stride(from: 0, to: c.count - 3, by: 4).map {
+        Color(red: c[$0], green: c[$0 + 1], blue: c[$0 + 2], alpha: c[$0 + 3])
+      })
+    case .numbers(let list): return list == nil ? self : .numbers(c)
     case .image, .bool: return self
     }
   }
@@ -49,6 +57,12 @@ extension AnimationValue {
     case (.path(let a), .path(let b)):
       guard let a, let b else { return a == nil && b == nil }
       return a.elementKinds == b.elementKinds
+    case (.colors(let a), .colors(let b)):
+      guard let a, let b else { return a == nil && b == nil }
+      return a.count == b.count
+    case (.numbers(let a), .numbers(let b)):
+      guard let a, let b else { return a == nil && b == nil }
+      return a.count == b.count
     default:
       return kind == other.kind && !kind.isDiscrete
     }

@@ -25,6 +25,12 @@ public enum AnimationValue: Hashable, Sendable {
   indirect case image(Image?)
   /// A flag (`hidden`); changes discretely.
   case bool(Bool)
+  /// A list of colors, or none (a gradient's `colors`); lists of the same length interpolate
+  /// element by element, others switch halfway.
+  indirect case colors([Color]?)
+  /// A list of numbers, or none (a gradient's `locations`); lists of the same length interpolate
+  /// element by element, others switch halfway.
+  indirect case numbers([Double]?)
 
   /// A point value from its coordinates.
   public static func point(_ x: Double, _ y: Double) -> AnimationValue { .point(Point(x: x, y: y)) }
@@ -41,13 +47,15 @@ public enum AnimationValue: Hashable, Sendable {
     case .path: return .path
     case .image: return .image
     case .bool: return .bool
+    case .colors: return .colors
+    case .numbers: return .numbers
     }
   }
 }
 
 /// The kinds of value key paths take.
 public enum AnimationValueKind: String, Hashable, Sendable {
-  case scalar, point, size, rect, color, transform, path, image, bool
+  case scalar, point, size, rect, color, transform, path, image, bool, colors, numbers
 
   /// Whether values of this kind change discretely rather than interpolate.
   public var isDiscrete: Bool { self == .image || self == .bool }

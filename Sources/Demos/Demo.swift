@@ -7,8 +7,8 @@ import Flipbook
 /// Core Animation code carries over: each scene is built the way the article builds it, with the
 /// article's numbers.
 public struct Demo: Sendable {
-  /// The demo's name on the command line: `radar`, `cradle`, `waves`, `spinner`, `cat`
-  /// or `counter`.
+  /// The demo's name on the command line: `radar`, `cradle`, `waves`, `spinner`, `cat`,
+  /// `counter`, `shimmer`, `activity` or `lift`.
   public let name: String
   /// A one-line description (what `flipbook demo --list` prints).
   public let summary: String
@@ -22,7 +22,8 @@ public struct Demo: Sendable {
     self.recipe = recipe
   }
 
-  /// Every built-in demo: the articles' in their order, then the text demo.
+  /// Every built-in demo: the articles' in their order, then the text demo, then the effects
+  /// demos.
   public static let all: [Demo] = [
     Demo(name: "radar", summary: "Pulsing radar: six staggered rings; items pop in and fade out where nothing else is (article 000)", recipe: SceneRecipe { Radar.makeScene() }),
     Demo(name: "cradle", summary: "Newton's cradle in UIKit Dynamics: gravity, attachments, elastic collisions, a push (article 001)", recipe: SceneRecipe { NewtonsCradle.makeScene() }),
@@ -30,6 +31,9 @@ public struct Demo: Sendable {
     Demo(name: "spinner", summary: "Activity indicator: eight arcs drawn into eight images, played by a discrete contents keyframe animation (article 003)", recipe: SceneRecipe { Spinner.makeScene() }),
     Demo(name: "cat", summary: "Cat waiting HUD: the eyes follow a mouse round the face, pupils turning about moved anchor points (article 004)", recipe: SceneRecipe { CatWaitingHUD.makeScene() }),
     Demo(name: "counter", summary: "Text layers: a title whose letters fade in one after another, a percentage counting up with a spring", recipe: SceneRecipe { TextCounter.makeScene() }),
+    Demo(name: "shimmer", summary: "Shimmer placeholder: a gradient's locations sweep a highlight across rounded rows that mask it", recipe: SceneRecipe { Shimmer.makeScene() }),
+    Demo(name: "activity", summary: "Replicator activity indicator: one dot, twelve instances, one fade staggered by instanceDelay", recipe: SceneRecipe { ActivityDots.makeScene() }),
+    Demo(name: "lift", summary: "Lifting card: shadow radius, offset and opacity animated with a scale, then settling back", recipe: SceneRecipe { LiftingCard.makeScene() }),
   ]
 
   /// The built-in demo called `name`, if there is one.

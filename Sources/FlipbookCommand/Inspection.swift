@@ -27,6 +27,9 @@ enum Inspection {
       guard let value = property.value(of: layer) else { continue }
       fields.append((property.name, json(value)))
     }
+    if let mask = layer.mask {
+      fields.append(("mask", entry(for: mask)))
+    }
     if let dynamics {
       fields += [("velocity", point(dynamics.velocity)), ("angularVelocity", number(dynamics.angularVelocity))]
     }
@@ -47,6 +50,10 @@ enum Inspection {
     case .value(.path(let p)): return p.map { string($0.svgPathData) } ?? "null"
     case .value(.image(let i)): return i.map { $0.name.map(string) ?? "\"<image \($0.width)x\($0.height)>\"" } ?? "null"
     case .value(.bool(let b)): return b ? "true" : "false"
+    case .value(.colors(let list)):
+      return list.map { $0.map(color).joined(separator: ", ").bracketed } ?? "null"
+    case .value(.numbers(let list)):
+      return list.map { $0.map(number).joined(separator: ", ").bracketed } ?? "null"
     case .choice(let name): return string(name)
     case .numbers(let list): return list.map { $0.map(number).joined(separator: ", ").bracketed } ?? "null"
     case .text(let s): return s.map(string) ?? "null"

@@ -70,6 +70,8 @@ extension AnimationValueKind {
     case .path: return "path values (Path)"
     case .image: return "image values (Image)"
     case .bool: return "bool values (Bool)"
+    case .colors: return "color lists ([Color])"
+    case .numbers: return "number lists ([Double])"
     }
   }
 }

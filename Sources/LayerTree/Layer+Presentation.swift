@@ -28,6 +28,21 @@ extension Layer {
         copy.sublayers.append(presented)
       }
     }
+    // The mask lives in this layer's space and time.
+    if let mask { copy.mask = mask.presentation(at: local, scratch: &scratch) }
+    // Replicator instance k shows the sublayers k × instanceDelay earlier.
+    if let replicator = copy as? ReplicatorLayer, replicator.instanceCount > 1, !sublayers.isEmpty {
+      let count = Swift.min(replicator.instanceCount, ReplicatorLayer.maximumInstanceCount)
+      let delay = replicator.instanceDelay
+      replicator.delayedInstances = (1..<count).map { k in
+        if delay == 0 { return copy.sublayers }
+        return sublayers.map { sublayer in
+          let presented = sublayer.presentation(at: local - Double(k) * delay, scratch: &scratch)
+          presented.superlayer = copy
+          return presented
+        }
+      }
+    }
     return copy
   }
 

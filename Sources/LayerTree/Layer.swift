@@ -131,6 +131,11 @@ public class Layer {
   public internal(set) var sublayers: [Layer] = []
   /// The layer this one is a sublayer of.
   public internal(set) weak var superlayer: Layer?
+  /// The layer whose alpha masks this layer's whole group (shadow, background, contents,
+  /// sublayers, border), as `CALayer.mask` (default none). It is not part of the layer tree: its
+  /// geometry is in this layer's coordinate space and its animations run in this layer's time.
+  /// Where the mask draws nothing, the layer shows nothing; the mask's colors are ignored.
+  public var mask: Layer?
   /// The attached animations with their keys and prepared forms, in the order they were added
   /// (the order they apply in).
   var animationEntries: [AnimationEntry] = []
@@ -151,6 +156,7 @@ public class Layer {
     let copy = type(of: self).init(copying: self)
     copy.animationEntries = animationEntries
     copy.animationErrors = animationErrors
+    copy.mask = mask?.copyTree()
     for sublayer in sublayers { copy.addSublayer(sublayer.copyTree()) }
     return copy
   }
@@ -201,6 +207,8 @@ package struct LayerProperties: Hashable, Sendable {
   public var contentsScale: Double = 1
   /// How the layer maps its superlayer's time to its own (`beginTime`, `speed`, `timeOffset`).
   public var timing: LayerTiming = LayerTiming()
+  /// The effects every layer has: shadow and contents rectangles (see `Layer+Effects.swift`).
+  public var effects = LayerEffects()
 
   /// Creates properties with Core Animation's defaults.
   public init() {}

@@ -15,9 +15,13 @@ extension LayerProperty {
     layerName, position, bounds, anchorPoint, opacity, transform, sublayerTransform, zPosition, hidden,
     cornerRadius, borderWidth, borderColor, backgroundColor, contents, masksToBounds, contentsGravity,
     contentsScale, beginTime, speed, timeOffset, collisionBoundsType,
+    shadowColor, shadowOpacity, shadowOffset, shadowRadius, shadowPath, contentsRect, contentsCenter,
     path, fillColor, strokeColor, lineWidth, lineDashPhase, strokeStart, strokeEnd, miterLimit, lineCap,
     lineJoin, lineDashPattern, fillRule,
     string, font, fontSize, foregroundColor, isWrapped, truncationMode, alignmentMode,
+    colors, locations, startPoint, endPoint, gradientType,
+    instanceCount, instanceTransform, instanceDelay, instanceColor, instanceRedOffset,
+    instanceGreenOffset, instanceBlueOffset, instanceAlphaOffset, preservesDepth,
   ]
 
   /// The property called `name`, if there is one.
@@ -74,6 +78,30 @@ extension LayerProperty {
   public static let timeOffset = scalarProperty("timeOffset", animatable: false, { $0.timing.timeOffset }, { $0.timing.timeOffset = $1 })
   /// `collisionBoundsType`: the shape dynamics collides the layer as.
   public static let collisionBoundsType = choiceProperty("collisionBoundsType", { $0.collisionBoundsType }, { $0.collisionBoundsType = $1 })
+
+  // MARK: Shadows and contents rectangles (every layer; visual-effects.md §1, §3)
+
+  /// `shadowColor`.
+  public static let shadowColor = colorProperty(
+    "shadowColor", { $0.shadowColor }, { $0.shadowColor = $1 })
+  /// `shadowOpacity`, 0...1.
+  public static let shadowOpacity = scalarProperty(
+    "shadowOpacity", { $0.shadowOpacity }, { $0.shadowOpacity = $1 })
+  /// `shadowOffset`, in points of the layer's own space.
+  public static let shadowOffset = sizeProperty(
+    "shadowOffset", { $0.shadowOffset }, { $0.shadowOffset = $1 })
+  /// `shadowRadius`: the blur's standard deviation, in points.
+  public static let shadowRadius = scalarProperty(
+    "shadowRadius", range: .nonNegative, { $0.shadowRadius }, { $0.shadowRadius = $1 })
+  /// `shadowPath`, in the layer's coordinates.
+  public static let shadowPath = pathProperty(
+    "shadowPath", of: .layer, { $0.shadowPath }, { $0.shadowPath = $1 })
+  /// `contentsRect`, in unit coordinates of the image.
+  public static let contentsRect = rectProperty(
+    "contentsRect", range: .nonNegative, { $0.contentsRect }, { $0.contentsRect = $1 })
+  /// `contentsCenter`, in unit coordinates of the image.
+  public static let contentsCenter = rectProperty(
+    "contentsCenter", range: .nonNegative, { $0.contentsCenter }, { $0.contentsCenter = $1 })
 
   // MARK: Shape layers (CAShapeLayer)
 
@@ -132,6 +160,78 @@ extension LayerProperty {
     "alignmentMode", of: .text, { text($0).alignmentMode }, { text($0).alignmentMode = $1 })
 }
 
+extension LayerProperty {
+  // MARK: Gradient layers (CAGradientLayer; visual-effects.md §4)
+
+  /// `colors`: the stops' colors, or none.
+  public static let colors = entry(
+    "colors", .colors, of: .gradient, animatable: true, range: .any,
+    wrap: { AnimationValue.colors($0) },
+    unwrap: { if case .colors(let c) = $0 { return .some(c) } else { return nil } },
+    { gradient($0).colors }, { gradient($0).colors = $1 })
+  /// `locations`: the stops' locations 0...1, or none (evenly spaced).
+  public static let locations = entry(
+    "locations", .numbers, of: .gradient, animatable: true, range: .unit,
+    wrap: { AnimationValue.numbers($0) },
+    unwrap: { if case .numbers(let n) = $0 { return .some(n) } else { return nil } },
+    { gradient($0).locations }, { gradient($0).locations = $1 })
+  /// `startPoint`, in unit coordinates of the bounds.
+  public static let startPoint = pointProperty(
+    "startPoint", of: .gradient, { gradient($0).startPoint }, { gradient($0).startPoint = $1 })
+  /// `endPoint`, in unit coordinates of the bounds.
+  public static let endPoint = pointProperty(
+    "endPoint", of: .gradient, { gradient($0).endPoint }, { gradient($0).endPoint = $1 })
+  /// `gradientType`: Core Animation's `type` of a gradient layer (`"axial"`, `"radial"`,
+  /// `"conic"`).
+  public static let gradientType = choiceProperty(
+    "gradientType", of: .gradient, { gradient($0).type }, { gradient($0).type = $1 })
+
+  // MARK: Replicator layers (CAReplicatorLayer; visual-effects.md §6)
+
+  /// `instanceCount`: how many times the sublayers are drawn (animated values round down).
+  public static let instanceCount = scalarProperty(
+    "instanceCount", of: .replicator, range: .nonNegative,
+    { Double(replicator($0).instanceCount) },
+    { replicator($0).instanceCount = Int(Swift.min(1e9, Swift.max(0, $1.rounded(.down)))) })
+  /// `instanceTransform`, applied about the replicator's centre.
+  public static let instanceTransform = transformProperty(
+    "instanceTransform", of: .replicator,
+    { replicator($0).instanceTransform }, { replicator($0).instanceTransform = $1 })
+  /// `instanceDelay`, in seconds.
+  public static let instanceDelay = scalarProperty(
+    "instanceDelay", of: .replicator,
+    { replicator($0).instanceDelay }, { replicator($0).instanceDelay = $1 })
+  /// `instanceColor`.
+  public static let instanceColor = colorProperty(
+    "instanceColor", of: .replicator,
+    { replicator($0).instanceColor }, { replicator($0).instanceColor = $1 })
+  /// `instanceRedOffset`.
+  public static let instanceRedOffset = scalarProperty(
+    "instanceRedOffset", of: .replicator,
+    { replicator($0).instanceRedOffset }, { replicator($0).instanceRedOffset = $1 })
+  /// `instanceGreenOffset`.
+  public static let instanceGreenOffset = scalarProperty(
+    "instanceGreenOffset", of: .replicator,
+    { replicator($0).instanceGreenOffset }, { replicator($0).instanceGreenOffset = $1 })
+  /// `instanceBlueOffset`.
+  public static let instanceBlueOffset = scalarProperty(
+    "instanceBlueOffset", of: .replicator,
+    { replicator($0).instanceBlueOffset }, { replicator($0).instanceBlueOffset = $1 })
+  /// `instanceAlphaOffset`.
+  public static let instanceAlphaOffset = scalarProperty(
+    "instanceAlphaOffset", of: .replicator,
+    { replicator($0).instanceAlphaOffset }, { replicator($0).instanceAlphaOffset = $1 })
+  /// `preservesDepth` (stored; Flipbook draws in 2D).
+  public static let preservesDepth = boolProperty(
+    "preservesDepth", of: .replicator, animatable: false,
+    { replicator($0).preservesDepth }, { replicator($0).preservesDepth = $1 })
+}
+
+/// A gradient-layer property's layer (the table checks the layer type first).
+private func gradient(_ layer: Layer) -> GradientLayer { layer as! GradientLayer }
+/// A replicator-layer property's layer (the table checks the layer type first).
+private func replicator(_ layer: Layer) -> ReplicatorLayer { layer as! ReplicatorLayer }
+
 // MARK: Building entries
 
 /// A shape-layer property's layer (the table checks the layer type before reading or writing).
@@ -140,10 +240,10 @@ private func shape(_ layer: Layer) -> ShapeLayer { layer as! ShapeLayer }
 private func text(_ layer: Layer) -> TextLayer { layer as! TextLayer }
 
 extension LayerProperty {
-  private typealias Get<T> = @Sendable (Layer) -> T
-  private typealias Set<T> = @Sendable (Layer, T) -> Void
+  fileprivate typealias Get<T> = @Sendable (Layer) -> T
+  fileprivate typealias Set<T> = @Sendable (Layer, T) -> Void
 
-  private static func entry<T>(
+  fileprivate static func entry<T>(
     _ name: String, _ kind: AnimationValueKind, of type: LayerType, animatable: Bool, range: ValueRange,
     wrap: @escaping @Sendable (T) -> AnimationValue, unwrap: @escaping @Sendable (AnimationValue) -> T?,
     _ get: @escaping Get<T>, _ set: @escaping Set<T>
@@ -154,7 +254,7 @@ extension LayerProperty {
       set: { if case .value(let v) = $1, let x = unwrap(v) { set($0, x) } })
   }
 
-  private static func scalarProperty(
+  fileprivate static func scalarProperty(
     _ name: String, of type: LayerType = .layer, animatable: Bool = true, range: ValueRange = .any,
     _ get: @escaping Get<Double>, _ set: @escaping Set<Double>
   ) -> LayerProperty {
@@ -163,19 +263,29 @@ extension LayerProperty {
     }, get, set)
   }
 
-  private static func pointProperty(_ name: String, _ get: @escaping Get<Point>, _ set: @escaping Set<Point>) -> LayerProperty {
-    entry(name, .point, of: .layer, animatable: true, range: .any, wrap: { .point($0) }, unwrap: {
+  fileprivate static func pointProperty(
+    _ name: String, of type: LayerType = .layer, _ get: @escaping Get<Point>, _ set: @escaping Set<Point>
+  ) -> LayerProperty {
+    entry(name, .point, of: type, animatable: true, range: .any, wrap: { .point($0) }, unwrap: {
       if case .point(let p) = $0 { return p } else { return nil }
     }, get, set)
   }
 
-  private static func rectProperty(_ name: String, range: ValueRange, _ get: @escaping Get<Rect>, _ set: @escaping Set<Rect>) -> LayerProperty {
+  private static func sizeProperty(
+    _ name: String, _ get: @escaping Get<Size>, _ set: @escaping Set<Size>
+  ) -> LayerProperty {
+    entry(name, .size, of: .layer, animatable: true, range: .any, wrap: { .size($0) }, unwrap: {
+      if case .size(let s) = $0 { return s } else { return nil }
+    }, get, set)
+  }
+
+  fileprivate static func rectProperty(_ name: String, range: ValueRange, _ get: @escaping Get<Rect>, _ set: @escaping Set<Rect>) -> LayerProperty {
     entry(name, .rect, of: .layer, animatable: true, range: range, wrap: { .rect($0) }, unwrap: {
       if case .rect(let r) = $0 { return r } else { return nil }
     }, get, set)
   }
 
-  private static func colorProperty(
+  fileprivate static func colorProperty(
     _ name: String, of type: LayerType = .layer, _ get: @escaping Get<Color?>, _ set: @escaping Set<Color?>
   ) -> LayerProperty {
     entry(name, .color, of: type, animatable: true, range: .any, wrap: { .color($0) }, unwrap: {
@@ -183,13 +293,16 @@ extension LayerProperty {
     }, get, set)
   }
 
-  private static func transformProperty(_ name: String, _ get: @escaping Get<Transform3D>, _ set: @escaping Set<Transform3D>) -> LayerProperty {
-    entry(name, .transform, of: .layer, animatable: true, range: .any, wrap: { .transform($0) }, unwrap: {
+  fileprivate static func transformProperty(
+    _ name: String, of type: LayerType = .layer, _ get: @escaping Get<Transform3D>,
+    _ set: @escaping Set<Transform3D>
+  ) -> LayerProperty {
+    entry(name, .transform, of: type, animatable: true, range: .any, wrap: { .transform($0) }, unwrap: {
       if case .transform(let t) = $0 { return t } else { return nil }
     }, get, set)
   }
 
-  private static func pathProperty(
+  fileprivate static func pathProperty(
     _ name: String, of type: LayerType, _ get: @escaping Get<Path?>, _ set: @escaping Set<Path?>
   ) -> LayerProperty {
     entry(name, .path, of: type, animatable: true, range: .any, wrap: { .path($0) }, unwrap: {
@@ -203,9 +316,9 @@ extension LayerProperty {
     }, get, set)
   }
 
-  private static func boolProperty(
-    _ name: String, of type: LayerType = .layer, animatable: Bool = true,
-    _ get: @escaping Get<Bool>, _ set: @escaping Set<Bool>
+  fileprivate static func boolProperty(
+    _ name: String, of type: LayerType = .layer, animatable: Bool = true, _ get: @escaping Get<Bool>,
+    _ set: @escaping Set<Bool>
   ) -> LayerProperty {
     entry(name, .bool, of: type, animatable: animatable, range: .any, wrap: { .bool($0) }, unwrap: {
       if case .bool(let b) = $0 { return b } else { return nil }
@@ -213,7 +326,7 @@ extension LayerProperty {
   }
 
   /// A property holding one of an enumeration's cases, named by their raw values.
-  private static func choiceProperty<T: RawRepresentable & CaseIterable & Sendable>(
+  fileprivate static func choiceProperty<T: RawRepresentable & CaseIterable & Sendable>(
     _ name: String, of type: LayerType = .layer, _ get: @escaping Get<T>, _ set: @escaping Set<T>
   ) -> LayerProperty where T.RawValue == String {
     LayerProperty(

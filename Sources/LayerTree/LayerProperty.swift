@@ -39,6 +39,10 @@ public struct LayerProperty: Sendable, CustomStringConvertible {
     case shape
     /// Text layers (`CATextLayer`).
     case text
+    /// Gradient layers (`CAGradientLayer`).
+    case gradient
+    /// Replicator layers (`CAReplicatorLayer`).
+    case replicator
 
     /// Whether `layer` is of this type.
     public func includes(_ layer: Layer) -> Bool {
@@ -46,6 +50,8 @@ public struct LayerProperty: Sendable, CustomStringConvertible {
       case .layer: return true
       case .shape: return layer is ShapeLayer
       case .text: return layer is TextLayer
+      case .gradient: return layer is GradientLayer
+      case .replicator: return layer is ReplicatorLayer
       }
     }
 
@@ -55,6 +61,8 @@ public struct LayerProperty: Sendable, CustomStringConvertible {
       case .layer: return Layer()
       case .shape: return ShapeLayer()
       case .text: return TextLayer()
+      case .gradient: return GradientLayer()
+      case .replicator: return ReplicatorLayer()
       }
     }
   }
@@ -67,6 +75,8 @@ public struct LayerProperty: Sendable, CustomStringConvertible {
     case nonNegative
     /// More than 0.
     case positive
+    /// 0...1 (a gradient's locations).
+    case unit
   }
 
   /// The value of the property on `layer`, or `nil` when the layer's type does not have it.
@@ -106,7 +116,7 @@ public struct LayerProperty: Sendable, CustomStringConvertible {
 /// The kinds of value layer properties hold.
 public enum PropertyKind: Hashable, Sendable {
   /// A value animations interpolate or switch: a number, point, size, rectangle, color,
-  /// transform, path, image or flag.
+  /// transform, path, image, flag, or list of colors or numbers.
   case value(AnimationValueKind)
   /// One of a fixed set of names (`lineCap`: `"butt"`, `"round"`, `"square"`).
   case choice([String])

@@ -1,6 +1,7 @@
 import CairoCanvas
 import Geometry
 import LayerTree
+import Glibc
 
 /// Draws layer trees into a canvas in Core Animation's order.
 ///
@@ -11,8 +12,14 @@ import LayerTree
 /// of them clipped to the rounded bounds when `masksToBounds`), and last the border on top.
 /// A layer whose transform collapses it to a line or point (scale 0) draws nothing.
 public struct LayerRenderer: Sendable {
-  /// Creates a renderer.
-  public init() {}
+  /// The blurred shadows kept between frames (shared by every renderer unless one is given).
+  let shadows: ShadowCache
+
+  /// Creates a renderer that keeps blurred shadows in the shared cache.
+  public init() { shadows = .shared }
+
+  /// Creates a renderer that keeps blurred shadows in `cache`.
+  public init(shadowCache cache: ShadowCache) { shadows = cache }
 
   /// Draws `layer` and its subtree into `canvas`, whose current user space is taken to be the
   /// layer's superlayer's coordinate space.
@@ -30,19 +37,43 @@ public struct LayerRenderer: Sendable {
     canvas.concatenate(placement)
     if layer.opacity < 1 {
       try canvas.drawInTransparencyGroup(opacity: layer.opacity) { () throws(RenderingError) in
-        try drawContent(of: layer, in: canvas)
+        try drawMaskedContent(of: layer, in: canvas)
       }
     } else {
-      try drawContent(of: layer, in: canvas)
+      try drawMaskedContent(of: layer, in: canvas)
     }
   }
 
-  private func drawContent(of layer: Layer, in canvas: Canvas) throws(RenderingError) {
+  /// The layer's group: its shadow and content, multiplied by its mask's alpha when it has one.
+  private func drawMaskedContent(of layer: Layer, in canvas: Canvas) throws(RenderingError) {
+    guard let mask = layer.mask else {
+      try drawShadowAndContent(of: layer, in: canvas)
+      return
+    }
+    try canvas.drawMasked(
+      { () throws(RenderingError) in try drawShadowAndContent(of: layer, in: canvas) },
+      mask: { () throws(RenderingError) in try draw(mask, in: canvas) })
+  }
+
+  private func drawShadowAndContent(of layer: Layer, in canvas: Canvas) throws(RenderingError) {
+    if layer.hasVisibleShadow {
+      try shadows.drawShadow(of: layer, in: canvas, renderer: self)
+    }
+    try drawContent(of: layer, in: canvas)
+  }
+
+  /// Everything the layer draws but its shadow and mask: what a shadow without `shadowPath`
+  /// takes its shape from.
+  func drawContent(of layer: Layer, in canvas: Canvas) throws(RenderingError) {
     let bounds = layer.bounds.standardized
     let roundedBounds = Path(roundedRect: bounds, cornerRadius: layer.cornerRadius)
 
     if let background = layer.backgroundColor, background.alpha > 0, !bounds.isEmpty {
       canvas.fill(roundedBounds, with: background)
+    }
+
+    if let gradient = layer as? GradientLayer, !bounds.isEmpty {
+      drawGradient(gradient, in: canvas, filling: roundedBounds)
     }
 
     if layer.masksToBounds {
@@ -52,8 +83,14 @@ public struct LayerRenderer: Sendable {
 
     if let image = layer.contents, image.width > 0, image.height > 0 {
       let scale = layer.contentsScale > 0 ? layer.contentsScale : 1
-      let size = Size(width: Double(image.width) / scale, height: Double(image.height) / scale)
-      canvas.draw(image.bitmap, in: layer.contentsGravity.rect(forImageOfSize: size, in: bounds))
+      let unit = Rect(x: 0, y: 0, width: 1, height: 1)
+      let wholeImage = layer.contentsRect == unit
+      if wholeImage && (layer.contentsCenter == unit || layer.contentsGravity != .resize) {
+        let size = Size(width: Double(image.width) / scale, height: Double(image.height) / scale)
+        canvas.draw(image.bitmap, in: layer.contentsGravity.rect(forImageOfSize: size, in: bounds))
+      } else {
+        drawContentsPart(of: layer, image: image, scale: scale, in: canvas, bounds: bounds)
+      }
     }
 
     if let shape = layer as? ShapeLayer {
@@ -67,7 +104,7 @@ public struct LayerRenderer: Sendable {
     if !layer.sublayers.isEmpty {
       let sublayerPlacement = layer.sublayerTransformAboutAnchor
       if sublayerPlacement.isIdentity {
-        for sublayer in layer.sublayersInDrawingOrder { try draw(sublayer, in: canvas) }
+        try drawSublayers(of: layer, in: canvas)
       } else {
         guard let affine = sublayerPlacement.affineTransform else {
           throw .perspectiveUnsupported(layer: layer.name)
@@ -75,7 +112,7 @@ public struct LayerRenderer: Sendable {
         if affine.isInvertible {
           canvas.save()
           canvas.concatenate(affine)
-          for sublayer in layer.sublayersInDrawingOrder { try draw(sublayer, in: canvas) }
+          try drawSublayers(of: layer, in: canvas)
           canvas.restore()
         }
       }
@@ -93,6 +130,99 @@ public struct LayerRenderer: Sendable {
       }
       canvas.fill(band, with: border, rule: .evenOdd)
     }
+  }
+
+  /// The sublayers in drawing order; for a replicator, once per instance, each instance placed,
+  /// delayed and tinted a step further (visual-effects.md §6).
+  private func drawSublayers(of layer: Layer, in canvas: Canvas) throws(RenderingError) {
+    guard let replicator = layer as? ReplicatorLayer else {
+      for sublayer in layer.sublayersInDrawingOrder { try draw(sublayer, in: canvas) }
+      return
+    }
+    let count = Swift.min(replicator.instanceCount, ReplicatorLayer.maximumInstanceCount)
+    for k in 0..<count {
+      guard let placement = replicator.instancePlacement(at: k).affineTransform else {
+        throw .perspectiveUnsupported(layer: layer.name)
+      }
+      guard placement.isInvertible else { continue }
+      let sublayers = replicator.instanceSublayers(at: k).sorted { $0.zPosition < $1.zPosition }
+      let tint = replicator.instanceColor(at: k)
+      guard tint.alpha > 0 else { continue }
+      canvas.save()
+      canvas.concatenate(placement)
+      defer { canvas.restore() }
+      try canvas.drawTinted(by: tint) { () throws(RenderingError) in
+        for sublayer in sublayers { try draw(sublayer, in: canvas) }
+      }
+    }
+  }
+
+  /// Contents with a `contentsRect` other than the whole image, or a `contentsCenter` with the
+  /// resize gravity (visual-effects.md §3).
+  private func drawContentsPart(
+    of layer: Layer, image: Image, scale: Double, in canvas: Canvas, bounds: Rect
+  ) {
+    let w = Double(image.width), h = Double(image.height)
+    let part = layer.contentsRect.standardized
+    guard part.width > 0, part.height > 0 else { return }
+    // The part, in image pixels, placed by the gravity as if it were the whole image.
+    let source = Rect(
+      x: part.minX * w, y: part.minY * h, width: part.width * w, height: part.height * h)
+    let size = Size(width: source.width / scale, height: source.height / scale)
+    let dest = layer.contentsGravity.rect(forImageOfSize: size, in: bounds)
+    let center = layer.contentsCenter.standardized
+    guard layer.contentsGravity == .resize, center != Rect(x: 0, y: 0, width: 1, height: 1) else {
+      canvas.draw(image.bitmap, from: source, in: dest)
+      return
+    }
+    // Nine parts: the columns and rows the centre rectangle cuts the part into, in image pixels
+    // and in points; corners keep their size (at contentsScale), shrunk together when the bounds
+    // are too small for them.
+    func cuts(
+      _ lo: Double, _ hi: Double, _ start: Double, _ length: Double, _ destStart: Double,
+      _ destLength: Double
+    ) -> (src: [Double], dst: [Double]) {
+      let a = Swift.min(Swift.max(lo, 0), 1) * length
+      let b = (1 - Swift.min(Swift.max(hi, 0), 1)) * length
+      let fixed = (a + b) / scale
+      let shrink = fixed > destLength && fixed > 0 ? destLength / fixed : 1
+      let src = [start, start + a, start + length - b, start + length]
+      let dst = [
+        destStart, destStart + a / scale * shrink, destStart + destLength - b / scale * shrink,
+        destStart + destLength,
+      ]
+      return (src, dst)
+    }
+    let xs = cuts(center.minX, center.maxX, source.minX, source.width, dest.minX, dest.width)
+    let ys = cuts(center.minY, center.maxY, source.minY, source.height, dest.minY, dest.height)
+    for row in 0..<3 {
+      for column in 0..<3 {
+        func cell(_ x: [Double], _ y: [Double]) -> Rect {
+          Rect(x: x[column], y: y[row], width: x[column + 1] - x[column], height: y[row + 1] - y[row])
+        }
+        let src = cell(xs.src, ys.src), dst = cell(xs.dst, ys.dst)
+        guard src.width > 0, src.height > 0, dst.width > 0, dst.height > 0 else { continue }
+        canvas.draw(image.bitmap, from: src, in: dst)
+      }
+    }
+  }
+
+  /// A gradient layer's fill of its rounded bounds (visual-effects.md §4).
+  private func drawGradient(_ layer: GradientLayer, in canvas: Canvas, filling shape: Path) {
+    let stops = layer.stops.map { GradientStop(location: $0.location, color: $0.color) }
+    guard !stops.isEmpty else { return }
+    let b = layer.bounds.standardized
+    func place(_ p: Point) -> Point { Point(x: b.minX + p.x * b.width, y: b.minY + p.y * b.height) }
+    let start = place(layer.startPoint), end = place(layer.endPoint)
+    let geometry: GradientGeometry
+    switch layer.type {
+    case .axial: geometry = .axial(start: start, end: end)
+    case .radial:
+      let radii = Size(width: abs(end.x - start.x), height: abs(end.y - start.y))
+      geometry = .radial(center: start, radii: radii)
+    case .conic: geometry = .conic(center: start, angle: atan2(end.y - start.y, end.x - start.x))
+    }
+    canvas.fill(shape, gradient: geometry, stops: stops)
   }
 
   private func drawShape(_ shape: ShapeLayer, in canvas: Canvas) {

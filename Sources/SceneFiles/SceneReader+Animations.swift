@@ -274,6 +274,16 @@ extension SceneReader {
     case .image:
       return image(json, at: place).map(AnimationValue.image)
     case .bool: return bool(json, at: place).map(AnimationValue.bool)
+    case .colors: return colorList(json, at: place).map(AnimationValue.colors)
+    case .numbers:
+      if json == .null { return .numbers(nil) }
+      guard let items = array(json, at: place) else { return nil }
+      var out: [Double] = []
+      for (i, item) in items.enumerated() {
+        guard let x = number(item, at: "\(place)[\(i)]") else { return nil }
+        out.append(x)
+      }
+      return .numbers(out)
     }
   }
 
@@ -282,6 +292,8 @@ extension SceneReader {
     case .image: return "images"
     case .bool: return "true or false"
     case .path: return "paths"
+    case .colors: return "lists of colors"
+    case .numbers: return "lists of numbers"
     default: return kind.rawValue + " values"
     }
   }

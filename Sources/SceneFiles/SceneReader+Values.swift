@@ -65,6 +65,31 @@ extension SceneReader {
     return x
   }
 
+  func unit(_ json: JSONValue, at place: String) -> Double? {
+    guard let x = number(json, at: place) else { return nil }
+    guard (0...1).contains(x) else {
+      report(place, "must be from 0 to 1, found \(format(x))")
+      return nil
+    }
+    return x
+  }
+
+  /// A list of colors, `.some(nil)` for `null`.
+  func colorList(_ json: JSONValue, at place: String) -> [Color]?? {
+    if json == .null { return .some(nil) }
+    guard let items = array(json, at: place) else { return nil }
+    var out: [Color] = []
+    for (i, item) in items.enumerated() {
+      guard let c = color(item, at: "\(place)[\(i)]") else { return nil }
+      guard let c else {
+        report("\(place)[\(i)]", "expected a color, found null")
+        return nil
+      }
+      out.append(c)
+    }
+    return .some(out)
+  }
+
   func integer(_ json: JSONValue, at place: String) -> Int? {
     guard let x = number(json, at: place) else { return nil }
     guard x == x.rounded(), abs(x) < 1e15 else {

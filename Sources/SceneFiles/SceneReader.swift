@@ -146,7 +146,7 @@ final class SceneReader {
   }
 
   /// The keys of a layer object that are not properties: its type, animations and sublayers.
-  static let structuralKeys = ["type", "animations", "sublayers"]
+  static let structuralKeys = ["type", "animations", "sublayers", "mask"]
 
   /// The keys a layer of `type` may have: the structural ones and its properties' names.
   static func layerKeys(for type: LayerProperty.LayerType?) -> [String] {
@@ -168,7 +168,8 @@ final class SceneReader {
           layerType = known
         } else {
           layerType = nil
-          let expected = LayerProperty.LayerType.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")
+          let names = LayerProperty.LayerType.allCases.map { "\"\($0.rawValue)\"" }
+          let expected = names.dropLast().joined(separator: ", ") + " or " + names.last!
           report(place + ".type", "unknown layer type \"\(name)\" (expected \(expected))")
         }
       } else {
@@ -195,6 +196,16 @@ final class SceneReader {
     if let text = layer as? TextLayer {
       checkFont(of: text, at: f["font"].map { _ in f.place("font") } ?? place)
     }
+    if let gradient = layer as? GradientLayer, let colors = gradient.colors,
+      let locations = gradient.locations, colors.count != locations.count
+    {
+      let message = "expected \(colors.count) locations (one per color), found \(locations.count)"
+      report(f.place("locations"), message)
+    }
+    switch f["mask"] {
+    case nil, .null?: break  // no mask
+    case let v?: layer.mask = readLayer(v, at: f.place("mask"), topLevel: false)
+    }
     if let v = f["animations"] { readAnimations(v, at: f.place("animations"), into: layer) }
     if let v = f["sublayers"], let list = array(v, at: f.place("sublayers")) {
       for (i, item) in list.enumerated() {
@@ -216,12 +227,27 @@ final class SceneReader {
       case .any: x = number(json, at: place)
       case .nonNegative: x = nonNegative(json, at: place)
       case .positive: x = positive(json, at: place)
+      case .unit: x = unit(json, at: place)
       }
       return x.map { .value(.scalar($0)) }
     case .value(.rect):
       return rect(json, at: place).map { .value(.rect($0)) }
     case .value(.size):
-      return size(json, at: place).map { .value(.size($0)) }
+      if property.range == .nonNegative { return size(json, at: place).map { .value(.size($0)) } }
+      // Offsets (`shadowOffset`) may be negative.
+      guard let n = numbers(json, at: place, count: 2, shape: "[width, height]") else { return nil }
+      return .value(.size(Size(width: n[0], height: n[1])))
+    case .value(.numbers):
+      if json == .null { return .value(.numbers(nil)) }
+      guard let items = array(json, at: place) else { return nil }
+      var out: [Double] = []
+      for (i, item) in items.enumerated() {
+        let itemPlace = "\(place)[\(i)]"
+        let x = property.range == .unit ? unit(item, at: itemPlace) : number(item, at: itemPlace)
+        guard let x else { return nil }
+        out.append(x)
+      }
+      return .value(.numbers(out))
     case .value(let kind):
       return animationValue(json, at: place, kind: kind).map(PropertyValue.value)
     case .choice(let names):

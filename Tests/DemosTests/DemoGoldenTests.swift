@@ -37,8 +37,8 @@ import Testing
     #expect(orphans.isEmpty, "demo goldens no test uses: \(orphans.sorted()); delete them")
   }
 
-  @Test func theListHasTheFiveArticlesInOrderThenTheTextDemo() {
-    #expect(Demo.all.map(\.name) == ["radar", "cradle", "waves", "spinner", "cat", "counter"])
+  @Test func theListHasTheFiveArticlesInOrderThenTheTextAndEffectsDemos() {
+    #expect(Demo.all.map(\.name) == ["radar", "cradle", "waves", "spinner", "cat", "counter", "shimmer", "activity", "lift"])
     #expect(Demo.named("cat") != nil && Demo.named("dog") == nil)
   }
 

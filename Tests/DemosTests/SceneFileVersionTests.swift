@@ -20,7 +20,7 @@ import Testing
     }
   }
 
-  @Test(arguments: ["spinner", "cat"])
+  @Test(arguments: ["spinner", "cat", "shimmer", "activity", "lift"])
   func sceneFileDrawsWhatSwiftDraws(_ name: String) throws {
     let file = try Self.load(name), swift = try Demo.named(name)!.recipe.make()
     #expect(file.size == swift.size && file.scale == swift.scale && file.duration == swift.duration && file.fps == swift.fps)

@@ -152,3 +152,57 @@ import Testing
     }
   }
 }
+
+/// `flipbook inspect` prints every new property of visual-effects.md §1–§4 and §6, animated,
+/// with masks inside their layer's entry.
+@Suite struct InspectEffectsTests {
+  func entry(_ scene: String, _ name: String, at time: Double) throws -> [String: Any] {
+    let loaded = try SceneFormat.load(contentsOf: FixtureFiles.root + "/scenes/\(scene).json")
+    let line = try Inspection.line(for: loaded, at: time)
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+    let layers = try #require(object["layers"] as? [[String: Any]])
+    return try #require(layers.first { $0["name"] as? String == name })
+  }
+
+  @Test func shadowAndContentsRectanglesOfEveryLayer() throws {
+    let card = try entry("effects-shadows", "card", at: 1)
+    #expect(card["shadowColor"] as? [Double] == [0, 0, 0, 1])
+    #expect(card["shadowOpacity"] as? Double == 0.5)
+    #expect(card["shadowRadius"] as? Double == 7)  // 2 → 12 over 2 s, linear
+    #expect(card["shadowOffset"] as? [Double] == [0, 5.5])
+    #expect(card["shadowPath"] is NSNull)
+    #expect(card["contentsRect"] as? [Double] == [0, 0, 1, 1])
+    #expect(card["contentsCenter"] as? [Double] == [0, 0, 1, 1])
+    let path = try entry("effects-shadows", "path-shadow", at: 0)
+    #expect((path["shadowPath"] as? String)?.hasPrefix("M 60 30") == true)
+  }
+
+  @Test func gradientValuesAnimateElementByElement() throws {
+    let stops = try entry("effects-gradients", "stops", at: 1)
+    #expect(stops["locations"] as? [Double] == [0, 0.5, 1])
+    #expect(stops["startPoint"] as? [Double] == [0, 0] && stops["endPoint"] as? [Double] == [1, 1])
+    #expect(stops["gradientType"] == nil)  // a choice: not animatable, not printed
+    let colors = try entry("effects-gradients", "animated-colors", at: 1)
+    let list = try #require(colors["colors"] as? [[Double]])
+    // Half way from black to #ff9800 and from white to #3f51b5.
+    #expect(list.count == 2 && abs(list[0][0] - 0.5) < 1e-9 && abs(list[0][1] - 152.0 / 510) < 1e-9)
+    #expect(abs(list[1][2] - (1 + 181.0 / 255) / 2) < 1e-9)
+    let conic = try entry("effects-gradients", "conic", at: 1)
+    #expect(conic["endPoint"] as? [Double] == [0.75, 0.75])
+    #expect(conic["locations"] is NSNull)
+  }
+
+  @Test func replicatorValuesAndMasksInsideTheirLayer() throws {
+    let spinner = try entry("effects-replicator", "spinner", at: 0)
+    #expect(spinner["instanceCount"] as? Double == 12)
+    #expect(spinner["instanceDelay"] as? Double == 1.0 / 12)
+    #expect(spinner["instanceColor"] as? [Double] == [1, 1, 1, 1])
+    #expect(spinner["instanceRedOffset"] as? Double == 0 && spinner["instanceAlphaOffset"] as? Double == 0)
+    let t = try #require(spinner["instanceTransform"] as? [Double])
+    #expect(abs(t[0] - cos(0.5235987755982988)) < 1e-12 && abs(t[1] - sin(0.5235987755982988)) < 1e-12)
+    let masked = try entry("effects-masks", "masked-gradient", at: 1)
+    let mask = try #require(masked["mask"] as? [String: Any])
+    #expect(mask["bounds"] as? [Double] == [0, 0, 160, 120])
+    #expect(masked["colors"] as? [[Double]] != nil)
+  }
+}

@@ -19,7 +19,7 @@ import Testing
     let result = try Tools.run(Tools.flipbook, ["demo", "--list"])
     #expect(result.status == 0)
     let lines = result.output.split(separator: "\n")
-    #expect(lines.map { String($0.split(separator: " ")[0]) } == ["radar", "cradle", "waves", "spinner", "cat", "counter"])
+    #expect(lines.map { String($0.split(separator: " ")[0]) } == ["radar", "cradle", "waves", "spinner", "cat", "counter", "shimmer", "activity", "lift"])
     #expect(lines.allSatisfy { $0.split(separator: " ").count > 3 })
   }
 

@@ -48,6 +48,7 @@ import Testing
       .scalar: 3, .point: .point(4, 5), .size: .size(Size(6, 7)), .rect: .rect(Rect(1, 2, 3, 4)),
       .color: .color(Color(red: 0.2, green: 0.4, blue: 0.6, alpha: 1)), .transform: .transform(.rotation(0.5)),
       .path: .path(Path(rect: Rect(0, 0, 2, 2))), .bool: true, .image: .image(nil),
+      .colors: .colors([.white, .black]), .numbers: .numbers([0, 0.5]),
     ]
     for property in LayerProperty.all {
       let layer = property.layerType.makeLayer()

@@ -16,6 +16,14 @@ import Testing
     "cat": [0.5, 1.3],
     "spinner": [0.3],
     "text-layers": [0.5],
+    "effects-shadows": [1, 2],
+    "effects-gradients": [1],
+    "effects-masks": [1],
+    "effects-replicator": [0.25, 0.5],
+    "effects-contents": [0.6],
+    "shimmer": [0.75],
+    "activity": [0.5],
+    "lift": [0.5, 1],
   ]
 
   static var cases: [GoldenCase] {

@@ -1,0 +1,56 @@
+import Flipbook
+
+/// The blur of a 300 x 300 shape with σ = 20 px (issue 12's figure: under 2 ms at 1x).
+func blurBenchmark() {
+  // A rounded square filling the 300 x 300 mask, drawn by Cairo as a shadow shape would be.
+  guard let canvas = try? Canvas(pixelWidth: 300, pixelHeight: 300) else { return }
+  canvas.fill(Path(roundedRect: Rect(0, 0, 300, 300), cornerRadius: 24), with: .black)
+  let pixels = canvas.makeBitmap().pixels
+  let alpha = (0..<(300 * 300)).map { pixels[$0 * 4 + 3] }
+  let mask = AlphaMask(width: 300, height: 300, pixels: alpha)
+  var sink = 0
+  let ms = median(iterations: 60) { _ in sink += Int(mask.blurred(sigma: 20).pixels[200 * 460]) }
+  print("blur-300-sigma-20         \(format(ms)) ms per blur  (300 x 300 shape, σ 20 px, 460 x 460 out; checksum \(sink > 0))")
+}
+
+/// Twenty moving cards on a 640 x 480 frame at 1x, with and without shadows (issue 12's figure:
+/// with cached shadows, under twice the time without).
+func shadowsBenchmark() {
+  func scene(shadows: Bool, path: Bool) -> Scene {
+    let scene = Scene(size: Size(640, 480), duration: 4, fps: 60, backgroundColor: .white)
+    for i in 0..<20 {
+      let card = Layer()
+      card.bounds = Rect(0, 0, 110, 70)
+      card.position = Point(80 + Double(i % 5) * 120, 70 + Double(i / 5) * 110)
+      card.cornerRadius = 10
+      card.backgroundColor = Color(white: 0.97)
+      card.borderWidth = 1
+      card.borderColor = Color(white: 0.85)
+      if shadows {
+        card.shadowOpacity = 0.3
+        card.shadowRadius = 8
+        card.shadowOffset = Size(0, 4)
+        if path { card.shadowPath = Path(roundedRect: card.bounds, cornerRadius: 10) }
+      }
+      var move = BasicAnimation(keyPath: "position.x")
+      move.byValue = 40
+      move.duration = 4
+      card.add(move, forKey: nil)
+      var fade = BasicAnimation(keyPath: "opacity")
+      (fade.fromValue, fade.toValue) = (1, 0.6)
+      fade.duration = 4
+      card.add(fade, forKey: nil)
+      scene.addLayer(card)
+    }
+    return scene
+  }
+  func time(_ s: Scene) -> Double {
+    median(iterations: 120) { frame in _ = try? s.makeFrame(at: Double(frame) / 60) }
+  }
+  let plain = time(scene(shadows: false, path: false))
+  let alpha = time(scene(shadows: true, path: false))
+  let path = time(scene(shadows: true, path: true))
+  print("shadows-20-cards-none     \(format(plain)) ms per frame  (640 x 480, 20 moving, fading cards)")
+  print("shadows-20-cards-alpha    \(format(alpha)) ms per frame  (\(format(alpha / plain))x; shape from the drawn alpha, cached)")
+  print("shadows-20-cards-path     \(format(path)) ms per frame  (\(format(path / plain))x; shadowPath, cached)")
+}

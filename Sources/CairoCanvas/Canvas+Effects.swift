@@ -1,0 +1,419 @@
+import CCairo
+import Geometry
+import Glibc
+
+/// The shape of a gradient fill, in the canvas's user space (points).
+public enum GradientGeometry: Hashable, Sendable {
+  /// Location 0 at `start`, 1 at `end`, constant across; the end colors continue beyond.
+  case axial(start: Point, end: Point)
+  /// Location 0 at `center`, 1 on the ellipse of half-axes `radii`; the last color beyond.
+  case radial(center: Point, radii: Size)
+  /// Location 0 in the direction `angle` (radians, from +x toward +y) from `center`, growing
+  /// clockwise on screen to 1 after one full turn.
+  case conic(center: Point, angle: Double)
+}
+
+/// One stop of a gradient: a location 0...1 and its color (straight alpha).
+public struct GradientStop: Hashable, Sendable {
+  /// Where the color sits, 0...1.
+  public var location: Double
+  /// The color there.
+  public var color: Color
+  /// Creates a stop.
+  public init(location: Double, color: Color) { (self.location, self.color) = (location, color) }
+}
+
+extension Canvas {
+  /// The current transform from user space (points) to device pixels.
+  public var deviceTransform: AffineTransform {
+    var m = cairo_matrix_t()
+    cairo_get_matrix(cr, &m)
+    return AffineTransform(a: m.xx, b: m.yx, c: m.xy, d: m.yy, tx: m.x0, ty: m.y0)
+  }
+
+  // MARK: Gradients
+
+  /// Fills the inside of `path` with a gradient through `stops` (sorted by location),
+  /// interpolating colors with straight alpha as Core Graphics does: from clear to white shows
+  /// gray in between. One stop fills with its color; no stops draw nothing.
+  public func fill(_ path: Path, gradient geometry: GradientGeometry, stops: [GradientStop]) {
+    guard !path.isEmpty, let first = stops.first else { return }
+    if stops.count == 1 {
+      fill(path, with: first.color)
+      return
+    }
+    recording?.add(path)
+    recording?.add(
+      "gradient",
+      stops.flatMap { [$0.location, $0.color.red, $0.color.green, $0.color.blue, $0.color.alpha] })
+    switch geometry {
+    case .axial(let start, let end):
+      guard start != end else {
+        fillWithoutRecording(path, stops.last!.color)
+        return
+      }
+      let pattern = cairo_pattern_create_linear(start.x, start.y, end.x, end.y)!
+      paint(path, pattern, stops)
+    case .radial(let center, let radii):
+      guard radii.width > 0, radii.height > 0 else {
+        fillWithoutRecording(path, stops.last!.color)
+        return
+      }
+      let pattern = cairo_pattern_create_radial(0, 0, 0, 0, 0, 1)!
+      var m = cairo_matrix_t()
+      cairo_matrix_init_scale(&m, 1 / radii.width, 1 / radii.height)
+      cairo_matrix_translate(&m, -center.x, -center.y)
+      cairo_pattern_set_matrix(pattern, &m)
+      paint(path, pattern, stops)
+    case .conic(let center, let angle):
+      fillConic(path, center: center, angle: angle, stops: stops)
+    }
+  }
+
+  private func fillWithoutRecording(_ path: Path, _ color: Color) {
+    setPath(path)
+    setSource(color)
+    cairo_set_fill_rule(cr, CAIRO_FILL_RULE_WINDING)
+    cairo_fill(cr)
+  }
+
+  /// Adds `stops` to `pattern` with extra stops wherever alpha changes, so that Cairo's
+  /// interpolation matches straight-alpha interpolation within far less than one level, then
+  /// fills `path` with it.
+  private func paint(_ path: Path, _ pattern: OpaquePointer, _ stops: [GradientStop]) {
+    defer { cairo_pattern_destroy(pattern) }
+    var stops = stops
+    // Cairo's stops live in 0...1; locations beyond (a shimmer animates them from −1 to 2) are
+    // replaced by the colors they give at 0 and 1, which keeps the gradient piecewise the same.
+    if stops.contains(where: { $0.location < 0 || $0.location > 1 }) {
+      stops = [GradientStop(location: 0, color: Canvas.color(at: 0, stops: stops))]
+        + stops.filter { $0.location > 0 && $0.location < 1 }
+        + [GradientStop(location: 1, color: Canvas.color(at: 1, stops: stops))]
+    }
+    func add(_ t: Double, _ c: Color) {
+      let t = Swift.min(1, Swift.max(0, t))
+      cairo_pattern_add_color_stop_rgba(pattern, t, c.red, c.green, c.blue, c.alpha)
+    }
+    for (i, stop) in stops.enumerated() {
+      add(stop.location, stop.color)
+      guard i + 1 < stops.count else { break }
+      let next = stops[i + 1]
+      guard next.color.alpha != stop.color.alpha, next.location > stop.location else { continue }
+      let steps = 32
+      for s in 1..<steps {
+        let f = Double(s) / Double(steps)
+        let location = stop.location + (next.location - stop.location) * f
+        add(location, Self.mix(stop.color, next.color, f))
+      }
+    }
+    cairo_pattern_set_extend(pattern, CAIRO_EXTEND_PAD)
+    setPath(path)
+    cairo_set_source(cr, pattern)
+    cairo_set_fill_rule(cr, CAIRO_FILL_RULE_WINDING)
+    cairo_fill(cr)
+  }
+
+  /// Straight-alpha interpolation of two colors.
+  static func mix(_ a: Color, _ b: Color, _ t: Double) -> Color {
+    Color(
+      red: a.red + (b.red - a.red) * t, green: a.green + (b.green - a.green) * t,
+      blue: a.blue + (b.blue - a.blue) * t, alpha: a.alpha + (b.alpha - a.alpha) * t)
+  }
+
+  /// The color at `location` of sorted `stops` (end colors beyond the ends).
+  public static func color(at location: Double, stops: [GradientStop]) -> Color {
+    guard let first = stops.first, let last = stops.last else { return .clear }
+    if location <= first.location { return first.color }
+    if location >= last.location { return last.color }
+    var i = 0
+    while i + 1 < stops.count && stops[i + 1].location < location { i += 1 }
+    let a = stops[i], b = stops[i + 1]
+    let span = b.location - a.location
+    return span > 0 ? mix(a.color, b.color, (location - a.location) / span) : b.color
+  }
+
+  /// A conic gradient computed pixel by pixel in device space (so any transform is exact), with
+  /// pixels that the seam (angle 0) or the centre crosses sampled 4 × 4 for anti-aliasing.
+  private func fillConic(_ path: Path, center: Point, angle: Double, stops: [GradientStop]) {
+    cairo_save(cr)
+    defer { cairo_restore(cr) }
+    setPath(path)
+    cairo_set_fill_rule(cr, CAIRO_FILL_RULE_WINDING)
+    cairo_clip(cr)
+    var x1 = 0.0, y1 = 0.0, x2 = 0.0, y2 = 0.0
+    cairo_clip_extents(cr, &x1, &y1, &x2, &y2)
+    // The clip's extents in device pixels.
+    var corners = [(x1, y1), (x2, y1), (x1, y2), (x2, y2)]
+    for i in corners.indices {
+      var (x, y) = corners[i]
+      cairo_user_to_device(cr, &x, &y)
+      corners[i] = (x, y)
+    }
+    let minX = Int(corners.map(\.0).min()!.rounded(.down))
+    let maxX = Int(corners.map(\.0).max()!.rounded(.up))
+    let minY = Int(corners.map(\.1).min()!.rounded(.down))
+    let maxY = Int(corners.map(\.1).max()!.rounded(.up))
+    let w = maxX - minX, h = maxY - minY
+    guard w > 0, h > 0, w * h <= Canvas.maximumPixelCount,
+      let image = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(w), Int32(h))
+    else { return }
+    defer { cairo_surface_destroy(image) }
+    let stride = Int(cairo_image_surface_get_stride(image))
+    guard let data = cairo_image_surface_get_data(image) else { return }
+    let m = deviceTransform
+    guard let inverse = m.inverted else { return }
+    let pixelsPerPoint = abs(m.a * m.d - m.b * m.c).squareRoot()
+    // A table of colors by location, fine enough that neighbouring entries differ by < 1 level.
+    let tableSize = 4096
+    let table: [(Double, Double, Double, Double)] = (0..<tableSize).map {
+      let c = Canvas.color(at: Double($0) / Double(tableSize - 1), stops: stops)
+      return (c.red * c.alpha, c.green * c.alpha, c.blue * c.alpha, c.alpha)
+    }
+    func location(_ ux: Double, _ uy: Double) -> Double {
+      var a = atan2(uy - center.y, ux - center.x) - angle
+      a = a.truncatingRemainder(dividingBy: 2 * .pi)
+      if a < 0 { a += 2 * .pi }
+      return a / (2 * .pi)
+    }
+    func sample(_ t: Double) -> (Double, Double, Double, Double) {
+      table[Swift.min(tableSize - 1, Swift.max(0, Int((t * Double(tableSize - 1)).rounded())))]
+    }
+    for py in 0..<h {
+      let row = data + py * stride
+      for px in 0..<w {
+        let dx = Double(minX + px) + 0.5, dy = Double(minY + py) + 0.5
+        let u = Point(x: dx, y: dy).applying(inverse)
+        let ux = u.x - center.x, uy = u.y - center.y
+        let r = (ux * ux + uy * uy).squareRoot()
+        let t = location(u.x, u.y)
+        let distanceToSeam = Swift.min(t, 1 - t) * 2 * .pi * r * pixelsPerPoint
+        var c: (Double, Double, Double, Double)
+        if distanceToSeam < 1.5 || r * pixelsPerPoint < 1.5 {
+          c = (0, 0, 0, 0)
+          for sy in 0..<4 {
+            for sx in 0..<4 {
+              let q = Point(x: dx - 0.375 + Double(sx) * 0.25, y: dy - 0.375 + Double(sy) * 0.25)
+                .applying(inverse)
+              let s = sample(location(q.x, q.y))
+              c = (c.0 + s.0 / 16, c.1 + s.1 / 16, c.2 + s.2 / 16, c.3 + s.3 / 16)
+            }
+          }
+        } else {
+          c = sample(t)
+        }
+        let b = (UInt32((c.2 * 255).rounded())), g = UInt32((c.1 * 255).rounded())
+        let rr = UInt32((c.0 * 255).rounded()), a = UInt32((c.3 * 255).rounded())
+        (row + px * 4).withMemoryRebound(to: UInt32.self, capacity: 1) {
+          $0.pointee = a << 24 | rr << 16 | g << 8 | b
+        }
+      }
+    }
+    cairo_surface_mark_dirty(image)
+    cairo_identity_matrix(cr)
+    cairo_set_source_surface(cr, image, Double(minX), Double(minY))
+    cairo_paint(cr)
+  }
+
+  // MARK: Parts of images
+
+  /// Draws the part `source` (in image pixels; it may reach outside the image, whose edge pixels
+  /// then repeat) of `bitmap` stretched into `rect` (points), sampled bilinearly.
+  public func draw(_ bitmap: Bitmap, from source: Rect, in rect: Rect) {
+    let r = rect.standardized, s = source.standardized
+    guard bitmap.width > 0, bitmap.height > 0, !r.isEmpty, s.width > 0, s.height > 0,
+      let image = Canvas.makeSurface(bitmap), let pattern = cairo_pattern_create_for_surface(image)
+    else { return }
+    defer {
+      cairo_pattern_destroy(pattern)
+      cairo_surface_destroy(image)
+    }
+    recording?.add(image: bitmap, in: r)
+    recording?.add("source", [s.minX, s.minY, s.width, s.height])
+    // User (x, y) -> image pixels (s.minX + (x - r.minX) * s.w / r.w, ...).
+    var m = cairo_matrix_t()
+    cairo_matrix_init_translate(&m, s.minX, s.minY)
+    cairo_matrix_scale(&m, s.width / r.width, s.height / r.height)
+    cairo_matrix_translate(&m, -r.minX, -r.minY)
+    cairo_pattern_set_matrix(pattern, &m)
+    cairo_pattern_set_filter(pattern, CAIRO_FILTER_BILINEAR)
+    cairo_pattern_set_extend(pattern, CAIRO_EXTEND_PAD)
+    cairo_save(cr)
+    cairo_set_source(cr, pattern)
+    cairo_new_path(cr)
+    cairo_rectangle(cr, r.minX, r.minY, r.width, r.height)
+    cairo_fill(cr)
+    cairo_restore(cr)
+  }
+
+  // MARK: Masks and tinted groups
+
+  /// Draws what `content` draws multiplied by the alpha of what `mask` draws (colors ignored),
+  /// as Core Animation's `mask`: where the mask draws nothing, nothing shows.
+  public func drawMasked<E: Error>(
+    _ content: () throws(E) -> Void, mask: () throws(E) -> Void
+  ) throws(E) {
+    cairo_push_group(cr)
+    recording?.add("group")
+    do {
+      try content()
+    } catch {
+      cairo_pattern_destroy(cairo_pop_group(cr))
+      throw error
+    }
+    let contentPattern = cairo_pop_group(cr)
+    defer { cairo_pattern_destroy(contentPattern) }
+    cairo_push_group(cr)
+    recording?.add("mask")
+    do {
+      try mask()
+    } catch {
+      cairo_pattern_destroy(cairo_pop_group(cr))
+      throw error
+    }
+    let maskPattern = cairo_pop_group(cr)
+    defer { cairo_pattern_destroy(maskPattern) }
+    cairo_save(cr)
+    cairo_set_source(cr, contentPattern)
+    cairo_mask(cr, maskPattern)
+    cairo_restore(cr)
+    recording?.add("unmask")
+  }
+
+  /// Draws what `body` draws with every pixel's components multiplied by `tint`'s (red, green,
+  /// blue and alpha), as a replicator's `instanceColor` does.
+  public func drawTinted<E: Error>(by tint: Color, _ body: () throws(E) -> Void) throws(E) {
+    if tint == .white {
+      try body()
+      return
+    }
+    cairo_push_group(cr)
+    recording?.add("group")
+    do {
+      try body()
+    } catch {
+      cairo_pattern_destroy(cairo_pop_group(cr))
+      throw error
+    }
+    let pattern = cairo_pop_group(cr)
+    defer { cairo_pattern_destroy(pattern) }
+    var surface: OpaquePointer? = nil
+    if cairo_pattern_get_surface(pattern, &surface) == CAIRO_STATUS_SUCCESS, let surface,
+      let image = cairo_surface_map_to_image(surface, nil)
+    {
+      let w = Int(cairo_image_surface_get_width(image))
+      let h = Int(cairo_image_surface_get_height(image))
+      let stride = Int(cairo_image_surface_get_stride(image))
+      if let data = cairo_image_surface_get_data(image),
+        cairo_image_surface_get_format(image) == CAIRO_FORMAT_ARGB32
+      {
+        let r = UInt32((tint.red * 255).rounded()), g = UInt32((tint.green * 255).rounded())
+        let b = UInt32((tint.blue * 255).rounded())
+        for y in 0..<h {
+          (data + y * stride).withMemoryRebound(to: UInt32.self, capacity: w) { row in
+            for x in 0..<w {
+              let p = row[x]
+              guard p != 0 else { continue }
+              let pr = (((p >> 16) & 0xFF) * r + 127) / 255
+              let pg = (((p >> 8) & 0xFF) * g + 127) / 255
+              let pb = ((p & 0xFF) * b + 127) / 255
+              row[x] = (p & 0xFF00_0000) | pr << 16 | pg << 8 | pb
+            }
+          }
+        }
+      }
+      cairo_surface_unmap_image(surface, image)
+      cairo_surface_mark_dirty(surface)
+    }
+    cairo_set_source(cr, pattern)
+    cairo_paint_with_alpha(cr, Swift.min(1, Swift.max(0, tint.alpha)))
+    recording?.add("ungroup-tinted", [tint.red, tint.green, tint.blue, tint.alpha])
+  }
+
+  // MARK: Shadows
+
+  /// The alpha of what `draw` draws on a fresh transparent canvas of this canvas's pixel size
+  /// grown by `margin` pixels on every side, whose device transform is this canvas's linear part
+  /// (no translation) plus `(originX, originY)` pixels; cropped to the drawn pixels (`nil` when
+  /// nothing is drawn). `touchesEdge` says whether drawing reached the canvas's edge (and so
+  /// may have been cut).
+  public func makeAlphaMask<E: Error>(
+    linear: AffineTransform, originX: Int, originY: Int, margin: Int,
+    _ draw: (Canvas) throws(E) -> Void
+  ) throws(E) -> (mask: AlphaMask, touchesEdge: Bool)? {
+    let w = pixelWidth + 2 * margin, h = pixelHeight + 2 * margin
+    guard let canvas = try? Canvas(pixelWidth: w, pixelHeight: h, scale: 1) else { return nil }
+    canvas.concatenate(
+      AffineTransform(
+        a: linear.a, b: linear.b, c: linear.c, d: linear.d,
+        tx: Double(originX + margin), ty: Double(originY + margin)))
+    try draw(canvas)
+    cairo_surface_flush(canvas.surface)
+    guard let data = cairo_image_surface_get_data(canvas.surface) else { return nil }
+    let stride = Int(cairo_image_surface_get_stride(canvas.surface))
+    var minX = w, minY = h, maxX = -1, maxY = -1
+    for y in 0..<h {
+      let row = data + y * stride
+      for x in 0..<w where row[x * 4 + 3] != 0 {
+        minX = Swift.min(minX, x)
+        maxX = Swift.max(maxX, x)
+        minY = Swift.min(minY, y)
+        maxY = Swift.max(maxY, y)
+      }
+    }
+    guard maxX >= 0 else { return nil }
+    let cw = maxX - minX + 1, ch = maxY - minY + 1
+    var pixels = [UInt8](repeating: 0, count: cw * ch)
+    for y in 0..<ch {
+      let row = data + (y + minY) * stride
+      for x in 0..<cw { pixels[y * cw + x] = row[(x + minX) * 4 + 3] }
+    }
+    let touches = minX == 0 || minY == 0 || maxX == w - 1 || maxY == h - 1
+    let mask = AlphaMask(
+      width: cw, height: ch, originX: minX - margin - originX, originY: minY - margin - originY,
+      pixels: pixels)
+    return (mask, touches)
+  }
+
+  /// Fills `color` through `mask`, whose pixel (0, 0) sits at device pixel `(x, y)` (which may
+  /// be fractional: the mask is then resampled bilinearly). The clip applies.
+  public func fill(_ mask: AlphaMask, atDeviceX x: Double, y: Double, with color: Color) {
+    guard mask.width > 0, mask.height > 0 else { return }
+    let stride = Int(cairo_format_stride_for_width(CAIRO_FORMAT_A8, Int32(mask.width)))
+    func paint(_ surface: OpaquePointer) {
+      cairo_save(cr)
+      cairo_identity_matrix(cr)
+      setSource(color)
+      cairo_mask_surface(cr, surface, x, y)
+      cairo_restore(cr)
+    }
+    if stride == mask.width {
+      // Cairo reads the mask's own pixels (it never writes a mask source) while they are pinned.
+      mask.pixels.withUnsafeBufferPointer { p in
+        guard let surface = cairo_image_surface_create_for_data(
+          UnsafeMutablePointer(mutating: p.baseAddress!), CAIRO_FORMAT_A8, Int32(mask.width),
+          Int32(mask.height), Int32(stride))
+        else { return }
+        paint(surface)
+        cairo_surface_finish(surface)
+        cairo_surface_destroy(surface)
+      }
+    } else {
+      guard
+        let surface = cairo_image_surface_create(
+          CAIRO_FORMAT_A8, Int32(mask.width), Int32(mask.height))
+      else { return }
+      defer { cairo_surface_destroy(surface) }
+      guard let data = cairo_image_surface_get_data(surface) else { return }
+      mask.pixels.withUnsafeBufferPointer { src in
+        for row in 0..<mask.height {
+          (data + row * stride).update(from: src.baseAddress! + row * mask.width, count: mask.width)
+        }
+      }
+      cairo_surface_mark_dirty(surface)
+      paint(surface)
+    }
+    recording?.add(
+      "shadow",
+      [Double(mask.width), Double(mask.height), x, y, color.red, color.green, color.blue, color.alpha])
+  }
+}

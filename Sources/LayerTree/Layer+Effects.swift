@@ -1,0 +1,75 @@
+import Geometry
+
+/// The shadow and contents-rectangle properties every layer has, as one value (see `Layer`'s
+/// accessors for what each means); part of `LayerProperties`, so presentation copies it.
+package struct LayerEffects: Hashable, Sendable {
+  /// The shadow's color (default opaque black).
+  public var shadowColor: Color? = .black
+  /// The shadow's opacity, 0...1 (default 0: no shadow).
+  public var shadowOpacity: Double = 0
+  /// The shadow's offset in the layer's own space, in points (default (0, -3)).
+  public var shadowOffset: Size = Size(width: 0, height: -3)
+  /// The shadow blur's standard deviation, in points (default 3).
+  public var shadowRadius: Double = 3
+  /// The shadow's shape, in the layer's coordinates (default none: the layer's drawn alpha).
+  public var shadowPath: Path? = nil
+  /// The part of `contents` drawn, in unit coordinates of the image (default (0, 0, 1, 1)).
+  public var contentsRect: Rect = Rect(x: 0, y: 0, width: 1, height: 1)
+  /// The nine-part stretching rectangle, in unit coordinates of the image (default (0, 0, 1, 1)).
+  public var contentsCenter: Rect = Rect(x: 0, y: 0, width: 1, height: 1)
+
+  /// Creates effects with Core Animation's defaults.
+  public init() {}
+}
+
+extension Layer {
+  /// The color of the shadow (default opaque black; `nil` draws no shadow).
+  public var shadowColor: Color? {
+    get { properties.effects.shadowColor }
+    set { properties.effects.shadowColor = newValue }
+  }
+  /// How opaque the shadow is, 0...1, multiplying `shadowColor`'s alpha (default 0: no shadow).
+  public var shadowOpacity: Double {
+    get { properties.effects.shadowOpacity }
+    set { properties.effects.shadowOpacity = newValue }
+  }
+  /// How far the shadow is moved from the layer's shape, in points of the layer's own space, so
+  /// it turns and scales with the layer (default (0, -3), Core Animation's).
+  public var shadowOffset: Size {
+    get { properties.effects.shadowOffset }
+    set { properties.effects.shadowOffset = newValue }
+  }
+  /// The blur of the shadow: the standard deviation of its Gaussian, in points of the layer's own
+  /// space (default 3). Flipbook's convention (docs/scene-format.md): σ = `shadowRadius`.
+  public var shadowRadius: Double {
+    get { properties.effects.shadowRadius }
+    set { properties.effects.shadowRadius = newValue }
+  }
+  /// The shadow's shape, filled with the non-zero rule in the layer's coordinates; `nil` (the
+  /// default) uses the alpha of the layer as drawn (background, contents, sublayers, border).
+  /// Giving a path is faster and what Core Animation recommends.
+  public var shadowPath: Path? {
+    get { properties.effects.shadowPath }
+    set { properties.effects.shadowPath = newValue }
+  }
+  /// The part of `contents` that is drawn, in unit coordinates of the image (default
+  /// (0, 0, 1, 1), the whole image). The part is placed by `contentsGravity` as if it were the
+  /// whole image; parts outside the image repeat its edge pixels. Sprite sheets animate it.
+  public var contentsRect: Rect {
+    get { properties.effects.contentsRect }
+    set { properties.effects.contentsRect = newValue }
+  }
+  /// With the `.resize` gravity, the rectangle, in unit coordinates of the image, that cuts it
+  /// into nine parts: corners keep their size, edges stretch along their length, the centre
+  /// both ways (default (0, 0, 1, 1): the whole image stretches). Other gravities ignore it.
+  public var contentsCenter: Rect {
+    get { properties.effects.contentsCenter }
+    set { properties.effects.contentsCenter = newValue }
+  }
+
+  /// Whether the layer draws a shadow: a color with alpha and a shadow opacity above 0.
+  public var hasVisibleShadow: Bool {
+    guard let c = shadowColor else { return false }
+    return c.alpha * shadowOpacity > 0
+  }
+}

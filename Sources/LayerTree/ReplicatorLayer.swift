@@ -1,0 +1,128 @@
+import Geometry
+
+/// A layer that draws its sublayers several times, each copy transformed, delayed and tinted a
+/// step further than the one before, as Core Animation's `CAReplicatorLayer`.
+///
+/// Instance 0 is the sublayers as they are. Instance k is instance k − 1 with
+/// `instanceTransform` applied after the sublayers' own geometry, about the centre of the
+/// replicator's bounds; it shows the sublayers as they are `k × instanceDelay` seconds earlier,
+/// animations included; and its colors are multiplied by `instanceColor` plus k times the
+/// offsets. Instances draw in order, 0 lowest.
+///
+/// ```swift
+/// let spinner = ReplicatorLayer()
+/// spinner.bounds = Rect(0, 0, 80, 80)
+/// spinner.instanceCount = 12
+/// spinner.instanceTransform = Transform3D.identity.rotated(.pi / 6)
+/// spinner.instanceDelay = 1.0 / 12
+/// spinner.addSublayer(dot)
+/// ```
+public final class ReplicatorLayer: Layer {
+  /// How many times the sublayers are drawn (default 1; 0 draws none).
+  public var instanceCount: Int {
+    get { replicatorProperties.instanceCount }
+    set { replicatorProperties.instanceCount = Swift.max(0, newValue) }
+  }
+  /// The transform from each instance to the next, about the centre of the bounds (default
+  /// identity).
+  public var instanceTransform: Transform3D {
+    get { replicatorProperties.instanceTransform }
+    set { replicatorProperties.instanceTransform = newValue }
+  }
+  /// How much earlier, in seconds, each instance shows its sublayers than the one before
+  /// (default 0).
+  public var instanceDelay: Double {
+    get { replicatorProperties.instanceDelay }
+    set { replicatorProperties.instanceDelay = newValue }
+  }
+  /// The color instance 0's colors are multiplied by (default opaque white: unchanged).
+  public var instanceColor: Color? {
+    get { replicatorProperties.instanceColor }
+    set { replicatorProperties.instanceColor = newValue }
+  }
+  /// Added to the red multiplier once per instance (default 0).
+  public var instanceRedOffset: Double {
+    get { replicatorProperties.instanceRedOffset }
+    set { replicatorProperties.instanceRedOffset = newValue }
+  }
+  /// Added to the green multiplier once per instance (default 0).
+  public var instanceGreenOffset: Double {
+    get { replicatorProperties.instanceGreenOffset }
+    set { replicatorProperties.instanceGreenOffset = newValue }
+  }
+  /// Added to the blue multiplier once per instance (default 0).
+  public var instanceBlueOffset: Double {
+    get { replicatorProperties.instanceBlueOffset }
+    set { replicatorProperties.instanceBlueOffset = newValue }
+  }
+  /// Added to the alpha multiplier once per instance (default 0).
+  public var instanceAlphaOffset: Double {
+    get { replicatorProperties.instanceAlphaOffset }
+    set { replicatorProperties.instanceAlphaOffset = newValue }
+  }
+  /// Whether instances keep their depth rather than flatten (default false). Flipbook draws in
+  /// 2D, so this is stored and reported but changes nothing yet.
+  public var preservesDepth: Bool {
+    get { replicatorProperties.preservesDepth }
+    set { replicatorProperties.preservesDepth = newValue }
+  }
+
+  /// Every replicator property in one value: what `presentation(at:)` copies.
+  package var replicatorProperties = ReplicatorProperties()
+
+  /// In a presentation tree, the sublayers of instances 1, 2, ... as they are at the
+  /// replicator's time minus k × `instanceDelay` (instance 0 is `sublayers`). Empty in models.
+  public package(set) var delayedInstances: [[Layer]] = []
+
+  /// The most instances Flipbook draws (10,000); more are left out.
+  public static let maximumInstanceCount = 10_000
+
+  /// Creates a replicator layer with Core Animation's defaults.
+  public override init() { super.init() }
+
+  required init(copying layer: Layer) {
+    super.init(copying: layer)
+    if let r = layer as? ReplicatorLayer { replicatorProperties = r.replicatorProperties }
+  }
+
+  /// The multiplier of instance `k`'s colors: `instanceColor` plus k times the offsets, each
+  /// component clamped to 0...1.
+  public func instanceColor(at k: Int) -> Color {
+    let c = instanceColor ?? .white
+    let k = Double(k)
+    func clamp(_ x: Double) -> Double { Swift.min(1, Swift.max(0, x)) }
+    return Color(
+      red: clamp(c.red + k * instanceRedOffset), green: clamp(c.green + k * instanceGreenOffset),
+      blue: clamp(c.blue + k * instanceBlueOffset), alpha: clamp(c.alpha + k * instanceAlphaOffset))
+  }
+
+  /// The transform of instance `k` in the replicator's coordinates: `instanceTransform` applied
+  /// k times about the centre of the bounds, after the sublayers' own placement.
+  public func instancePlacement(at k: Int) -> Transform3D {
+    guard k > 0 else { return .identity }
+    var t = Transform3D.identity
+    for _ in 0..<k { t = t.concatenating(instanceTransform) }
+    let c = Point(x: bounds.midX, y: bounds.midY)
+    return Transform3D.translation(x: -c.x, y: -c.y).concatenating(t)
+      .concatenating(.translation(x: c.x, y: c.y))
+  }
+
+  /// The sublayers instance `k` draws (instance 0: `sublayers`).
+  public func instanceSublayers(at k: Int) -> [Layer] {
+    k == 0 ? sublayers : (k - 1 < delayedInstances.count ? delayedInstances[k - 1] : sublayers)
+  }
+}
+
+/// The properties only replicator layers have (see `ReplicatorLayer` for what each means).
+package struct ReplicatorProperties: Hashable, Sendable {
+  public var instanceCount = 1
+  public var instanceTransform = Transform3D.identity
+  public var instanceDelay = 0.0
+  public var instanceColor: Color? = .white
+  public var instanceRedOffset = 0.0
+  public var instanceGreenOffset = 0.0
+  public var instanceBlueOffset = 0.0
+  public var instanceAlphaOffset = 0.0
+  public var preservesDepth = false
+  public init() {}
+}

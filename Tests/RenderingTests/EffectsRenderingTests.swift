@@ -1,0 +1,290 @@
+import Flipbook
+import FlipbookTestSupport
+import Foundation
+import Testing
+
+/// Pixel facts of shadows, masks, gradients and replicators (visual-effects.md §1, §2, §4, §6),
+/// checked against hand-computed values.
+@Suite struct EffectsRenderingTests {
+  func render(_ size: Size, scale: Double = 1, _ build: (Scene) -> Void) throws -> Bitmap {
+    let scene = Scene(size: size, scale: scale)
+    build(scene)
+    return try scene.makeFrame(at: 0).makeBitmap()
+  }
+
+  /// The Gaussian's cumulative distribution: the profile of a blurred straight edge.
+  func phi(_ x: Double) -> Double { 0.5 * (1 + erf(x / 2.squareRoot())) }
+
+  @Test(arguments: [1.5, 4.0, 10.0])
+  func shadowSigmaIsShadowRadiusMeasuredFromItsEdge(radius: Double) throws {
+    // A shadow-only layer: a shadow path far larger than the blur, nothing else drawn.
+    let b = try render(Size(200, 40)) { scene in
+      let l = Layer()
+      l.frame = Rect(0, 0, 200, 40)
+      l.shadowOpacity = 1
+      l.shadowRadius = radius
+      l.shadowOffset = Size(0, 0)
+      l.shadowPath = Path(rect: Rect(100, -100, 400, 300))
+      scene.addLayer(l)
+    }
+    // Alpha across the edge at x = 100 is Φ((x + 0.5 − 100) / σ) for pixel centres.
+    var worst = 0.0
+    for x in 60..<140 {
+      let expected = phi((Double(x) + 0.5 - 100) / radius) * 255
+      worst = max(worst, abs(Double(b[x, 20].a) - expected))
+    }
+    #expect(worst <= 3, "largest difference from the Gaussian's edge: \(worst) levels")
+    // σ from the profile: the 15.87 % and 84.13 % crossings are 2σ apart.
+    func crossing(_ level: Double) -> Double {
+      for x in 60..<140 where Double(b[x, 20].a) >= level * 255 {
+        let a0 = Double(b[x - 1, 20].a), a1 = Double(b[x, 20].a)
+        return Double(x) - 1 + (level * 255 - a0) / (a1 - a0) + 0.5
+      }
+      return .nan
+    }
+    let sigma = (crossing(0.8413) - crossing(0.1587)) / 2
+    #expect(abs(sigma - radius) < 0.1 * radius + 0.15, "measured σ \(sigma)")
+  }
+
+  @Test func blurIsLinearInPixelsAndMatchesTheGaussian() {
+    // Three boxes against the exact Gaussian on a step, for several σ.
+    for sigma in [2.0, 3.3, 5.9, 6.0, 7.0, 20.0, 40.0] {
+      // A vertical edge in a mask tall enough that its middle row sees no top or bottom.
+      let mask = AlphaMask(width: 600, height: 440, pixels: (0..<264_000).map { $0 % 600 < 300 ? 0 : 255 })
+      let blurred = mask.blurred(sigma: sigma)
+      var worst = 0.0
+      for x in (300 - Int(4 * sigma))..<(300 + Int(4 * sigma)) {
+        let expected = phi((Double(x) + 0.5 - 300) / sigma) * 255
+        worst = max(worst, abs(Double(blurred[x - blurred.originX, 220 - blurred.originY]) - expected))
+      }
+      #expect(worst <= (sigma < 6 ? 1 : 2), "σ \(sigma): \(worst) levels from the Gaussian")
+    }
+  }
+
+  @Test func shadowMovesWithOffsetAndUsesColorTimesOpacity() throws {
+    let b = try render(Size(60, 60)) { scene in
+      let l = Layer()
+      l.frame = Rect(10, 10, 20, 20)
+      l.shadowOpacity = 0.5
+      l.shadowColor = Color(red: 0, green: 0, blue: 1, alpha: 1)
+      l.shadowRadius = 0
+      l.shadowOffset = Size(20, 20)
+      l.shadowPath = Path(rect: Rect(0, 0, 20, 20))
+      scene.addLayer(l)
+    }
+    #expect(b[40, 40] == RGBA8(0, 0, 255, 128))
+    #expect(b[20, 20].a == 0)
+    #expect(b[55, 55].a == 0)
+  }
+
+  @Test func masksToBoundsClipsTheShadow() throws {
+    let b = try render(Size(60, 60)) { scene in
+      let l = Layer()
+      l.frame = Rect(10, 10, 20, 20)
+      l.backgroundColor = .white
+      l.masksToBounds = true
+      l.shadowOpacity = 1
+      l.shadowRadius = 0
+      l.shadowOffset = Size(10, 10)
+      scene.addLayer(l)
+    }
+    #expect(b[35, 35].a == 0)
+    #expect(b[20, 20] == RGBA8(255, 255, 255, 255))
+  }
+
+  @Test func cachedShadowsGiveTheSamePixelsAsFreshOnes() throws {
+    let cache = ShadowCache()
+    func frame(x: Double, cache: ShadowCache) throws -> Bitmap {
+      let canvas = try Canvas(size: Size(120, 60))
+      let card = Layer()
+      card.frame = Rect(x, 10, 40, 30)
+      card.cornerRadius = 6
+      card.backgroundColor = .white
+      card.shadowOpacity = 0.7
+      card.shadowRadius = 4
+      try LayerRenderer(shadowCache: cache).draw(card, in: canvas)
+      return canvas.makeBitmap()
+    }
+    _ = try frame(x: 10, cache: cache)
+    let moved = try frame(x: 37.3, cache: cache)
+    #expect(cache.statistics.hits == 1 && cache.statistics.misses == 1)
+    #expect(moved == (try frame(x: 37.3, cache: ShadowCache())))
+  }
+
+  @Test func maskMultipliesByItsAlphaAndIgnoresItsColor() throws {
+    let b = try render(Size(40, 20)) { scene in
+      let l = Layer()
+      l.frame = Rect(0, 0, 40, 20)
+      l.backgroundColor = Color(red: 1, green: 0, blue: 0, alpha: 1)
+      let mask = Layer()
+      mask.frame = Rect(0, 0, 20, 20)
+      mask.backgroundColor = Color(red: 0, green: 1, blue: 0, alpha: 0.5)
+      l.mask = mask
+      scene.addLayer(l)
+    }
+    #expect(b[10, 10] == RGBA8(255, 0, 0, 128))
+    #expect(b[30, 10].a == 0)
+  }
+
+  @Test func maskIsInTheMaskedLayersSpaceAndTime() throws {
+    let scene = Scene(size: Size(100, 20))
+    let l = Layer()
+    l.frame = Rect(50, 0, 50, 20)
+    l.backgroundColor = .black
+    l.timing.beginTime = 1
+    let mask = Layer()
+    mask.frame = Rect(0, 0, 10, 20)
+    mask.backgroundColor = .black
+    var move = BasicAnimation(keyPath: "position.x")
+    move.fromValue = 5
+    move.toValue = 45
+    move.duration = 1
+    mask.add(move, forKey: nil)
+    l.mask = mask
+    scene.addLayer(l)
+    // At scene time 1.5 the layer's local time is 0.5: the mask is centred at x = 25 in the
+    // layer, 75 in the scene.
+    let b = try scene.makeFrame(at: 1.5).makeBitmap()
+    #expect(b[75, 10].a == 255)
+    #expect(b[65, 10].a == 0 && b[85, 10].a == 0)
+    #expect(b[55, 10].a == 0)
+  }
+
+  @Test func clearToWhiteShowsGrayInBetween() throws {
+    let b = try render(Size(101, 10)) { scene in
+      let g = GradientLayer()
+      g.frame = Rect(0, 0, 101, 10)
+      g.colors = [.clear, .white]
+      g.startPoint = Point(0, 0.5)
+      g.endPoint = Point(1, 0.5)
+      scene.addLayer(g)
+    }
+    // Straight alpha: half way is (0.5, 0.5, 0.5) at alpha 0.5, not white at alpha 0.5.
+    let mid = b[50, 5]
+    #expect(abs(Int(mid.a) - 128) <= 1)
+    #expect(abs(Int(mid.r) - 128) <= 2 && mid.r == mid.g && mid.g == mid.b)
+    let quarter = b[25, 5]  // (0.252, 0.252, 0.252) at alpha 0.252
+    #expect(abs(Int(quarter.r) - 64) <= 2 && abs(Int(quarter.a) - 64) <= 2)
+  }
+
+  @Test func axialLocationsAndRadialEllipse() throws {
+    let b = try render(Size(100, 100)) { scene in
+      let axial = GradientLayer()
+      axial.frame = Rect(0, 0, 100, 50)
+      axial.colors = [.black, .white, .black]
+      axial.locations = [0, 0.25, 1]
+      axial.startPoint = Point(0, 0)
+      axial.endPoint = Point(1, 0)
+      let radial = GradientLayer()
+      radial.frame = Rect(0, 50, 100, 50)
+      radial.type = .radial
+      radial.colors = [.white, .black]
+      radial.startPoint = Point(0.5, 0.5)
+      radial.endPoint = Point(1, 1)  // an ellipse of half-axes 50 x 25 points
+      scene.addLayer(axial)
+      scene.addLayer(radial)
+    }
+    #expect(b[25, 10].r >= 250)  // location 0.25 at x = 25
+    #expect(abs(Int(b[62, 10].r) - 128) <= 3)  // half way from 0.25 to 1
+    #expect(abs(Int(b[75, 75].r) - 128) <= 3)  // half way out along x (25 of 50)
+    #expect(abs(Int(b[50, 87].r) - 128) <= 6)  // half way out along y (12.5 of 25)
+    #expect(b[50, 99].r <= 5 && b[99, 75].r <= 5)
+  }
+
+  @Test func conicStartsTowardEndPointAndTurnsClockwise() throws {
+    let b = try render(Size(100, 100)) { scene in
+      let g = GradientLayer()
+      g.frame = Rect(0, 0, 100, 100)
+      g.type = .conic
+      g.colors = [.black, .white]
+      g.startPoint = Point(0.5, 0.5)
+      g.endPoint = Point(0.5, 0)  // angle 0 points up
+      scene.addLayer(g)
+    }
+    // A quarter turn clockwise from up is right: location 0.25; down 0.5; left 0.75.
+    #expect(abs(Int(b[90, 50].r) - 64) <= 2)
+    #expect(abs(Int(b[50, 90].r) - 128) <= 2)
+    #expect(abs(Int(b[10, 50].r) - 191) <= 2)
+    // The seam is straight up: just right of it is near black, just left near white, and the
+    // pixel it runs through is anti-aliased in between.
+    #expect(b[53, 10].r < 10 && b[46, 10].r > 245)
+    #expect((100...155).contains(Int(b[49, 10].r) + Int(b[50, 10].r) - 127))
+  }
+
+  func spinner() -> ReplicatorLayer {
+    let r = ReplicatorLayer()
+    r.frame = Rect(0, 0, 80, 80)
+    r.instanceCount = 12
+    r.instanceTransform = Transform3D.identity.rotated(.pi / 6)
+    r.instanceDelay = 0.1
+    let dot = Layer()
+    dot.frame = Rect(36, 4, 8, 8)
+    dot.backgroundColor = .black
+    var fade = BasicAnimation(keyPath: "opacity")
+    fade.fromValue = 1
+    fade.toValue = 0
+    fade.duration = 2
+    dot.add(fade, forKey: nil)
+    r.addSublayer(dot)
+    return r
+  }
+
+  @Test func replicatorInstancesTurnAboutTheCentre() throws {
+    let r = spinner()
+    // Instance 3 is a quarter turn clockwise: the dot's centre (40, 8) goes to (72, 40).
+    let p = Point(40, 8).applying(try #require(r.instancePlacement(at: 3).affineTransform))
+    #expect(abs(p.x - 72) < 1e-9 && abs(p.y - 40) < 1e-9)
+    let b = try render(Size(80, 80)) { $0.addLayer(r) }
+    #expect(b[72, 40].a == 255 && b[8, 40].a == 255 && b[40, 72].a == 255)
+    #expect(b[40, 40].a == 0)
+  }
+
+  @Test func replicatorInstancesAreDelayed() throws {
+    let shown = spinner().presentation(at: 1) as! ReplicatorLayer
+    // Instance k shows the dot at time 1 − 0.1 k: opacity 1 − (1 − 0.1 k) / 2; instance 11's
+    // time is −0.1, before the fade begins, so it shows the model opacity.
+    for k in 0..<11 {
+      let opacity = shown.instanceSublayers(at: k)[0].opacity
+      #expect(abs(opacity - (1 - (1 - 0.1 * Double(k)) / 2)) < 1e-9, "instance \(k)")
+    }
+    #expect(shown.instanceSublayers(at: 11)[0].opacity == 1)
+  }
+
+  @Test func replicatorInstanceColorsAddTheirOffsetsAndClamp() throws {
+    let r = ReplicatorLayer()
+    r.frame = Rect(0, 0, 40, 10)
+    r.instanceCount = 4
+    r.instanceTransform = Transform3D.identity.translated(x: 10, y: 0)
+    r.instanceColor = Color(red: 1, green: 0.5, blue: 1, alpha: 1)
+    r.instanceRedOffset = -0.25
+    r.instanceGreenOffset = 0.3
+    r.instanceAlphaOffset = -0.25
+    #expect(r.instanceColor(at: 2) == Color(red: 0.5, green: 1, blue: 1, alpha: 0.5))
+    let dot = Layer()
+    dot.frame = Rect(0, 0, 10, 10)
+    dot.backgroundColor = .white
+    r.addSublayer(dot)
+    let b = try render(Size(40, 10)) { $0.addLayer(r) }
+    #expect(b[5, 5] == RGBA8(255, 128, 255, 255))
+    #expect(b[15, 5] == RGBA8(191, 204, 255, 191))
+    #expect(b[25, 5] == RGBA8(128, 255, 255, 128))
+  }
+
+  @Test func contentsRectShowsPartOfTheImageAndContentsCenterKeepsCorners() throws {
+    // quadrants.png is 24 x 16: red, blue / green, yellow quadrants around a dark disc.
+    let scene = try SceneFormat.load(contentsOf: FixtureFiles.root + "/scenes/effects-contents.json")
+    let b = try scene.makeFrame(at: 0).makeBitmap()
+    let red = RGBA8(229, 57, 53, 255), blue = RGBA8(30, 136, 229, 255)
+    let green = RGBA8(67, 160, 71, 255), yellow = RGBA8(253, 216, 53, 255)
+    // The sprite (60 x 40 at 10...70, 20...60) shows only the top-right quadrant, stretched 5x.
+    #expect(b[60, 25] == blue && b[20, 25] == blue)
+    let later = try scene.makeFrame(at: 0.6).makeBitmap()
+    #expect(later[20, 55] == green)
+    // Nine parts (120 x 60 at 90...210, 10...70): the 6 x 4 corners keep their size, so the
+    // colors sit at the corners and the pixels just inside the corner size still show them.
+    #expect(b[91, 11] == red && b[94, 12] == red && b[209, 11] == blue)
+    #expect(b[91, 69] == green && b[209, 69] == yellow)
+    // The centre (the disc) stretches over the middle.
+    #expect(b[150, 40] == RGBA8(34, 34, 34, 255))
+  }
+}
