@@ -25,6 +25,10 @@ let package = Package(
     // System libraries from Debian (scripts/setup installs them).
     .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
     .systemLibrary(name: "CGIF", providers: [.apt(["libgif-dev"])]),
+    // Animated WebP: libwebp's encoder, libwebpmux's animation encoder, libwebpdemux's decoder.
+    .systemLibrary(name: "CWebP", providers: [.apt(["libwebp-dev"])]),
+    // zlib for APNG's image data and chunk CRCs (our own chunk writer and reader).
+    .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
     // libpng behind a C shim that keeps its setjmp/longjmp error handling inside C.
     .target(name: "CPNGShim", linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z")]),
 
@@ -39,7 +43,7 @@ let package = Package(
     .target(name: "Dynamics", dependencies: ["Geometry"]),
     // PNG (libpng, the one PNG reader and writer) and GIF (our quantizer, ditherer and frame
     // optimizer; giflib bit-streams), to bytes, memory or files.
-    .target(name: "ImageEncoding", dependencies: ["Geometry", "CPNGShim", "CGIF", "FileIO"]),
+    .target(name: "ImageEncoding", dependencies: ["Geometry", "CPNGShim", "CGIF", "FileIO", "CWebP", "CZlib"]),
 
     // The only importer of Cairo; pixels in memory only (no files).
     .target(name: "CairoCanvas", dependencies: ["CCairo", "Geometry"]),
