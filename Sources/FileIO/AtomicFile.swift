@@ -86,6 +86,10 @@ enum TemporaryFiles {
   nonisolated(unsafe) private static let slots = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: capacity)
   nonisolated(unsafe) private static var lock = pthread_mutex_t()
   nonisolated(unsafe) private static var installed = false
+  // Programs writing temporary files (ffmpeg): killed, and waited for, before the files are
+  // removed, so none can create its file again after the removal.
+  private static let helperCapacity = 16
+  nonisolated(unsafe) private static let helpers = UnsafeMutablePointer<pid_t>.allocate(capacity: helperCapacity)
 
   /// Installs the handlers (once): on SIGINT, SIGTERM or SIGHUP every temporary file being
   /// written is removed, then the signal takes its default action (the process ends).
@@ -98,8 +102,13 @@ enum TemporaryFiles {
   private static func installHandlersLocked() {
     guard !installed else { return }
     slots.initialize(repeating: nil, count: capacity)
+    helpers.initialize(repeating: 0, count: helperCapacity)
     for signal in [SIGINT, SIGTERM, SIGHUP] {
       Glibc.signal(signal) { number in
+        for i in 0..<TemporaryFiles.helperCapacity where TemporaryFiles.helpers[i] > 0 {
+          kill(TemporaryFiles.helpers[i], SIGKILL)
+          waitpid(TemporaryFiles.helpers[i], nil, 0)
+        }
         for i in 0..<TemporaryFiles.capacity {
           if let p = TemporaryFiles.slots[i] { unlink(p) }
         }
@@ -123,6 +132,25 @@ enum TemporaryFiles {
       slots[i] = strdup(path)
       return
     }
+  }
+
+  /// Adds a program writing a temporary file: an interrupt kills it (and waits for it) first.
+  static func registerHelper(_ pid: pid_t) {
+    pthread_mutex_lock(&lock)
+    defer { pthread_mutex_unlock(&lock) }
+    installHandlersLocked()
+    for i in 0..<helperCapacity where helpers[i] == 0 {
+      helpers[i] = pid
+      return
+    }
+  }
+
+  /// Forgets a program added with `registerHelper(_:)` (it has ended or been waited for).
+  static func unregisterHelper(_ pid: pid_t) {
+    pthread_mutex_lock(&lock)
+    defer { pthread_mutex_unlock(&lock) }
+    guard installed else { return }
+    for i in 0..<helperCapacity where helpers[i] == pid { helpers[i] = 0 }
   }
 
   static func unregister(_ path: String) {
@@ -152,6 +180,22 @@ extension AtomicFile {
     public var temporaryPath: String { temporary }
     private var fd: Int32
     private var done = false
+    private var helper: pid_t = 0
+
+    /// Names the program (process id) that writes `temporaryPath`: on SIGINT, SIGTERM or SIGHUP
+    /// it is killed and waited for before the temporary file is removed, so it cannot create
+    /// the file again. Call `helperEnded()` once it has been waited for.
+    public func writtenBy(process pid: Int32) {
+      helper = pid
+      TemporaryFiles.registerHelper(pid)
+    }
+
+    /// The program named with `writtenBy(process:)` has ended (it was waited for).
+    public func helperEnded() {
+      guard helper != 0 else { return }
+      TemporaryFiles.unregisterHelper(helper)
+      helper = 0
+    }
 
     /// Opens a temporary file beside `path`.
     public init(path: String) throws(FileError) {

@@ -71,7 +71,7 @@ public enum APNG {
 
     /// `a / b` reduced, or its best approximation with both terms at most 65535 (continued
     /// fractions).
-    static func closest(numerator a: Int, denominator b: Int) -> Delay {
+    public static func closest(numerator a: Int, denominator b: Int) -> Delay {
       func gcd(_ x: Int, _ y: Int) -> Int { y == 0 ? x : gcd(y, x % y) }
       let g = gcd(a, b)
       let (n, d) = (a / g, b / g)
@@ -85,7 +85,9 @@ public enum APNG {
         (h0, h1, k0, k1) = (h1, h2, k1, k2)
         (x, y) = (y, x - t * y)
       }
-      return k1 == 0 ? Delay(numerator: 65535, denominator: 1) : Delay(numerator: max(h1, 0), denominator: k1)
+      if k1 == 0 { return Delay(numerator: 65535, denominator: 1) }  // longer than 65535 s
+      if h1 == 0 { return Delay(numerator: 1, denominator: 65535) }  // shorter than 1/65535 s
+      return Delay(numerator: h1, denominator: k1)
     }
 
     /// `"num/den s"`.

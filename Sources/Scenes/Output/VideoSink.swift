@@ -158,7 +158,9 @@ public final class VideoSink: FrameSink {
       let output = try AtomicFile.Stream(path: path)
       self.output = output
       do {
-        child = try ChildProcess(ffmpeg, arguments(plan, target: output.temporaryPath))
+        let started = try ChildProcess(ffmpeg, arguments(plan, target: output.temporaryPath))
+        output.writtenBy(process: started.pid)
+        child = started
       } catch let failure as ChildProcess.Failure {
         throw VideoError.ffmpeg(failure.description)
       }
@@ -174,7 +176,9 @@ public final class VideoSink: FrameSink {
   /// Waits for ffmpeg and renames its file over the target (see `FrameSink.finish()`).
   public func finish() throws -> OutputSummary {
     guard let child, let output else { throw VideoError.ffmpeg("no frame was rendered") }
-    if let message = child.finishWithMessage() { throw VideoError.ffmpeg(message) }
+    let message = child.finishWithMessage()
+    output.helperEnded()
+    if let message { throw VideoError.ffmpeg(message) }
     var info = stat()
     let bytes = stat(output.temporaryPath, &info) == 0 ? Int(info.st_size) : 0
     try output.commit()
@@ -187,6 +191,7 @@ public final class VideoSink: FrameSink {
   public func abort() {
     child?.terminate()
     child = nil
+    output?.helperEnded()
     output?.abort()
     output = nil
   }
