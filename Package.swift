@@ -5,7 +5,7 @@
 //   flipbook -> FlipbookCommand -> Demos -> Flipbook (umbrella) -> SceneFiles -> Scenes
 //   Scenes (scenes, frame renderer, frame sinks, Export) -> Rendering, ImageEncoding, Dynamics, FileIO
 //   Rendering -> LayerTree, CairoCanvas;  LayerTree -> Animations, Dynamics -> Geometry;  CairoCanvas -> CCairo, Geometry
-//   ImageEncoding (PNG, GIF) -> CPNGShim, CGIF, Geometry, FileIO;  FileIO (atomic files) -> nothing
+//   ImageEncoding (PNG, GIF, WebP, APNG) -> CPNGShim, CGIF, CWebP, CZlib, Geometry, FileIO;  FileIO -> nothing
 // Only FileIO opens files for writing; CairoCanvas and Rendering never touch the file system.
 import PackageDescription
 
@@ -42,7 +42,8 @@ let package = Package(
     // UIKit-Dynamics-style simulation over plain items; knows nothing of layers.
     .target(name: "Dynamics", dependencies: ["Geometry"]),
     // PNG (libpng, the one PNG reader and writer) and GIF (our quantizer, ditherer and frame
-    // optimizer; giflib bit-streams), to bytes, memory or files.
+    // optimizer; giflib bit-streams), to bytes, memory or files; animated WebP (libwebp) and
+    // APNG (our chunk writer and reader over zlib).
     .target(name: "ImageEncoding", dependencies: ["Geometry", "CPNGShim", "CGIF", "FileIO", "CWebP", "CZlib"]),
 
     // The only importer of Cairo; pixels in memory only (no files).

@@ -82,6 +82,7 @@ let cases: [String: () -> Void] = [
   "dynamics": dynamicsBenchmark,
   "png-grid": pngGridBenchmark,
   "diff": diffBenchmark,
+  "webp-grid": webpGridBenchmark,
 ]
 let asked = CommandLine.arguments.dropFirst()
 // Cases with arguments, used by scripts/bench.

@@ -43,11 +43,12 @@ extension APNG {
     return false
   }
 
-  /// Decodes every frame of an 8-bit RGB or RGBA, non-interlaced APNG (what `Encoder` writes and
+  /// Decodes every frame of an 8-bit RGB, RGBA or indexed, non-interlaced APNG (what `Encoder` writes and
   /// what the usual tools write), composited with each frame's disposal and blending.
   public static func decode(_ bytes: [UInt8]) throws(DecodingError) -> Animation {
     guard isAPNG(bytes) else { throw DecodingError(reason: "not an APNG (a PNG without acTL)") }
     var (width, height, channels, loopCount) = (0, 0, 4, 0)
+    var palette: [UInt8] = [], alphas: [UInt8] = []
     struct Control { var x = 0, y = 0, width = 0, height = 0, delay = Delay(numerator: 0, denominator: 100), dispose = 0, blend = 0 }
     var control: Control? = nil
     var data: [UInt8] = []
@@ -63,7 +64,17 @@ extension APNG {
       guard (frames.count + 1) * width * height <= maximumDecodedPixels else {
         throw DecodingError(reason: "the animation has more than \(maximumDecodedPixels) pixels in all")
       }
-      let pixels = try inflateFrame(data, width: c.width, height: c.height, channels: channels)
+      var pixels = try inflateFrame(data, width: c.width, height: c.height, channels: channels)
+      if channels == 1 {
+        var rgba = [UInt8](repeating: 0, count: c.width * c.height * 4)
+        for p in 0..<(c.width * c.height) {
+          let i = Int(pixels[p])
+          guard i * 3 + 2 < palette.count else { throw DecodingError(reason: "a pixel's index \(i) is outside the palette") }
+          (rgba[p * 4], rgba[p * 4 + 1], rgba[p * 4 + 2]) = (palette[i * 3], palette[i * 3 + 1], palette[i * 3 + 2])
+          rgba[p * 4 + 3] = i < alphas.count ? alphas[i] : 255
+        }
+        pixels = rgba
+      }
       data = []
       let before = canvas
       for y in 0..<c.height {
@@ -106,14 +117,16 @@ extension APNG {
       case "IHDR":
         guard length == 13 else { throw DecodingError(reason: "a bad IHDR") }
         (width, height) = (Int(body.bigEndian32(0)), Int(body.bigEndian32(4)))
-        guard body[8] == 8, body[6 + 6] == 0, body[10] == 0, body[11] == 0, body[9] == 2 || body[9] == 6 else {
-          throw DecodingError(reason: "only 8-bit RGB or RGBA non-interlaced APNGs are read")
+        guard body[8] == 8, body[6 + 6] == 0, body[10] == 0, body[11] == 0, body[9] == 2 || body[9] == 6 || body[9] == 3 else {
+          throw DecodingError(reason: "only 8-bit RGB, RGBA or indexed non-interlaced APNGs are read")
         }
         guard width > 0, height > 0, width * height <= maximumDecodedPixels else {
           throw DecodingError(reason: "a \(width) x \(height) canvas is refused")
         }
-        channels = body[9] == 6 ? 4 : 3
+        channels = body[9] == 6 ? 4 : body[9] == 2 ? 3 : 1
         canvas = Bitmap(width: width, height: height)
+      case "PLTE": palette = body
+      case "tRNS": alphas = body
       case "acTL":
         guard length == 8 else { throw DecodingError(reason: "a bad acTL") }
         loopCount = Int(body.bigEndian32(4))
@@ -173,7 +186,7 @@ extension APNG {
         rows[y * stride + i] = UInt8(truncatingIfNeeded: x + predicted)
       }
     }
-    guard channels == 3 else { return rows }
+    guard channels == 3 else { return rows }  // RGBA, or indices (1)
     var rgba = [UInt8](repeating: 255, count: width * height * 4)
     for p in 0..<(width * height) { for k in 0..<3 { rgba[p * 4 + k] = rows[p * 3 + k] } }
     return rgba

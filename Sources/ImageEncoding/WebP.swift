@@ -18,10 +18,17 @@ public enum WebP {
     public var loopCount: Int = 0
     /// libwebp's effort, 0 (fastest) ... 6 (smallest); 4 by default, as `img2webp` and `cwebp`.
     public var method: Int = 4
-    /// libwebp's `minimize_size`: tries every frame rectangle and blending for the smallest
-    /// file (slower). Off by default: on the benchmark scenes it saved under 1% for about twice
-    /// the encoding time (BENCHMARKS.md).
-    public var minimizeSize = false
+    /// libwebp's `minimize_size`: tries every frame rectangle, blending and disposal for the
+    /// smallest file. On by default: on the benchmark scenes it saved 0 to 15% (radar 15%) for
+    /// 1.7 to 3.6 times libwebp's encoding time (`flipbook-bench webp-grid`, BENCHMARKS.md);
+    /// method 6 saved nothing more.
+    public var minimizeSize = true
+    /// libwebp's `kmin`/`kmax`: the least and most frames between key frames, or `nil` for
+    /// libwebp's defaults (chosen by it from the mode).
+    public var keyFrameSpacing: ClosedRange<Int>? = nil
+    /// Lossy only: let libwebp store each frame lossy or lossless, whichever is smaller. On by
+    /// default: 2 to 3% smaller on two benchmark scenes, 0.3% larger on one.
+    public var allowMixed = true
 
     /// Lossless, looping forever, effort 4.
     public init(quality: Double? = nil, loopCount: Int = 0) {
@@ -80,11 +87,14 @@ public enum WebP {
       if let quality = options.quality {
         config.lossless = 0
         config.quality = Float(min(100, max(0, quality)))
-        animOptions.allow_mixed = 0
+        animOptions.allow_mixed = options.allowMixed ? 1 : 0
       } else {
         config.lossless = 1
         config.exact = 1  // keep the colour under transparent pixels: decoded == rendered
         config.quality = 75
+      }
+      if let spacing = options.keyFrameSpacing {
+        (animOptions.kmin, animOptions.kmax) = (Int32(spacing.lowerBound), Int32(spacing.upperBound))
       }
       config.method = Int32(min(6, max(0, options.method)))
       guard WebPValidateConfig(&config) != 0 else { throw .libwebp("invalid configuration") }

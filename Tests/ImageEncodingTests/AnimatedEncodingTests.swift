@@ -139,4 +139,38 @@ struct AnimatedEncodingTests {
     let same = try APNG.decode(bytes).frames == frames
     #expect(same)
   }
+
+  /// The colour type byte of an APNG's IHDR.
+  func colorType(_ bytes: [UInt8]) -> UInt8 { bytes[8 + 8 + 9] }
+
+  @Test func apngStoresFewColoursIndexedAndOpaqueFramesAsRGB() throws {
+    func distinct(_ frames: [Bitmap]) -> Set<UInt32> {
+      Set(frames.flatMap { f in stride(from: 0, to: f.pixels.count, by: 4).map {
+        UInt32(f.pixels[$0]) | UInt32(f.pixels[$0 + 1]) << 8 | UInt32(f.pixels[$0 + 2]) << 16 | UInt32(f.pixels[$0 + 3]) << 24
+      } })
+    }
+    func encode(_ frames: [Bitmap], _ model: APNG.ColorModel) throws -> [UInt8] {
+      let e = try APNG.Encoder(width: frames[0].width, height: frames[0].height, fps: 10, colorModel: model)
+      for f in frames { try e.add(f) }
+      return try e.assemble()
+    }
+    // Few colours, partial alpha: indexed, with tRNS; exact.
+    let few = Self.frames
+    let indexedModel = APNG.ColorModel.smallest(colors: distinct(few), opaque: false)
+    let indexed = try encode(few, indexedModel)
+    #expect(colorType(indexed) == 3)
+    let decodedFew = try APNG.decode(indexed).frames
+    #expect(decodedFew == [few[0], few[1], few[2], few[4]])
+    // Many opaque colours: RGB; exact.
+    var a = Bitmap(width: 40, height: 30, fill: RGBA8(0, 0, 0, 255))
+    for y in 0..<30 { for x in 0..<40 { a[x, y] = RGBA8(UInt8(x * 6), UInt8(y * 8), UInt8(x + y), 255) } }
+    var b = a
+    for y in 10..<12 { for x in 20..<23 { b[x, y] = RGBA8(0, 128, 255, 255) } }
+    #expect(APNG.ColorModel.smallest(colors: nil, opaque: true) == .rgba)
+    let rgb = try encode([a, b], .rgb)
+    #expect(colorType(rgb) == 2)
+    let decodedRGB = try APNG.decode(rgb).frames
+    #expect(decodedRGB == [a, b])
+    #expect(controls(rgb)[1].last == 0)  // no alpha: source blending only
+  }
 }
