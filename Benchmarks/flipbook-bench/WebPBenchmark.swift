@@ -2,9 +2,13 @@ import Flipbook
 
 /// The frames of a fixture scene at 1x and its own rate, at most `limit` of them.
 func sceneFrames(_ name: String, limit: Int = 60) -> (frames: [Bitmap], fps: Double) {
-  guard let scene = try? SceneFormat.load(contentsOf: "Fixtures/scenes/\(name).json") else { return ([], 1) }
+  guard let scene = try? SceneFormat.load(contentsOf: "Fixtures/scenes/\(name).json") else {
+    return ([], 1)
+  }
   let count = min(limit, Int((scene.duration * scene.fps).rounded(.up)))
-  let frames = (0..<count).compactMap { try? scene.makeFrame(at: Double($0) / scene.fps).makeBitmap() }
+  let frames = (0..<count).compactMap {
+    try? scene.makeFrame(at: Double($0) / scene.fps).makeBitmap()
+  }
   return (frames, scene.fps)
 }
 
@@ -35,12 +39,19 @@ func webpGridBenchmark() {
       // One run each (libwebp is deterministic; the slow settings take seconds).
       var bytes = 0
       let elapsed = ContinuousClock().measure {
-        guard let e = try? WebP.AnimationEncoder(width: first.width, height: first.height, options: options) else { return }
+        guard
+          let e = try? WebP.AnimationEncoder(
+            width: first.width, height: first.height, options: options)
+        else { return }
         for (i, f) in frames.enumerated() { try? e.add(f, timestamp: stamps[i]) }
         bytes = (try? e.assemble(endTimestamp: stamps.last!).count) ?? 0
       }
-      let ms = Double(elapsed.components.seconds) * 1e3 + Double(elapsed.components.attoseconds) * 1e-15
-      print("webp \(name.padded(16)) \(label.padded(26)) \(bytes) bytes  \(format(ms)) ms  (\(frames.count) frames)")
+      let ms =
+        Double(elapsed.components.seconds) * 1e3 + Double(elapsed.components.attoseconds) * 1e-15
+      print(
+        "webp \(name.padded(16)) \(label.padded(26)) \(bytes) bytes  \(format(ms)) ms"
+          + "  (\(frames.count) frames)"
+      )
     }
   }
 }

@@ -15,7 +15,9 @@ extension APNG {
 
     /// Creates an animation.
     public init(width: Int, height: Int, frames: [Bitmap], delays: [Delay], loopCount: Int) {
-      (self.width, self.height, self.frames, self.delays, self.loopCount) = (width, height, frames, delays, loopCount)
+      (self.width, self.height, self.frames, self.delays, self.loopCount) = (
+        width, height, frames, delays, loopCount
+      )
     }
   }
 
@@ -35,7 +37,8 @@ extension APNG {
     guard bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) else { return false }
     var at = 8
     while at + 8 <= bytes.count {
-      let length = Int(bytes.bigEndian32(at)), type = String(decoding: bytes[(at + 4)..<(at + 8)], as: UTF8.self)
+      let length = Int(bytes.bigEndian32(at)),
+        type = String(decoding: bytes[(at + 4)..<(at + 8)], as: UTF8.self)
       if type == "acTL" { return true }
       if type == "IDAT" || type == "IEND" { return false }
       at += 12 + length
@@ -43,13 +46,16 @@ extension APNG {
     return false
   }
 
-  /// Decodes every frame of an 8-bit RGB, RGBA or indexed, non-interlaced APNG (what `Encoder` writes and
-  /// what the usual tools write), composited with each frame's disposal and blending.
+  /// Decodes every frame of an 8-bit RGB, RGBA or indexed, non-interlaced APNG (what `Encoder`
+  /// writes and what the usual tools write), composited with each frame's disposal and blending.
   public static func decode(_ bytes: [UInt8]) throws(DecodingError) -> Animation {
     guard isAPNG(bytes) else { throw DecodingError(reason: "not an APNG (a PNG without acTL)") }
     var (width, height, channels, loopCount) = (0, 0, 4, 0)
     var palette: [UInt8] = [], alphas: [UInt8] = []
-    struct Control { var x = 0, y = 0, width = 0, height = 0, delay = Delay(numerator: 0, denominator: 100), dispose = 0, blend = 0 }
+    struct Control {
+      var x = 0, y = 0, width = 0, height = 0, delay = Delay(numerator: 0, denominator: 100),
+        dispose = 0, blend = 0
+    }
     var control: Control? = nil
     var data: [UInt8] = []
     var frames: [Bitmap] = [], delays: [Delay] = []
@@ -62,15 +68,20 @@ extension APNG {
         throw DecodingError(reason: "frame \(frames.count) lies outside the canvas")
       }
       guard (frames.count + 1) * width * height <= maximumDecodedPixels else {
-        throw DecodingError(reason: "the animation has more than \(maximumDecodedPixels) pixels in all")
+        throw DecodingError(
+          reason: "the animation has more than \(maximumDecodedPixels) pixels in all")
       }
       var pixels = try inflateFrame(data, width: c.width, height: c.height, channels: channels)
       if channels == 1 {
         var rgba = [UInt8](repeating: 0, count: c.width * c.height * 4)
         for p in 0..<(c.width * c.height) {
           let i = Int(pixels[p])
-          guard i * 3 + 2 < palette.count else { throw DecodingError(reason: "a pixel's index \(i) is outside the palette") }
-          (rgba[p * 4], rgba[p * 4 + 1], rgba[p * 4 + 2]) = (palette[i * 3], palette[i * 3 + 1], palette[i * 3 + 2])
+          guard i * 3 + 2 < palette.count else {
+            throw DecodingError(reason: "a pixel's index \(i) is outside the palette")
+          }
+          (rgba[p * 4], rgba[p * 4 + 1], rgba[p * 4 + 2]) = (
+            palette[i * 3], palette[i * 3 + 1], palette[i * 3 + 2]
+          )
           rgba[p * 4 + 3] = i < alphas.count ? alphas[i] : 255
         }
         pixels = rgba
@@ -87,7 +98,9 @@ extension APNG {
             let da = Int(canvas.pixels[d + 3])
             let outA = sa * 255 + da * (255 - sa)  // alpha times 255
             for k in 0..<3 {
-              let v = (Int(pixels[s + k]) * sa * 255 + Int(canvas.pixels[d + k]) * da * (255 - sa) + outA / 2) / outA
+              let v =
+                (Int(pixels[s + k]) * sa * 255 + Int(canvas.pixels[d + k]) * da * (255 - sa) + outA
+                  / 2) / outA
               canvas.pixels[d + k] = UInt8(v)
             }
             canvas.pixels[d + 3] = UInt8((outA + 127) / 255)
@@ -99,7 +112,9 @@ extension APNG {
       switch c.dispose {
       case 1:
         for y in c.y..<(c.y + c.height) {
-          for i in ((y * width + c.x) * 4)..<((y * width + c.x + c.width) * 4) { canvas.pixels[i] = 0 }
+          for i in ((y * width + c.x) * 4)..<((y * width + c.x + c.width) * 4) {
+            canvas.pixels[i] = 0
+          }
         }
       case 2: canvas = before
       default: break
@@ -109,7 +124,9 @@ extension APNG {
     var at = 8
     while at + 12 <= bytes.count {
       let length = Int(bytes.bigEndian32(at))
-      guard length >= 0, at + 12 + length <= bytes.count else { throw DecodingError(reason: "a chunk runs past the end") }
+      guard length >= 0, at + 12 + length <= bytes.count else {
+        throw DecodingError(reason: "a chunk runs past the end")
+      }
       let type = String(decoding: bytes[(at + 4)..<(at + 8)], as: UTF8.self)
       let body = Array(bytes[(at + 8)..<(at + 8 + length)])
       at += 12 + length
@@ -117,8 +134,11 @@ extension APNG {
       case "IHDR":
         guard length == 13 else { throw DecodingError(reason: "a bad IHDR") }
         (width, height) = (Int(body.bigEndian32(0)), Int(body.bigEndian32(4)))
-        guard body[8] == 8, body[6 + 6] == 0, body[10] == 0, body[11] == 0, body[9] == 2 || body[9] == 6 || body[9] == 3 else {
-          throw DecodingError(reason: "only 8-bit RGB, RGBA or indexed non-interlaced APNGs are read")
+        guard body[8] == 8, body[6 + 6] == 0, body[10] == 0, body[11] == 0,
+          body[9] == 2 || body[9] == 6 || body[9] == 3
+        else {
+          throw DecodingError(
+            reason: "only 8-bit RGB, RGBA or indexed non-interlaced APNGs are read")
         }
         guard width > 0, height > 0, width * height <= maximumDecodedPixels else {
           throw DecodingError(reason: "a \(width) x \(height) canvas is refused")
@@ -137,7 +157,8 @@ extension APNG {
         control = Control(
           x: Int(body.bigEndian32(12)), y: Int(body.bigEndian32(16)),
           width: Int(body.bigEndian32(4)), height: Int(body.bigEndian32(8)),
-          delay: Delay(numerator: Int(body[20]) << 8 | Int(body[21]), denominator: den == 0 ? 100 : den),
+          delay: Delay(
+            numerator: Int(body[20]) << 8 | Int(body[21]), denominator: den == 0 ? 100 : den),
           dispose: Int(body[24]), blend: Int(body[25]))
         if frames.isEmpty && control?.dispose == 2 { control?.dispose = 1 }
       case "IDAT":
@@ -147,7 +168,8 @@ extension APNG {
         data += body[4...]
       case "IEND":
         try finishFrame()
-        return Animation(width: width, height: height, frames: frames, delays: delays, loopCount: loopCount)
+        return Animation(
+          width: width, height: height, frames: frames, delays: delays, loopCount: loopCount)
       default: break
       }
     }
@@ -155,14 +177,20 @@ extension APNG {
   }
 
   // Inflates and unfilters a frame's rows to RGBA.
-  private static func inflateFrame(_ data: [UInt8], width: Int, height: Int, channels: Int) throws(DecodingError) -> [UInt8] {
+  private static func inflateFrame(
+    _ data: [UInt8], width: Int, height: Int, channels: Int
+  ) throws(DecodingError) -> [UInt8] {
     let stride = width * channels
     var raw = [UInt8](repeating: 0, count: height * (stride + 1))
     var length = uLongf(raw.count)
     let status = raw.withUnsafeMutableBufferPointer { o in
-      data.withUnsafeBufferPointer { uncompress(o.baseAddress, &length, $0.baseAddress, uLong($0.count)) }
+      data.withUnsafeBufferPointer {
+        uncompress(o.baseAddress, &length, $0.baseAddress, uLong($0.count))
+      }
     }
-    guard status == Z_OK, Int(length) == raw.count else { throw DecodingError(reason: "a frame's image data is damaged") }
+    guard status == Z_OK, Int(length) == raw.count else {
+      throw DecodingError(reason: "a frame's image data is damaged")
+    }
     var rows = [UInt8](repeating: 0, count: height * stride)
     for y in 0..<height {
       let filter = raw[y * (stride + 1)]
@@ -195,6 +223,7 @@ extension APNG {
 
 extension Array where Element == UInt8 {
   func bigEndian32(_ at: Int) -> UInt32 {
-    UInt32(self[at]) << 24 | UInt32(self[at + 1]) << 16 | UInt32(self[at + 2]) << 8 | UInt32(self[at + 3])
+    UInt32(self[at]) << 24 | UInt32(self[at + 1]) << 16 | UInt32(self[at + 2]) << 8
+      | UInt32(self[at + 3])
   }
 }

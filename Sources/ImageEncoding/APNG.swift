@@ -59,7 +59,8 @@ public enum APNG {
     /// rate is a fraction with a denominator up to 1000 (30 -> 1/30 per frame, 29.97 ->
     /// 100/2997) and the result fits 16 bits; otherwise the closest fraction that fits.
     public init(frames: Int, fps: Double) {
-      precondition(fps > 0 && fps.isFinite && frames > 0, "a delay needs frames and a positive rate")
+      precondition(
+        fps > 0 && fps.isFinite && frames > 0, "a delay needs frames and a positive rate")
       // fps as p / q exactly, when q <= 1000 does it.
       var (p, q) = (0, 0)
       for d in 1...1000 {
@@ -115,7 +116,8 @@ public enum APNG {
     public static func smallest(colors: Set<UInt32>?, opaque: Bool) -> ColorModel {
       if var colors, !colors.isEmpty, colors.count <= 256 {
         if colors.count < 256 && !colors.contains(where: { $0 >> 24 == 0 }) { colors.insert(0) }
-        return .indexed(colors.sorted { ($0 >> 24 == 255 ? 1 : 0, $0) < ($1 >> 24 == 255 ? 1 : 0, $1) })
+        return .indexed(
+          colors.sorted { ($0 >> 24 == 255 ? 1 : 0, $0) < ($1 >> 24 == 255 ? 1 : 0, $1) })
       }
       return .rgba
     }
@@ -189,13 +191,20 @@ extension APNG {
     /// An encoder for a `width` x `height` animation at `fps` frames per second, storing pixels
     /// as `colorModel` says (every frame's pixels must fit it: opaque for `.rgb`, in the palette
     /// for `.indexed`; `ColorModel.smallest` chooses it from a first look at the frames).
-    public init(width: Int, height: Int, fps: Double, colorModel: ColorModel = .rgba, options: Options = Options()) throws(EncodingError) {
+    public init(
+      width: Int, height: Int, fps: Double, colorModel: ColorModel = .rgba,
+      options: Options = Options()
+    ) throws(EncodingError) {
       guard width > 0, height > 0, width < 1 << 31, height < 1 << 31 else {
         throw .badSize("an APNG cannot be \(width) x \(height)")
       }
-      (self.width, self.height, self.fps, self.options, self.colorModel) = (width, height, fps, options, colorModel)
+      (self.width, self.height, self.fps, self.options, self.colorModel) = (
+        width, height, fps, options, colorModel
+      )
       if case .indexed(let palette) = colorModel {
-        guard !palette.isEmpty, palette.count <= 256 else { throw .badSize("a palette of \(palette.count) colours") }
+        guard !palette.isEmpty, palette.count <= 256 else {
+          throw .badSize("a palette of \(palette.count) colours")
+        }
         for (i, color) in palette.enumerated() { index[color] = UInt8(i) }
         transparentIndex = palette.firstIndex { $0 >> 24 == 0 }.map { UInt8($0) }
       }
@@ -219,9 +228,12 @@ extension APNG {
         throw .badSize("a \(bitmap.width) x \(bitmap.height) frame in a \(width) x \(height) APNG")
       }
       guard let previous, var last = stored.last else {
-        let rows = self.rows(bitmap, x: 0, y: 0, width: width, height: height, blankUnchangedOver: nil)
-        let data = try finalCompression(rows, stride: width * colorModel.bytesPerPixel, height: height)
-        stored.append(Stored(x: 0, y: 0, width: width, height: height, blend: .source, data: data, frames: 1))
+        let rows = self.rows(
+          bitmap, x: 0, y: 0, width: width, height: height, blankUnchangedOver: nil)
+        let data = try finalCompression(
+          rows, stride: width * colorModel.bytesPerPixel, height: height)
+        stored.append(
+          Stored(x: 0, y: 0, width: width, height: height, blend: .source, data: data, frames: 1))
         self.previous = bitmap
         return
       }
@@ -236,11 +248,15 @@ extension APNG {
           clear(&canvas, x: last.x, y: last.y, width: last.width, height: last.height)
         }
         for candidate in try candidates(bitmap, over: canvas) {
-          if best == nil || candidate.data.count < best!.frame.data.count { best = (dispose, candidate) }
+          if best == nil || candidate.data.count < best!.frame.data.count {
+            best = (dispose, candidate)
+          }
         }
       }
       guard var best else { return }
-      best.frame.data = try finalCompression(best.frame.rows, stride: best.frame.width * colorModel.bytesPerPixel, height: best.frame.height)
+      best.frame.data = try finalCompression(
+        best.frame.rows, stride: best.frame.width * colorModel.bytesPerPixel,
+        height: best.frame.height)
       best.frame.rows = []
       last.dispose = best.dispose
       stored[stored.count - 1] = last
@@ -261,12 +277,17 @@ extension APNG {
       case .rgb: colorType = 2
       case .indexed: colorType = 3
       }
-      ihdr += [8, colorType, 0, 0, 0]  // 8 bits, the colour type, deflate, adaptive filters, no interlace
+      // 8 bits, the colour type, deflate, adaptive filters, no interlace.
+      ihdr += [8, colorType, 0, 0, 0]
       out.appendChunk("IHDR", ihdr)
       if case .indexed(let palette) = colorModel {
-        out.appendChunk("PLTE", palette.flatMap { [UInt8($0 & 0xFF), UInt8(($0 >> 8) & 0xFF), UInt8(($0 >> 16) & 0xFF)] })
+        out.appendChunk(
+          "PLTE",
+          palette.flatMap { [UInt8($0 & 0xFF), UInt8(($0 >> 8) & 0xFF), UInt8(($0 >> 16) & 0xFF)] })
         let alphas = palette.map { UInt8($0 >> 24) }
-        if let last = alphas.lastIndex(where: { $0 != 255 }) { out.appendChunk("tRNS", Array(alphas[...last])) }
+        if let last = alphas.lastIndex(where: { $0 != 255 }) {
+          out.appendChunk("tRNS", Array(alphas[...last]))
+        }
       }
       var actl = [UInt8]()
       actl.appendBigEndian(UInt32(stored.count))
@@ -281,7 +302,10 @@ extension APNG {
         for v in [frame.width, frame.height, frame.x, frame.y] { fctl.appendBigEndian(UInt32(v)) }
         fctl.appendBigEndian(UInt16(delay.numerator))
         fctl.appendBigEndian(UInt16(delay.denominator))
-        fctl += [i == stored.count - 1 ? Dispose.none.rawValue : frame.dispose.rawValue, frame.blend.rawValue]
+        fctl += [
+          i == stored.count - 1 ? Dispose.none.rawValue : frame.dispose.rawValue,
+          frame.blend.rawValue,
+        ]
         out.appendChunk("fcTL", fctl)
         if i == 0 {
           out.appendChunk("IDAT", frame.data)
@@ -298,20 +322,31 @@ extension APNG {
 
     // The smallest exact ways to draw `bitmap` over `canvas`: `source` always, `over` when every
     // changed pixel is opaque.
-    private func candidates(_ bitmap: Bitmap, over canvas: Bitmap) throws(EncodingError) -> [Stored] {
+    private func candidates(_ bitmap: Bitmap, over canvas: Bitmap) throws(EncodingError) -> [Stored]
+    {
       guard var r = changedRectangle(bitmap, canvas) else {
         // Nothing changed against this canvas: one unchanged pixel (a frame needs a rectangle).
         let rows = self.rows(bitmap, x: 0, y: 0, width: 1, height: 1, blankUnchangedOver: nil)
-        return [Stored(x: 0, y: 0, width: 1, height: 1, blend: .source, data: [], frames: 1, rows: rows)]
+        return [
+          Stored(x: 0, y: 0, width: 1, height: 1, blend: .source, data: [], frames: 1, rows: rows)
+        ]
       }
       var out: [Stored] = []
-      let source = rows(bitmap, x: r.x, y: r.y, width: r.width, height: r.height, blankUnchangedOver: nil)
-      out.append(Stored(x: r.x, y: r.y, width: r.width, height: r.height, blend: .source,
-                        data: try estimate(source, stride: r.width * colorModel.bytesPerPixel, height: r.height), frames: 1, rows: source))
+      let source = rows(
+        bitmap, x: r.x, y: r.y, width: r.width, height: r.height, blankUnchangedOver: nil)
+      out.append(
+        Stored(
+          x: r.x, y: r.y, width: r.width, height: r.height, blend: .source,
+          data: try estimate(source, stride: r.width * colorModel.bytesPerPixel, height: r.height),
+          frames: 1, rows: source))
       if canBlendOver && changedPixelsAreOpaque(bitmap, canvas, &r) {
-        let over = rows(bitmap, x: r.x, y: r.y, width: r.width, height: r.height, blankUnchangedOver: canvas)
-        out.append(Stored(x: r.x, y: r.y, width: r.width, height: r.height, blend: .over,
-                          data: try estimate(over, stride: r.width * colorModel.bytesPerPixel, height: r.height), frames: 1, rows: over))
+        let over = rows(
+          bitmap, x: r.x, y: r.y, width: r.width, height: r.height, blankUnchangedOver: canvas)
+        out.append(
+          Stored(
+            x: r.x, y: r.y, width: r.width, height: r.height, blend: .over,
+            data: try estimate(over, stride: r.width * colorModel.bytesPerPixel, height: r.height),
+            frames: 1, rows: over))
       }
       return out
     }
@@ -354,7 +389,8 @@ extension APNG {
             for x in r.x..<(r.x + r.width) {
               let i = (y * width + x) * 4
               if pa[i + 3] != 255
-                && (pa[i] != pb[i] || pa[i + 1] != pb[i + 1] || pa[i + 2] != pb[i + 2] || pa[i + 3] != pb[i + 3])
+                && (pa[i] != pb[i] || pa[i + 1] != pb[i + 1] || pa[i + 2] != pb[i + 2]
+                  || pa[i + 3] != pb[i + 3])
               {
                 return false
               }
@@ -375,7 +411,8 @@ extension APNG {
     // The rectangle's rows, 4 bytes a pixel; with `blankUnchangedOver`, pixels equal to that
     // canvas are stored as transparent black.
     private func rows(
-      _ bitmap: Bitmap, x: Int, y: Int, width w: Int, height h: Int, blankUnchangedOver canvas: Bitmap?
+      _ bitmap: Bitmap, x: Int, y: Int, width w: Int, height h: Int,
+      blankUnchangedOver canvas: Bitmap?
     ) -> [UInt8] {
       var rows = [UInt8](repeating: 0, count: h * w * 4)
       rows.withUnsafeMutableBytes { out in
@@ -407,7 +444,9 @@ extension APNG {
       case .rgb:
         var out = [UInt8](repeating: 0, count: rgba.count / 4 * 3)
         for p in 0..<(rgba.count / 4) {
-          (out[p * 3], out[p * 3 + 1], out[p * 3 + 2]) = (rgba[p * 4], rgba[p * 4 + 1], rgba[p * 4 + 2])
+          (out[p * 3], out[p * 3 + 1], out[p * 3 + 2]) = (
+            rgba[p * 4], rgba[p * 4 + 1], rgba[p * 4 + 2]
+          )
         }
         return out
       case .indexed:
@@ -429,16 +468,23 @@ extension APNG {
     }
 
     // A quick size estimate to choose among candidates: no filters, zlib level 6.
-    private func estimate(_ rows: [UInt8], stride: Int, height: Int) throws(EncodingError) -> [UInt8] {
+    private func estimate(
+      _ rows: [UInt8], stride: Int, height: Int
+    ) throws(EncodingError) -> [UInt8] {
       try deflate(PNGRowFilter.none(rows, stride: stride, height: height), level: 6)
     }
 
     // The stored form: without filters and with adaptive filtering (libpng's minimum-sum
     // heuristic) at the options' level, keeping the smaller.
-    private func finalCompression(_ rows: [UInt8], stride: Int, height: Int) throws(EncodingError) -> [UInt8] {
+    private func finalCompression(
+      _ rows: [UInt8], stride: Int, height: Int
+    ) throws(EncodingError) -> [UInt8] {
       let level = min(9, max(1, options.level))
       let plain = try deflate(PNGRowFilter.none(rows, stride: stride, height: height), level: level)
-      let adaptive = try deflate(PNGRowFilter.adaptive(rows, stride: stride, height: height, bytesPerPixel: colorModel.bytesPerPixel), level: level)
+      let adaptive = try deflate(
+        PNGRowFilter.adaptive(
+          rows, stride: stride, height: height, bytesPerPixel: colorModel.bytesPerPixel),
+        level: level)
       return adaptive.count < plain.count ? adaptive : plain
     }
 
@@ -471,7 +517,8 @@ enum PNGRowFilter {
   }
 
   /// Each row with the filter whose output has the smallest sum of absolute signed bytes.
-  static func adaptive(_ rows: [UInt8], stride: Int, height: Int, bytesPerPixel bpp: Int) -> [UInt8] {
+  static func adaptive(_ rows: [UInt8], stride: Int, height: Int, bytesPerPixel bpp: Int) -> [UInt8]
+  {
     var out = [UInt8]()
     out.reserveCapacity(rows.count + height)
     var candidate = [[UInt8]](repeating: [UInt8](repeating: 0, count: stride), count: 5)
@@ -515,10 +562,14 @@ enum PNGRowFilter {
 
 extension Array where Element == UInt8 {
   mutating func appendBigEndian(_ v: UInt32) {
-    append(contentsOf: [UInt8(v >> 24), UInt8((v >> 16) & 0xFF), UInt8((v >> 8) & 0xFF), UInt8(v & 0xFF)])
+    append(contentsOf: [
+      UInt8(v >> 24), UInt8((v >> 16) & 0xFF), UInt8((v >> 8) & 0xFF), UInt8(v & 0xFF),
+    ])
   }
 
-  mutating func appendBigEndian(_ v: UInt16) { append(contentsOf: [UInt8(v >> 8), UInt8(v & 0xFF)]) }
+  mutating func appendBigEndian(_ v: UInt16) {
+    append(contentsOf: [UInt8(v >> 8), UInt8(v & 0xFF)])
+  }
 
   /// Appends a PNG chunk: length, type, data, CRC-32 of type and data.
   mutating func appendChunk(_ type: String, _ data: [UInt8]) {

@@ -94,19 +94,24 @@ public enum WebP {
         config.quality = 75
       }
       if let spacing = options.keyFrameSpacing {
-        (animOptions.kmin, animOptions.kmax) = (Int32(spacing.lowerBound), Int32(spacing.upperBound))
+        (animOptions.kmin, animOptions.kmax) = (
+          Int32(spacing.lowerBound), Int32(spacing.upperBound)
+        )
       }
       config.method = Int32(min(6, max(0, options.method)))
       guard WebPValidateConfig(&config) != 0 else { throw .libwebp("invalid configuration") }
       encoder = WebPAnimEncoderNew(Int32(width), Int32(height), &animOptions)
-      guard encoder != nil else { throw .libwebp("cannot make an animation encoder of \(width) x \(height)") }
+      guard encoder != nil else {
+        throw .libwebp("cannot make an animation encoder of \(width) x \(height)")
+      }
     }
 
     deinit { WebPAnimEncoderDelete(encoder) }
 
     /// Adds `bitmap` (the canvas's size), shown from `timestamp` milliseconds on.
     public func add(_ bitmap: Bitmap, timestamp: Int) throws(EncodingError) {
-      precondition(bitmap.width == width && bitmap.height == height, "frame size differs from the canvas")
+      precondition(
+        bitmap.width == width && bitmap.height == height, "frame size differs from the canvas")
       var picture = WebPPicture()
       guard WebPPictureInit(&picture) != 0 else { throw .libwebp("cannot make a picture") }
       defer { WebPPictureFree(&picture) }
@@ -117,14 +122,18 @@ public enum WebP {
         WebPPictureImportRGBA(&picture, $0.baseAddress, Int32(width * 4))
       }
       guard imported != 0 else { throw .libwebp("cannot import a frame (out of memory)") }
-      guard WebPAnimEncoderAdd(encoder, &picture, Int32(timestamp), &config) != 0 else { throw lastError() }
+      guard WebPAnimEncoderAdd(encoder, &picture, Int32(timestamp), &config) != 0 else {
+        throw lastError()
+      }
       frameCount += 1
     }
 
     /// Ends the animation at `endTimestamp` milliseconds and returns the file's bytes.
     public func assemble(endTimestamp: Int) throws(EncodingError) -> [UInt8] {
       guard frameCount > 0 else { throw .noFrames }
-      guard WebPAnimEncoderAdd(encoder, nil, Int32(endTimestamp), nil) != 0 else { throw lastError() }
+      guard WebPAnimEncoderAdd(encoder, nil, Int32(endTimestamp), nil) != 0 else {
+        throw lastError()
+      }
       var data = WebPData()
       guard WebPAnimEncoderAssemble(encoder, &data) != 0 else { throw lastError() }
       defer { WebPDataClear(&data) }
@@ -167,7 +176,8 @@ public enum WebP {
 
   /// Whether `bytes` start like a WebP file (`RIFF....WEBP`).
   public static func isWebP(_ bytes: [UInt8]) -> Bool {
-    bytes.count >= 12 && bytes.starts(with: Array("RIFF".utf8)) && Array(bytes[8..<12]) == Array("WEBP".utf8)
+    bytes.count >= 12 && bytes.starts(with: Array("RIFF".utf8))
+      && Array(bytes[8..<12]) == Array("WEBP".utf8)
   }
 
   /// Decodes every frame of a WebP (animated or still) with libwebp's animation decoder.
@@ -176,7 +186,9 @@ public enum WebP {
     return try bytes.withUnsafeBufferPointer { (buffer) throws(DecodingError) -> Animation in
       var data = WebPData(bytes: buffer.baseAddress, size: buffer.count)
       var options = WebPAnimDecoderOptions()
-      guard WebPAnimDecoderOptionsInit(&options) != 0 else { throw DecodingError(reason: "libwebp version mismatch") }
+      guard WebPAnimDecoderOptionsInit(&options) != 0 else {
+        throw DecodingError(reason: "libwebp version mismatch")
+      }
       options.color_mode = MODE_RGBA
       options.use_threads = 0
       guard let decoder = WebPAnimDecoderNew(&data, &options) else {
@@ -184,10 +196,13 @@ public enum WebP {
       }
       defer { WebPAnimDecoderDelete(decoder) }
       var info = WebPAnimInfo()
-      guard WebPAnimDecoderGetInfo(decoder, &info) != 0 else { throw DecodingError(reason: "unreadable WebP header") }
+      guard WebPAnimDecoderGetInfo(decoder, &info) != 0 else {
+        throw DecodingError(reason: "unreadable WebP header")
+      }
       let (width, height) = (Int(info.canvas_width), Int(info.canvas_height))
       guard width * height * max(1, Int(info.frame_count)) <= maximumDecodedPixels else {
-        throw DecodingError(reason: "the animation has more than \(maximumDecodedPixels) pixels in all")
+        throw DecodingError(
+          reason: "the animation has more than \(maximumDecodedPixels) pixels in all")
       }
       var frames: [Bitmap] = [], durations: [Int] = []
       var previous: Int32 = 0
@@ -197,11 +212,16 @@ public enum WebP {
         guard WebPAnimDecoderGetNext(decoder, &pixels, &timestamp) != 0, let pixels else {
           throw DecodingError(reason: "frame \(frames.count) cannot be decoded")
         }
-        frames.append(Bitmap(width: width, height: height, pixels: Array(UnsafeBufferPointer(start: pixels, count: width * height * 4))))
+        frames.append(
+          Bitmap(
+            width: width, height: height,
+            pixels: Array(UnsafeBufferPointer(start: pixels, count: width * height * 4))))
         durations.append(Int(timestamp - previous))
         previous = timestamp
       }
-      return Animation(width: width, height: height, frames: frames, durations: durations, loopCount: Int(info.loop_count))
+      return Animation(
+        width: width, height: height, frames: frames, durations: durations,
+        loopCount: Int(info.loop_count))
     }
   }
 }

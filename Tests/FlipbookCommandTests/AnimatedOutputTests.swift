@@ -13,9 +13,11 @@ import Testing
 
   /// The radar fixture on a transparent background: pulses of partial alpha over nothing.
   func transparentRadar() throws -> String {
-    let source = try String(contentsOfFile: FixtureFiles.root + "/scenes/radar-pulses.json", encoding: .utf8)
+    let source = try String(
+      contentsOfFile: FixtureFiles.root + "/scenes/radar-pulses.json", encoding: .utf8)
     let path = folder + "/radar-transparent.json"
-    try source.replacingOccurrences(of: "\"#ffffff\"", with: "null").write(toFile: path, atomically: true, encoding: .utf8)
+    try source.replacingOccurrences(of: "\"#ffffff\"", with: "null").write(
+      toFile: path, atomically: true, encoding: .utf8)
     return path
   }
 
@@ -34,7 +36,9 @@ import Testing
     #expect(run(["render", radar, "-o", folder + "/x.gif", "--quality", "50"]).status == 2)
     let crf = run(["render", radar, "-o", folder + "/x.mp4", "--crf", "52"])
     #expect(crf.status == 2 && crf.errors.contains("--crf must be 0...51"))
-    #expect(run(["render", radar, "-o", folder + "/x.webm", "--crf", "63", "--to", "0.1", "--quiet"]).status == 0)
+    #expect(
+      run(["render", radar, "-o", folder + "/x.webm", "--crf", "63", "--to", "0.1", "--quiet"])
+        .status == 0)
     #expect(run(["render", radar, "-o", folder + "/x.apng", "--crf", "20"]).status == 2)
   }
 
@@ -60,11 +64,18 @@ import Testing
     return (frames, durations, Int(lines.first ?? "") ?? -1)
   }
 
-  @Test(.enabled(if: Tools.hasPillow)) func webpAndAPNGDecodeToTheRenderedFramesAlphaIncluded() throws {
+  @Test(.enabled(if: Tools.hasPillow)) func webpAndAPNGDecodeToTheRenderedFramesAlphaIncluded()
+    throws
+  {
     let scene = try transparentRadar()
     #expect(run(["render", scene, "-o", folder + "/frames/"] + Self.common).status == 0)
-    let rendered = try (0..<6).map { try Bitmap(contentsOfPNGFile: folder + "/frames/" + Export.frameName($0)) }
-    #expect(rendered.contains { $0.pixels.enumerated().contains { $0.offset % 4 == 3 && $0.element > 0 && $0.element < 255 } })
+    let rendered = try (0..<6).map {
+      try Bitmap(contentsOfPNGFile: folder + "/frames/" + Export.frameName($0))
+    }
+    #expect(
+      rendered.contains {
+        $0.pixels.enumerated().contains { $0.offset % 4 == 3 && $0.element > 0 && $0.element < 255 }
+      })
     for ext in ["webp", "apng"] {
       let file = folder + "/radar." + ext
       #expect(run(["render", scene, "-o", file, "--loop", "2"] + Self.common).status == 0)
@@ -79,20 +90,28 @@ import Testing
   @Test func outputsAreTheSameBytesWhateverTheJobs() throws {
     let scene = try transparentRadar()
     for ext in ["webp", "apng", "webm"] {
-      #expect(run(["render", scene, "-o", folder + "/one." + ext, "--jobs", "1"] + Self.common).status == 0)
-      #expect(run(["render", scene, "-o", folder + "/two." + ext, "--jobs", "2"] + Self.common).status == 0)
-      let (one, two) = (try AtomicFile.read(folder + "/one." + ext), try AtomicFile.read(folder + "/two." + ext))
+      #expect(
+        run(["render", scene, "-o", folder + "/one." + ext, "--jobs", "1"] + Self.common).status
+          == 0)
+      #expect(
+        run(["render", scene, "-o", folder + "/two." + ext, "--jobs", "2"] + Self.common).status
+          == 0)
+      let (one, two) = (
+        try AtomicFile.read(folder + "/one." + ext), try AtomicFile.read(folder + "/two." + ext)
+      )
       #expect(!one.isEmpty && one == two, "\(ext)")
     }
   }
 
   /// ffprobe's view of a video's first stream: key=value lines.
   func probe(_ file: String) throws -> [String: String] {
-    let result = try Tools.run(Tools.path(of: "ffprobe")!, [
-      "-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries",
-      "stream=codec_name,pix_fmt,width,height,r_frame_rate,nb_read_frames:stream_tags=alpha_mode",
-      "-of", "default=noprint_wrappers=1", file,
-    ])
+    let result = try Tools.run(
+      Tools.path(of: "ffprobe")!,
+      [
+        "-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries",
+        "stream=codec_name,pix_fmt,width,height,r_frame_rate,nb_read_frames:stream_tags=alpha_mode",
+        "-of", "default=noprint_wrappers=1", file,
+      ])
     #expect(result.status == 0, "\(result.errors)")
     var out: [String: String] = [:]
     for line in result.output.split(separator: "\n") {
@@ -102,7 +121,9 @@ import Testing
     return out
   }
 
-  @Test(.enabled(if: Tools.path(of: "ffprobe") != nil)) func videosHaveEveryFrameAtTheExactRate() throws {
+  @Test(.enabled(if: Tools.path(of: "ffprobe") != nil)) func videosHaveEveryFrameAtTheExactRate()
+    throws
+  {
     let scene = try transparentRadar()
     #expect(run(["render", scene, "-o", folder + "/radar.mp4"] + Self.common).status == 0)
     let mp4 = try probe(folder + "/radar.mp4")
@@ -115,7 +136,11 @@ import Testing
     #expect(webm["codec_name"] == "vp9" && webm["TAG:alpha_mode"] == "1")  // VP9 with alpha
     #expect(webm["r_frame_rate"] == "2997/100" && webm["nb_read_frames"] == "18")
     // An opaque background: no alpha.
-    #expect(run(["render", FixtureFiles.root + "/scenes/radar-pulses.json", "-o", folder + "/opaque.webm"] + Self.common).status == 0)
+    #expect(
+      run(
+        ["render", FixtureFiles.root + "/scenes/radar-pulses.json", "-o", folder + "/opaque.webm"]
+          + Self.common
+      ).status == 0)
     #expect(try probe(folder + "/opaque.webm")["TAG:alpha_mode"] == nil)
   }
 
@@ -136,24 +161,31 @@ import Testing
     #expect(access(folder + "/x.mp4", F_OK) != 0)
   }
 
-  @Test(.enabled(if: Tools.path(of: "ffmpeg") != nil)) func anInterruptedVideoLeavesNoFile() throws {
+  @Test(.enabled(if: Tools.path(of: "ffmpeg") != nil)) func anInterruptedVideoLeavesNoFile() throws
+  {
     let out = folder + "/long.webm"
     let process = Process()
     process.executableURL = URL(fileURLWithPath: Tools.flipbook)
-    process.arguments = ["render", FixtureFiles.root + "/scenes/radar-pulses.json", "-o", out, "--duration", "30", "--jobs", "1"]
+    process.arguments = [
+      "render", FixtureFiles.root + "/scenes/radar-pulses.json", "-o", out, "--duration", "30",
+      "--jobs", "1",
+    ]
     process.standardOutput = Pipe()
     process.standardError = Pipe()
     try process.run()
     let writing = Tools.wait(timeout: 120) {
       let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-      return names.contains { $0.hasPrefix(".long.webm.") && $0.hasSuffix(".tmp") } || !process.isRunning
+      return names.contains { $0.hasPrefix(".long.webm.") && $0.hasSuffix(".tmp") }
+        || !process.isRunning
     }
     #expect(writing && process.isRunning, "the render never started writing the video")
     usleep(300_000)
     kill(process.processIdentifier, SIGINT)
     process.waitUntilExit()
     #expect(process.terminationStatus == SIGINT)
-    _ = Tools.wait(timeout: 5) { ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).isEmpty }
+    _ = Tools.wait(timeout: 5) {
+      ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).isEmpty
+    }
     let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder)
     #expect(leftovers.isEmpty, "left behind: \(leftovers)")
   }
@@ -169,12 +201,18 @@ import Testing
     return (status, "", errors)
   }
 
-  @Test(arguments: ["webp", "apng"]) func animationsMatchThemselvesAndNotOthers(_ ext: String) throws {
-    let a = folder + "/a." + ext, b = folder + "/b." + ext, c = folder + "/c." + ext, d = folder + "/d." + ext
+  @Test(arguments: ["webp", "apng"]) func animationsMatchThemselvesAndNotOthers(
+    _ ext: String
+  ) throws {
+    let a = folder + "/a." + ext, b = folder + "/b." + ext, c = folder + "/c." + ext,
+      d = folder + "/d." + ext
     #expect(run(["demo", "spinner", "-o", a, "--quiet", "--scale", "0.5"]).status == 0)
-    #expect(run(["demo", "spinner", "-o", b, "--quiet", "--scale", "0.5", "--jobs", "1"]).status == 0)
-    #expect(run(["demo", "spinner", "-o", c, "--quiet", "--scale", "0.5", "--loop", "3"]).status == 0)
-    #expect(run(["demo", "spinner", "-o", d, "--quiet", "--scale", "0.5", "--from", "0.1"]).status == 0)
+    #expect(
+      run(["demo", "spinner", "-o", b, "--quiet", "--scale", "0.5", "--jobs", "1"]).status == 0)
+    #expect(
+      run(["demo", "spinner", "-o", c, "--quiet", "--scale", "0.5", "--loop", "3"]).status == 0)
+    #expect(
+      run(["demo", "spinner", "-o", d, "--quiet", "--scale", "0.5", "--from", "0.1"]).status == 0)
     #expect(run(["diff", a, b]).status == 0)
     let loop = run(["diff", a, c])
     #expect(loop.status == 1 && loop.errors.contains("differ"))

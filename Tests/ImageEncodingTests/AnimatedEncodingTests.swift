@@ -13,7 +13,11 @@ struct AnimatedEncodingTests {
     var out: [Bitmap] = []
     for k in 0..<3 {
       var b = Bitmap(width: 24, height: 16)
-      for y in 4..<10 { for x in (2 + 5 * k)..<(8 + 5 * k) { b[x, y] = RGBA8(200, UInt8(40 * k), 30, 128 + UInt8(x * 3)) } }
+      for y in 4..<10 {
+        for x in (2 + 5 * k)..<(8 + 5 * k) {
+          b[x, y] = RGBA8(200, UInt8(40 * k), 30, 128 + UInt8(x * 3))
+        }
+      }
       b[23, 15] = RGBA8(0, 0, 255, 255)
       out.append(b)
     }
@@ -31,7 +35,8 @@ struct AnimatedEncodingTests {
   }
 
   @Test func losslessWebPDecodesToTheFramesAlphaIncluded() throws {
-    let encoder = try WebP.AnimationEncoder(width: 24, height: 16, options: WebP.Options(loopCount: 3))
+    let encoder = try WebP.AnimationEncoder(
+      width: 24, height: 16, options: WebP.Options(loopCount: 3))
     let stamps = WebP.timestamps(frameCount: Self.frames.count, fps: 10)
     for (i, frame) in Self.frames.enumerated() { try encoder.add(frame, timestamp: stamps[i]) }
     let bytes = try encoder.assemble(endTimestamp: stamps.last!)
@@ -76,11 +81,15 @@ struct AnimatedEncodingTests {
     #expect(APNG.Delay(frames: 1, fps: 29.97) == APNG.Delay(numerator: 100, denominator: 2997))
     #expect(APNG.Delay(frames: 2, fps: 12.5) == APNG.Delay(numerator: 4, denominator: 25))
     // 1/100000 s does not fit 16 bits: the closest fraction that does.
-    #expect(APNG.Delay.closest(numerator: 1, denominator: 100_000) == APNG.Delay(numerator: 1, denominator: 65535))
+    #expect(
+      APNG.Delay.closest(numerator: 1, denominator: 100_000)
+        == APNG.Delay(numerator: 1, denominator: 65535))
   }
 
   func encodeAPNG(_ frames: [Bitmap], loop: Int = 0) throws -> [UInt8] {
-    let encoder = try APNG.Encoder(width: frames[0].width, height: frames[0].height, fps: 10, options: APNG.Options(loopCount: loop))
+    let encoder = try APNG.Encoder(
+      width: frames[0].width, height: frames[0].height, fps: 10,
+      options: APNG.Options(loopCount: loop))
     for frame in frames { try encoder.add(frame) }
     return try encoder.assemble()
   }
@@ -101,7 +110,10 @@ struct AnimatedEncodingTests {
       let length = Int(bytes.bigEndian32(at))
       if String(decoding: bytes[(at + 4)..<(at + 8)], as: UTF8.self) == "fcTL" {
         let b = Array(bytes[(at + 8)..<(at + 8 + length)])
-        out.append([Int(b.bigEndian32(4)), Int(b.bigEndian32(8)), Int(b.bigEndian32(12)), Int(b.bigEndian32(16)), Int(b[24]), Int(b[25])])
+        out.append([
+          Int(b.bigEndian32(4)), Int(b.bigEndian32(8)), Int(b.bigEndian32(12)),
+          Int(b.bigEndian32(16)), Int(b[24]), Int(b[25]),
+        ])
       }
       at += 12 + length
     }
@@ -145,12 +157,17 @@ struct AnimatedEncodingTests {
 
   @Test func apngStoresFewColoursIndexedAndOpaqueFramesAsRGB() throws {
     func distinct(_ frames: [Bitmap]) -> Set<UInt32> {
-      Set(frames.flatMap { f in stride(from: 0, to: f.pixels.count, by: 4).map {
-        UInt32(f.pixels[$0]) | UInt32(f.pixels[$0 + 1]) << 8 | UInt32(f.pixels[$0 + 2]) << 16 | UInt32(f.pixels[$0 + 3]) << 24
-      } })
+      Set(
+        frames.flatMap { f in
+          stride(from: 0, to: f.pixels.count, by: 4).map {
+            UInt32(f.pixels[$0]) | UInt32(f.pixels[$0 + 1]) << 8 | UInt32(f.pixels[$0 + 2]) << 16
+              | UInt32(f.pixels[$0 + 3]) << 24
+          }
+        })
     }
     func encode(_ frames: [Bitmap], _ model: APNG.ColorModel) throws -> [UInt8] {
-      let e = try APNG.Encoder(width: frames[0].width, height: frames[0].height, fps: 10, colorModel: model)
+      let e = try APNG.Encoder(
+        width: frames[0].width, height: frames[0].height, fps: 10, colorModel: model)
       for f in frames { try e.add(f) }
       return try e.assemble()
     }
@@ -163,7 +180,9 @@ struct AnimatedEncodingTests {
     #expect(decodedFew == [few[0], few[1], few[2], few[4]])
     // Many opaque colours: RGB; exact.
     var a = Bitmap(width: 40, height: 30, fill: RGBA8(0, 0, 0, 255))
-    for y in 0..<30 { for x in 0..<40 { a[x, y] = RGBA8(UInt8(x * 6), UInt8(y * 8), UInt8(x + y), 255) } }
+    for y in 0..<30 {
+      for x in 0..<40 { a[x, y] = RGBA8(UInt8(x * 6), UInt8(y * 8), UInt8(x + y), 255) }
+    }
     var b = a
     for y in 10..<12 { for x in 20..<23 { b[x, y] = RGBA8(0, 128, 255, 255) } }
     #expect(APNG.ColorModel.smallest(colors: nil, opaque: true) == .rgba)

@@ -26,7 +26,9 @@ public final class APNGSink: FrameSink {
   private var opaque = true
 
   /// An APNG sink writing to `destination`; `loopCount` `nil` takes the scene's.
-  public init(_ destination: ByteDestination, options: APNG.Options = APNG.Options(), loopCount: Int? = nil) {
+  public init(
+    _ destination: ByteDestination, options: APNG.Options = APNG.Options(), loopCount: Int? = nil
+  ) {
     self.destination = destination
     self.options = options
     self.loopCount = loopCount
@@ -65,7 +67,9 @@ public final class APNGSink: FrameSink {
     var options = options
     options.loopCount = loopCount ?? plan.loopCount
     let model = APNG.ColorModel.smallest(colors: colors, opaque: opaque)
-    encoder = try APNG.Encoder(width: plan.pixelWidth, height: plan.pixelHeight, fps: plan.fps, colorModel: model, options: options)
+    encoder = try APNG.Encoder(
+      width: plan.pixelWidth, height: plan.pixelHeight, fps: plan.fps, colorModel: model,
+      options: options)
     return { bitmap, _ in bitmap }
   }
 

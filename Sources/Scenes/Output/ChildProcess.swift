@@ -19,11 +19,14 @@ final class ChildProcess {
 
   /// The executable `name` in a folder of `PATH` (or `path` when given), or `nil`.
   static func find(_ name: String, path: String? = nil) -> String? {
-    let folders = (path ?? (getenv("PATH").map { String(cString: $0) } ?? "/usr/bin:/bin")).split(separator: ":")
+    let folders = (path ?? (getenv("PATH").map { String(cString: $0) } ?? "/usr/bin:/bin")).split(
+      separator: ":")
     for folder in folders where !folder.isEmpty {
       let candidate = folder + "/" + name
       var info = stat()
-      if stat(candidate, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG && access(candidate, X_OK) == 0 {
+      if stat(candidate, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+        && access(candidate, X_OK) == 0
+      {
         return candidate
       }
     }
@@ -33,12 +36,20 @@ final class ChildProcess {
   /// Starts `executable` with `arguments`; its standard output goes to /dev/null.
   init(_ executable: String, _ arguments: [String]) throws {
     var sockets: [Int32] = [-1, -1], errorPipe: [Int32] = [-1, -1]
-    guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &sockets) == 0 else {
-      throw Failure(description: "cannot make a socket for \(executable): \(String(cString: strerror(errno)))")
+    guard
+      socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &sockets)
+        == 0
+    else {
+      throw Failure(
+        description: "cannot make a socket for \(executable): \(String(cString: strerror(errno)))")
     }
-    guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &errorPipe) == 0 else {
+    guard
+      socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &errorPipe)
+        == 0
+    else {
       close(sockets[0]); close(sockets[1])
-      throw Failure(description: "cannot make a pipe for \(executable): \(String(cString: strerror(errno)))")
+      throw Failure(
+        description: "cannot make a pipe for \(executable): \(String(cString: strerror(errno)))")
     }
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
@@ -81,7 +92,11 @@ final class ChildProcess {
       }
     }
     if failure != 0 {
-      throw Failure(description: "the encoder stopped taking frames: \(finishWithMessage() ?? String(cString: strerror(failure)))")
+      throw Failure(
+        description:
+          "the encoder stopped taking frames: "
+            + (finishWithMessage() ?? String(cString: strerror(failure)))
+      )
     }
   }
 
@@ -93,7 +108,8 @@ final class ChildProcess {
     guard status != 0 else { return nil }
     var text = [UInt8](repeating: 0, count: 4096)
     let n = text.withUnsafeMutableBytes { read(errors, $0.baseAddress, $0.count) }
-    let message = String(decoding: text.prefix(max(0, n)), as: UTF8.self)
+    let message =
+      String(decoding: text.prefix(max(0, n)), as: UTF8.self)
       .split(separator: "\n").last.map(String.init) ?? ""
     return message.isEmpty ? "exit status \(status)" : message
   }

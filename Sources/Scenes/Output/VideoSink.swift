@@ -37,7 +37,8 @@ public final class VideoSink: FrameSink {
     public var description: String {
       switch self {
       case .ffmpegMissing:
-        return "writing .mp4 or .webm needs the ffmpeg program, which is not on the PATH: install it"
+        return
+          "writing .mp4 or .webm needs the ffmpeg program, which is not on the PATH: install it"
           + " (Debian/Ubuntu: apt-get install ffmpeg; macOS: brew install ffmpeg)"
       case .ffmpeg(let message): return "ffmpeg: \(message)"
       }
@@ -75,7 +76,9 @@ public final class VideoSink: FrameSink {
   /// Finds ffmpeg and opens the output (see `FrameSink.begin(_:)`); ffmpeg starts with the
   /// first frame.
   public func begin(_ plan: FramePlan) throws {
-    guard ChildProcess.find("ffmpeg", path: searchPath) != nil else { throw VideoError.ffmpegMissing }
+    guard ChildProcess.find("ffmpeg", path: searchPath) != nil else {
+      throw VideoError.ffmpegMissing
+    }
     self.plan = plan
   }
 
@@ -137,15 +140,20 @@ public final class VideoSink: FrameSink {
       "-framerate", VideoSink.rate(plan.fps), "-i", "pipe:0",
       "-map_metadata", "-1", "-fflags", "+bitexact", "-flags:v", "+bitexact",
       "-vf", "scale=out_color_matrix=bt709:out_range=tv",
-      "-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709", "-color_range", "tv",
+      "-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709", "-color_range",
+      "tv",
     ]
     switch format {
     case .mp4:
-      args += ["-c:v", "libx264", "-pix_fmt", "yuv420p", "-crf", "\(crf ?? format.defaultCRF)",
-               "-preset", "slow", "-tune", "animation", "-movflags", "+faststart", "-f", "mp4"]
+      args += [
+        "-c:v", "libx264", "-pix_fmt", "yuv420p", "-crf", "\(crf ?? format.defaultCRF)",
+        "-preset", "slow", "-tune", "animation", "-movflags", "+faststart", "-f", "mp4",
+      ]
     case .webm:
-      args += ["-c:v", "libvpx-vp9", "-pix_fmt", alpha ? "yuva420p" : "yuv420p",
-               "-crf", "\(crf ?? format.defaultCRF)", "-b:v", "0", "-row-mt", "1", "-f", "webm"]
+      args += [
+        "-c:v", "libvpx-vp9", "-pix_fmt", alpha ? "yuva420p" : "yuv420p",
+        "-crf", "\(crf ?? format.defaultCRF)", "-b:v", "0", "-row-mt", "1", "-f", "webm",
+      ]
     }
     return args + [target]
   }
@@ -154,7 +162,9 @@ public final class VideoSink: FrameSink {
   /// `FrameSink.add(_:_:)`).
   public func add(_ frame: [UInt8], _ info: FrameInfo) throws {
     if child == nil {
-      guard let plan, let ffmpeg = ChildProcess.find("ffmpeg", path: searchPath) else { throw VideoError.ffmpegMissing }
+      guard let plan, let ffmpeg = ChildProcess.find("ffmpeg", path: searchPath) else {
+        throw VideoError.ffmpegMissing
+      }
       let output = try AtomicFile.Stream(path: path)
       self.output = output
       do {

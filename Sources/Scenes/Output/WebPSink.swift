@@ -23,7 +23,9 @@ public final class WebPSink: FrameSink {
   private var timestamps: [Int] = []
 
   /// A WebP sink writing to `destination`; `loopCount` `nil` takes the scene's.
-  public init(_ destination: ByteDestination, options: WebP.Options = WebP.Options(), loopCount: Int? = nil) {
+  public init(
+    _ destination: ByteDestination, options: WebP.Options = WebP.Options(), loopCount: Int? = nil
+  ) {
     self.destination = destination
     self.options = options
     self.loopCount = loopCount
@@ -33,12 +35,15 @@ public final class WebPSink: FrameSink {
   public func begin(_ plan: FramePlan) throws {
     var options = options
     options.loopCount = loopCount ?? plan.loopCount
-    encoder = try WebP.AnimationEncoder(width: plan.pixelWidth, height: plan.pixelHeight, options: options)
+    encoder = try WebP.AnimationEncoder(
+      width: plan.pixelWidth, height: plan.pixelHeight, options: options)
     timestamps = WebP.timestamps(frameCount: plan.frameCount, fps: plan.fps)
   }
 
   /// The frames as rendered (libwebp encodes them in order, in `add(_:_:)`).
-  public func frameWork() throws -> @Sendable (Bitmap, FrameInfo) throws -> Bitmap { { bitmap, _ in bitmap } }
+  public func frameWork() throws -> @Sendable (Bitmap, FrameInfo) throws -> Bitmap {
+    { bitmap, _ in bitmap }
+  }
 
   /// Encodes a frame, in frame order (see `FrameSink.add(_:_:)`).
   public func add(_ frame: Bitmap, _ info: FrameInfo) throws {
