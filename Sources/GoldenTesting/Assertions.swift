@@ -65,6 +65,29 @@ public func assertGolden(
   }
 }
 
+/// Asserts that every frame of the scene `recipe` builds, as a lossless animated WebP, matches the
+/// golden WebP `name` of the calling test (`__Snapshots__/<TestFile>/<test>.<name>.webp`): frame
+/// count, durations, loop count and each frame with its exact colours and partial alpha, where a
+/// GIF golden keeps at most 256 colours and 1-bit alpha. For animations whose transparency or
+/// gradients matter.
+public func assertGolden(
+  everyFrameOf recipe: SceneRecipe, asWebPNamed name: String,
+  options: Export.Options = Export.Options(), tolerance: Tolerance = .antialiasing,
+  filePath: StaticString = #filePath, function: StaticString = #function, line: UInt = #line,
+  sourceLocation: SourceLocation = #_sourceLocation
+) {
+  do {
+    var webpOptions = options.webp
+    webpOptions.quality = nil  // goldens are lossless
+    let sink = WebPSink(.memory, options: webpOptions, loopCount: options.loopCountIsSet ? options.gif.loopCount : nil)
+    _ = try Export.render(recipe, into: sink, options: options)
+    let golden = GoldenFile(testFile: "\(filePath)", test: "\(function)", name: name, extension: "webp")
+    report(golden.verifyWebP(sink.bytes, tolerance: tolerance), filePath: filePath, line: line, sourceLocation: sourceLocation)
+  } catch {
+    report(.failed(message: "\(name): the scene could not be rendered to a WebP: \(error)"), filePath: filePath, line: line, sourceLocation: sourceLocation)
+  }
+}
+
 /// Asserts that the GIF `bytes` match the golden GIF `name` of the calling test, frame by frame
 /// (frame count, delays and loop count too).
 public func assertGolden(

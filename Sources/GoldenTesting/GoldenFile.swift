@@ -120,6 +120,31 @@ public struct GoldenFile: Sendable {
       diff: k.map { diff.frames[$0] }, bytes: bytes, mode: mode)
   }
 
+  /// Compares the animated WebP `bytes` with the golden WebP frame by frame (frame count,
+  /// durations and loop count too), recording as `mode` says.
+  public func verifyWebP(_ bytes: [UInt8], tolerance: Tolerance = .antialiasing, mode: RecordMode = .current) -> Outcome {
+    let exists = access(path, F_OK) == 0
+    if mode == .all || (!exists && mode != .never) {
+      return record(bytes, reason: exists ? "re-recorded (FLIPBOOK_RECORD=all)" : "recorded a new golden")
+    }
+    guard exists else {
+      return .failed(message: "no golden at \(path) (FLIPBOOK_RECORD=never). Record it: run the test once without FLIPBOOK_RECORD=never, look at the WebP, commit it.")
+    }
+    let expected: WebP.Animation, actual: WebP.Animation
+    do {
+      expected = try WebP.decode(try AtomicFile.read(path))
+      actual = try WebP.decode(bytes)
+    } catch {
+      return .failed(message: "cannot read \(path) or the new WebP: \(error)")
+    }
+    let diff = AnimationDiff(expected: expected, actual: actual, tolerance: tolerance)
+    if diff.passes { return .matched }
+    let k = diff.failingFrames.first
+    return mismatch(
+      diff.summary, expected: k.map { expected.frames[$0] }, actual: k.map { actual.frames[$0] },
+      diff: k.map { diff.frames[$0] }, bytes: bytes, mode: mode)
+  }
+
   // MARK: - Writing
 
   private func record(_ bytes: [UInt8], reason: String) -> Outcome {

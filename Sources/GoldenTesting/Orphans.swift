@@ -15,7 +15,8 @@ extension GoldenFile {
     let folder = "\(GoldenFile.folder(of: testFile))/__Snapshots__/\(GoldenFile.baseName(of: testFile))"
     guard let source = try? AtomicFile.read(testFile) else { return [] }
     let text = String(decoding: source, as: UTF8.self)
-    let goldens = (AtomicFile.names(in: folder, suffix: ".png") + AtomicFile.names(in: folder, suffix: ".gif")).sorted()
+    let goldens = (AtomicFile.names(in: folder, suffix: ".png") + AtomicFile.names(in: folder, suffix: ".gif")
+      + AtomicFile.names(in: folder, suffix: ".webp")).sorted()
     return goldens.filter { file in
       let parts = file.split(separator: ".", maxSplits: 1)
       guard parts.count == 2 else { return true }
