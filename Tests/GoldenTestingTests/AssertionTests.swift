@@ -31,6 +31,10 @@ import XCTest
     assertGolden(everyFrameOf: SceneRecipe { Self.pulse() }, named: "pulse")
   }
 
+  @Test func pulseExactly() {  // lossless WebP golden: exact colours and partial alpha
+    assertGolden(everyFrameOf: SceneRecipe { Self.pulse() }, asWebPNamed: "pulse")
+  }
+
   /// A transparent pulse whose ring fades: exact partial alpha in a lossless WebP golden.
   @Test func fadingPulseAsAWebP() {
     let recipe = SceneRecipe {
