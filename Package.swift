@@ -5,7 +5,7 @@
 //   flipbook -> FlipbookCommand -> Demos -> Flipbook (umbrella) -> SceneFiles -> Scenes
 //   Scenes (scenes, frame renderer, frame sinks, Export) -> Rendering, ImageEncoding, Dynamics, FileIO
 //   Rendering -> LayerTree, CairoCanvas;  LayerTree -> Animations, Dynamics -> Geometry;  CairoCanvas -> CCairo, Geometry
-//   ImageEncoding (PNG, GIF) -> CPNGShim, CGIF, Geometry, FileIO;  FileIO (atomic files) -> nothing
+//   ImageEncoding (PNG, GIF, WebP, APNG) -> CPNGShim, CGIF, CWebP, CZlib, Geometry, FileIO;  FileIO -> nothing
 // Only FileIO opens files for writing; CairoCanvas and Rendering never touch the file system.
 import PackageDescription
 
@@ -28,6 +28,10 @@ let package = Package(
     .systemLibrary(
       name: "CPangoCairo", pkgConfig: "pangocairo", providers: [.apt(["libpango1.0-dev"])]),
     .systemLibrary(name: "CGIF", providers: [.apt(["libgif-dev"])]),
+    // Animated WebP: libwebp's encoder, libwebpmux's animation encoder, libwebpdemux's decoder.
+    .systemLibrary(name: "CWebP", providers: [.apt(["libwebp-dev"])]),
+    // zlib for APNG's image data and chunk CRCs (our own chunk writer and reader).
+    .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
     // libpng behind a C shim that keeps its setjmp/longjmp error handling inside C.
     .target(name: "CPNGShim", linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z")]),
 
@@ -44,8 +48,9 @@ let package = Package(
     // UIKit-Dynamics-style simulation over plain items; knows nothing of layers.
     .target(name: "Dynamics", dependencies: ["Geometry"]),
     // PNG (libpng, the one PNG reader and writer) and GIF (our quantizer, ditherer and frame
-    // optimizer; giflib bit-streams), to bytes, memory or files.
-    .target(name: "ImageEncoding", dependencies: ["Geometry", "CPNGShim", "CGIF", "FileIO", "Parallelism"]),
+    // optimizer; giflib bit-streams), to bytes, memory or files; animated WebP (libwebp) and
+    // APNG (our chunk writer and reader over zlib).
+    .target(name: "ImageEncoding", dependencies: ["Geometry", "CPNGShim", "CGIF", "FileIO", "Parallelism", "CWebP", "CZlib"]),
 
     // The only importer of Cairo; pixels in memory only (no files).
     .target(name: "CairoCanvas", dependencies: ["CCairo", "CPangoCairo", "Geometry"]),

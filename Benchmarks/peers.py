@@ -83,11 +83,24 @@ def fidelity(folder, gifs):
     print(json.dumps(result))
 
 
+def same_frames(folder, animations):
+    """Checks that each lossless animation decodes (Pillow) to exactly the PNG frames, RGBA, with
+    identical neighbouring frames possibly merged; exits 1 naming the first that does not."""
+    expected = [Image.open(p).convert("RGBA").tobytes() for p in sorted(glob.glob(folder + "/frame-*.png"))]
+    unique = [f for i, f in enumerate(expected) if i == 0 or f != expected[i - 1]]
+    for path in animations:
+        got = [f.convert("RGBA").tobytes() for f in ImageSequence.Iterator(Image.open(path))]
+        if got != expected and got != unique:
+            sys.exit(f"{path}: decoded frames differ from the rendered frames")
+
+
 if __name__ == "__main__":
     command = sys.argv[1]
     if command == "photo":
         photo(sys.argv[2])
     elif command == "pillow":
         pillow(sys.argv[2], sys.argv[3], sys.argv[4])
+    elif command == "same-frames":
+        same_frames(sys.argv[2], sys.argv[3:])
     elif command == "fidelity":
         fidelity(sys.argv[2], sys.argv[3:])

@@ -87,6 +87,7 @@ let cases: [String: () -> Void] = [
   "text": textBenchmark,
   "blur": blurBenchmark,
   "shadows": shadowsBenchmark,
+  "webp-grid": webpGridBenchmark,
 ]
 let asked = CommandLine.arguments.dropFirst()
 // Cases with arguments, used by scripts/bench.

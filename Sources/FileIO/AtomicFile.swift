@@ -136,31 +136,33 @@ public enum AtomicFile {
 /// The folders this process has cleared of stale temporary files (once each, so that a folder
 /// of 100,000 frames is listed once, not once per frame).
 enum StaleFiles {
-  nonisolated(unsafe) private static var lock = pthread_mutex_t()
-  nonisolated(unsafe) private static var cleared: Set<String> = []
+  private static let cleared = Mutex<Set<String>>([])
 
   static func removeOnce(in folder: String) {
-    pthread_mutex_lock(&lock)
-    let first = cleared.insert(folder).inserted
-    pthread_mutex_unlock(&lock)
+    let first = cleared.withLock { $0.insert(folder).inserted }
     if first { AtomicFile.removeStaleTemporaryFiles(in: folder) }
   }
 }
 
 /// The temporary files being written, removed by a signal handler if the process is stopped.
 ///
-/// The table is plain C memory because a signal handler may read it: it walks the slots without
-/// allocating or locking (async-signal-safe). Every change to it happens under `installed`'s
+/// The tables are plain C memory because a signal handler reads them: it walks the slots without
+/// allocating or locking (async-signal-safe). Every change to them happens under `installed`'s
 /// `Mutex`, so writers never race each other; a slot is emptied before its string is freed.
 enum TemporaryFiles {
   private static let capacity = 64
   // A fixed table of C strings that the signal handler can walk without allocating or locking.
   nonisolated(unsafe) private static let slots = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: capacity)
-  /// Whether the handlers are installed (and `slots` initialized); guards every write to `slots`.
+  // Programs writing temporary files (ffmpeg): killed, and waited for, before the files are
+  // removed, so none can create its file again after the removal.
+  private static let helperCapacity = 16
+  nonisolated(unsafe) private static let helpers = UnsafeMutablePointer<pid_t>.allocate(capacity: helperCapacity)
+  /// Whether the handlers are installed (and the tables initialized); guards every table write.
   private static let installed = Mutex(false)
 
-  /// Installs the handlers (once): on SIGINT, SIGTERM or SIGHUP every temporary file being
-  /// written is removed, then the signal takes its default action (the process ends).
+  /// Installs the handlers (once): on SIGINT, SIGTERM or SIGHUP every helper program is killed
+  /// and waited for, every temporary file being written is removed, then the signal takes its
+  /// default action (the process ends).
   static func installHandlers() {
     installed.withLock { installHandlersLocked(&$0) }
   }
@@ -168,8 +170,13 @@ enum TemporaryFiles {
   private static func installHandlersLocked(_ installed: inout Bool) {
     guard !installed else { return }
     slots.initialize(repeating: nil, count: capacity)
+    helpers.initialize(repeating: 0, count: helperCapacity)
     for signal in [SIGINT, SIGTERM, SIGHUP] {
       Glibc.signal(signal) { number in
+        for i in 0..<TemporaryFiles.helperCapacity where TemporaryFiles.helpers[i] > 0 {
+          kill(TemporaryFiles.helpers[i], SIGKILL)
+          waitpid(TemporaryFiles.helpers[i], nil, 0)
+        }
         for i in 0..<TemporaryFiles.capacity {
           if let p = TemporaryFiles.slots[i] { unlink(p) }
         }
@@ -192,6 +199,25 @@ enum TemporaryFiles {
         slots[i] = strdup(path)
         return
       }
+    }
+  }
+
+  /// Adds a program writing a temporary file: an interrupt kills it (and waits for it) first.
+  static func registerHelper(_ pid: pid_t) {
+    installed.withLock { installed in
+      installHandlersLocked(&installed)
+      for i in 0..<helperCapacity where helpers[i] == 0 {
+        helpers[i] = pid
+        return
+      }
+    }
+  }
+
+  /// Forgets a program added with `registerHelper(_:)` (it has ended or been waited for).
+  static func unregisterHelper(_ pid: pid_t) {
+    installed.withLock { installed in
+      guard installed else { return }
+      for i in 0..<helperCapacity where helpers[i] == pid { helpers[i] = 0 }
     }
   }
 
@@ -222,6 +248,22 @@ extension AtomicFile {
     public var temporaryPath: String { temporary }
     private var fd: Int32
     private var done = false
+    private var helper: pid_t = 0
+
+    /// Names the program (process id) that writes `temporaryPath`: on SIGINT, SIGTERM or SIGHUP
+    /// it is killed and waited for before the temporary file is removed, so it cannot create
+    /// the file again. Call `helperEnded()` once it has been waited for.
+    public func writtenBy(process pid: Int32) {
+      helper = pid
+      TemporaryFiles.registerHelper(pid)
+    }
+
+    /// The program named with `writtenBy(process:)` has ended (it was waited for).
+    public func helperEnded() {
+      guard helper != 0 else { return }
+      TemporaryFiles.unregisterHelper(helper)
+      helper = 0
+    }
 
     /// Opens a temporary file beside `path`, after removing the stale temporary files of
     /// processes that no longer exist beside it (the first time this process writes in that

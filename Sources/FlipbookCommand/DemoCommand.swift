@@ -32,7 +32,7 @@ struct DemoCommand: ParsableCommand {
     guard let path = output.output else { throw ValidationError("Missing expected argument '--output <output>'") }
     if all {
       guard name == nil else { throw ValidationError("give a demo name or --all, not both") }
-      guard OutputOptions.kind(of: path) != .gif && OutputOptions.kind(of: path) != .png else {
+      guard OutputOptions.kind(of: path).map({ $0 == .folder }) ?? true else {
         throw ValidationError("--all writes one GIF per demo: -o must be a folder, not '\(path)'")
       }
       return

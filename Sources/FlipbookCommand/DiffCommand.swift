@@ -55,6 +55,10 @@ struct DiffCommand: ParsableCommand {
   func run() throws {
     let a = try failing(expected) { try AtomicFile.read(expected) }
     let b = try failing(actual) { try AtomicFile.read(actual) }
+    if let animated = try compareAnimations(a, b) {
+      guard animated else { throw CommandFailure(message: "\(expected) and \(actual) differ") }
+      return
+    }
     let (aIsGIF, bIsGIF) = (Self.isGIF(a), Self.isGIF(b))
     guard aIsGIF == bIsGIF else {
       throw CommandFailure(message: "\(expected) is \(aIsGIF ? "a GIF" : "not a GIF") but \(actual) is \(bIsGIF ? "a GIF" : "not a GIF"): compare two PNGs or two GIFs")
@@ -89,4 +93,32 @@ struct DiffCommand: ParsableCommand {
   }
 
   static func isGIF(_ bytes: [UInt8]) -> Bool { bytes.starts(with: Array("GIF8".utf8)) }
+
+  /// "WebP" or "APNG" when `bytes` are an animated WebP (any WebP) or an APNG, else `nil`.
+  static func animatedFormat(_ bytes: [UInt8]) -> String? {
+    WebP.isWebP(bytes) ? "WebP" : APNG.isAPNG(bytes) ? "APNG" : nil
+  }
+
+  /// Compares two WebPs or two APNGs frame by frame (as GIFs are compared) and prints the
+  /// summary; whether they match, or `nil` when neither file is a WebP or an APNG.
+  private func compareAnimations(_ a: [UInt8], _ b: [UInt8]) throws -> Bool? {
+    let (fa, fb) = (Self.animatedFormat(a), Self.animatedFormat(b))
+    guard fa != nil || fb != nil else { return nil }
+    guard fa == fb else {
+      throw CommandFailure(message: "\(expected) is \(fa.map { "an \($0)" } ?? "not a WebP or APNG") but \(actual) is \(fb.map { "an \($0)" } ?? "not a WebP or APNG"): compare two files of one format")
+    }
+    let diff: AnimationDiff, (ef, cf): ([Bitmap], [Bitmap])
+    if fa == "WebP" {
+      let e = try failing(expected) { try WebP.decode(a) }, c = try failing(actual) { try WebP.decode(b) }
+      (diff, ef, cf) = (AnimationDiff(expected: e, actual: c, tolerance: tolerance), e.frames, c.frames)
+    } else {
+      let e = try failing(expected) { try APNG.decode(a) }, c = try failing(actual) { try APNG.decode(b) }
+      (diff, ef, cf) = (AnimationDiff(expected: e, actual: c, tolerance: tolerance), e.frames, c.frames)
+    }
+    print(diff.summary)
+    if let output, let k = diff.failingFrames.first ?? (diff.frames.isEmpty ? nil : 0) {
+      try write(diff.frames[k], expected: ef[k], actual: cf[k], to: output)
+    }
+    return diff.passes
+  }
 }

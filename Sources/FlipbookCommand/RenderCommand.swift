@@ -6,11 +6,12 @@ import Glibc
 struct RenderCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "render",
-    abstract: "Render a scene to an animated GIF, a PNG of its first frame, or a folder of PNG frames.",
+    abstract: "Render a scene to an animated GIF, WebP or PNG, a video, a PNG of its first frame, or PNG frames.",
     discussion: """
       Frames are at from + i / fps while the time is below --to (default 0 to the scene's \
-      duration). OUT by extension: .gif an animated GIF, .png one PNG of the first frame, a \
-      folder (ending in / or existing) one PNG per frame named frame-00000.png, ... The bytes \
+      duration). OUT by extension: .gif an animated GIF, .webp an animated WebP (lossless \
+      unless --quality), .apng an animated PNG, .mp4 (H.264) or .webm (VP9, alpha kept) a video \
+      through ffmpeg (--crf), .png one PNG of the first frame, a folder (ending in / or existing) one PNG per frame named frame-00000.png, ... The bytes \
       are the same whatever --jobs is. Files are written whole or not at all.
       """)
 
@@ -38,7 +39,7 @@ struct RenderCommand: ParsableCommand {
 
 /// The output flags `render` and `demo` share, and the rendering they drive.
 struct OutputOptions: ParsableArguments {
-  @Option(name: [.customShort("o"), .long], help: "The output: FILE.gif, FILE.png, or a FOLDER/ of PNG frames.")
+  @Option(name: [.customShort("o"), .long], help: "The output: FILE.gif, .webp, .apng, .mp4, .webm, .png, or a FOLDER/ of PNG frames.")
   var output: String?
 
   @Option(name: .long, parsing: .unconditional, help: "Frames per second (default: the scene's).")
@@ -68,18 +69,29 @@ struct OutputOptions: ParsableArguments {
   @Option(name: .long, parsing: .unconditional, help: "GIF loop count: 0 forever, N plays N times in all (default: the scene's, 0).")
   var loop: Int?
 
+  @Option(name: .long, help: "Lossy WebP of this quality, 0...100 (default: lossless).")
+  var quality: Double?
+
+  @Option(name: .long, help: "Video quality: H.264 0...51 (default 18), VP9 0...63 (default 24); lower is better.")
+  var crf: Int?
+
   @Option(name: .long, help: "PNG compression: fast, default or small.")
   var pngCompression: PNG.Compression = .default
 
   @Flag(name: .long, help: "Print nothing but errors.")
   var quiet = false
 
-  enum Kind { case gif, png, folder }
+  enum Kind: Equatable { case gif, png, folder, webp, apng, video(VideoSink.Format) }
 
-  /// What `path` names by its form: a GIF, a PNG, or a folder (ending in / or existing).
+  /// What `path` names by its form: a GIF, a WebP, an APNG, a video, a PNG, or a folder (ending
+  /// in / or existing).
   static func kind(of path: String) -> Kind? {
     let lower = path.lowercased()
     if lower.hasSuffix(".gif") { return .gif }
+    if lower.hasSuffix(".webp") { return .webp }
+    if lower.hasSuffix(".apng") { return .apng }
+    if lower.hasSuffix(".mp4") { return .video(.mp4) }
+    if lower.hasSuffix(".webm") { return .video(.webm) }
     if lower.hasSuffix(".png") { return .png }
     if path.hasSuffix("/") || AtomicFile.isFolder(path) { return .folder }
     return nil
@@ -88,7 +100,7 @@ struct OutputOptions: ParsableArguments {
   /// Throws a usage error when `path` names no output format.
   static func checkKind(of path: String) throws {
     guard kind(of: path) != nil else {
-      throw ValidationError("cannot tell the output format of '\(path)': use a .gif or .png file, or a folder ending in /")
+      throw ValidationError("cannot tell the output format of '\(path)': use a .gif, .webp, .apng, .mp4, .webm or .png file, or a folder ending in /")
     }
   }
 
@@ -117,6 +129,26 @@ struct OutputOptions: ParsableArguments {
     if let loop, !(0...65536).contains(loop) {
       throw ValidationError("--loop must be 0...65536, found \(loop)")
     }
+    try validateFormatOptions()
+  }
+
+  /// `--quality` and `--crf`: in range, and only for the formats they apply to.
+  func validateFormatOptions() throws {
+    let kind = output.flatMap(OutputOptions.kind(of:))
+    if let quality {
+      guard quality >= 0 && quality <= 100 else { throw ValidationError("--quality must be 0...100, found \(quality)") }
+      guard kind == .webp || kind == .folder || kind == nil else {
+        throw ValidationError("--quality applies to .webp outputs only (lossy WebP)")
+      }
+    }
+    if let crf {
+      guard case .video(let format) = kind else {
+        throw ValidationError("--crf applies to .mp4 and .webm outputs only")
+      }
+      guard format.crfRange.contains(crf) else {
+        throw ValidationError("--crf must be \(format.crfRange.lowerBound)...\(format.crfRange.upperBound) for .\(format.rawValue)")
+      }
+    }
   }
 
   /// Renders the recipe `make(duration)` gives to `output`, as the flags say; `name` is the
@@ -132,6 +164,8 @@ struct OutputOptions: ParsableArguments {
     options.gif = GIF.Options(maxColors: colors, dither: dither, loopCount: loop ?? 0)
     options.loopCountIsSet = loop != nil
     options.pngCompression = pngCompression
+    options.webp.quality = quality
+    options.crf = crf
     let bar = ProgressBar(enabled: !quiet && isatty(2) == 1)
     defer { bar.finish() }
     let sink = makeSink(for: output, options: options)
@@ -150,7 +184,10 @@ extension OutputOptions {
   /// new case here and a new `FrameSink`, nothing else.
   func makeSink(for output: String, options: Export.Options) -> any FrameSink {
     switch OutputOptions.kind(of: output) {
-    case .gif: return GIFSink(.file(output), options: options.gif, loopCountIsSet: options.loopCountIsSet)
+    case .gif: return Export.sink(.gif, to: output, options: options)
+    case .webp: return Export.sink(.webp, to: output, options: options)
+    case .apng: return Export.sink(.apng, to: output, options: options)
+    case .video(let format): return Export.sink(format == .mp4 ? .mp4 : .webm, to: output, options: options)
     case .folder: return PNGSequenceSink(.folder(output), compression: options.pngCompression)
     case .png, nil: return PNGSink(.file(output), compression: options.pngCompression)
     }

@@ -85,6 +85,32 @@ public func assertGolden(
   }
 }
 
+/// Asserts that every frame of the scene `recipe` builds, as a lossless animated WebP, matches the
+/// golden WebP `name` of the calling test (`__Snapshots__/<TestFile>/<test>.<name>.webp`): frame
+/// count, durations, loop count and each frame with its exact colours and partial alpha, where a
+/// GIF golden keeps at most 256 colours and 1-bit alpha. For animations whose transparency or
+/// gradients matter.
+public func assertGolden(
+  everyFrameOf recipe: SceneRecipe, asWebPNamed name: String,
+  options: Export.Options = Export.Options(), tolerance: Tolerance = .antialiasing,
+  fileID: String = #fileID, file: StaticString = #filePath, function: String = #function,
+  line: UInt = #line, column: UInt = #column
+) {
+  let caller = Caller(fileID: fileID, file: file, function: function, line: line, column: column)
+  do {
+    var webpOptions = options.webp
+    webpOptions.quality = nil  // goldens are lossless
+    let sink = WebPSink(
+      .memory, options: webpOptions, loopCount: options.loopCountIsSet ? options.gif.loopCount : nil)
+    _ = try Export.render(recipe, into: sink, options: options)
+    var golden = GoldenFile(testFile: "\(file)", test: function, name: name, extension: "webp")
+    golden.rerunFilter = caller.filter
+    caller.report(golden.verifyWebP(sink.bytes, tolerance: tolerance))
+  } catch {
+    caller.report(.failed(message: "\(name): the scene could not be rendered to a WebP: \(error)"))
+  }
+}
+
 /// Asserts that the GIF `bytes` match the golden GIF `name` of the calling test, frame by frame
 /// (frame count, delays and loop count too).
 public func assertGolden(

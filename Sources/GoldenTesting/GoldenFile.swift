@@ -149,6 +149,39 @@ public struct GoldenFile: Sendable {
     time == time.rounded() && abs(time) < 1e15 ? String(Int(time)) : "\(time)"
   }
 
+  /// Compares the animated WebP `bytes` with the golden WebP frame by frame (frame count,
+  /// durations and loop count too), recording as `mode` says.
+  public func verifyWebP(_ bytes: [UInt8], tolerance: Tolerance = .antialiasing, mode: RecordMode = .current) -> Outcome {
+    let exists = access(path, F_OK) == 0
+    if mode == .all || (!exists && mode != .never) {
+      return record(bytes, reason: exists ? "re-recorded (FLIPBOOK_RECORD=all)" : "recorded a new golden")
+    }
+    guard exists else {
+      return .failed(message: "no golden at \(path) (FLIPBOOK_RECORD=never). Record it: run the test once without FLIPBOOK_RECORD=never, look at the WebP, commit it.")
+    }
+    let expected: WebP.Animation, actual: WebP.Animation
+    do {
+      expected = try WebP.decode(try AtomicFile.read(path))
+      actual = try WebP.decode(bytes)
+    } catch {
+      return .failed(message: "cannot read \(path) or the new WebP: \(error)")
+    }
+    let diff = AnimationDiff(expected: expected, actual: actual, tolerance: tolerance)
+    if diff.passes { return .matched }
+    // The picture shown is the frame that differs most, named by its index.
+    let k = diff.failingFrames.max {
+      diff.frames[$0].differingPixels < diff.frames[$1].differingPixels
+    }
+    var what = diff.summary
+    if let k {
+      what += "\nthe pictures show WebP frame \(k) of \(expected.frames.count),"
+        + " the one that differs most: \(diff.frames[k].differingPixels) pixels"
+    }
+    return mismatch(
+      what, expected: k.map { expected.frames[$0] }, actual: k.map { actual.frames[$0] },
+      diff: k.map { diff.frames[$0] }, bytes: bytes, mode: mode)
+  }
+
   // MARK: - Writing
 
   private func record(_ bytes: [UInt8], reason: String) -> Outcome {

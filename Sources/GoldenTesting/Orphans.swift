@@ -53,7 +53,8 @@ extension GoldenFile {
         continue
       }
       let goldens =
-        (AtomicFile.names(in: path, suffix: ".png") + AtomicFile.names(in: path, suffix: ".gif")).sorted()
+        (AtomicFile.names(in: path, suffix: ".png") + AtomicFile.names(in: path, suffix: ".gif")
+          + AtomicFile.names(in: path, suffix: ".webp")).sorted()
       guard let source = try? AtomicFile.read("\(testFolder)/\(name).swift") else {
         result += goldens.map { "\(path)/\($0)" }  // the test file is gone
         continue

@@ -1,7 +1,7 @@
 import Geometry
 import ImageEncoding
 
-/// The comparison of two GIFs as a viewer shows them: screen size, frame count, delays and loop
+/// The comparison of two GIFs (or two animated WebPs, or two APNGs) as a viewer shows them: screen size, frame count, delays and loop
 /// count must be equal, and each composited frame must match within the tolerance.
 public struct AnimationDiff: Sendable {
   /// What differs besides pixels, each in words naming both values (empty when nothing does).
@@ -9,8 +9,46 @@ public struct AnimationDiff: Sendable {
   /// Frame by frame comparisons (empty when sizes or frame counts differ).
   public let frames: [ImageDiff]
 
+  /// An animation as the comparison sees it: canvas size, composited frames, each frame's
+  /// delay and the loop count in words (so different formats' units can be named).
+  struct Shown {
+    var width: Int, height: Int
+    var frames: [Bitmap]
+    var delays: [String]
+    var loop: String
+  }
+
   /// Compares `actual` with `expected`.
   public init(expected: GIF.Animation, actual: GIF.Animation, tolerance: Tolerance = .antialiasing) {
+    func shown(_ a: GIF.Animation) -> Shown {
+      Shown(width: a.width, height: a.height, frames: a.frames, delays: a.delays.map { "\($0) cs" },
+            loop: a.loopExtension.map { $0 == 0 ? "forever (0)" : "\($0)" } ?? "once (no loop extension)")
+    }
+    self.init(shown(expected), shown(actual), tolerance: tolerance)
+  }
+
+  /// Compares two animated WebPs as `WebP.decode` composites them: sizes, frame counts,
+  /// durations (ms), loop counts and every frame within the tolerance.
+  public init(expected: WebP.Animation, actual: WebP.Animation, tolerance: Tolerance = .antialiasing) {
+    func shown(_ a: WebP.Animation) -> Shown {
+      Shown(width: a.width, height: a.height, frames: a.frames, delays: a.durations.map { "\($0) ms" },
+            loop: a.loopCount == 0 ? "forever (0)" : "\(a.loopCount)")
+    }
+    self.init(shown(expected), shown(actual), tolerance: tolerance)
+  }
+
+  /// Compares two APNGs as `APNG.decode` composites them: sizes, frame counts, delays (as
+  /// reduced fractions, so 2/60 equals 1/30), loop counts and every frame within the tolerance.
+  public init(expected: APNG.Animation, actual: APNG.Animation, tolerance: Tolerance = .antialiasing) {
+    func shown(_ a: APNG.Animation) -> Shown {
+      Shown(width: a.width, height: a.height, frames: a.frames,
+            delays: a.delays.map { APNG.Delay.closest(numerator: $0.numerator, denominator: max(1, $0.denominator)).description },
+            loop: a.loopCount == 0 ? "forever (0)" : "\(a.loopCount)")
+    }
+    self.init(shown(expected), shown(actual), tolerance: tolerance)
+  }
+
+  init(_ expected: Shown, _ actual: Shown, tolerance: Tolerance) {
     var mismatches: [String] = []
     if expected.width != actual.width || expected.height != actual.height {
       mismatches.append("sizes differ: expected \(expected.width) x \(expected.height), actual \(actual.width) x \(actual.height)")
@@ -20,12 +58,11 @@ public struct AnimationDiff: Sendable {
     }
     if let k = zip(expected.delays, actual.delays).offsets(where: { $0.0 != $0.1 }).first {
       mismatches.append(
-        "delays differ from frame \(k): expected \(expected.delays[k]) cs, actual \(actual.delays[k]) cs"
+        "delays differ from frame \(k): expected \(expected.delays[k]), actual \(actual.delays[k])"
           + " (\(zip(expected.delays, actual.delays).filter { $0 != $1 }.count) frames differ)")
     }
-    if expected.loopExtension != actual.loopExtension {
-      func words(_ loop: Int?) -> String { loop.map { $0 == 0 ? "forever (0)" : "\($0)" } ?? "once (no loop extension)" }
-      mismatches.append("loop counts differ: expected \(words(expected.loopExtension)), actual \(words(actual.loopExtension))")
+    if expected.loop != actual.loop {
+      mismatches.append("loop counts differ: expected \(expected.loop), actual \(actual.loop)")
     }
     self.mismatches = mismatches
     if expected.width == actual.width && expected.height == actual.height && expected.frames.count == actual.frames.count {

@@ -36,6 +36,31 @@ import Testing
   }
 
   @Test(arguments: Demo.all.map(\.name))
+  func committedWebPIsWhatTheCodeRenders(_ name: String) throws {
+    let committed = "\(Self.gallery)/\(name).webp"
+    guard FixtureFiles.exists(committed) else {
+      Issue.record("\(committed) is missing: run scripts/demo and commit docs/gallery")
+      return
+    }
+    let folder = FixtureFiles.temporaryFolder()
+    let fresh = "\(folder)/\(name).webp"
+    _ = try Export.webp(Demo.named(name)!.recipe, to: fresh)
+    let expected = try AtomicFile.read(committed), actual = try AtomicFile.read(fresh)
+    #expect(expected == actual, "docs/gallery/\(name).webp is not what the code renders: run scripts/demo")
+    unlink(fresh)
+    rmdir(folder)
+  }
+
+  @Test(arguments: Demo.all.map(\.name))
+  func readmeStatesEachWebPsSize(_ name: String) throws {
+    // "<b>NAME</b>: ..., N KiB, lossless WebP M KiB"
+    let readme = FixtureFiles.text(FixtureFiles.repository + "README.md")
+    let kib = Int((Double(try AtomicFile.read("\(Self.gallery)/\(name).webp").count) / 1024).rounded())
+    let line = readme.split(separator: "\n").first { $0.contains("<b>\(name)</b>:") } ?? ""
+    #expect(line.contains("lossless WebP \(kib) KiB"), "README.md should say \(name).webp is \(kib) KiB: \(line)")
+  }
+
+  @Test(arguments: Demo.all.map(\.name))
   func readmeStatesEachGIFsSize(_ name: String) throws {
     // The README's gallery says "<b>NAME</b>: ..., N KiB"; N is the committed GIF's size, rounded.
     let readme = FixtureFiles.text(FixtureFiles.repository + "README.md")

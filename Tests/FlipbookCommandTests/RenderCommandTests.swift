@@ -20,7 +20,7 @@ import Testing
   }
 
   @Test func usageErrorsExitWith2() {
-    #expect(run(["render", Self.radar, "-o", folder + "/x.webp"]).status == 2)
+    #expect(run(["render", Self.radar, "-o", folder + "/x.tiff"]).status == 2)
     #expect(run(["render", Self.radar, "-o", folder + "/x.gif", "--colors", "300"]).status == 2)
     #expect(run(["render", Self.radar, "-o", folder + "/x.gif", "--dither", "blue-noise"]).status == 2)
     #expect(run(["render", Self.radar, "-o", folder + "/x.gif", "--from", "2", "--to", "1"]).status == 2)

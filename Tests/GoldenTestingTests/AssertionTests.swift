@@ -30,6 +30,26 @@ import Testing
     assertGolden(everyFrameOf: SceneRecipe { Self.pulse() }, named: "pulse")
   }
 
+  @Test func pulseExactly() {  // lossless WebP golden: exact colours and partial alpha
+    assertGolden(everyFrameOf: SceneRecipe { Self.pulse() }, asWebPNamed: "pulse")
+  }
+
+  /// A transparent pulse whose ring fades: exact partial alpha in a lossless WebP golden.
+  @Test func fadingPulseAsAWebP() {
+    let recipe = SceneRecipe {
+      let scene = Self.pulse()
+      scene.backgroundColor = nil
+      var fade = BasicAnimation(keyPath: "opacity")
+      (fade.fromValue, fade.toValue, fade.duration) = (1, 0.2, 2)
+      scene.layers[0].add(fade, forKey: "fade")
+      return scene
+    }
+    assertGolden(everyFrameOf: recipe, asWebPNamed: "fading")
+    var changed = Export.Options()
+    changed.fps = 5
+    withKnownIssue { assertGolden(everyFrameOf: recipe, asWebPNamed: "fading", options: changed) }
+  }
+
   @Test func aChangedSceneFailsTheAssertion() {
     assertGolden(Self.pulse(), at: [1], named: "base")
     let scene = Self.pulse()

@@ -25,6 +25,14 @@ public enum Export {
     public var loopCountIsSet = false
     /// PNG compression for PNG outputs.
     public var pngCompression: PNG.Compression = .default
+    /// Animated WebP: lossless by default, `webp.quality` for lossy (the loop count comes from
+    /// `gif.loopCount` when `loopCountIsSet`, else the scene's).
+    public var webp = WebP.Options()
+    /// APNG: zlib level (the loop count as for WebP).
+    public var apng = APNG.Options()
+    /// Videos: the constant rate factor, or `nil` for the format's default (18 for H.264, 24 for
+    /// VP9).
+    public var crf: Int? = nil
 
     /// Creates options with the defaults above.
     public init() {}
@@ -123,7 +131,11 @@ public enum Export {
     let (scene, planned) = try plan(recipe, options)
     let sequence = sink.frameLimit.map { planned.prefix(Swift.max(1, $0)) } ?? planned
     let (width, height) = scene.pixelSize(scale: options.scale)
-    let plan = FramePlan(frameCount: sequence.count, fps: sequence.fps, pixelWidth: width, pixelHeight: height, loopCount: scene.loopCount, jobs: options.jobs)
+    var plan = FramePlan(frameCount: sequence.count, fps: sequence.fps, pixelWidth: width, pixelHeight: height, loopCount: scene.loopCount, jobs: options.jobs)
+    plan.background = scene.backgroundColor.map { c in
+      func byte(_ v: Double) -> UInt8 { UInt8((Swift.min(1, Swift.max(0, v)) * 255).rounded()) }
+      return RGBA8(byte(c.red), byte(c.green), byte(c.blue), byte(c.alpha))
+    }
     let renderer = FrameRenderer(recipe: recipe, scale: options.scale, jobs: options.jobs)
     do {
       try sink.begin(plan)
@@ -212,6 +224,66 @@ public enum Export {
   @discardableResult  // the report is informational
   public static func pngFolder(_ recipe: SceneRecipe, to folder: String, options: Options = Options(), progress: Progress? = nil) throws -> Report {
     try render(recipe, into: PNGSequenceSink(.folder(folder), compression: options.pngCompression), options: options, progress: progress)
+  }
+
+  /// The animated formats beside GIF, for `export(_:as:to:options:progress:)`.
+  public enum Format: String, Hashable, Sendable, CaseIterable {
+    /// An animated GIF (`GIFSink`).
+    case gif
+    /// An animated WebP, lossless unless `Options.webp.quality` is set (`WebPSink`).
+    case webp
+    /// An animated PNG (`APNGSink`).
+    case apng
+    /// H.264 in MP4 through ffmpeg (`VideoSink`).
+    case mp4
+    /// VP9 in WebM through ffmpeg, with alpha when the background is transparent (`VideoSink`).
+    case webm
+
+    /// The format a file name's extension names (`.gif`, `.webp`, `.apng`, `.mp4`, `.webm`), or
+    /// `nil`.
+    public init?(path: String) {
+      let lower = path.lowercased()
+      guard let dot = lower.lastIndex(of: "."), let format = Format(rawValue: String(lower[lower.index(after: dot)...])) else {
+        return nil
+      }
+      self = format
+    }
+  }
+
+  /// The sink that writes `format` to `path` with `options` (the loop count from `gif.loopCount`
+  /// when `loopCountIsSet`, else the scene's).
+  public static func sink(_ format: Format, to path: String, options: Options = Options()) -> any FrameSink {
+    let loop = options.loopCountIsSet ? options.gif.loopCount : nil
+    switch format {
+    case .gif: return GIFSink(.file(path), options: options.gif, loopCountIsSet: options.loopCountIsSet)
+    case .webp: return WebPSink(.file(path), options: options.webp, loopCount: loop)
+    case .apng: return APNGSink(.file(path), options: options.apng, loopCount: loop)
+    case .mp4, .webm: return VideoSink(path: path, format: format == .mp4 ? .mp4 : .webm, crf: options.crf)
+    }
+  }
+
+  /// Renders the scene as `format` to `path`, written whole or not at all.
+  public static func export(
+    _ recipe: SceneRecipe, as format: Format, to path: String, options: Options = Options(), progress: Progress? = nil
+  ) throws -> Report {
+    try render(recipe, into: sink(format, to: path, options: options), options: options, progress: progress)
+  }
+
+  /// Renders an animated WebP to `path` (see `WebPSink`): lossless unless `options.webp.quality`
+  /// is set.
+  public static func webp(_ recipe: SceneRecipe, to path: String, options: Options = Options(), progress: Progress? = nil) throws -> Report {
+    try export(recipe, as: .webp, to: path, options: options, progress: progress)
+  }
+
+  /// Renders an animated PNG to `path` (see `APNGSink`).
+  public static func apng(_ recipe: SceneRecipe, to path: String, options: Options = Options(), progress: Progress? = nil) throws -> Report {
+    try export(recipe, as: .apng, to: path, options: options, progress: progress)
+  }
+
+  /// Renders a video to `path` through ffmpeg (see `VideoSink`): `.webm` VP9, anything else
+  /// H.264 MP4.
+  public static func video(_ recipe: SceneRecipe, to path: String, options: Options = Options(), progress: Progress? = nil) throws -> Report {
+    try export(recipe, as: path.lowercased().hasSuffix(".webm") ? .webm : .mp4, to: path, options: options, progress: progress)
   }
 
   /// `frame-00000.png` for frame 0 (five digits, more when needed).

@@ -92,6 +92,9 @@ public struct FramePlan: Hashable, Sendable {
   public var loopCount: Int
   /// Rendering threads: a sink may pipeline its own work when there are several.
   public var jobs: Int
+  /// The scene's background colour, or `nil` when it is transparent (or not known): what a
+  /// video pads odd sizes with and whether it needs an alpha channel.
+  public var background: RGBA8? = nil
 
   /// Creates a plan.
   public init(frameCount: Int, fps: Double, pixelWidth: Int, pixelHeight: Int, loopCount: Int, jobs: Int) {

@@ -1,0 +1,229 @@
+import CZlib
+import Geometry
+
+extension APNG {
+  /// An APNG as a viewer shows it: each frame composited on the canvas.
+  public struct Animation: Hashable, Sendable {
+    /// The canvas size, in pixels.
+    public var width: Int, height: Int
+    /// The frames, composited, straight RGBA.
+    public var frames: [Bitmap]
+    /// Each frame's delay.
+    public var delays: [Delay]
+    /// How many times it plays: 0 forever.
+    public var loopCount: Int
+
+    /// Creates an animation.
+    public init(width: Int, height: Int, frames: [Bitmap], delays: [Delay], loopCount: Int) {
+      (self.width, self.height, self.frames, self.delays, self.loopCount) = (
+        width, height, frames, delays, loopCount
+      )
+    }
+  }
+
+  /// Why an APNG could not be read.
+  public struct DecodingError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What is wrong.
+    public var reason: String
+    /// The reason.
+    public var description: String { reason }
+  }
+
+  /// The most pixels (canvas area times frames) `decode` produces: larger files are refused.
+  public static let maximumDecodedPixels = 64_000_000
+
+  /// Whether `bytes` are a PNG with an `acTL` chunk before its image data (an APNG).
+  public static func isAPNG(_ bytes: [UInt8]) -> Bool {
+    guard bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) else { return false }
+    var at = 8
+    while at + 8 <= bytes.count {
+      let length = Int(bytes.bigEndian32(at)),
+        type = String(decoding: bytes[(at + 4)..<(at + 8)], as: UTF8.self)
+      if type == "acTL" { return true }
+      if type == "IDAT" || type == "IEND" { return false }
+      at += 12 + length
+    }
+    return false
+  }
+
+  /// Decodes every frame of an 8-bit RGB, RGBA or indexed, non-interlaced APNG (what `Encoder`
+  /// writes and what the usual tools write), composited with each frame's disposal and blending.
+  public static func decode(_ bytes: [UInt8]) throws(DecodingError) -> Animation {
+    guard isAPNG(bytes) else { throw DecodingError(reason: "not an APNG (a PNG without acTL)") }
+    var (width, height, channels, loopCount) = (0, 0, 4, 0)
+    var palette: [UInt8] = [], alphas: [UInt8] = []
+    struct Control {
+      var x = 0, y = 0, width = 0, height = 0, delay = Delay(numerator: 0, denominator: 100),
+        dispose = 0, blend = 0
+    }
+    var control: Control? = nil
+    var data: [UInt8] = []
+    var frames: [Bitmap] = [], delays: [Delay] = []
+    var canvas = Bitmap(width: 0, height: 0)
+
+    func finishFrame() throws(DecodingError) {
+      guard let c = control else { return }
+      control = nil
+      guard c.width > 0, c.height > 0, c.x + c.width <= width, c.y + c.height <= height else {
+        throw DecodingError(reason: "frame \(frames.count) lies outside the canvas")
+      }
+      guard (frames.count + 1) * width * height <= maximumDecodedPixels else {
+        throw DecodingError(
+          reason: "the animation has more than \(maximumDecodedPixels) pixels in all")
+      }
+      var pixels = try inflateFrame(data, width: c.width, height: c.height, channels: channels)
+      if channels == 1 {
+        var rgba = [UInt8](repeating: 0, count: c.width * c.height * 4)
+        for p in 0..<(c.width * c.height) {
+          let i = Int(pixels[p])
+          guard i * 3 + 2 < palette.count else {
+            throw DecodingError(reason: "a pixel's index \(i) is outside the palette")
+          }
+          (rgba[p * 4], rgba[p * 4 + 1], rgba[p * 4 + 2]) = (
+            palette[i * 3], palette[i * 3 + 1], palette[i * 3 + 2]
+          )
+          rgba[p * 4 + 3] = i < alphas.count ? alphas[i] : 255
+        }
+        pixels = rgba
+      }
+      data = []
+      let before = canvas
+      for y in 0..<c.height {
+        for x in 0..<c.width {
+          let s = (y * c.width + x) * 4, d = ((c.y + y) * width + c.x + x) * 4
+          let sa = Int(pixels[s + 3])
+          if c.blend == 0 || sa == 255 {
+            for k in 0..<4 { canvas.pixels[d + k] = pixels[s + k] }
+          } else if sa > 0 {
+            let da = Int(canvas.pixels[d + 3])
+            let outA = sa * 255 + da * (255 - sa)  // alpha times 255
+            for k in 0..<3 {
+              let v =
+                (Int(pixels[s + k]) * sa * 255 + Int(canvas.pixels[d + k]) * da * (255 - sa) + outA
+                  / 2) / outA
+              canvas.pixels[d + k] = UInt8(v)
+            }
+            canvas.pixels[d + 3] = UInt8((outA + 127) / 255)
+          }
+        }
+      }
+      frames.append(canvas)
+      delays.append(c.delay)
+      switch c.dispose {
+      case 1:
+        for y in c.y..<(c.y + c.height) {
+          for i in ((y * width + c.x) * 4)..<((y * width + c.x + c.width) * 4) {
+            canvas.pixels[i] = 0
+          }
+        }
+      case 2: canvas = before
+      default: break
+      }
+    }
+
+    var at = 8
+    while at + 12 <= bytes.count {
+      let length = Int(bytes.bigEndian32(at))
+      guard length >= 0, at + 12 + length <= bytes.count else {
+        throw DecodingError(reason: "a chunk runs past the end")
+      }
+      let type = String(decoding: bytes[(at + 4)..<(at + 8)], as: UTF8.self)
+      let body = Array(bytes[(at + 8)..<(at + 8 + length)])
+      at += 12 + length
+      switch type {
+      case "IHDR":
+        guard length == 13 else { throw DecodingError(reason: "a bad IHDR") }
+        (width, height) = (Int(body.bigEndian32(0)), Int(body.bigEndian32(4)))
+        guard body[8] == 8, body[6 + 6] == 0, body[10] == 0, body[11] == 0,
+          body[9] == 2 || body[9] == 6 || body[9] == 3
+        else {
+          throw DecodingError(
+            reason: "only 8-bit RGB, RGBA or indexed non-interlaced APNGs are read")
+        }
+        guard width > 0, height > 0, width * height <= maximumDecodedPixels else {
+          throw DecodingError(reason: "a \(width) x \(height) canvas is refused")
+        }
+        channels = body[9] == 6 ? 4 : body[9] == 2 ? 3 : 1
+        canvas = Bitmap(width: width, height: height)
+      case "PLTE": palette = body
+      case "tRNS": alphas = body
+      case "acTL":
+        guard length == 8 else { throw DecodingError(reason: "a bad acTL") }
+        loopCount = Int(body.bigEndian32(4))
+      case "fcTL":
+        guard length == 26 else { throw DecodingError(reason: "a bad fcTL") }
+        try finishFrame()
+        let den = Int(body[22]) << 8 | Int(body[23])
+        control = Control(
+          x: Int(body.bigEndian32(12)), y: Int(body.bigEndian32(16)),
+          width: Int(body.bigEndian32(4)), height: Int(body.bigEndian32(8)),
+          delay: Delay(
+            numerator: Int(body[20]) << 8 | Int(body[21]), denominator: den == 0 ? 100 : den),
+          dispose: Int(body[24]), blend: Int(body[25]))
+        if frames.isEmpty && control?.dispose == 2 { control?.dispose = 1 }
+      case "IDAT":
+        if control != nil { data += body }
+      case "fdAT":
+        guard length >= 4 else { throw DecodingError(reason: "a bad fdAT") }
+        data += body[4...]
+      case "IEND":
+        try finishFrame()
+        return Animation(
+          width: width, height: height, frames: frames, delays: delays, loopCount: loopCount)
+      default: break
+      }
+    }
+    throw DecodingError(reason: "the file ends before IEND")
+  }
+
+  // Inflates and unfilters a frame's rows to RGBA.
+  private static func inflateFrame(
+    _ data: [UInt8], width: Int, height: Int, channels: Int
+  ) throws(DecodingError) -> [UInt8] {
+    let stride = width * channels
+    var raw = [UInt8](repeating: 0, count: height * (stride + 1))
+    var length = uLongf(raw.count)
+    let status = raw.withUnsafeMutableBufferPointer { o in
+      data.withUnsafeBufferPointer {
+        uncompress(o.baseAddress, &length, $0.baseAddress, uLong($0.count))
+      }
+    }
+    guard status == Z_OK, Int(length) == raw.count else {
+      throw DecodingError(reason: "a frame's image data is damaged")
+    }
+    var rows = [UInt8](repeating: 0, count: height * stride)
+    for y in 0..<height {
+      let filter = raw[y * (stride + 1)]
+      for i in 0..<stride {
+        let x = Int(raw[y * (stride + 1) + 1 + i])
+        let a = i >= channels ? Int(rows[y * stride + i - channels]) : 0
+        let b = y > 0 ? Int(rows[(y - 1) * stride + i]) : 0
+        let c = (i >= channels && y > 0) ? Int(rows[(y - 1) * stride + i - channels]) : 0
+        let predicted: Int
+        switch filter {
+        case 0: predicted = 0
+        case 1: predicted = a
+        case 2: predicted = b
+        case 3: predicted = (a + b) / 2
+        case 4:
+          let p = a + b - c
+          let (pa, pb, pc) = (abs(p - a), abs(p - b), abs(p - c))
+          predicted = pa <= pb && pa <= pc ? a : (pb <= pc ? b : c)
+        default: throw DecodingError(reason: "an unknown row filter \(filter)")
+        }
+        rows[y * stride + i] = UInt8(truncatingIfNeeded: x + predicted)
+      }
+    }
+    guard channels == 3 else { return rows }  // RGBA, or indices (1)
+    var rgba = [UInt8](repeating: 255, count: width * height * 4)
+    for p in 0..<(width * height) { for k in 0..<3 { rgba[p * 4 + k] = rows[p * 3 + k] } }
+    return rgba
+  }
+}
+
+extension Array where Element == UInt8 {
+  func bigEndian32(_ at: Int) -> UInt32 {
+    UInt32(self[at]) << 24 | UInt32(self[at + 1]) << 16 | UInt32(self[at + 2]) << 8
+      | UInt32(self[at + 3])
+  }
+}

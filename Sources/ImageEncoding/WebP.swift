@@ -1,0 +1,239 @@
+import CWebP
+import Geometry
+
+/// Animated WebP from and to bitmaps, with libwebp (`WebPAnimEncoder`, `WebPAnimDecoder`).
+///
+/// Lossless by default: every decoded frame equals the bitmap given, alpha included (partial
+/// alpha is kept, and the colour under fully transparent pixels too). `Options.quality` makes
+/// the frames lossy. libwebp's animation encoder stores each frame as the rectangle that changed,
+/// with the blending and disposal that keep it exact, and merges a frame identical to the one
+/// before into it (its duration grows).
+public enum WebP {
+  /// How an animation is encoded.
+  public struct Options: Hashable, Sendable {
+    /// `nil` for lossless (the default); 0...100 for lossy frames of that quality (libwebp's
+    /// scale: 75 is its default, 90 and up look like the original on UI frames).
+    public var quality: Double? = nil
+    /// How many times the animation plays: 0 forever (the default), N in all.
+    public var loopCount: Int = 0
+    /// libwebp's effort, 0 (fastest) ... 6 (smallest); 4 by default, as `img2webp` and `cwebp`.
+    public var method: Int = 4
+    /// libwebp's `minimize_size`: tries every frame rectangle, blending and disposal for the
+    /// smallest file. On by default: on the benchmark scenes it saved 0 to 15% (radar 15%) for
+    /// 1.7 to 3.6 times libwebp's encoding time (`flipbook-bench webp-grid`, BENCHMARKS.md);
+    /// method 6 saved nothing more.
+    public var minimizeSize = true
+    /// libwebp's `kmin`/`kmax`: the least and most frames between key frames, or `nil` for
+    /// libwebp's defaults (chosen by it from the mode).
+    public var keyFrameSpacing: ClosedRange<Int>? = nil
+    /// Lossy only: let libwebp store each frame lossy or lossless, whichever is smaller. On by
+    /// default: 2 to 3% smaller on two benchmark scenes, 0.3% larger on one.
+    public var allowMixed = true
+
+    /// Lossless, looping forever, effort 4.
+    public init(quality: Double? = nil, loopCount: Int = 0) {
+      self.quality = quality
+      self.loopCount = loopCount
+    }
+  }
+
+  /// Why an animation could not be written.
+  public enum EncodingError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// libwebp refused; its message.
+    case libwebp(String)
+    /// No frame was added.
+    case noFrames
+
+    /// A one-line message.
+    public var description: String {
+      switch self {
+      case .libwebp(let message): return "libwebp: \(message)"
+      case .noFrames: return "an animated WebP needs at least one frame"
+      }
+    }
+  }
+
+  /// The start times, in whole milliseconds, of `frameCount` frames at `fps` frames per second,
+  /// then the end of the last: `floor(1000 i / fps)` for i = 0 ... frameCount, so each duration
+  /// is whole milliseconds and their running total follows the exact frame times (30 fps gives
+  /// 33, 33, 34, 33, 33, 34, ...).
+  public static func timestamps(frameCount: Int, fps: Double) -> [Int] {
+    precondition(fps > 0 && fps.isFinite, "Frame rate must be positive")
+    return (0...frameCount).map { Int((Double($0) * 1000 / fps + 1e-9).rounded(.down)) }
+  }
+
+  /// libwebp's animation encoder, fed frame by frame in display order.
+  ///
+  /// Not thread-safe: one thread adds the frames and assembles.
+  public final class AnimationEncoder {
+    /// The canvas size, in pixels.
+    public let width: Int, height: Int
+    /// How the frames are encoded.
+    public let options: Options
+    private var encoder: OpaquePointer?
+    private var config = WebPConfig()
+    private var frameCount = 0
+
+    /// An encoder for a `width` x `height` animation.
+    public init(width: Int, height: Int, options: Options = Options()) throws(EncodingError) {
+      (self.width, self.height, self.options) = (width, height, options)
+      var animOptions = WebPAnimEncoderOptions()
+      guard WebPAnimEncoderOptionsInit(&animOptions) != 0, WebPConfigInit(&config) != 0 else {
+        throw .libwebp("the library's version does not match its headers")
+      }
+      animOptions.anim_params.loop_count = Int32(options.loopCount)
+      animOptions.anim_params.bgcolor = 0x0000_0000  // transparent black, as the frames begin
+      animOptions.minimize_size = options.minimizeSize ? 1 : 0
+      if let quality = options.quality {
+        config.lossless = 0
+        config.quality = Float(min(100, max(0, quality)))
+        animOptions.allow_mixed = options.allowMixed ? 1 : 0
+      } else {
+        config.lossless = 1
+        config.exact = 1  // keep the colour under transparent pixels: decoded == rendered
+        config.quality = 75
+      }
+      if let spacing = options.keyFrameSpacing {
+        (animOptions.kmin, animOptions.kmax) = (
+          Int32(spacing.lowerBound), Int32(spacing.upperBound)
+        )
+      }
+      config.method = Int32(min(6, max(0, options.method)))
+      guard WebPValidateConfig(&config) != 0 else { throw .libwebp("invalid configuration") }
+      encoder = WebPAnimEncoderNew(Int32(width), Int32(height), &animOptions)
+      guard encoder != nil else {
+        throw .libwebp("cannot make an animation encoder of \(width) x \(height)")
+      }
+    }
+
+    deinit { WebPAnimEncoderDelete(encoder) }
+
+    /// Adds `bitmap` (the canvas's size), shown from `timestamp` milliseconds on.
+    public func add(_ bitmap: Bitmap, timestamp: Int) throws(EncodingError) {
+      precondition(
+        bitmap.width == width && bitmap.height == height, "frame size differs from the canvas")
+      var picture = WebPPicture()
+      guard WebPPictureInit(&picture) != 0 else { throw .libwebp("cannot make a picture") }
+      defer { WebPPictureFree(&picture) }
+      picture.use_argb = 1
+      picture.width = Int32(width)
+      picture.height = Int32(height)
+      let imported = bitmap.pixels.withUnsafeBufferPointer {
+        WebPPictureImportRGBA(&picture, $0.baseAddress, Int32(width * 4))
+      }
+      guard imported != 0 else { throw .libwebp("cannot import a frame (out of memory)") }
+      guard WebPAnimEncoderAdd(encoder, &picture, Int32(timestamp), &config) != 0 else {
+        throw lastError()
+      }
+      frameCount += 1
+    }
+
+    /// Ends the animation at `endTimestamp` milliseconds and returns the file's bytes.
+    public func assemble(endTimestamp: Int) throws(EncodingError) -> [UInt8] {
+      guard frameCount > 0 else { throw .noFrames }
+      guard WebPAnimEncoderAdd(encoder, nil, Int32(endTimestamp), nil) != 0 else {
+        throw lastError()
+      }
+      var data = WebPData()
+      guard WebPAnimEncoderAssemble(encoder, &data) != 0 else { throw lastError() }
+      defer { WebPDataClear(&data) }
+      return Array(UnsafeBufferPointer(start: data.bytes, count: data.size))
+    }
+
+    private func lastError() -> EncodingError {
+      .libwebp(WebPAnimEncoderGetError(encoder).map { String(cString: $0) } ?? "unknown error")
+    }
+  }
+
+  /// An animated (or still) WebP as a viewer shows it: each frame composited on the canvas.
+  public struct Animation: Hashable, Sendable {
+    /// The canvas size, in pixels.
+    public var width: Int, height: Int
+    /// The frames, composited, straight RGBA.
+    public var frames: [Bitmap]
+    /// Each frame's duration, in milliseconds.
+    public var durations: [Int]
+    /// How many times it plays: 0 forever.
+    public var loopCount: Int
+
+    /// Creates an animation.
+    public init(width: Int, height: Int, frames: [Bitmap], durations: [Int], loopCount: Int) {
+      (self.width, self.height, self.frames, self.durations, self.loopCount) =
+        (width, height, frames, durations, loopCount)
+    }
+  }
+
+  /// Why a WebP could not be read.
+  public struct DecodingError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What is wrong.
+    public var reason: String
+    /// The reason.
+    public var description: String { reason }
+  }
+
+  /// The most pixels (canvas area times frames) `decode` produces: larger files are refused.
+  public static let maximumDecodedPixels = 64_000_000
+
+  /// Whether `bytes` start like a WebP file (`RIFF....WEBP`).
+  public static func isWebP(_ bytes: [UInt8]) -> Bool {
+    bytes.count >= 12 && bytes.starts(with: Array("RIFF".utf8))
+      && Array(bytes[8..<12]) == Array("WEBP".utf8)
+  }
+
+  /// Decodes every frame of a WebP (animated or still) with libwebp's animation decoder.
+  public static func decode(_ bytes: [UInt8]) throws(DecodingError) -> Animation {
+    guard isWebP(bytes) else { throw DecodingError(reason: "not a WebP file") }
+    return try bytes.withUnsafeBufferPointer { (buffer) throws(DecodingError) -> Animation in
+      var data = WebPData(bytes: buffer.baseAddress, size: buffer.count)
+      var options = WebPAnimDecoderOptions()
+      guard WebPAnimDecoderOptionsInit(&options) != 0 else {
+        throw DecodingError(reason: "libwebp version mismatch")
+      }
+      options.color_mode = MODE_RGBA
+      options.use_threads = 0
+      guard let decoder = WebPAnimDecoderNew(&data, &options) else {
+        throw DecodingError(reason: "not a valid WebP (libwebp cannot read it)")
+      }
+      defer { WebPAnimDecoderDelete(decoder) }
+      var info = WebPAnimInfo()
+      guard WebPAnimDecoderGetInfo(decoder, &info) != 0 else {
+        throw DecodingError(reason: "unreadable WebP header")
+      }
+      let (width, height) = (Int(info.canvas_width), Int(info.canvas_height))
+      guard width * height * max(1, Int(info.frame_count)) <= maximumDecodedPixels else {
+        throw DecodingError(
+          reason: "the animation has more than \(maximumDecodedPixels) pixels in all")
+      }
+      var frames: [Bitmap] = [], durations: [Int] = []
+      var previous: Int32 = 0
+      while WebPAnimDecoderHasMoreFrames(decoder) != 0 {
+        var pixels: UnsafeMutablePointer<UInt8>? = nil
+        var timestamp: Int32 = 0
+        guard WebPAnimDecoderGetNext(decoder, &pixels, &timestamp) != 0, let pixels else {
+          throw DecodingError(reason: "frame \(frames.count) cannot be decoded")
+        }
+        frames.append(
+          Bitmap(
+            width: width, height: height,
+            pixels: Array(UnsafeBufferPointer(start: pixels, count: width * height * 4))))
+        durations.append(Int(timestamp - previous))
+        previous = timestamp
+      }
+      return Animation(
+        width: width, height: height, frames: frames, durations: durations,
+        loopCount: Int(info.loop_count))
+    }
+  }
+}
+
+extension WebP {
+  /// How many frames a WebP file stores (after the encoder's merging); 0 when it cannot be read.
+  public static func storedFrameCount(_ bytes: [UInt8]) -> Int {
+    bytes.withUnsafeBufferPointer { buffer in
+      var data = WebPData(bytes: buffer.baseAddress, size: buffer.count)
+      guard let demux = WebPDemux(&data) else { return 0 }
+      defer { WebPDemuxDelete(demux) }
+      return Int(WebPDemuxGetI(demux, WEBP_FF_FRAME_COUNT))
+    }
+  }
+}

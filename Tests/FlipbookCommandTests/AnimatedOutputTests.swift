@@ -1,0 +1,222 @@
+import Flipbook
+import FlipbookTestSupport
+import Foundation
+import Glibc
+import Testing
+
+@testable import FlipbookCommand
+
+/// `flipbook render` to .webp, .apng, .mp4 and .webm (the contract's "Animated outputs beside
+/// GIF"), checked with independent decoders: Pillow for WebP and APNG, ffprobe for videos.
+@Suite(.serialized) struct AnimatedOutputTests {
+  let folder = FixtureFiles.temporaryFolder()
+
+  /// The radar fixture on a transparent background: pulses of partial alpha over nothing.
+  func transparentRadar() throws -> String {
+    let source = try String(
+      contentsOfFile: FixtureFiles.root + "/scenes/radar-pulses.json", encoding: .utf8)
+    let path = folder + "/radar-transparent.json"
+    try source.replacingOccurrences(of: "\"#ffffff\"", with: "null").write(
+      toFile: path, atomically: true, encoding: .utf8)
+    return path
+  }
+
+  func run(_ arguments: [String]) -> (status: Int32, errors: String) {
+    var errors = ""
+    let status = FlipbookTool.run(arguments, standardError: { errors += $0 + "\n" })
+    return (status, errors)
+  }
+
+  static let common = ["--to", "0.6", "--fps", "10", "--scale", "0.303125", "--quiet"]  // 97 x 97
+
+  @Test func optionsOutOfRangeOrForAnotherFormatAreUsageErrors() {
+    let radar = FixtureFiles.root + "/scenes/radar-pulses.json"
+    let quality = run(["render", radar, "-o", folder + "/x.webp", "--quality", "101"])
+    #expect(quality.status == 2 && quality.errors.contains("--quality must be 0...100"))
+    #expect(run(["render", radar, "-o", folder + "/x.gif", "--quality", "50"]).status == 2)
+    let crf = run(["render", radar, "-o", folder + "/x.mp4", "--crf", "52"])
+    #expect(crf.status == 2 && crf.errors.contains("--crf must be 0...51"))
+    #expect(
+      run(["render", radar, "-o", folder + "/x.webm", "--crf", "63", "--to", "0.1", "--quiet"])
+        .status == 0)
+    #expect(run(["render", radar, "-o", folder + "/x.apng", "--crf", "20"]).status == 2)
+  }
+
+  /// Pillow's frames, durations (ms) and loop count of an animation, the frames saved as PNGs.
+  func pillow(_ file: String) throws -> (frames: [Bitmap], durations: [Double], loop: Int) {
+    let out = folder + "/pillow-" + (file as NSString).lastPathComponent
+    try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+    let script = """
+      import sys
+      from PIL import Image, ImageSequence
+      im = Image.open(sys.argv[1])
+      print(im.info.get('loop'))
+      for i, frame in enumerate(ImageSequence.Iterator(im)):
+          rgba = frame.convert('RGBA')  # loads the frame: WebP's duration is known then
+          print(frame.info['duration'])
+          rgba.save(f'{sys.argv[2]}/{i}.png')
+      """
+    let result = try Tools.run("/usr/bin/env", ["python3", "-c", script, file, out])
+    #expect(result.status == 0, "\(result.errors)")
+    let lines = result.output.split(separator: "\n").map(String.init)
+    let durations = lines.dropFirst().compactMap(Double.init)
+    let frames = try (0..<durations.count).map { try Bitmap(contentsOfPNGFile: "\(out)/\($0).png") }
+    return (frames, durations, Int(lines.first ?? "") ?? -1)
+  }
+
+  @Test(.enabled(if: Tools.hasPillow)) func webpAndAPNGDecodeToTheRenderedFramesAlphaIncluded()
+    throws
+  {
+    let scene = try transparentRadar()
+    #expect(run(["render", scene, "-o", folder + "/frames/"] + Self.common).status == 0)
+    let rendered = try (0..<6).map {
+      try Bitmap(contentsOfPNGFile: folder + "/frames/" + Export.frameName($0))
+    }
+    #expect(
+      rendered.contains {
+        $0.pixels.enumerated().contains { $0.offset % 4 == 3 && $0.element > 0 && $0.element < 255 }
+      })
+    for ext in ["webp", "apng"] {
+      let file = folder + "/radar." + ext
+      #expect(run(["render", scene, "-o", file, "--loop", "2"] + Self.common).status == 0)
+      let decoded = try pillow(file)
+      let same = decoded.frames == rendered
+      #expect(same, "\(ext): \(decoded.frames.count) frames decoded")
+      #expect(decoded.loop == 2, "\(ext)")  // plays twice in all: loop 2 in both formats
+      #expect(decoded.durations == [Double](repeating: 100, count: 6), "\(ext)")
+    }
+  }
+
+  @Test func outputsAreTheSameBytesWhateverTheJobs() throws {
+    let scene = try transparentRadar()
+    for ext in ["webp", "apng", "webm"] {
+      #expect(
+        run(["render", scene, "-o", folder + "/one." + ext, "--jobs", "1"] + Self.common).status
+          == 0)
+      #expect(
+        run(["render", scene, "-o", folder + "/two." + ext, "--jobs", "2"] + Self.common).status
+          == 0)
+      let (one, two) = (
+        try AtomicFile.read(folder + "/one." + ext), try AtomicFile.read(folder + "/two." + ext)
+      )
+      #expect(!one.isEmpty && one == two, "\(ext)")
+    }
+  }
+
+  /// ffprobe's view of a video's first stream: key=value lines.
+  func probe(_ file: String) throws -> [String: String] {
+    let result = try Tools.run(
+      Tools.path(of: "ffprobe")!,
+      [
+        "-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries",
+        "stream=codec_name,pix_fmt,width,height,r_frame_rate,nb_read_frames:stream_tags=alpha_mode",
+        "-of", "default=noprint_wrappers=1", file,
+      ])
+    #expect(result.status == 0, "\(result.errors)")
+    var out: [String: String] = [:]
+    for line in result.output.split(separator: "\n") {
+      let parts = line.split(separator: "=", maxSplits: 1).map(String.init)
+      if parts.count == 2 { out[parts[0]] = parts[1] }
+    }
+    return out
+  }
+
+  @Test(.enabled(if: Tools.path(of: "ffprobe") != nil)) func videosHaveEveryFrameAtTheExactRate()
+    throws
+  {
+    let scene = try transparentRadar()
+    #expect(run(["render", scene, "-o", folder + "/radar.mp4"] + Self.common).status == 0)
+    let mp4 = try probe(folder + "/radar.mp4")
+    #expect(mp4["codec_name"] == "h264" && mp4["pix_fmt"] == "yuv420p")
+    #expect(mp4["width"] == "98" && mp4["height"] == "98")  // 97 padded to even
+    #expect(mp4["r_frame_rate"] == "10/1" && mp4["nb_read_frames"] == "6")
+    let at2997 = ["--to", "0.6", "--fps", "29.97", "--scale", "0.303125", "--quiet"]
+    #expect(run(["render", scene, "-o", folder + "/radar.webm"] + at2997).status == 0)
+    let webm = try probe(folder + "/radar.webm")
+    #expect(webm["codec_name"] == "vp9" && webm["TAG:alpha_mode"] == "1")  // VP9 with alpha
+    #expect(webm["r_frame_rate"] == "2997/100" && webm["nb_read_frames"] == "18")
+    // An opaque background: no alpha.
+    #expect(
+      run(
+        ["render", FixtureFiles.root + "/scenes/radar-pulses.json", "-o", folder + "/opaque.webm"]
+          + Self.common
+      ).status == 0)
+    #expect(try probe(folder + "/opaque.webm")["TAG:alpha_mode"] == nil)
+  }
+
+  @Test func withoutFFmpegAVideoFailsNamingWhatToInstall() throws {
+    let radar = FixtureFiles.root + "/scenes/radar-pulses.json"
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: Tools.flipbook)
+    process.arguments = ["render", radar, "-o", folder + "/x.mp4", "--to", "0.2"]
+    process.environment = ["PATH": folder + "/empty-bin"]
+    let err = Pipe()
+    process.standardError = err
+    process.standardOutput = Pipe()
+    try process.run()
+    let errors = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 1)
+    #expect(errors.contains("ffmpeg") && errors.contains("apt-get install ffmpeg"), "\(errors)")
+    #expect(access(folder + "/x.mp4", F_OK) != 0)
+  }
+
+  @Test(.enabled(if: Tools.path(of: "ffmpeg") != nil)) func anInterruptedVideoLeavesNoFile() throws
+  {
+    let out = folder + "/long.webm"
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: Tools.flipbook)
+    process.arguments = [
+      "render", FixtureFiles.root + "/scenes/radar-pulses.json", "-o", out, "--duration", "30",
+      "--jobs", "1",
+    ]
+    process.standardOutput = Pipe()
+    process.standardError = Pipe()
+    try process.run()
+    let writing = Tools.wait(timeout: 120) {
+      let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+      return names.contains { $0.hasPrefix(".long.webm.") && $0.hasSuffix(".tmp") }
+        || !process.isRunning
+    }
+    #expect(writing && process.isRunning, "the render never started writing the video")
+    usleep(300_000)
+    kill(process.processIdentifier, SIGINT)
+    process.waitUntilExit()
+    #expect(process.terminationStatus == SIGINT)
+    _ = Tools.wait(timeout: 5) {
+      ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).isEmpty
+    }
+    let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder)
+    #expect(leftovers.isEmpty, "left behind: \(leftovers)")
+  }
+}
+
+/// `flipbook diff` compares animated WebPs and APNGs frame by frame, like GIFs.
+@Suite struct AnimatedDiffTests {
+  let folder = FixtureFiles.temporaryFolder()
+
+  func run(_ arguments: [String]) -> (status: Int32, output: String, errors: String) {
+    var errors = ""
+    let status = FlipbookTool.run(arguments, standardError: { errors += $0 + "\n" })
+    return (status, "", errors)
+  }
+
+  @Test(arguments: ["webp", "apng"]) func animationsMatchThemselvesAndNotOthers(
+    _ ext: String
+  ) throws {
+    let a = folder + "/a." + ext, b = folder + "/b." + ext, c = folder + "/c." + ext,
+      d = folder + "/d." + ext
+    #expect(run(["demo", "spinner", "-o", a, "--quiet", "--scale", "0.5"]).status == 0)
+    #expect(
+      run(["demo", "spinner", "-o", b, "--quiet", "--scale", "0.5", "--jobs", "1"]).status == 0)
+    #expect(
+      run(["demo", "spinner", "-o", c, "--quiet", "--scale", "0.5", "--loop", "3"]).status == 0)
+    #expect(
+      run(["demo", "spinner", "-o", d, "--quiet", "--scale", "0.5", "--from", "0.1"]).status == 0)
+    #expect(run(["diff", a, b]).status == 0)
+    let loop = run(["diff", a, c])
+    #expect(loop.status == 1 && loop.errors.contains("differ"))
+    #expect(run(["diff", a, d]).status == 1)
+    #expect(run(["diff", a, FixtureFiles.root + "/goldens/spinner.png"]).status == 1)
+  }
+}

@@ -1,0 +1,195 @@
+import Foundation
+import Geometry
+import Testing
+
+@testable import ImageEncoding
+
+/// Animated WebP and APNG: what goes in comes out (our decoders here; Pillow, ffprobe and the
+/// command in FlipbookCommandTests), with the delays and loop counts asked for.
+struct AnimatedEncodingTests {
+  /// Four 24 x 16 frames on a transparent canvas: a square with partial alpha moving right,
+  /// then the same frame again (merged), then a frame with a colour under zero alpha.
+  static let frames: [Bitmap] = {
+    var out: [Bitmap] = []
+    for k in 0..<3 {
+      var b = Bitmap(width: 24, height: 16)
+      for y in 4..<10 {
+        for x in (2 + 5 * k)..<(8 + 5 * k) {
+          b[x, y] = RGBA8(200, UInt8(40 * k), 30, 128 + UInt8(x * 3))
+        }
+      }
+      b[23, 15] = RGBA8(0, 0, 255, 255)
+      out.append(b)
+    }
+    out.append(out[2])
+    var last = out[2]
+    last[0, 0] = RGBA8(10, 20, 30, 1)
+    out.append(last)
+    return out
+  }()
+
+  @Test func webpTimestampsAreWholeMillisecondsFollowingTheFrameTimes() {
+    let t = WebP.timestamps(frameCount: 6, fps: 30)
+    #expect(t == [0, 33, 66, 100, 133, 166, 200])
+    #expect(zip(t.dropFirst(), t).map { $0 - $1 } == [33, 33, 34, 33, 33, 34])
+  }
+
+  @Test func losslessWebPDecodesToTheFramesAlphaIncluded() throws {
+    let encoder = try WebP.AnimationEncoder(
+      width: 24, height: 16, options: WebP.Options(loopCount: 3))
+    let stamps = WebP.timestamps(frameCount: Self.frames.count, fps: 10)
+    for (i, frame) in Self.frames.enumerated() { try encoder.add(frame, timestamp: stamps[i]) }
+    let bytes = try encoder.assemble(endTimestamp: stamps.last!)
+    let decoded = try WebP.decode(bytes)
+    #expect(decoded.loopCount == 3)
+    #expect((decoded.width, decoded.height) == (24, 16))
+    // The repeated frame is merged into the one before: 200 ms.
+    let same = decoded.frames == [Self.frames[0], Self.frames[1], Self.frames[2], Self.frames[4]]
+    #expect(same)
+    #expect(decoded.durations == [100, 100, 200, 100])
+    #expect(WebP.storedFrameCount(bytes) == 4)
+  }
+
+  @Test func lossyWebPIsCloseAndSmaller() throws {
+    var frame = Bitmap(width: 64, height: 64)
+    // A photograph-like texture: smooth waves with a little deterministic noise.
+    var seed: UInt32 = 1
+    for y in 0..<64 {
+      for x in 0..<64 {
+        seed = seed &* 1_664_525 &+ 1_013_904_223
+        let noise = Int(seed >> 28)
+        let v = 128 + Int(60 * sin(Double(x) / 5) * cos(Double(y) / 7)) + noise
+        frame[x, y] = RGBA8(UInt8(v), UInt8(255 - v), UInt8((x * 4 + noise) % 256), 255)
+      }
+    }
+    func encoded(_ options: WebP.Options) throws -> [UInt8] {
+      let e = try WebP.AnimationEncoder(width: 64, height: 64, options: options)
+      try e.add(frame, timestamp: 0)
+      return try e.assemble(endTimestamp: 100)
+    }
+    let lossless = try encoded(WebP.Options()), lossy = try encoded(WebP.Options(quality: 80))
+    #expect(lossy.count < lossless.count)
+    let decoded = try WebP.decode(lossy).frames[0]
+    let errors = zip(decoded.pixels, frame.pixels).map { abs(Int($0) - Int($1)) }
+    let mean = Double(errors.reduce(0, +)) / Double(errors.count)
+    #expect(mean > 0 && mean < 6, "mean error \(mean)")
+  }
+
+  @Test func apngDelaysAreExactFractions() {
+    #expect(APNG.Delay(frames: 1, fps: 30) == APNG.Delay(numerator: 1, denominator: 30))
+    #expect(APNG.Delay(frames: 3, fps: 30) == APNG.Delay(numerator: 1, denominator: 10))
+    #expect(APNG.Delay(frames: 1, fps: 29.97) == APNG.Delay(numerator: 100, denominator: 2997))
+    #expect(APNG.Delay(frames: 2, fps: 12.5) == APNG.Delay(numerator: 4, denominator: 25))
+    // 1/100000 s does not fit 16 bits: the closest fraction that does.
+    #expect(
+      APNG.Delay.closest(numerator: 1, denominator: 100_000)
+        == APNG.Delay(numerator: 1, denominator: 65535))
+  }
+
+  func encodeAPNG(_ frames: [Bitmap], loop: Int = 0) throws -> [UInt8] {
+    let encoder = try APNG.Encoder(
+      width: frames[0].width, height: frames[0].height, fps: 10,
+      options: APNG.Options(loopCount: loop))
+    for frame in frames { try encoder.add(frame) }
+    return try encoder.assemble()
+  }
+
+  @Test func apngDecodesToTheFramesAlphaIncluded() throws {
+    let bytes = try encodeAPNG(Self.frames, loop: 2)
+    let decoded = try APNG.decode(bytes)
+    #expect(decoded.loopCount == 2)
+    let same = decoded.frames == [Self.frames[0], Self.frames[1], Self.frames[2], Self.frames[4]]
+    #expect(same)
+    #expect(decoded.delays.map(\.description) == ["1/10 s", "1/10 s", "1/5 s", "1/10 s"])
+  }
+
+  /// The frame controls of an APNG: (width, height, x, y, dispose, blend) of each frame.
+  func controls(_ bytes: [UInt8]) -> [[Int]] {
+    var out: [[Int]] = [], at = 8
+    while at + 12 <= bytes.count {
+      let length = Int(bytes.bigEndian32(at))
+      if String(decoding: bytes[(at + 4)..<(at + 8)], as: UTF8.self) == "fcTL" {
+        let b = Array(bytes[(at + 8)..<(at + 8 + length)])
+        out.append([
+          Int(b.bigEndian32(4)), Int(b.bigEndian32(8)), Int(b.bigEndian32(12)),
+          Int(b.bigEndian32(16)), Int(b[24]), Int(b[25]),
+        ])
+      }
+      at += 12 + length
+    }
+    return out
+  }
+
+  @Test func apngStoresOnlyTheChangedRectangle() throws {
+    // An opaque frame, then one 3 x 2 patch changed: the second frame is that patch, drawn over.
+    var a = Bitmap(width: 40, height: 30, fill: RGBA8(250, 250, 250, 255))
+    for x in 0..<40 { a[x, 29] = RGBA8(UInt8(x * 6), 0, 0, 255) }
+    var b = a
+    for y in 10..<12 { for x in 20..<23 { b[x, y] = RGBA8(0, 128, 255, 255) } }
+    let bytes = try encodeAPNG([a, b])
+    let c = controls(bytes)
+    #expect(c.count == 2)
+    #expect(c[0] == [40, 30, 0, 0, 0, 0])
+    #expect(Array(c[1][0..<4]) == [3, 2, 20, 10])
+    let same = try APNG.decode(bytes).frames == [a, b]
+    #expect(same)
+  }
+
+  @Test func apngClearsWhatMovedAwayOnATransparentCanvas() throws {
+    // A sprite jumping across a transparent canvas: disposing the previous frame to the
+    // background makes the next frame just the sprite, not both positions.
+    var frames: [Bitmap] = []
+    for k in 0..<3 {
+      var f = Bitmap(width: 60, height: 20)
+      for y in 5..<15 { for x in (20 * k + 2)..<(20 * k + 12) { f[x, y] = RGBA8(255, 0, 0, 160) } }
+      frames.append(f)
+    }
+    let bytes = try encodeAPNG(frames)
+    let c = controls(bytes)
+    #expect(c.map { $0[4] } == [1, 1, 0])  // background, background, none (the last)
+    #expect(c[1][0] == 10 && c[2][0] == 10)
+    let same = try APNG.decode(bytes).frames == frames
+    #expect(same)
+  }
+
+  /// The colour type byte of an APNG's IHDR.
+  func colorType(_ bytes: [UInt8]) -> UInt8 { bytes[8 + 8 + 9] }
+
+  @Test func apngStoresFewColoursIndexedAndOpaqueFramesAsRGB() throws {
+    func distinct(_ frames: [Bitmap]) -> Set<UInt32> {
+      Set(
+        frames.flatMap { f in
+          stride(from: 0, to: f.pixels.count, by: 4).map {
+            UInt32(f.pixels[$0]) | UInt32(f.pixels[$0 + 1]) << 8 | UInt32(f.pixels[$0 + 2]) << 16
+              | UInt32(f.pixels[$0 + 3]) << 24
+          }
+        })
+    }
+    func encode(_ frames: [Bitmap], _ model: APNG.ColorModel) throws -> [UInt8] {
+      let e = try APNG.Encoder(
+        width: frames[0].width, height: frames[0].height, fps: 10, colorModel: model)
+      for f in frames { try e.add(f) }
+      return try e.assemble()
+    }
+    // Few colours, partial alpha: indexed, with tRNS; exact.
+    let few = Self.frames
+    let indexedModel = APNG.ColorModel.smallest(colors: distinct(few), opaque: false)
+    let indexed = try encode(few, indexedModel)
+    #expect(colorType(indexed) == 3)
+    let decodedFew = try APNG.decode(indexed).frames
+    #expect(decodedFew == [few[0], few[1], few[2], few[4]])
+    // Many opaque colours: RGB; exact.
+    var a = Bitmap(width: 40, height: 30, fill: RGBA8(0, 0, 0, 255))
+    for y in 0..<30 {
+      for x in 0..<40 { a[x, y] = RGBA8(UInt8(x * 6), UInt8(y * 8), UInt8(x + y), 255) }
+    }
+    var b = a
+    for y in 10..<12 { for x in 20..<23 { b[x, y] = RGBA8(0, 128, 255, 255) } }
+    #expect(APNG.ColorModel.smallest(colors: nil, opaque: true) == .rgba)
+    let rgb = try encode([a, b], .rgb)
+    #expect(colorType(rgb) == 2)
+    let decodedRGB = try APNG.decode(rgb).frames
+    #expect(decodedRGB == [a, b])
+    #expect(controls(rgb)[1].last == 0)  // no alpha: source blending only
+  }
+}
