@@ -19,7 +19,7 @@ let package = Package(
   ],
   dependencies: [
     // The only package dependency: the command line (design.md "Dependencies").
-    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
   ],
   targets: [
     // System libraries from Debian (scripts/setup installs them).
@@ -50,44 +50,77 @@ let package = Package(
     // PNG (libpng, the one PNG reader and writer) and GIF (our quantizer, ditherer and frame
     // optimizer; giflib bit-streams), to bytes, memory or files; animated WebP (libwebp) and
     // APNG (our chunk writer and reader over zlib).
-    .target(name: "ImageEncoding", dependencies: ["Geometry", "CPNGShim", "CGIF", "FileIO", "Parallelism", "CWebP", "CZlib"]),
+    .target(
+      name: "ImageEncoding",
+      dependencies: ["Geometry", "CPNGShim", "CGIF", "FileIO", "Parallelism", "CWebP", "CZlib"]),
 
     // The only importer of Cairo; pixels in memory only (no files).
     .target(name: "CairoCanvas", dependencies: ["CCairo", "CPangoCairo", "Geometry"]),
     .target(name: "Rendering", dependencies: ["LayerTree", "CairoCanvas", "Geometry"]),
-    .target(name: "Scenes", dependencies: ["Rendering", "LayerTree", "Animations", "CairoCanvas", "Geometry", "ImageEncoding", "Dynamics", "FileIO", "Parallelism"]),
-    .target(name: "SceneFiles", dependencies: ["Scenes", "LayerTree", "Animations", "Dynamics", "CairoCanvas", "Geometry", "ImageEncoding", "FileIO"]),
-    .target(name: "Flipbook", dependencies: ["Geometry", "Animations", "LayerTree", "CairoCanvas", "ImageEncoding", "Dynamics", "Rendering", "Scenes", "SceneFiles", "FileIO"]),
+    .target(
+      name: "Scenes",
+      dependencies: [
+        "Rendering", "LayerTree", "Animations", "CairoCanvas", "Geometry", "ImageEncoding",
+        "Dynamics", "FileIO", "Parallelism",
+      ]),
+    .target(
+      name: "SceneFiles",
+      dependencies: [
+        "Scenes", "LayerTree", "Animations", "Dynamics", "CairoCanvas", "Geometry", "ImageEncoding",
+        "FileIO",
+      ]),
+    .target(
+      name: "Flipbook",
+      dependencies: [
+        "Geometry", "Animations", "LayerTree", "CairoCanvas", "ImageEncoding", "Dynamics",
+        "Rendering", "Scenes", "SceneFiles", "FileIO",
+      ]),
     // Image comparison (pixelmatch's perceptual diff with anti-aliasing detection) and GIF comparison.
     .target(name: "ImageComparison", dependencies: ["Geometry", "ImageEncoding", "Parallelism"]),
     // Golden-image assertions for XCTest and Swift Testing (a library for test targets).
     .target(name: "GoldenTesting", dependencies: ["Flipbook", "ImageComparison"]),
     // The five seed articles' animations, on Flipbook's public API only.
     .target(name: "Demos", dependencies: ["Flipbook"]),
-    .target(name: "FlipbookCommand", dependencies: [
-      "Flipbook", "Demos", "ImageComparison", .product(name: "ArgumentParser", package: "swift-argument-parser"),
-    ]),
+    .target(
+      name: "FlipbookCommand",
+      dependencies: [
+        "Flipbook", "Demos", "ImageComparison",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]),
     .executableTarget(name: "flipbook", dependencies: ["FlipbookCommand"]),
     // Benchmarks (release builds; see BENCHMARKS.md). Not a product: built only when asked for.
-    .executableTarget(name: "flipbook-bench", dependencies: ["Flipbook", "Demos", "CPNGShim", "CCairo", "ImageComparison"], path: "Benchmarks/flipbook-bench"),
+    .executableTarget(
+      name: "flipbook-bench",
+      dependencies: ["Flipbook", "Demos", "CPNGShim", "CCairo", "ImageComparison"],
+      path: "Benchmarks/flipbook-bench"),
 
     // Shared by the test targets: where Fixtures/ is, golden comparison and record modes.
-    .target(name: "FlipbookTestSupport", dependencies: ["Flipbook", "GoldenTesting", "ImageComparison"], path: "Tests/Support"),
+    .target(
+      name: "FlipbookTestSupport", dependencies: ["Flipbook", "GoldenTesting", "ImageComparison"],
+      path: "Tests/Support"),
     .testTarget(name: "FileIOTests", dependencies: ["FileIO"]),
     .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),
     .testTarget(name: "ParallelismTests", dependencies: ["Parallelism"]),
     .testTarget(name: "AnimationsTests", dependencies: ["Animations"]),
     .testTarget(name: "DynamicsTests", dependencies: ["Dynamics", "Demos"]),
     .testTarget(name: "LayerTreeTests", dependencies: ["LayerTree", "Dynamics"]),
-    .testTarget(name: "ImageEncodingTests", dependencies: ["ImageEncoding", "CairoCanvas", "CGIF", "FileIO", "FlipbookTestSupport"]),
+    .testTarget(
+      name: "ImageEncodingTests",
+      dependencies: ["ImageEncoding", "CairoCanvas", "CGIF", "FileIO", "FlipbookTestSupport"]),
     .testTarget(name: "CairoCanvasTests", dependencies: ["CairoCanvas", "FlipbookTestSupport"]),
     .testTarget(name: "RenderingTests", dependencies: ["Flipbook", "FlipbookTestSupport"]),
     .testTarget(name: "ScenesTests", dependencies: ["Flipbook", "FlipbookTestSupport"]),
     .testTarget(name: "SceneFilesTests", dependencies: ["Flipbook", "FlipbookTestSupport"]),
-    .testTarget(name: "ImageComparisonTests", dependencies: ["ImageComparison", "CairoCanvas", "ImageEncoding", "Geometry"]),
-    .testTarget(name: "GoldenTestingTests", dependencies: ["GoldenTesting", "ImageComparison", "Flipbook", "FlipbookTestSupport"], exclude: ["__Snapshots__"]),
+    .testTarget(
+      name: "ImageComparisonTests",
+      dependencies: ["ImageComparison", "CairoCanvas", "ImageEncoding", "Geometry"]),
+    .testTarget(
+      name: "GoldenTestingTests",
+      dependencies: ["GoldenTesting", "ImageComparison", "Flipbook", "FlipbookTestSupport"],
+      exclude: ["__Snapshots__"]),
     .testTarget(name: "DemosTests", dependencies: ["Demos", "Flipbook", "FlipbookTestSupport"]),
-    .testTarget(name: "FlipbookCommandTests", dependencies: ["FlipbookCommand", "FlipbookTestSupport"]),
+    .testTarget(
+      name: "FlipbookCommandTests", dependencies: ["FlipbookCommand", "FlipbookTestSupport"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -5,7 +5,10 @@ import Flipbook
 /// Flipbook's libpng writer against (Flipbook itself writes PNGs with libpng only).
 /// Returns the PNG's size in bytes, or 0 when Cairo fails.
 func cairoPNGByteCount(_ bitmap: Bitmap) -> Int {
-  guard let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(bitmap.width), Int32(bitmap.height)) else { return 0 }
+  guard
+    let surface = cairo_image_surface_create(
+      CAIRO_FORMAT_ARGB32, Int32(bitmap.width), Int32(bitmap.height))
+  else { return 0 }
   defer { cairo_surface_destroy(surface) }
   cairo_surface_flush(surface)
   let stride = Int(cairo_image_surface_get_stride(surface))
@@ -16,16 +19,20 @@ func cairoPNGByteCount(_ bitmap: Bitmap) -> Int {
       let i = (y * bitmap.width + x) * 4
       let a = UInt32(bitmap.pixels[i + 3])
       func mul(_ c: UInt8) -> UInt32 { let t = UInt32(c) * a + 128; return (t + (t >> 8)) >> 8 }
-      row[x] = a << 24 | mul(bitmap.pixels[i]) << 16 | mul(bitmap.pixels[i + 1]) << 8 | mul(bitmap.pixels[i + 2])
+      row[x] =
+        a << 24 | mul(bitmap.pixels[i]) << 16 | mul(bitmap.pixels[i + 1]) << 8
+        | mul(bitmap.pixels[i + 2])
     }
   }
   cairo_surface_mark_dirty(surface)
   var count = 0
   let status = withUnsafeMutablePointer(to: &count) { counter in
-    cairo_surface_write_to_png_stream(surface, { closure, _, length in
-      closure!.assumingMemoryBound(to: Int.self).pointee += Int(length)
-      return CAIRO_STATUS_SUCCESS
-    }, counter)
+    cairo_surface_write_to_png_stream(
+      surface,
+      { closure, _, length in
+        closure!.assumingMemoryBound(to: Int.self).pointee += Int(length)
+        return CAIRO_STATUS_SUCCESS
+      }, counter)
   }
   return status == CAIRO_STATUS_SUCCESS ? count : 0
 }

@@ -21,7 +21,9 @@ func diffBenchmark() {
     ring.add(scale, forKey: "grow")
     scene.addLayer(ring)
   }
-  guard let a = try? scene.makeFrame(at: 1).makeBitmap(), let b = try? scene.makeFrame(at: 1 + 1.0 / 60).makeBitmap() else { return }
+  guard let a = try? scene.makeFrame(at: 1).makeBitmap(),
+    let b = try? scene.makeFrame(at: 1 + 1.0 / 60).makeBitmap()
+  else { return }
   var black = Bitmap(width: 1920, height: 1080)
   for i in stride(from: 3, to: black.pixels.count, by: 4) { black.pixels[i] = 255 }
   var copy = a

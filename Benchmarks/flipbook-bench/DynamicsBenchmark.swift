@@ -20,12 +20,15 @@ func dynamicsBenchmark() {
     // The demo's cradle, simulated 10 s (twice the demo's length).
     NewtonsCradle.makeScene().dynamicAnimator.advance(to: 10)
   }
-  print("dynamics-cradle           \(format(cradle / 10)) ms per simulated second  (5 balls, attachments, collisions)")
+  print(
+    "dynamics-cradle           \(format(cradle / 10)) ms per simulated second  (5 balls, attachments, collisions)"
+  )
   let pile = median(iterations: 3) { _ in
     var items: [BenchItem] = []
     for i in 0..<200 {
       let type: CollisionBoundsType = i % 3 == 0 ? .rectangle : .ellipse
-      items.append(BenchItem(Point(40 + Double(i % 20) * 36, 40 + Double(i / 20) * 36), Size(24, 24), type))
+      items.append(
+        BenchItem(Point(40 + Double(i % 20) * 36, 40 + Double(i / 20) * 36), Size(24, 24), type))
     }
     let animator = DynamicAnimator(referenceBounds: Rect(0, 0, 800, 800))
     animator.addBehavior(GravityBehavior(items: items))
@@ -38,5 +41,7 @@ func dynamicsBenchmark() {
     animator.addBehavior(material)
     animator.advance(to: 10)
   }
-  print("dynamics-200-items        \(format(pile)) ms for 10 simulated seconds  (200 colliding items in a box)")
+  print(
+    "dynamics-200-items        \(format(pile)) ms for 10 simulated seconds  (200 colliding items in a box)"
+  )
 }

@@ -10,7 +10,9 @@ func blurBenchmark() {
   let mask = AlphaMask(width: 300, height: 300, pixels: alpha)
   var sink = 0
   let ms = median(iterations: 60) { _ in sink += Int(mask.blurred(sigma: 20).pixels[200 * 460]) }
-  print("blur-300-sigma-20         \(format(ms)) ms per blur  (300 x 300 shape, σ 20 px, 460 x 460 out; checksum \(sink > 0))")
+  print(
+    "blur-300-sigma-20         \(format(ms)) ms per blur  (300 x 300 shape, σ 20 px, 460 x 460 out; checksum \(sink > 0))"
+  )
 }
 
 /// Twenty moving cards on a 640 x 480 frame at 1x, with and without shadows (issue 12's figure:
@@ -50,7 +52,12 @@ func shadowsBenchmark() {
   let plain = time(scene(shadows: false, path: false))
   let alpha = time(scene(shadows: true, path: false))
   let path = time(scene(shadows: true, path: true))
-  print("shadows-20-cards-none     \(format(plain)) ms per frame  (640 x 480, 20 moving, fading cards)")
-  print("shadows-20-cards-alpha    \(format(alpha)) ms per frame  (\(format(alpha / plain))x; shape from the drawn alpha, cached)")
-  print("shadows-20-cards-path     \(format(path)) ms per frame  (\(format(path / plain))x; shadowPath, cached)")
+  print(
+    "shadows-20-cards-none     \(format(plain)) ms per frame  (640 x 480, 20 moving, fading cards)")
+  print(
+    "shadows-20-cards-alpha    \(format(alpha)) ms per frame  (\(format(alpha / plain))x; shape from the drawn alpha, cached)"
+  )
+  print(
+    "shadows-20-cards-path     \(format(path)) ms per frame  (\(format(path / plain))x; shadowPath, cached)"
+  )
 }

@@ -10,7 +10,9 @@ func gifEncodeBenchmark() {
     print("gif-encode: run from the package folder (needs Fixtures/scenes/radar-pulses.json)")
     return
   }
-  let frames = (0..<60).compactMap { try? scene.makeFrame(at: Double($0) / 25, scale: 2).makeBitmap() }
+  let frames = (0..<60).compactMap {
+    try? scene.makeFrame(at: Double($0) / 25, scale: 2).makeBitmap()
+  }
   let builder = GIF.PaletteBuilder()
   for frame in frames { builder.add(GIF.FrameHistogram(frame)) }
   for (name, colors) in [("exact", 256), ("64-colors", 64)] {
@@ -19,15 +21,19 @@ func gifEncodeBenchmark() {
       var bytes = 0
       let ms = median(iterations: 5) { _ in
         bytes = 0
-        guard let encoder = try? GIF.Encoder(
-          width: frames[0].width, height: frames[0].height, palette: palette, options: GIF.Options(maxColors: colors), pipelined: pipelined,
-          output: { bytes += $0.count })
+        guard
+          let encoder = try? GIF.Encoder(
+            width: frames[0].width, height: frames[0].height, palette: palette,
+            options: GIF.Options(maxColors: colors), pipelined: pipelined,
+            output: { bytes += $0.count })
         else { return }
         for frame in frames { try? encoder.add(frame, delay: 4) }
         try? encoder.finish()
       }
       let label = "gif-encode-\(name)\(pipelined ? "-pipelined" : "")"
-      print("\(label.padded(33))\(format(ms / Double(frames.count))) ms per 640x640 frame  (\(bytes) bytes)")
+      print(
+        "\(label.padded(33))\(format(ms / Double(frames.count))) ms per 640x640 frame  (\(bytes) bytes)"
+      )
     }
   }
 }

@@ -14,7 +14,8 @@ func median(iterations: Int, _ body: (Int) -> Void) -> Double {
   var samples: [Double] = []
   for i in 0..<iterations {
     let elapsed = clock.measure { body(i) }
-    samples.append(Double(elapsed.components.seconds) * 1e3 + Double(elapsed.components.attoseconds) * 1e-15)
+    samples.append(
+      Double(elapsed.components.seconds) * 1e3 + Double(elapsed.components.attoseconds) * 1e-15)
   }
   return samples.sorted()[samples.count / 2]
 }
@@ -52,7 +53,9 @@ func presentationBenchmark() {
     guard let tree = try? scene.presentationTree(at: Double(frame) / 60) else { return }
     sink += tree.sublayers[frame % 1000].opacity
   }
-  print("presentation-1000-layers  \(format(ms)) ms per frame  (1,000 layers x group of 3 animations; checksum \(sink > 0))")
+  print(
+    "presentation-1000-layers  \(format(ms)) ms per frame  (1,000 layers x group of 3 animations; checksum \(sink > 0))"
+  )
 }
 
 /// One 10,000-keyframe linear animation, prepared as a layer prepares it, sampled at increasing
@@ -72,7 +75,9 @@ func keyframeLookupBenchmark() {
       if case .scalar(let x) = buffer[0].value(model: model, underlying: model) { sink += x }
     }
   }
-  print("keyframe-lookup-10k       \(format(ms * 1000)) ns per sample  (10,000 keyframes; checksum \(sink > 0))")
+  print(
+    "keyframe-lookup-10k       \(format(ms * 1000)) ns per sample  (10,000 keyframes; checksum \(sink > 0))"
+  )
 }
 
 let cases: [String: () -> Void] = [
@@ -100,7 +105,13 @@ if let first = asked.first, first == "record" || first == "render-only" {
   if first == "record" { recordBenchmark(rest) } else { renderOnlyBenchmark(rest) }
   exit(0)
 }
-for name in (asked.isEmpty ? ["presentation", "keyframes", "png", "dynamics", "diff", "gif-encode", "image-draw", "blur", "shadows"] : Array(asked)) {
+for name
+  in (asked.isEmpty
+  ? [
+    "presentation", "keyframes", "png", "dynamics", "diff", "gif-encode", "image-draw", "blur",
+    "shadows",
+  ] : Array(asked))
+{
   guard let run = cases[name] else {
     print("unknown benchmark \(name); cases: \(cases.keys.sorted().joined(separator: ", "))")
     continue
@@ -110,5 +121,7 @@ for name in (asked.isEmpty ? ["presentation", "keyframes", "png", "dynamics", "d
 
 extension String {
   /// The string padded with spaces to `width` characters, for aligned output.
-  func padded(_ width: Int) -> String { self + String(repeating: " ", count: Swift.max(0, width - count)) }
+  func padded(_ width: Int) -> String {
+    self + String(repeating: " ", count: Swift.max(0, width - count))
+  }
 }

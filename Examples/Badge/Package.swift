@@ -11,7 +11,7 @@ let flipbook = String(Context.packageDirectory.split(separator: "/").dropLast(2)
 let package = Package(
   name: "Badge",
   dependencies: [
-    .package(path: "../.."),
+    .package(path: "../..")
   ],
   targets: [
     .target(name: "Badge", dependencies: [.product(name: "Flipbook", package: flipbook)]),

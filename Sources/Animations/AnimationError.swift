@@ -7,7 +7,8 @@ public enum AnimationError: Error, Hashable, Sendable, CustomStringConvertible {
   public var description: String {
     switch self {
     case .controlPointOutOfRange(let x):
-      return "timing function control point x = \(x) is outside 0...1 (the curve would not be a function of time)"
+      return
+        "timing function control point x = \(x) is outside 0...1 (the curve would not be a function of time)"
     }
   }
 }

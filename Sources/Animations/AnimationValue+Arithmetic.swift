@@ -38,13 +38,17 @@ extension AnimationValue {
     case .color: return .color(Color(red: c[0], green: c[1], blue: c[2], alpha: c[3]))
     case .transform:
       return .transform(
-        TransformDecomposition(translationX: c[0], translationY: c[1], scaleX: c[2], scaleY: c[3], rotation: c[4], shear: c[5]).transform)
+        TransformDecomposition(
+          translationX: c[0], translationY: c[1], scaleX: c[2], scaleY: c[3], rotation: c[4],
+          shear: c[5]
+        ).transform)
     case .path(let p): return .path(p.map { Self.path($0, replacingComponentsWith: c) })
     case .colors(let list):
       guard list != nil else { return self }
-      return .colors(stride(from: 0, to: c.count - 3, by: 4).map {
-        Color(red: c[$0], green: c[$0 + 1], blue: c[$0 + 2], alpha: c[$0 + 3])
-      })
+      return .colors(
+        stride(from: 0, to: c.count - 3, by: 4).map {
+          Color(red: c[$0], green: c[$0 + 1], blue: c[$0 + 2], alpha: c[$0 + 3])
+        })
     case .numbers(let list): return list == nil ? self : .numbers(c)
     case .image, .bool: return self
     }
@@ -70,12 +74,17 @@ extension AnimationValue {
 
   /// The value a fraction `t` of the way from `a` to `b` (`t` may leave 0...1 for curves that
   /// overshoot). Discrete values, and paths whose structures differ, switch at `t = 0.5`.
-  public static func interpolate(_ a: AnimationValue, _ b: AnimationValue, _ t: Double) -> AnimationValue {
+  public static func interpolate(
+    _ a: AnimationValue, _ b: AnimationValue, _ t: Double
+  ) -> AnimationValue {
     switch (a, b) {
     case (.scalar(let x), .scalar(let y)): return .scalar(x + (y - x) * t)
-    case (.point(let p), .point(let q)): return .point(Point(x: p.x + (q.x - p.x) * t, y: p.y + (q.y - p.y) * t))
+    case (.point(let p), .point(let q)):
+      return .point(Point(x: p.x + (q.x - p.x) * t, y: p.y + (q.y - p.y) * t))
     default:
-      guard a.isInterpolable(with: b), let ca = a.components, let cb = b.components else { return t < 0.5 ? a : b }
+      guard a.isInterpolable(with: b), let ca = a.components, let cb = b.components else {
+        return t < 0.5 ? a : b
+      }
       return a.with(components: zip(ca, cb).map { $0 + ($1 - $0) * t })
     }
   }
@@ -87,7 +96,8 @@ extension AnimationValue {
     case (.scalar(let x), .scalar(let y)): return .scalar(x + y)
     case (.transform(let t), .transform(let u)): return .transform(t.concatenating(u))
     default:
-      guard isInterpolable(with: underlying), let a = components, let b = underlying.components else { return self }
+      guard isInterpolable(with: underlying), let a = components, let b = underlying.components
+      else { return self }
       return with(components: zip(a, b).map { $0 + $1 })
     }
   }
@@ -95,17 +105,24 @@ extension AnimationValue {
   /// `self - other`, component by component (transforms by their decomposition).
   package func subtracting(_ other: AnimationValue) -> AnimationValue {
     if case .scalar(let x) = self, case .scalar(let y) = other { return .scalar(x - y) }
-    guard isInterpolable(with: other), let a = components, let b = other.components else { return self }
+    guard isInterpolable(with: other), let a = components, let b = other.components else {
+      return self
+    }
     return with(components: zip(a, b).map { $0 - $1 })
   }
 
   /// `self + k * (end - start)`, component by component: what a `cumulative` animation adds in
   /// cycle k. The difference stays in components (a transform's is no transform: its scales
   /// are 0), so this takes both ends rather than a difference value.
-  package func advanced(byDifferenceFrom start: AnimationValue, to end: AnimationValue, times k: Double) -> AnimationValue {
-    if case .scalar(let x) = self, case .scalar(let a) = start, case .scalar(let b) = end { return .scalar(x + k * (b - a)) }
+  package func advanced(
+    byDifferenceFrom start: AnimationValue, to end: AnimationValue, times k: Double
+  ) -> AnimationValue {
+    if case .scalar(let x) = self, case .scalar(let a) = start, case .scalar(let b) = end {
+      return .scalar(x + k * (b - a))
+    }
     guard isInterpolable(with: start), start.isInterpolable(with: end),
-      let v = components, let a = start.components, let b = end.components, v.count == a.count, a.count == b.count
+      let v = components, let a = start.components, let b = end.components, v.count == a.count,
+      a.count == b.count
     else { return self }
     var out = v
     for i in out.indices { out[i] += k * (b[i] - a[i]) }
@@ -115,7 +132,9 @@ extension AnimationValue {
   /// The Euclidean distance between the components of two values (0 for discrete values), what
   /// paced keyframes space by.
   package func distance(to other: AnimationValue) -> Double {
-    guard isInterpolable(with: other), let a = components, let b = other.components else { return 0 }
+    guard isInterpolable(with: other), let a = components, let b = other.components else {
+      return 0
+    }
     return zip(a, b).reduce(0) { $0 + ($1.0 - $1.1) * ($1.0 - $1.1) }.squareRoot()
   }
 

@@ -61,7 +61,9 @@ public enum AnimationValueKind: String, Hashable, Sendable {
   public var isDiscrete: Bool { self == .image || self == .bool }
 }
 
-extension AnimationValue: ExpressibleByFloatLiteral, ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral {
+extension AnimationValue: ExpressibleByFloatLiteral, ExpressibleByIntegerLiteral,
+  ExpressibleByBooleanLiteral
+{
   /// A scalar from a decimal literal.
   public init(floatLiteral value: Double) { self = .scalar(value) }
   /// A scalar from an integer literal.

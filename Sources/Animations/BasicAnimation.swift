@@ -33,7 +33,9 @@ public struct BasicAnimation: PropertyAnimation, Hashable {
   }
 
   /// The start and end values of a from/to/by combination, missing ends taken from `model`.
-  static func endpoints(from: AnimationValue?, to: AnimationValue?, by: AnimationValue?, model: AnimationValue)
+  static func endpoints(
+    from: AnimationValue?, to: AnimationValue?, by: AnimationValue?, model: AnimationValue
+  )
     -> (from: AnimationValue, to: AnimationValue)
   {
     switch (from, to, by) {

@@ -73,7 +73,9 @@ public struct MediaTiming: Hashable, Sendable {
   /// - Parameters:
   ///   - simpleDuration: `d`, already resolved (see `simpleDuration(fallback:)`).
   ///   - removedOnCompletion: whether completion removes it (false inside groups).
-  public func evaluate(parentTime: Double, simpleDuration d: Double, removedOnCompletion: Bool) -> State? {
+  public func evaluate(
+    parentTime: Double, simpleDuration d: Double, removedOnCompletion: Bool
+  ) -> State? {
     let e = parentTime - beginTime
     let s = Double(speed)
     let ad = activeDuration(simpleDuration: d)

@@ -33,13 +33,16 @@ package final class PreparedAnimation: Sendable {
       node = .group(group.animations.map { PreparedAnimation($0, target: target) })
     case let spring as SpringAnimation:
       ownDuration = spring.duration == 0 ? spring.settlingDuration : nil
-      node = target(spring.keyPath).map { .property(PropertyEvaluator(spring, target: $0)) } ?? .inert
+      node =
+        target(spring.keyPath).map { .property(PropertyEvaluator(spring, target: $0)) } ?? .inert
     case let basic as BasicAnimation:
       ownDuration = nil
       node = target(basic.keyPath).map { .property(PropertyEvaluator(basic, target: $0)) } ?? .inert
     case let keyframe as KeyframeAnimation:
       ownDuration = nil
-      node = target(keyframe.keyPath).map { .property(PropertyEvaluator(keyframe, target: $0)) } ?? .inert
+      node =
+        target(keyframe.keyPath).map { .property(PropertyEvaluator(keyframe, target: $0)) }
+        ?? .inert
     default:
       ownDuration = nil
       node = .inert
@@ -53,15 +56,23 @@ package final class PreparedAnimation: Sendable {
   ///   - fallbackDuration: what a duration of 0 means: 0.25 s at the top level, the group's
   ///     duration inside a group.
   ///   - inGroup: whether this is a group's child (it then ignores `isRemovedOnCompletion`).
-  package func appendSamples(at parentTime: Double, fallbackDuration: Double = 0.25, inGroup: Bool = false, into out: inout [AnimationSample]) {
+  package func appendSamples(
+    at parentTime: Double, fallbackDuration: Double = 0.25, inGroup: Bool = false,
+    into out: inout [AnimationSample]
+  ) {
     let d = ownDuration ?? timing.simpleDuration(fallback: fallbackDuration)
-    guard let state = timing.evaluate(parentTime: parentTime, simpleDuration: d, removedOnCompletion: inGroup ? false : timing.isRemovedOnCompletion)
+    guard
+      let state = timing.evaluate(
+        parentTime: parentTime, simpleDuration: d,
+        removedOnCompletion: inGroup ? false : timing.isRemovedOnCompletion)
     else { return }
     switch node {
     case .group(let children):
       let f = state.fraction
       let warped = d * (timingFunction?.value(at: f) ?? f)
-      for child in children { child.appendSamples(at: warped, fallbackDuration: d, inGroup: true, into: &out) }
+      for child in children {
+        child.appendSamples(at: warped, fallbackDuration: d, inGroup: true, into: &out)
+      }
     case .property(let evaluator):
       out.append(AnimationSample(evaluator: evaluator, state: state))
     case .inert:
@@ -95,7 +106,9 @@ package struct AnimationSample: Sendable {
 
 /// The samples of `animation` at `parentTime`, appended to `out`, every key path resolved to
 /// target 0 (prepares the animation first; layers keep their animations prepared).
-package func samples(of animation: any Animation, at parentTime: Double, into out: inout [AnimationSample]) {
+package func samples(
+  of animation: any Animation, at parentTime: Double, into out: inout [AnimationSample]
+) {
   PreparedAnimation(animation, target: { _ in 0 }).appendSamples(at: parentTime, into: &out)
 }
 
@@ -114,26 +127,39 @@ package final class PropertyEvaluator: Sendable {
 
   enum Kind: Sendable { case basic, spring, keyframes }
 
-  private init(_ target: Int, additive: Bool, cumulative: Bool, kind: Kind, from: AnimationValue? = nil, to: AnimationValue? = nil,
-    by: AnimationValue? = nil, timingFunction: TimingFunction? = nil, spring: Spring? = nil, keyframes: PreparedKeyframes? = nil)
-  {
+  private init(
+    _ target: Int, additive: Bool, cumulative: Bool, kind: Kind, from: AnimationValue? = nil,
+    to: AnimationValue? = nil,
+    by: AnimationValue? = nil, timingFunction: TimingFunction? = nil, spring: Spring? = nil,
+    keyframes: PreparedKeyframes? = nil
+  ) {
     (self.target, self.additive, self.cumulative, self.kind) = (target, additive, cumulative, kind)
-    (self.from, self.to, self.by, self.timingFunction, self.spring, self.keyframes) = (from, to, by, timingFunction, spring, keyframes)
+    (self.from, self.to, self.by, self.timingFunction, self.spring, self.keyframes) = (
+      from, to, by, timingFunction, spring, keyframes
+    )
   }
 
   convenience init(_ a: BasicAnimation, target: Int) {
-    self.init(target, additive: a.isAdditive, cumulative: a.isCumulative, kind: .basic, from: a.fromValue, to: a.toValue, by: a.byValue, timingFunction: a.timingFunction)
+    self.init(
+      target, additive: a.isAdditive, cumulative: a.isCumulative, kind: .basic, from: a.fromValue,
+      to: a.toValue, by: a.byValue, timingFunction: a.timingFunction)
   }
 
   convenience init(_ a: SpringAnimation, target: Int) {
-    self.init(target, additive: a.isAdditive, cumulative: a.isCumulative, kind: .spring, from: a.fromValue, to: a.toValue, by: a.byValue, spring: a.spring)
+    self.init(
+      target, additive: a.isAdditive, cumulative: a.isCumulative, kind: .spring, from: a.fromValue,
+      to: a.toValue, by: a.byValue, spring: a.spring)
   }
 
   convenience init(_ a: KeyframeAnimation, target: Int) {
-    self.init(target, additive: a.isAdditive, cumulative: a.isCumulative, kind: .keyframes, keyframes: PreparedKeyframes(a))
+    self.init(
+      target, additive: a.isAdditive, cumulative: a.isCumulative, kind: .keyframes,
+      keyframes: PreparedKeyframes(a))
   }
 
-  func value(state: MediaTiming.State, model: AnimationValue, underlying: AnimationValue) -> AnimationValue {
+  func value(
+    state: MediaTiming.State, model: AnimationValue, underlying: AnimationValue
+  ) -> AnimationValue {
     var v: AnimationValue
     switch kind {
     case .basic, .spring:
@@ -146,11 +172,15 @@ package final class PropertyEvaluator: Sendable {
         progress = timingFunction?.value(at: f) ?? f
       }
       v = AnimationValue.interpolate(a, b, progress)
-      if cumulative && state.cycle != 0 { v = v.advanced(byDifferenceFrom: a, to: b, times: Double(state.cycle)) }
+      if cumulative && state.cycle != 0 {
+        v = v.advanced(byDifferenceFrom: a, to: b, times: Double(state.cycle))
+      }
     case .keyframes:
       guard let keyframes else { return underlying }
       v = keyframes.value(atFraction: state.fraction, model: model)
-      if cumulative && state.cycle != 0, let first = keyframes.values.first, let last = keyframes.values.last {
+      if cumulative && state.cycle != 0, let first = keyframes.values.first,
+        let last = keyframes.values.last
+      {
         v = v.advanced(byDifferenceFrom: first, to: last, times: Double(state.cycle))
       }
     }

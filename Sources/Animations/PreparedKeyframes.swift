@@ -34,7 +34,9 @@ final class PreparedKeyframes: Sendable {
     if let p = a.path, !p.isEmpty {
       let segments = p.measuredSegments()
       path = segments
-      values = segments.isEmpty ? [] : [.point(segments[0].segment.start)] + segments.map { .point($0.segment.end) }
+      values =
+        segments.isEmpty
+        ? [] : [.point(segments[0].segment.start)] + segments.map { .point($0.segment.end) }
     } else {
       path = nil
       values = a.values
@@ -43,7 +45,9 @@ final class PreparedKeyframes: Sendable {
     let n = values.count
     let keyTimes = a.keyTimes
     func valid(_ count: Int) -> [Double]? {
-      guard let keyTimes, keyTimes.count == count, count >= 2, keyTimes.first == 0, keyTimes.last == 1 else { return nil }
+      guard let keyTimes, keyTimes.count == count, count >= 2, keyTimes.first == 0,
+        keyTimes.last == 1
+      else { return nil }
       for i in 1..<count where keyTimes[i] < keyTimes[i - 1] { return nil }
       return keyTimes
     }
@@ -54,7 +58,9 @@ final class PreparedKeyframes: Sendable {
     case .paced where path == nil:
       var cumulative = [0.0]
       if n > 1 {
-        for i in 1..<n { cumulative.append(cumulative[i - 1] + values[i - 1].distance(to: values[i])) }
+        for i in 1..<n {
+          cumulative.append(cumulative[i - 1] + values[i - 1].distance(to: values[i]))
+        }
       }
       let total = cumulative.last ?? 0
       times = total > 0 ? cumulative.map { $0 / total } : nil
@@ -62,7 +68,9 @@ final class PreparedKeyframes: Sendable {
       times = valid(n) ?? even
     }
     let components: [[Double]]?
-    if (mode == .cubic || mode == .cubicPaced) && n >= 2, values.allSatisfy({ $0.isInterpolable(with: values[0]) }) {
+    if (mode == .cubic || mode == .cubicPaced) && n >= 2,
+      values.allSatisfy({ $0.isInterpolable(with: values[0]) })
+    {
       components = values.map { $0.components ?? [] }
     } else {
       components = nil
@@ -74,10 +82,12 @@ final class PreparedKeyframes: Sendable {
       lengths.reserveCapacity(n - 1)
       for i in 0..<(n - 1) {
         var table = [0.0]
-        var previous = PreparedKeyframes.cubic(values, components, tension, continuity, bias, segment: i, s: 0)
+        var previous = PreparedKeyframes.cubic(
+          values, components, tension, continuity, bias, segment: i, s: 0)
         for j in 1...samples {
           let v = PreparedKeyframes.cubic(
-            values, components, tension, continuity, bias, segment: i, s: Double(j) / Double(samples))
+            values, components, tension, continuity, bias, segment: i,
+            s: Double(j) / Double(samples))
           table.append(table[j - 1] + previous.distance(to: v))
           previous = v
         }
@@ -102,16 +112,19 @@ final class PreparedKeyframes: Sendable {
     case .linear, .cubic:
       let u = timingFunction?.value(at: fraction) ?? fraction
       let (i, raw) = PreparedKeyframes.segment(in: times!, at: u)
-      let s = i < timingFunctions.count && raw >= 0 && raw <= 1 ? timingFunctions[i].value(at: raw) : raw
+      let s =
+        i < timingFunctions.count && raw >= 0 && raw <= 1 ? timingFunctions[i].value(at: raw) : raw
       if mode == .linear { return AnimationValue.interpolate(values[i], values[i + 1], s) }
-      return PreparedKeyframes.cubic(values, components, tension, continuity, bias, segment: i, s: s)
+      return PreparedKeyframes.cubic(
+        values, components, tension, continuity, bias, segment: i, s: s)
     case .paced:
       guard let times else { return values[0] }
       let (i, s) = PreparedKeyframes.segment(in: times, at: fraction)
       return AnimationValue.interpolate(values[i], values[i + 1], s)
     case .cubicPaced:
       let (i, s) = cubicPacedSegment(at: fraction)
-      return PreparedKeyframes.cubic(values, components, tension, continuity, bias, segment: i, s: s)
+      return PreparedKeyframes.cubic(
+        values, components, tension, continuity, bias, segment: i, s: s)
     }
   }
 
@@ -141,7 +154,8 @@ final class PreparedKeyframes: Sendable {
   /// The point at `s` of segment `i` of a Kochanek-Bartels spline through `values`, end keys
   /// duplicated (docs/timing.md §6.4); linear when the values have no common components.
   static func cubic(
-    _ values: [AnimationValue], _ components: [[Double]]?, _ tension: [Double], _ continuity: [Double], _ bias: [Double],
+    _ values: [AnimationValue], _ components: [[Double]]?, _ tension: [Double],
+    _ continuity: [Double], _ bias: [Double],
     segment i: Int, s: Double
   ) -> AnimationValue {
     guard let c = components else { return AnimationValue.interpolate(values[i], values[i + 1], s) }
@@ -177,7 +191,11 @@ final class PreparedKeyframes: Sendable {
     var target = Swift.min(Swift.max(fraction, 0), 1) * total
     for (i, table) in cubicLengths.enumerated() {
       if target <= table[samples] || i == cubicLengths.count - 1 {
-        let j = Swift.max(1, Swift.min(samples, PreparedKeyframes.lastIndex(in: table, limit: samples, atOrBefore: target) + 1))
+        let j = Swift.max(
+          1,
+          Swift.min(
+            samples, PreparedKeyframes.lastIndex(in: table, limit: samples, atOrBefore: target) + 1)
+        )
         let span = table[j] - table[j - 1]
         let f = span > 0 ? (target - table[j - 1]) / span : 0
         return (i, (Double(j - 1) + Swift.min(Swift.max(f, 0), 1)) / Double(samples))
@@ -203,7 +221,8 @@ final class PreparedKeyframes: Sendable {
     } else {
       let u = timingFunction?.value(at: fraction) ?? fraction
       let (i, raw) = PreparedKeyframes.segment(in: times!, at: u)
-      let paced = i < timingFunctions.count && raw >= 0 && raw <= 1 ? timingFunctions[i].value(at: raw) : raw
+      let paced =
+        i < timingFunctions.count && raw >= 0 && raw <= 1 ? timingFunctions[i].value(at: raw) : raw
       (index, s) = (i, Swift.min(Swift.max(paced, 0), 1))
     }
     let segment = segments[index].segment

@@ -15,8 +15,13 @@ public struct Spring: Hashable, Sendable {
   public var allowsOverdamping: Bool
 
   /// Creates a spring; the defaults are `CASpringAnimation`'s.
-  public init(mass: Double = 1, stiffness: Double = 100, damping: Double = 10, initialVelocity: Double = 0, allowsOverdamping: Bool = false) {
-    precondition(mass > 0 && stiffness > 0 && damping >= 0, "A spring needs mass > 0, stiffness > 0 and damping >= 0")
+  public init(
+    mass: Double = 1, stiffness: Double = 100, damping: Double = 10, initialVelocity: Double = 0,
+    allowsOverdamping: Bool = false
+  ) {
+    precondition(
+      mass > 0 && stiffness > 0 && damping >= 0,
+      "A spring needs mass > 0, stiffness > 0 and damping >= 0")
     (self.mass, self.stiffness, self.damping, self.initialVelocity, self.allowsOverdamping) =
       (mass, stiffness, damping, initialVelocity, allowsOverdamping)
   }
@@ -26,7 +31,9 @@ public struct Spring: Hashable, Sendable {
   /// The damping ratio ζ = c / (2√(k·m)) as given.
   public var dampingRatio: Double { damping / (2 * (stiffness * mass).squareRoot()) }
   /// The damping ratio the motion uses: `dampingRatio`, capped at 1 without `allowsOverdamping`.
-  public var effectiveDampingRatio: Double { allowsOverdamping ? dampingRatio : Swift.min(dampingRatio, 1) }
+  public var effectiveDampingRatio: Double {
+    allowsOverdamping ? dampingRatio : Swift.min(dampingRatio, 1)
+  }
 
   /// The remaining fraction of the distance at `t` seconds (1 at the start, 0 at rest).
   public func displacement(at t: Double) -> Double {
@@ -58,7 +65,8 @@ public struct Spring: Hashable, Sendable {
     if zeta == 1 { return (1 + abs(w0 - v0) * t) * exp(-w0 * t) }
     let wo = w0 * (zeta * zeta - 1).squareRoot()
     let b = (zeta * w0 - v0) / wo
-    return 0.5 * abs(1 + b) * exp((-zeta * w0 + wo) * t) + 0.5 * abs(1 - b) * exp((-zeta * w0 - wo) * t)
+    return 0.5 * abs(1 + b) * exp((-zeta * w0 + wo) * t) + 0.5 * abs(1 - b)
+      * exp((-zeta * w0 - wo) * t)
   }
 
   /// The first multiple of 0.1 s (computed as k × 0.1, never accumulated) at which the envelope

@@ -48,7 +48,9 @@ public struct SpringAnimation: PropertyAnimation, Hashable {
 
   /// The spring's parameters as an oscillator.
   public var spring: Spring {
-    Spring(mass: mass, stiffness: stiffness, damping: damping, initialVelocity: initialVelocity, allowsOverdamping: allowsOverdamping)
+    Spring(
+      mass: mass, stiffness: stiffness, damping: damping, initialVelocity: initialVelocity,
+      allowsOverdamping: allowsOverdamping)
   }
 
   /// How long the spring takes to come to rest: the first multiple of 0.1 s at which the

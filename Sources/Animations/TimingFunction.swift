@@ -24,7 +24,9 @@ public struct TimingFunction: Hashable, Sendable {
   ///
   /// - Throws: `AnimationError.controlPointOutOfRange` when an x lies outside 0...1 (or is not
   ///   a number).
-  public init(controlPoints c1x: Float, _ c1y: Float, _ c2x: Float, _ c2y: Float) throws(AnimationError) {
+  public init(
+    controlPoints c1x: Float, _ c1y: Float, _ c2x: Float, _ c2y: Float
+  ) throws(AnimationError) {
     for x in [c1x, c2x] where !(x >= 0 && x <= 1) { throw .controlPointOutOfRange(x: Double(x)) }
     guard c1y.isFinite, c2y.isFinite else { throw .controlPointOutOfRange(x: .nan) }
     self.init(unchecked: c1x, c1y, c2x, c2y)

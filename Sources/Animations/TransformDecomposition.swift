@@ -20,7 +20,10 @@ public struct TransformDecomposition: Hashable, Sendable {
   public var shear: Double
 
   /// Creates a decomposition from its parts.
-  public init(translationX: Double = 0, translationY: Double = 0, scaleX: Double = 1, scaleY: Double = 1, rotation: Double = 0, shear: Double = 0) {
+  public init(
+    translationX: Double = 0, translationY: Double = 0, scaleX: Double = 1, scaleY: Double = 1,
+    rotation: Double = 0, shear: Double = 0
+  ) {
     (self.translationX, self.translationY, self.scaleX, self.scaleY, self.rotation, self.shear) =
       (translationX, translationY, scaleX, scaleY, rotation, shear)
   }

@@ -199,7 +199,8 @@ enum Blur {
   /// once (memory is read in order, the loops vectorise, and the work per pixel is constant
   /// whatever the radius).
   static func boxColumns(
-    _ src: Buffer, into dst: Buffer, radius r: Int, alpha: Float, width: Int, height: Int, sums: Buffer
+    _ src: Buffer, into dst: Buffer, radius r: Int, alpha: Float, width: Int, height: Int,
+    sums: Buffer
   ) {
     // Row pointers and wrapping-free inner loops, so that the compiler vectorises them.
     let scale = 1 / (Float(2 * r + 1) + 2 * alpha)

@@ -86,7 +86,8 @@ extension Canvas {
     // Cairo's stops live in 0...1; locations beyond (a shimmer animates them from −1 to 2) are
     // replaced by the colors they give at 0 and 1, which keeps the gradient piecewise the same.
     if stops.contains(where: { $0.location < 0 || $0.location > 1 }) {
-      stops = [GradientStop(location: 0, color: Canvas.color(at: 0, stops: stops))]
+      stops =
+        [GradientStop(location: 0, color: Canvas.color(at: 0, stops: stops))]
         + stops.filter { $0.location > 0 && $0.location < 1 }
         + [GradientStop(location: 1, color: Canvas.color(at: 1, stops: stops))]
     }
@@ -389,9 +390,10 @@ extension Canvas {
     if stride == mask.width {
       // Cairo reads the mask's own pixels (it never writes a mask source) while they are pinned.
       mask.pixels.withUnsafeBufferPointer { p in
-        guard let surface = cairo_image_surface_create_for_data(
-          UnsafeMutablePointer(mutating: p.baseAddress!), CAIRO_FORMAT_A8, Int32(mask.width),
-          Int32(mask.height), Int32(stride))
+        guard
+          let surface = cairo_image_surface_create_for_data(
+            UnsafeMutablePointer(mutating: p.baseAddress!), CAIRO_FORMAT_A8, Int32(mask.width),
+            Int32(mask.height), Int32(stride))
         else { return }
         paint(surface)
         cairo_surface_finish(surface)
@@ -414,6 +416,9 @@ extension Canvas {
     }
     recording?.add(
       "shadow",
-      [Double(mask.width), Double(mask.height), x, y, color.red, color.green, color.blue, color.alpha])
+      [
+        Double(mask.width), Double(mask.height), x, y, color.red, color.green, color.blue,
+        color.alpha,
+      ])
   }
 }

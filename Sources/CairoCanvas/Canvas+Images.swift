@@ -40,7 +40,9 @@ extension Canvas {
 
   /// A new Cairo image surface holding `bitmap`, premultiplied.
   static func makeSurface(_ bitmap: Bitmap) -> OpaquePointer? {
-    guard let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(bitmap.width), Int32(bitmap.height)),
+    guard
+      let surface = cairo_image_surface_create(
+        CAIRO_FORMAT_ARGB32, Int32(bitmap.width), Int32(bitmap.height)),
       cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS
     else { return nil }
     cairo_surface_flush(surface)
@@ -51,7 +53,8 @@ extension Canvas {
     }
     bitmap.pixels.withUnsafeBufferPointer { src in
       PixelConversion.premultiply(
-        rgba: src.baseAddress!, width: bitmap.width, height: bitmap.height, into: base, stride: stride)
+        rgba: src.baseAddress!, width: bitmap.width, height: bitmap.height, into: base,
+        stride: stride)
     }
     cairo_surface_mark_dirty(surface)
     return surface
@@ -114,7 +117,9 @@ final class ImageSurfaceCache {
     transient = nil
     clock += 1
     let key = bitmap.pixels.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
-    if let key, var entry = entries[key], entry.bitmap.width == bitmap.width, entry.bitmap.height == bitmap.height {
+    if let key, var entry = entries[key], entry.bitmap.width == bitmap.width,
+      entry.bitmap.height == bitmap.height
+    {
       entry.lastUse = clock
       entries[key] = entry
       return entry.surface
@@ -129,7 +134,10 @@ final class ImageSurfaceCache {
       cairo_surface_destroy(stale.surface)
       bytes -= stale.bytes
     }
-    while !entries.isEmpty && (entries.count >= ImageSurfaceCache.maxEntries || bytes + size > ImageSurfaceCache.maxBytes) {
+    while !entries.isEmpty
+      && (entries.count >= ImageSurfaceCache.maxEntries
+        || bytes + size > ImageSurfaceCache.maxBytes)
+    {
       let oldest = entries.min { $0.value.lastUse < $1.value.lastUse }!
       cairo_surface_destroy(oldest.value.surface)
       bytes -= oldest.value.bytes
@@ -149,12 +157,16 @@ final class ImageSurfaceCache {
 /// The two hot loops between Cairo's premultiplied native-endian ARGB32 and straight RGBA8.
 enum PixelConversion {
   /// Straight RGBA8 rows to premultiplied ARGB32 rows of `stride` bytes.
-  static func premultiply(rgba src: UnsafePointer<UInt8>, width: Int, height: Int, into dst: UnsafeMutablePointer<UInt8>, stride: Int) {
+  static func premultiply(
+    rgba src: UnsafePointer<UInt8>, width: Int, height: Int, into dst: UnsafeMutablePointer<UInt8>,
+    stride: Int
+  ) {
     for y in 0..<height {
       let s = src + y * width * 4
       let row = UnsafeMutableRawPointer(dst + y * stride).assumingMemoryBound(to: UInt32.self)
       for x in 0..<width {
-        let r = UInt32(s[x * 4]), g = UInt32(s[x * 4 + 1]), b = UInt32(s[x * 4 + 2]), a = UInt32(s[x * 4 + 3])
+        let r = UInt32(s[x * 4]), g = UInt32(s[x * 4 + 1]), b = UInt32(s[x * 4 + 2]),
+          a = UInt32(s[x * 4 + 3])
         if a == 255 {
           row[x] = 0xFF00_0000 | r << 16 | g << 8 | b
         } else if a == 0 {
@@ -173,24 +185,34 @@ enum PixelConversion {
   }
 
   /// Premultiplied ARGB32 rows to straight RGBA8; `opaque` surfaces (RGB24) get alpha 255.
-  static func unpremultiply(argb src: UnsafePointer<UInt8>, stride: Int, width: Int, height: Int, opaque: Bool, into dst: UnsafeMutablePointer<UInt8>) {
+  static func unpremultiply(
+    argb src: UnsafePointer<UInt8>, stride: Int, width: Int, height: Int, opaque: Bool,
+    into dst: UnsafeMutablePointer<UInt8>
+  ) {
     reciprocals.withUnsafeBufferPointer { reciprocal in
-      unpremultiply(argb: src, stride: stride, width: width, height: height, opaque: opaque, into: dst, reciprocal)
+      unpremultiply(
+        argb: src, stride: stride, width: width, height: height, opaque: opaque, into: dst,
+        reciprocal)
     }
   }
 
   /// `ceil(2^32 / a)` for each alpha `a` (0 unused): `(x * reciprocals[a]) >> 32` is `x / a`
   /// exactly for every `x` below 2^16 (the error is under `x / 2^32 < 2^-16`, and the fractional
   /// part of `x / a` is at most `253 / 254`); `PixelConversionTests` checks every case.
-  static let reciprocals: [UInt64] = (0..<256).map { a in a == 0 ? 0 : ((1 << 32) + UInt64(a) - 1) / UInt64(a) }
+  static let reciprocals: [UInt64] = (0..<256).map { a in
+    a == 0 ? 0 : ((1 << 32) + UInt64(a) - 1) / UInt64(a)
+  }
 
   /// `x / a` for `x < 2^16`, `a` in 1...255, by the reciprocal table.
-  @inline(__always) static func divide(_ x: UInt32, by a: UInt32, _ reciprocal: UnsafeBufferPointer<UInt64>) -> UInt32 {
+  @inline(__always) static func divide(
+    _ x: UInt32, by a: UInt32, _ reciprocal: UnsafeBufferPointer<UInt64>
+  ) -> UInt32 {
     UInt32(truncatingIfNeeded: (UInt64(x) &* reciprocal[Int(a)]) >> 32)
   }
 
   private static func unpremultiply(
-    argb src: UnsafePointer<UInt8>, stride: Int, width: Int, height: Int, opaque: Bool, into dst: UnsafeMutablePointer<UInt8>,
+    argb src: UnsafePointer<UInt8>, stride: Int, width: Int, height: Int, opaque: Bool,
+    into dst: UnsafeMutablePointer<UInt8>,
     _ reciprocal: UnsafeBufferPointer<UInt64>
   ) {
     for y in 0..<height {

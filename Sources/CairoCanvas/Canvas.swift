@@ -49,11 +49,16 @@ public final class Canvas {
   ///
   /// - Throws: `CanvasError.sizeOutOfRange` past `maximumSide` or `maximumPixelCount`.
   public init(pixelWidth: Int, pixelHeight: Int, scale: Double = 1) throws(CanvasError) {
-    guard pixelWidth > 0, pixelHeight > 0, pixelWidth <= Canvas.maximumSide, pixelHeight <= Canvas.maximumSide,
+    guard pixelWidth > 0, pixelHeight > 0, pixelWidth <= Canvas.maximumSide,
+      pixelHeight <= Canvas.maximumSide,
       pixelWidth * pixelHeight <= Canvas.maximumPixelCount
     else { throw .sizeOutOfRange(width: pixelWidth, height: pixelHeight) }
-    precondition(scale > 0 && scale.isFinite, "Canvas scale must be positive and finite, got \(scale)")
-    guard let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(pixelWidth), Int32(pixelHeight)) else {
+    precondition(
+      scale > 0 && scale.isFinite, "Canvas scale must be positive and finite, got \(scale)")
+    guard
+      let surface = cairo_image_surface_create(
+        CAIRO_FORMAT_ARGB32, Int32(pixelWidth), Int32(pixelHeight))
+    else {
       throw .cairo("could not create a surface")
     }
     if let error = Canvas.failure(cairo_surface_status(surface)) {
@@ -76,8 +81,12 @@ public final class Canvas {
   /// size is rounded to the nearest whole pixel.
   public convenience init(size: Size, scale: Double = 1) throws(CanvasError) {
     let w = (size.width * scale).rounded(), h = (size.height * scale).rounded()
-    guard w.isFinite, h.isFinite, w >= 1, h >= 1, w <= Double(Canvas.maximumSide), h <= Double(Canvas.maximumSide) else {
-      throw .sizeOutOfRange(width: w.isFinite ? Int(Swift.max(-1e9, Swift.min(1e9, w))) : 0, height: h.isFinite ? Int(Swift.max(-1e9, Swift.min(1e9, h))) : 0)
+    guard w.isFinite, h.isFinite, w >= 1, h >= 1, w <= Double(Canvas.maximumSide),
+      h <= Double(Canvas.maximumSide)
+    else {
+      throw .sizeOutOfRange(
+        width: w.isFinite ? Int(Swift.max(-1e9, Swift.min(1e9, w))) : 0,
+        height: h.isFinite ? Int(Swift.max(-1e9, Swift.min(1e9, h))) : 0)
     }
     try self.init(pixelWidth: Int(w), pixelHeight: Int(h), scale: scale)
   }
@@ -93,7 +102,9 @@ public final class Canvas {
   }
 
   /// The canvas size in points.
-  public var size: Size { Size(width: Double(pixelWidth) / scale, height: Double(pixelHeight) / scale) }
+  public var size: Size {
+    Size(width: Double(pixelWidth) / scale, height: Double(pixelHeight) / scale)
+  }
 
   // MARK: State
 
@@ -124,9 +135,12 @@ public final class Canvas {
   /// Applies `transform` before the current transform (`CGContextConcatCTM`): what is drawn next
   /// is mapped by `transform`, then by what was current.
   public func concatenate(_ transform: AffineTransform) {
-    var m = cairo_matrix_t(xx: transform.a, yx: transform.b, xy: transform.c, yy: transform.d, x0: transform.tx, y0: transform.ty)
+    var m = cairo_matrix_t(
+      xx: transform.a, yx: transform.b, xy: transform.c, yy: transform.d, x0: transform.tx,
+      y0: transform.ty)
     cairo_transform(cr, &m)
-    recording?.add("transform", [transform.a, transform.b, transform.c, transform.d, transform.tx, transform.ty])
+    recording?.add(
+      "transform", [transform.a, transform.b, transform.c, transform.d, transform.tx, transform.ty])
   }
 
   /// Moves the origin by `(x, y)` points.
@@ -188,7 +202,8 @@ public final class Canvas {
     cairo_set_fill_rule(cr, rule == .evenOdd ? CAIRO_FILL_RULE_EVEN_ODD : CAIRO_FILL_RULE_WINDING)
     cairo_fill(cr)
     recording?.add(path)
-    recording?.add("fill", [color.red, color.green, color.blue, color.alpha, rule == .evenOdd ? 1 : 0])
+    recording?.add(
+      "fill", [color.red, color.green, color.blue, color.alpha, rule == .evenOdd ? 1 : 0])
   }
 
   /// Fills `rect` with `color` (or `fillColor`).
@@ -217,8 +232,12 @@ public final class Canvas {
     cairo_set_miter_limit(cr, style.miterLimit)
     // Cairo rejects all-zero or negative dash arrays; Core Graphics then draws a solid line.
     let dashes = style.dashPattern
-    if !dashes.isEmpty, dashes.allSatisfy({ $0 >= 0 && $0.isFinite }), dashes.contains(where: { $0 > 0 }) {
-      dashes.withUnsafeBufferPointer { cairo_set_dash(cr, $0.baseAddress, Int32($0.count), style.dashPhase) }
+    if !dashes.isEmpty, dashes.allSatisfy({ $0 >= 0 && $0.isFinite }),
+      dashes.contains(where: { $0 > 0 })
+    {
+      dashes.withUnsafeBufferPointer {
+        cairo_set_dash(cr, $0.baseAddress, Int32($0.count), style.dashPhase)
+      }
     } else {
       cairo_set_dash(cr, nil, 0, 0)
     }
@@ -227,11 +246,16 @@ public final class Canvas {
       let color = color ?? strokeColor
       let cap: Double = style.lineCap == .butt ? 0 : style.lineCap == .round ? 1 : 2
       let join: Double = style.lineJoin == .miter ? 0 : style.lineJoin == .round ? 1 : 2
-      let dashes = dashes.allSatisfy({ $0 >= 0 && $0.isFinite }) && dashes.contains(where: { $0 > 0 }) ? dashes : []
+      let dashes =
+        dashes.allSatisfy({ $0 >= 0 && $0.isFinite }) && dashes.contains(where: { $0 > 0 })
+        ? dashes : []
       recording?.add(path)
       recording?.add(
         "stroke",
-        [color.red, color.green, color.blue, color.alpha, style.lineWidth, cap, join, style.miterLimit, style.dashPhase, Double(dashes.count)]
+        [
+          color.red, color.green, color.blue, color.alpha, style.lineWidth, cap, join,
+          style.miterLimit, style.dashPhase, Double(dashes.count),
+        ]
           + dashes)
     }
   }
@@ -262,7 +286,9 @@ public final class Canvas {
   /// Draws what `body` draws into a transparency group, then composites the group with
   /// `opacity` (0...1): overlapping parts do not show through each other, as Core Animation's
   /// group opacity.
-  public func drawInTransparencyGroup<R, E: Error>(opacity: Double, _ body: () throws(E) -> R) throws(E) -> R {
+  public func drawInTransparencyGroup<R, E: Error>(
+    opacity: Double, _ body: () throws(E) -> R
+  ) throws(E) -> R {
     cairo_push_group(cr)
     recording?.add("group")
     let result: R

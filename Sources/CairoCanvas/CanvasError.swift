@@ -12,11 +12,13 @@ public enum CanvasError: Error, Hashable, Sendable, CustomStringConvertible {
   public var description: String {
     switch self {
     case .sizeOutOfRange(let w, let h):
-      return "a frame of \(w) x \(h) pixels is outside the limits (1 to \(Canvas.maximumSide) pixels a side, "
+      return
+        "a frame of \(w) x \(h) pixels is outside the limits (1 to \(Canvas.maximumSide) pixels a side, "
         + "at most \(Canvas.maximumPixelCount / 1_000_000) megapixels)"
     case .cairo(let message): return "cairo: \(message)"
     case .unknownFont(let name):
-      return "unknown font \"\(name)\" (no installed face has that family, PostScript or Family-Style name)"
+      return
+        "unknown font \"\(name)\" (no installed face has that family, PostScript or Family-Style name)"
     }
   }
 }

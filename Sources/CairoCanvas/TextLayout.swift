@@ -67,7 +67,6 @@ public final class TextLayout: Sendable {
     for address in fontAddresses { cairo_scaled_font_destroy(OpaquePointer(bitPattern: address)) }
   }
 
-
   /// `string` laid out in `style`: made once, then returned from the engine's cache for the
   /// same string and style (so a label that only moves or fades is never shaped again).
   ///

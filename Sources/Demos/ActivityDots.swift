@@ -13,7 +13,8 @@ public enum ActivityDots {
 
   /// The indicator on a white 80 x 80 pt scene at scale 2, one turn at 24 frames per second.
   public static func makeScene(scale: Double = 2) -> Scene {
-    Scene(size: Size(side, side), scale: scale, duration: period, fps: 24, backgroundColor: .white) { scene in
+    Scene(size: Size(side, side), scale: scale, duration: period, fps: 24, backgroundColor: .white)
+    { scene in
       let replicator = ReplicatorLayer()
       replicator.name = "indicator"
       replicator.frame = Rect(0, 0, side, side)

@@ -24,7 +24,8 @@ public enum CatWaitingHUD {
   public static func makeScene(scale: Double = 2) -> Scene {
     return Scene(
       size: Size(side, side), scale: scale, duration: 2 * animationDuration, fps: 25,
-      backgroundColor: Color(hex: "#dde4ec")) { scene in
+      backgroundColor: Color(hex: "#dde4ec")
+    ) { scene in
 
       let hud = Layer()
       hud.name = "hud"
@@ -144,7 +145,8 @@ public enum CatWaitingHUD {
     let mouse = ShapeLayer()
     mouse.name = "mouse"
     mouse.bounds = Rect(-12, -8, 24, 16)
-    mouse.position = Point(orbitRadius + orbitRadius * cos(start), orbitRadius + orbitRadius * sin(start))
+    mouse.position = Point(
+      orbitRadius + orbitRadius * cos(start), orbitRadius + orbitRadius * sin(start))
     // Heading along the orbit in the direction of increasing angle (clockwise on screen).
     mouse.transform = Transform3D.rotation(start + .pi / 2).scaled(x: 1.3, y: 1.3)
     var body = Path(ellipseIn: Rect(-8, -5, 16, 10))

@@ -25,15 +25,51 @@ public struct Demo: Sendable {
   /// Every built-in demo: the articles' in their order, then the text demo, then the effects
   /// demos.
   public static let all: [Demo] = [
-    Demo(name: "radar", summary: "Pulsing radar: six staggered rings; items pop in and fade out where nothing else is (article 000)", recipe: SceneRecipe { Radar.makeScene() }),
-    Demo(name: "cradle", summary: "Newton's cradle in UIKit Dynamics: gravity, attachments, elastic collisions, a push (article 001)", recipe: SceneRecipe { NewtonsCradle.makeScene() }),
-    Demo(name: "waves", summary: "Pull-to-refresh waves: a sine and a cosine shape layer redrawn on every display-link tick (article 002)", recipe: SceneRecipe { Waves.makeScene() }),
-    Demo(name: "spinner", summary: "Activity indicator: eight arcs drawn into eight images, played by a discrete contents keyframe animation (article 003)", recipe: SceneRecipe { Spinner.makeScene() }),
-    Demo(name: "cat", summary: "Cat waiting HUD: the eyes follow a mouse round the face, pupils turning about moved anchor points (article 004)", recipe: SceneRecipe { CatWaitingHUD.makeScene() }),
-    Demo(name: "counter", summary: "Text layers: a title whose letters fade in one after another, a percentage counting up with a spring", recipe: SceneRecipe { TextCounter.makeScene() }),
-    Demo(name: "shimmer", summary: "Shimmer placeholder: a gradient's locations sweep a highlight across rounded rows that mask it", recipe: SceneRecipe { Shimmer.makeScene() }),
-    Demo(name: "activity", summary: "Replicator activity indicator: one dot, twelve instances, one fade staggered by instanceDelay", recipe: SceneRecipe { ActivityDots.makeScene() }),
-    Demo(name: "lift", summary: "Lifting card: shadow radius, offset and opacity animated with a scale, then settling back", recipe: SceneRecipe { LiftingCard.makeScene() }),
+    Demo(
+      name: "radar",
+      summary:
+        "Pulsing radar: six staggered rings; items pop in and fade out where nothing else is (article 000)",
+      recipe: SceneRecipe { Radar.makeScene() }),
+    Demo(
+      name: "cradle",
+      summary:
+        "Newton's cradle in UIKit Dynamics: gravity, attachments, elastic collisions, a push (article 001)",
+      recipe: SceneRecipe { NewtonsCradle.makeScene() }),
+    Demo(
+      name: "waves",
+      summary:
+        "Pull-to-refresh waves: a sine and a cosine shape layer redrawn on every display-link tick (article 002)",
+      recipe: SceneRecipe { Waves.makeScene() }),
+    Demo(
+      name: "spinner",
+      summary:
+        "Activity indicator: eight arcs drawn into eight images, played by a discrete contents keyframe animation (article 003)",
+      recipe: SceneRecipe { Spinner.makeScene() }),
+    Demo(
+      name: "cat",
+      summary:
+        "Cat waiting HUD: the eyes follow a mouse round the face, pupils turning about moved anchor points (article 004)",
+      recipe: SceneRecipe { CatWaitingHUD.makeScene() }),
+    Demo(
+      name: "counter",
+      summary:
+        "Text layers: a title whose letters fade in one after another, a percentage counting up with a spring",
+      recipe: SceneRecipe { TextCounter.makeScene() }),
+    Demo(
+      name: "shimmer",
+      summary:
+        "Shimmer placeholder: a gradient's locations sweep a highlight across rounded rows that mask it",
+      recipe: SceneRecipe { Shimmer.makeScene() }),
+    Demo(
+      name: "activity",
+      summary:
+        "Replicator activity indicator: one dot, twelve instances, one fade staggered by instanceDelay",
+      recipe: SceneRecipe { ActivityDots.makeScene() }),
+    Demo(
+      name: "lift",
+      summary:
+        "Lifting card: shadow radius, offset and opacity animated with a scale, then settling back",
+      recipe: SceneRecipe { LiftingCard.makeScene() }),
   ]
 
   /// The built-in demo called `name`, if there is one.

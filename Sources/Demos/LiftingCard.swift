@@ -13,7 +13,9 @@ public enum LiftingCard {
 
   /// The card on a light gray 220 x 160 pt scene at scale 2, at 20 frames per second.
   public static func makeScene(scale: Double = 2) -> Scene {
-    Scene(size: size, scale: scale, duration: duration, fps: 20, backgroundColor: Color(hex: "#eceff1")!) { scene in
+    Scene(
+      size: size, scale: scale, duration: duration, fps: 20, backgroundColor: Color(hex: "#eceff1")!
+    ) { scene in
       let bounds = Rect(0, 0, 140, 90)
       let card = Layer()
       card.name = "card"

@@ -53,7 +53,8 @@ public enum NewtonsCradle {
 
       // applyDynamicBehaviors
       // The user's drag, scripted: the first ball pulled out to the left and let go.
-      let behavior = self.behavior(balls: balls, anchors: anchors.map(\.position), push: Point(-0.5, 0))
+      let behavior = self.behavior(
+        balls: balls, anchors: anchors.map(\.position), push: Point(-0.5, 0))
       scene.dynamicAnimator.addBehavior(behavior)
 
       scene.onFrame { [unowned scene] _ in
@@ -76,7 +77,8 @@ public enum NewtonsCradle {
   ///   - gravity: the gravity magnitude (1 is 1,000 points/s²; the article's is 10).
   ///   - resistance: linear damping (the article's is 1, which all but stops it in 5 s).
   public static func behavior(
-    balls: [DynamicItem], anchors: [Point], gravity: Double = 10, resistance: Double = 1, push: Point? = nil
+    balls: [DynamicItem], anchors: [Point], gravity: Double = 10, resistance: Double = 1,
+    push: Point? = nil
   ) -> DynamicBehavior {
     let behavior = DynamicBehavior()
     for (ball, anchor) in zip(balls, anchors) {

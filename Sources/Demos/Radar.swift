@@ -25,7 +25,8 @@ public enum Radar {
   /// the oldest items replaced from 5.5 s on). Items are named
   /// `item-0`, `item-1`, ... in the order they are added; `seed` picks their places.
   public static func makeScene(seed: UInt64 = 2016) -> Scene {
-    return Scene(size: Size(side, side), scale: 1, duration: 7.5, fps: 15, backgroundColor: .white) { scene in
+    return Scene(size: Size(side, side), scale: 1, duration: 7.5, fps: 15, backgroundColor: .white)
+    { scene in
       let radar = Layer()
       radar.name = "radar"
       radar.frame = Rect(0, 0, side, side)
@@ -118,7 +119,9 @@ public enum Radar {
         return p
       }()
       canvas.stroke(diagonals, with: .white, style: StrokeStyle(lineWidth: 7))
-      canvas.stroke(diagonals, with: Color(red: 0.784, green: 0.063, blue: 0.18), style: StrokeStyle(lineWidth: 2.5))
+      canvas.stroke(
+        diagonals, with: Color(red: 0.784, green: 0.063, blue: 0.18),
+        style: StrokeStyle(lineWidth: 2.5))
       canvas.fill(Rect(s / 2 - 6, 0, 12, s), with: .white)
       canvas.fill(Rect(0, s / 2 - 6, s, 12), with: .white)
       canvas.fill(Rect(s / 2 - 3.5, 0, 7, s), with: Color(red: 0.784, green: 0.063, blue: 0.18))

@@ -44,7 +44,9 @@ public enum Spinner {
   /// The spinner on a white 40 x 40 pt scene at `scale` 3, one turn (0.8 s) at 10 frames per
   /// second: each GIF frame is one of the eight images.
   public static func makeScene(scale: Double = 3) -> Scene {
-    return Scene(size: Size(side, side), scale: scale, duration: duration, fps: 10, backgroundColor: .white) { scene in
+    return Scene(
+      size: Size(side, side), scale: scale, duration: duration, fps: 10, backgroundColor: .white
+    ) { scene in
       let indicator = Layer()
       indicator.name = "indicator"
       indicator.frame = Rect(0, 0, side, side)

@@ -43,7 +43,8 @@ public enum Waves {
   /// The closed wave shape: `amplitude * f(cycle * x + phase) + offsetY` for x = 0...width in
   /// 1 pt steps, then down to `bottom` and back, as the article's `configFirstWaveLayerPath`.
   public static func wavePath(
-    _ f: (Double) -> Double, amplitude: Double, phase: Double, offsetY: Double, width: Double, bottom: Double
+    _ f: (Double) -> Double, amplitude: Double, phase: Double, offsetY: Double, width: Double,
+    bottom: Double
   ) -> Path {
     let cycle = 2 * Double.pi / width
     var path = Path()
@@ -63,7 +64,10 @@ public enum Waves {
   /// `secondWave`, `list`.
   public static func makeScene() -> Scene {
     let height = pullHeight + 108
-    return Scene(size: Size(width, height), scale: 1, duration: 2, fps: 30, backgroundColor: Color(hex: "#f2f4f7")) { scene in
+    return Scene(
+      size: Size(width, height), scale: 1, duration: 2, fps: 30,
+      backgroundColor: Color(hex: "#f2f4f7")
+    ) { scene in
 
       let refreshView = Layer()
       refreshView.name = "refreshView"
@@ -93,7 +97,8 @@ public enum Waves {
         // The waves' middle line, two peak heights above the list.
         let offsetY = pullHeight - 2 * waveHeight
         firstWaveLayer.path = wavePath(
-          sin, amplitude: amplitude, phase: state.offsetX, offsetY: offsetY, width: width, bottom: pullHeight)
+          sin, amplitude: amplitude, phase: state.offsetX, offsetY: offsetY, width: width,
+          bottom: pullHeight)
         secondWaveLayer.path = wavePath(
           { cos($0 + forward) }, amplitude: amplitude, phase: state.offsetX, offsetY: offsetY,
           width: width, bottom: pullHeight)

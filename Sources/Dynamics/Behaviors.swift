@@ -75,7 +75,9 @@ public final class AttachmentBehavior: DynamicBehavior {
   public var damping: Double = 0
 
   /// Attaches `item` (at `offset` from its center) to a fixed `anchor` point.
-  public init(item: DynamicItem, offsetFromCenter offset: Point = .zero, attachedToAnchor anchor: Point) {
+  public init(
+    item: DynamicItem, offsetFromCenter offset: Point = .zero, attachedToAnchor anchor: Point
+  ) {
     self.item = item
     self.offset = offset
     otherItem = nil
@@ -84,7 +86,10 @@ public final class AttachmentBehavior: DynamicBehavior {
   }
 
   /// Attaches `item` to `other`, each at an offset from its center.
-  public init(item: DynamicItem, offsetFromCenter offset: Point = .zero, attachedTo other: DynamicItem, offsetFromCenter otherOffset: Point = .zero) {
+  public init(
+    item: DynamicItem, offsetFromCenter offset: Point = .zero, attachedTo other: DynamicItem,
+    offsetFromCenter otherOffset: Point = .zero
+  ) {
     self.item = item
     self.offset = offset
     otherItem = other

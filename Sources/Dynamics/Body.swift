@@ -29,7 +29,10 @@ struct Body {
 
   var isStatic: Bool { inverseMass == 0 }
 
-  init(position: Point, angle: Double, angle0: Double, inverseMass: Double, inverseInertia: Double, mass: Double, inertia: Double, boundingRadius: Double) {
+  init(
+    position: Point, angle: Double, angle0: Double, inverseMass: Double, inverseInertia: Double,
+    mass: Double, inertia: Double, boundingRadius: Double
+  ) {
     self.position = position
     self.angle = angle
     self.angle0 = angle0
@@ -66,17 +69,20 @@ enum Shape {
 
   /// The polygon of a `width` x `height` rectangle centered on the origin.
   static func box(width w: Double, height h: Double) -> Shape {
-    polygon([Point(-w / 2, -h / 2), Point(w / 2, -h / 2), Point(w / 2, h / 2), Point(-w / 2, h / 2)])
+    polygon([
+      Point(-w / 2, -h / 2), Point(w / 2, -h / 2), Point(w / 2, h / 2), Point(-w / 2, h / 2),
+    ])
   }
 
   /// An ellipse: a circle when square, otherwise a 24-sided polygon.
   static func ellipse(width w: Double, height h: Double) -> Shape {
     if abs(w - h) < 1e-9 { return .circle(radius: w / 2) }
     let n = 24
-    return polygon((0..<n).map { k in
-      let a = Double(k) / Double(n) * 2 * Double.pi
-      return Point(x: w / 2 * cos(a), y: h / 2 * sin(a))
-    })
+    return polygon(
+      (0..<n).map { k in
+        let a = Double(k) / Double(n) * 2 * Double.pi
+        return Point(x: w / 2 * cos(a), y: h / 2 * sin(a))
+      })
   }
 
   /// A convex polygon from vertices in order; normals point outward.

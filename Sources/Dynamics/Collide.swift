@@ -143,7 +143,8 @@ enum Collide {
     }
     let n = a.normals[face]
     let separation = best - b.radius
-    return Manifold(normal: n, points: ContactPoints(c - n * (b.radius + separation / 2), separation))
+    return Manifold(
+      normal: n, points: ContactPoints(c - n * (b.radius + separation / 2), separation))
   }
 
   /// The face of `p` whose normal separates `q` the most, and that separation.

@@ -83,7 +83,9 @@ public final class DynamicAnimator {
   }
 
   /// The simulated time reached, in seconds (a whole number of steps).
-  public var elapsedTime: Double { simulation == nil ? 0 : Double(step) / Double(World.stepsPerSecond) }
+  public var elapsedTime: Double {
+    simulation == nil ? 0 : Double(step) / Double(World.stepsPerSecond)
+  }
 
   /// Every item some behavior acts on, in the order first met.
   public var dynamicItems: [DynamicItem] {
@@ -157,7 +159,10 @@ public final class DynamicAnimator {
         if let v = d.allowsRotation { rotates[i] = v }
         if let v = d.isAnchored { anchored[i] = v }
       }
-      for (item, v) in d.addedLinearVelocity { addedVelocity[index[ObjectIdentifier(item)]!] = addedVelocity[index[ObjectIdentifier(item)]!] + v }
+      for (item, v) in d.addedLinearVelocity {
+        addedVelocity[index[ObjectIdentifier(item)]!] =
+          addedVelocity[index[ObjectIdentifier(item)]!] + v
+      }
       for (item, w) in d.addedAngularVelocity { addedSpin[index[ObjectIdentifier(item)]!] += w }
     }
     var bodies: [Body] = []
@@ -173,7 +178,8 @@ public final class DynamicAnimator {
       let movable = !anchored[i] && mass > 0
       var body = Body(
         position: item.dynamicCenter, angle: 0, angle0: 0, inverseMass: movable ? 1 / mass : 0,
-        inverseInertia: movable && rotates[i] && inertia > 0 ? 1 / inertia : 0, mass: mass, inertia: inertia,
+        inverseInertia: movable && rotates[i] && inertia > 0 ? 1 / inertia : 0, mass: mass,
+        inertia: inertia,
         boundingRadius: shape.boundingRadius)
       shapes.append(shape)
       body.elasticity = elasticity[i]
@@ -203,34 +209,46 @@ public final class DynamicAnimator {
         let other = a.otherItem.map { index[ObjectIdentifier($0)]! }
         let pB = bodies[b].position + a.offset
         let pA = other.map { bodies[$0].position + a.otherOffset } ?? a.anchorPoint
-        joints.append(World.Joint(
-          kind: .distance, a: other, b: b, localA: other == nil ? a.anchorPoint : a.otherOffset, localB: a.offset,
-          length: a.length ?? (pB - pA).length, frequency: a.frequency, dampingRatio: a.damping))
+        joints.append(
+          World.Joint(
+            kind: .distance, a: other, b: b, localA: other == nil ? a.anchorPoint : a.otherOffset,
+            localB: a.offset,
+            length: a.length ?? (pB - pA).length, frequency: a.frequency, dampingRatio: a.damping))
       case let s as SnapBehavior:
         let b = index[ObjectIdentifier(s.item)]!
-        joints.append(World.Joint(
-          kind: .snap, a: nil, b: b, localA: s.snapPoint, localB: .zero, length: 0, frequency: 2,
-          dampingRatio: 0.1 + 0.9 * Swift.min(Swift.max(s.damping, 0), 1)))
+        joints.append(
+          World.Joint(
+            kind: .snap, a: nil, b: b, localA: s.snapPoint, localB: .zero, length: 0, frequency: 2,
+            dampingRatio: 0.1 + 0.9 * Swift.min(Swift.max(s.damping, 0), 1)))
       case let c as CollisionBehavior:
         var boundaries = c.collisionMode == .items ? [] : c.boundaries.map { ($0.from, $0.to) }
         if c.translatesReferenceBoundsIntoBoundary && c.collisionMode != .items {
           let r = referenceBounds.standardized
-          let corners = [Point(r.minX, r.minY), Point(r.maxX, r.minY), Point(r.maxX, r.maxY), Point(r.minX, r.maxY)]
+          let corners = [
+            Point(r.minX, r.minY), Point(r.maxX, r.minY), Point(r.maxX, r.maxY),
+            Point(r.minX, r.maxY),
+          ]
           for k in 0..<4 { boundaries.append((corners[k], corners[(k + 1) % 4])) }
         }
-        groups.append(World.CollisionGroup(
-          members: c.items.map { index[ObjectIdentifier($0)]! }, itemsCollide: c.collisionMode != .boundaries, boundaries: boundaries))
+        groups.append(
+          World.CollisionGroup(
+            members: c.items.map { index[ObjectIdentifier($0)]! },
+            itemsCollide: c.collisionMode != .boundaries, boundaries: boundaries))
       case let p as PushBehavior:
-        pushes.append(World.Push(
-          bodies: p.items.map { index[ObjectIdentifier($0)]! }, continuous: p.mode == .continuous,
-          vector: Point(x: cos(p.angle), y: sin(p.angle)) * (100 * p.magnitude), offset: p.targetOffsetFromCenter,
-          begin: p.beginTime, end: p.endTime))
+        pushes.append(
+          World.Push(
+            bodies: p.items.map { index[ObjectIdentifier($0)]! }, continuous: p.mode == .continuous,
+            vector: Point(x: cos(p.angle), y: sin(p.angle)) * (100 * p.magnitude),
+            offset: p.targetOffsetFromCenter,
+            begin: p.beginTime, end: p.endTime))
       default:
         break
       }
     }
     let key = DynamicsRecording.key(bodies, shapes, joints, groups, pushes)
-    recording.add(key: key) { [bodies, shapes, joints, groups, pushes] in World(bodies: bodies, shapes: shapes, joints: joints, groups: groups, pushes: pushes) }
+    recording.add(key: key) { [bodies, shapes, joints, groups, pushes] in
+      World(bodies: bodies, shapes: shapes, joints: joints, groups: groups, pushes: pushes)
+    }
     simulation = key
     step = 0
     states = recording.states(key: key, step: 0)

@@ -31,7 +31,10 @@ package final class DynamicsRecording: Sendable {
 
     mutating func record() {
       for b in world.bodies {
-        states.append(DynamicItemState(center: b.position, angle: b.angle - b.angle0, velocity: b.velocity, angularVelocity: b.angularVelocity))
+        states.append(
+          DynamicItemState(
+            center: b.position, angle: b.angle - b.angle0, velocity: b.velocity,
+            angularVelocity: b.angularVelocity))
       }
     }
 

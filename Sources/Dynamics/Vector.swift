@@ -14,14 +14,18 @@ extension Point {
     return l > 0 ? Point(x: x / l, y: y / l) : Point(x: 1, y: 0)
   }
   /// The vector of length `magnitude` at `angle` radians (0 along +x, π/2 along +y).
-  init(magnitude: Double, angle: Double) { self.init(x: magnitude * cos(angle), y: magnitude * sin(angle)) }
+  init(magnitude: Double, angle: Double) {
+    self.init(x: magnitude * cos(angle), y: magnitude * sin(angle))
+  }
   /// The vector's length and angle, as UIKit's direction setters take them apart: a zero
   /// vector is magnitude 0 at angle 0.
   var polar: (magnitude: Double, angle: Double) {
     let m = length
     return (m, m > 0 ? atan2(y, x) : 0)
   }
-  @inline(__always) func rotated(cos c: Double, sin s: Double) -> Point { Point(x: c * x - s * y, y: s * x + c * y) }
+  @inline(__always) func rotated(cos c: Double, sin s: Double) -> Point {
+    Point(x: c * x - s * y, y: s * x + c * y)
+  }
   @inline(__always) static prefix func - (p: Point) -> Point { Point(x: -p.x, y: -p.y) }
   @inline(__always) static func / (p: Point, d: Double) -> Point { Point(x: p.x / d, y: p.y / d) }
 }

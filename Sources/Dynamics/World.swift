@@ -107,7 +107,8 @@ final class World {
   }
 
   private func firePushes(at t: Double) {
-    for k in pushes.indices where !pushes[k].continuous && !pushes[k].fired && pushes[k].begin <= t + 1e-9 {
+    for k in pushes.indices
+    where !pushes[k].continuous && !pushes[k].fired && pushes[k].begin <= t + 1e-9 {
       pushes[k].fired = true
       for i in pushes[k].bodies where !bodies[i].isStatic {
         bodies[i].velocity = bodies[i].velocity + pushes[k].vector * bodies[i].inverseMass
@@ -121,7 +122,8 @@ final class World {
     let h = World.h
     let t = time
     firePushes(at: t)
-    for k in pushes.indices where pushes[k].continuous && pushes[k].begin <= t && t < pushes[k].end {
+    for k in pushes.indices where pushes[k].continuous && pushes[k].begin <= t && t < pushes[k].end
+    {
       for i in pushes[k].bodies {
         bodies[i].force = bodies[i].force + pushes[k].vector
         let r = pushes[k].offset.rotated(cos: bodies[i].cosAngle, sin: bodies[i].sinAngle)
@@ -132,8 +134,10 @@ final class World {
     bodies.withUnsafeMutableBufferPointer { all in
       for i in all.indices where !all[i].isStatic {
         let b = all[i]
-        all[i].velocity = (b.velocity + (b.gravity + b.force * b.inverseMass) * h) / (1 + h * b.resistance)
-        all[i].angularVelocity = (b.angularVelocity + h * b.torque * b.inverseInertia) / (1 + h * b.angularResistance)
+        all[i].velocity =
+          (b.velocity + (b.gravity + b.force * b.inverseMass) * h) / (1 + h * b.resistance)
+        all[i].angularVelocity =
+          (b.angularVelocity + h * b.torque * b.inverseInertia) / (1 + h * b.angularResistance)
         all[i].force = .zero
         all[i].torque = 0
       }
@@ -157,7 +161,9 @@ final class World {
     bodies.withUnsafeMutableBufferPointer { all in
       for i in all.indices where !all[i].isStatic {
         all[i].position = all[i].position + all[i].velocity * h
-        if all[i].angularVelocity != 0 { all[i].turn(to: all[i].angle + all[i].angularVelocity * h) }
+        if all[i].angularVelocity != 0 {
+          all[i].turn(to: all[i].angle + all[i].angularVelocity * h)
+        }
       }
     }
     // 6. Projection: rigid rods exact (SHAKE/RATTLE), overlaps pushed out.
@@ -176,7 +182,9 @@ final class World {
     contacts.reserveCapacity(bodies.count * 2)
     // World-space shapes, built at most once per body per step, into storage kept between steps.
     if placements.count != bodies.count {
-      placements = shapes.indices.map { Placed(shapes[$0], at: bodies[$0].position, angle: bodies[$0].angle) }
+      placements = shapes.indices.map {
+        Placed(shapes[$0], at: bodies[$0].position, angle: bodies[$0].angle)
+      }
       placedAt = [Int](repeating: -1, count: bodies.count)
     }
     func placed(_ i: Int) -> Placed {
@@ -221,9 +229,13 @@ final class World {
     pairs.sort { $0 < $1 }  // a fixed order whatever the sweep
     for (i, j) in pairs {
       let a = bodies[i], b = bodies[j]
-      let relative = (b.velocity - a.velocity).length + abs(a.angularVelocity) * a.boundingRadius + abs(b.angularVelocity) * b.boundingRadius
+      let relative =
+        (b.velocity - a.velocity).length + abs(a.angularVelocity) * a.boundingRadius + abs(
+          b.angularVelocity) * b.boundingRadius
       let margin = 1 + relative * h
-      guard (b.position - a.position).lengthSquared <= pow2(a.boundingRadius + b.boundingRadius + margin),
+      guard
+        (b.position - a.position).lengthSquared
+          <= pow2(a.boundingRadius + b.boundingRadius + margin),
         let manifold = Collide.manifold(placed(i), placed(j), margin: margin)
       else { continue }
       add(manifold, i, j, &contacts)
@@ -237,7 +249,9 @@ final class World {
           let a = bodies[i]
           let margin = 1 + (a.velocity.length + abs(a.angularVelocity) * a.boundingRadius) * h
           let r = a.boundingRadius + margin
-          guard a.position.x + r >= minX, a.position.x - r <= maxX, a.position.y + r >= minY, a.position.y - r <= maxY else { continue }
+          guard a.position.x + r >= minX, a.position.x - r <= maxX, a.position.y + r >= minY,
+            a.position.y - r <= maxY
+          else { continue }
           if segment == nil { segment = Placed(segmentFrom: from, to: to) }
           guard let m = Collide.manifold(segment!, placed(i), margin: margin) else { continue }
           // The boundary is A; store with the item as A and the normal from the item outward.
@@ -265,16 +279,24 @@ final class World {
       let rA = point - a.position
       let rB = b.map { point - $0.position } ?? .zero
       let wB = b?.inverseMass ?? 0, iB = b?.inverseInertia ?? 0
-      let kn = a.inverseMass + wB + a.inverseInertia * pow2(rA.cross(m.normal)) + iB * pow2(rB.cross(m.normal))
-      let kt = a.inverseMass + wB + a.inverseInertia * pow2(rA.cross(tangent)) + iB * pow2(rB.cross(tangent))
+      let kn =
+        a.inverseMass + wB + a.inverseInertia * pow2(rA.cross(m.normal)) + iB
+        * pow2(rB.cross(m.normal))
+      let kt =
+        a.inverseMass + wB + a.inverseInertia * pow2(rA.cross(tangent)) + iB
+        * pow2(rB.cross(tangent))
       guard kn > 0 else { continue }
-      contacts.append(Contact(
-        a: i, b: j, normal: m.normal, rA: rA, rB: rB, separation: separation, elasticity: elasticity, friction: friction,
-        normalMass: 1 / kn, tangentMass: kt > 0 ? 1 / kt : 0))
+      contacts.append(
+        Contact(
+          a: i, b: j, normal: m.normal, rA: rA, rB: rB, separation: separation,
+          elasticity: elasticity, friction: friction,
+          normalMass: 1 / kn, tangentMass: kt > 0 ? 1 / kt : 0))
     }
   }
 
-  @inline(__always) private static func relativeVelocity(_ c: Contact, _ bodies: UnsafeMutableBufferPointer<Body>) -> Point {
+  @inline(__always) private static func relativeVelocity(
+    _ c: Contact, _ bodies: UnsafeMutableBufferPointer<Body>
+  ) -> Point {
     let a = bodies[c.a]
     let va = a.velocity + cross(a.angularVelocity, c.rA)
     guard let j = c.b else { return -va }
@@ -282,7 +304,9 @@ final class World {
     return b.velocity + cross(b.angularVelocity, c.rB) - va
   }
 
-  @inline(__always) private static func applyImpulse(_ c: Contact, _ p: Point, _ bodies: UnsafeMutableBufferPointer<Body>) {
+  @inline(__always) private static func applyImpulse(
+    _ c: Contact, _ p: Point, _ bodies: UnsafeMutableBufferPointer<Body>
+  ) {
     bodies[c.a].velocity = bodies[c.a].velocity - p * bodies[c.a].inverseMass
     bodies[c.a].angularVelocity -= bodies[c.a].inverseInertia * c.rA.cross(p)
     if let j = c.b {
@@ -330,7 +354,8 @@ final class World {
             let tangent = c.normal.perpendicular
             let vt = World.relativeVelocity(c, bodies).dot(tangent)
             let limit = c.friction * c.normalImpulse
-            let newTangent = Swift.max(-limit, Swift.min(limit, c.tangentImpulse - vt * c.tangentMass))
+            let newTangent = Swift.max(
+              -limit, Swift.min(limit, c.tangentImpulse - vt * c.tangentMass))
             World.applyImpulse(c, tangent * (newTangent - c.tangentImpulse), bodies)
             c.tangentImpulse = newTangent
           }
@@ -377,64 +402,69 @@ final class World {
   private func solveJoints() {
     let h = World.h
     bodies.withUnsafeMutableBufferPointer { bodies in
-    for k in joints.indices {
-      let j = joints[k]
-      let pA = j.a.map { bodies[$0].world(j.localA) } ?? j.localA, pB = bodies[j.b].world(j.localB)
-      let rA = j.a.map { pA - bodies[$0].position } ?? .zero
-      let rB = pB - bodies[j.b].position
-      let wA = j.a.map { bodies[$0].inverseMass } ?? 0, iA = j.a.map { bodies[$0].inverseInertia } ?? 0
-      let wB = bodies[j.b].inverseMass, iB = bodies[j.b].inverseInertia
-      let vA = j.a.map { bodies[$0].velocity + cross(bodies[$0].angularVelocity, rA) } ?? .zero
-      let vB = bodies[j.b].velocity + cross(bodies[j.b].angularVelocity, rB)
-      switch j.kind {
-      case .distance:
-        let d = pB - pA
-        let distance = d.length
-        guard distance > 1e-9 else { continue }
-        let n = d / distance
-        let kEff = wA + wB + iA * pow2(rA.cross(n)) + iB * pow2(rB.cross(n))
-        guard kEff > 0 else { continue }
-        let cdot = (vB - vA).dot(n)
-        var lambda: Double
-        if j.isRigid {
-          lambda = -cdot / kEff
-        } else {
-          let mass = 1 / kEff, omega = 2 * Double.pi * j.frequency
+      for k in joints.indices {
+        let j = joints[k]
+        let pA = j.a.map { bodies[$0].world(j.localA) } ?? j.localA,
+          pB = bodies[j.b].world(j.localB)
+        let rA = j.a.map { pA - bodies[$0].position } ?? .zero
+        let rB = pB - bodies[j.b].position
+        let wA = j.a.map { bodies[$0].inverseMass } ?? 0,
+          iA = j.a.map { bodies[$0].inverseInertia } ?? 0
+        let wB = bodies[j.b].inverseMass, iB = bodies[j.b].inverseInertia
+        let vA = j.a.map { bodies[$0].velocity + cross(bodies[$0].angularVelocity, rA) } ?? .zero
+        let vB = bodies[j.b].velocity + cross(bodies[j.b].angularVelocity, rB)
+        switch j.kind {
+        case .distance:
+          let d = pB - pA
+          let distance = d.length
+          guard distance > 1e-9 else { continue }
+          let n = d / distance
+          let kEff = wA + wB + iA * pow2(rA.cross(n)) + iB * pow2(rB.cross(n))
+          guard kEff > 0 else { continue }
+          let cdot = (vB - vA).dot(n)
+          var lambda: Double
+          if j.isRigid {
+            lambda = -cdot / kEff
+          } else {
+            let mass = 1 / kEff, omega = 2 * Double.pi * j.frequency
+            let stiffness = mass * omega * omega, damper = 2 * mass * j.dampingRatio * omega
+            let gamma = 1 / (h * (damper + h * stiffness))
+            let bias = (distance - j.length) * h * stiffness * gamma
+            lambda = -(cdot + bias + gamma * j.impulse.x) / (kEff + gamma)
+            joints[k].impulse.x += lambda
+          }
+          World.apply(j, n * lambda, rA, rB, bodies)
+        case .snap:
+          // A soft point constraint to a fixed point, on each axis.
+          let mass = wB > 0 ? 1 / wB : 0
+          let omega = 2 * Double.pi * j.frequency
           let stiffness = mass * omega * omega, damper = 2 * mass * j.dampingRatio * omega
+          guard stiffness > 0 else { continue }
           let gamma = 1 / (h * (damper + h * stiffness))
-          let bias = (distance - j.length) * h * stiffness * gamma
-          lambda = -(cdot + bias + gamma * j.impulse.x) / (kEff + gamma)
-          joints[k].impulse.x += lambda
-        }
-        World.apply(j, n * lambda, rA, rB, bodies)
-      case .snap:
-        // A soft point constraint to a fixed point, on each axis.
-        let mass = wB > 0 ? 1 / wB : 0
-        let omega = 2 * Double.pi * j.frequency
-        let stiffness = mass * omega * omega, damper = 2 * mass * j.dampingRatio * omega
-        guard stiffness > 0 else { continue }
-        let gamma = 1 / (h * (damper + h * stiffness))
-        let error = pB - pA
-        let bias = error * (h * stiffness * gamma)
-        let p = (vB + bias + j.impulse * gamma) * (-1 / (wB + gamma))
-        joints[k].impulse = joints[k].impulse + p
-        bodies[j.b].velocity = bodies[j.b].velocity + p * wB
-        // Turn back toward no rotation, as softly.
-        if iB > 0 {
-          let angularMass = 1 / iB
-          let aStiffness = angularMass * omega * omega, aDamper = 2 * angularMass * j.dampingRatio * omega
-          let aGamma = 1 / (h * (aDamper + h * aStiffness))
-          let w = bodies[j.b].angularVelocity
-          let angleError = bodies[j.b].angle - bodies[j.b].angle0
-          let q = -(w + angleError * h * aStiffness * aGamma) / (iB + aGamma)
-          bodies[j.b].angularVelocity += q * iB
+          let error = pB - pA
+          let bias = error * (h * stiffness * gamma)
+          let p = (vB + bias + j.impulse * gamma) * (-1 / (wB + gamma))
+          joints[k].impulse = joints[k].impulse + p
+          bodies[j.b].velocity = bodies[j.b].velocity + p * wB
+          // Turn back toward no rotation, as softly.
+          if iB > 0 {
+            let angularMass = 1 / iB
+            let aStiffness = angularMass * omega * omega,
+              aDamper = 2 * angularMass * j.dampingRatio * omega
+            let aGamma = 1 / (h * (aDamper + h * aStiffness))
+            let w = bodies[j.b].angularVelocity
+            let angleError = bodies[j.b].angle - bodies[j.b].angle0
+            let q = -(w + angleError * h * aStiffness * aGamma) / (iB + aGamma)
+            bodies[j.b].angularVelocity += q * iB
+          }
         }
       }
     }
   }
-  }
 
-  private static func apply(_ j: Joint, _ p: Point, _ rA: Point, _ rB: Point, _ bodies: UnsafeMutableBufferPointer<Body>) {
+  private static func apply(
+    _ j: Joint, _ p: Point, _ rA: Point, _ rB: Point, _ bodies: UnsafeMutableBufferPointer<Body>
+  ) {
     if let a = j.a {
       bodies[a].velocity = bodies[a].velocity - p * bodies[a].inverseMass
       bodies[a].angularVelocity -= bodies[a].inverseInertia * rA.cross(p)
@@ -451,7 +481,8 @@ final class World {
       for j in joints where j.isRigid {
         let wA = j.a.map { bodies[$0].inverseMass } ?? 0, wB = bodies[j.b].inverseMass
         guard wA + wB > 0 else { continue }
-        let startA = j.a.map { starts[$0] + (worldPoint($0, j.localA) - bodies[$0].position) } ?? j.localA
+        let startA =
+          j.a.map { starts[$0] + (worldPoint($0, j.localA) - bodies[$0].position) } ?? j.localA
         let startB = starts[j.b] + (worldPoint(j.b, j.localB) - bodies[j.b].position)
         let n = (startB - startA).normalized
         let q = worldPoint(j.b, j.localB) - worldPoint(j.a, j.localA)

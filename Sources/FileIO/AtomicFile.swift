@@ -152,11 +152,13 @@ enum StaleFiles {
 enum TemporaryFiles {
   private static let capacity = 64
   // A fixed table of C strings that the signal handler can walk without allocating or locking.
-  nonisolated(unsafe) private static let slots = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: capacity)
+  nonisolated(unsafe) private static let slots = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>
+    .allocate(capacity: capacity)
   // Programs writing temporary files (ffmpeg): killed, and waited for, before the files are
   // removed, so none can create its file again after the removal.
   private static let helperCapacity = 16
-  nonisolated(unsafe) private static let helpers = UnsafeMutablePointer<pid_t>.allocate(capacity: helperCapacity)
+  nonisolated(unsafe) private static let helpers = UnsafeMutablePointer<pid_t>.allocate(
+    capacity: helperCapacity)
   /// Whether the handlers are installed (and the tables initialized); guards every table write.
   private static let installed = Mutex(false)
 
@@ -332,7 +334,9 @@ extension AtomicFile {
   public static func makeFolder(_ path: String) throws(FileError) {
     var info = stat()
     if stat(path, &info) == 0 {
-      guard (info.st_mode & S_IFMT) == S_IFDIR else { throw FileError(path: path, reason: "exists and is not a folder") }
+      guard (info.st_mode & S_IFMT) == S_IFDIR else {
+        throw FileError(path: path, reason: "exists and is not a folder")
+      }
       return
     }
     guard mkdir(path, 0o755) == 0 else { throw FileError(path: path, reason: lastError()) }
@@ -345,7 +349,9 @@ extension AtomicFile {
     defer { closedir(dir) }
     var out: [String] = []
     while let entry = readdir(dir) {
-      let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+      let name = withUnsafeBytes(of: entry.pointee.d_name) {
+        String(cString: $0.bindMemory(to: CChar.self).baseAddress!)
+      }
       if name.hasSuffix(suffix) && !name.hasPrefix(".") { out.append(name) }
     }
     return out.sorted()

@@ -7,7 +7,8 @@ import Flipbook
 struct DemoCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "demo",
-    abstract: "Render a built-in demo (radar, cradle, waves, spinner, cat, counter, shimmer, activity, lift), or all of them.",
+    abstract:
+      "Render a built-in demo (radar, cradle, waves, spinner, cat, counter, shimmer, activity, lift), or all of them.",
     discussion: """
       Output rules and flags are render's. --all writes FOLDER/NAME.gif for every demo; --list \
       prints each demo's name and a one-line description.
@@ -26,10 +27,14 @@ struct DemoCommand: ParsableCommand {
 
   func validate() throws {
     if list {
-      guard name == nil, !all else { throw ValidationError("--list takes no demo name and no --all") }
+      guard name == nil, !all else {
+        throw ValidationError("--list takes no demo name and no --all")
+      }
       return
     }
-    guard let path = output.output else { throw ValidationError("Missing expected argument '--output <output>'") }
+    guard let path = output.output else {
+      throw ValidationError("Missing expected argument '--output <output>'")
+    }
     if all {
       guard name == nil else { throw ValidationError("give a demo name or --all, not both") }
       guard OutputOptions.kind(of: path).map({ $0 == .folder }) ?? true else {
@@ -37,8 +42,12 @@ struct DemoCommand: ParsableCommand {
       }
       return
     }
-    guard let name else { throw ValidationError("name a demo (one of \(Self.names)), or use --all or --list") }
-    guard Demo.named(name) != nil else { throw ValidationError("no demo called '\(name)'; the demos are \(Self.names)") }
+    guard let name else {
+      throw ValidationError("name a demo (one of \(Self.names)), or use --all or --list")
+    }
+    guard Demo.named(name) != nil else {
+      throw ValidationError("no demo called '\(name)'; the demos are \(Self.names)")
+    }
     try OutputOptions.checkKind(of: path)
   }
 

@@ -7,7 +7,8 @@ import Flipbook
 struct DiffCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "diff",
-    abstract: "Compare two PNGs, or two GIFs frame by frame; exit 0 when they match, 1 when they differ.",
+    abstract:
+      "Compare two PNGs, or two GIFs frame by frame; exit 0 when they match, 1 when they differ.",
     discussion: """
       A pixel differs when its perceptual color difference exceeds --threshold (0...1, default \
       0.1, pixelmatch's scale) and it is not anti-aliasing (an edge moved by a fraction of a \
@@ -24,7 +25,9 @@ struct DiffCommand: ParsableCommand {
   @Argument(help: "The actual image, of the same kind.")
   var actual: String
 
-  @Option(name: .long, parsing: .unconditional, help: "The largest perceptual difference a pixel may have, 0...1 (default 0.1).")
+  @Option(
+    name: .long, parsing: .unconditional,
+    help: "The largest perceptual difference a pixel may have, 0...1 (default 0.1).")
   var threshold: Double = 0.1
 
   @Option(name: .long, parsing: .unconditional, help: "How many pixels may differ (default 0).")
@@ -41,15 +44,25 @@ struct DiffCommand: ParsableCommand {
 
   func validate() throws {
     guard (0...1).contains(threshold) else { throw ValidationError("--threshold must be in 0...1") }
-    if let maxDiffPixels, maxDiffPixels < 0 { throw ValidationError("--max-diff-pixels must not be negative") }
-    if let maxDiffRatio, !(0...1).contains(maxDiffRatio) { throw ValidationError("--max-diff-ratio must be in 0...1") }
-    if maxDiffPixels != nil && maxDiffRatio != nil { throw ValidationError("give --max-diff-pixels or --max-diff-ratio, not both") }
-    if let output, !output.lowercased().hasSuffix(".png") { throw ValidationError("-o must name a .png file, got '\(output)'") }
+    if let maxDiffPixels, maxDiffPixels < 0 {
+      throw ValidationError("--max-diff-pixels must not be negative")
+    }
+    if let maxDiffRatio, !(0...1).contains(maxDiffRatio) {
+      throw ValidationError("--max-diff-ratio must be in 0...1")
+    }
+    if maxDiffPixels != nil && maxDiffRatio != nil {
+      throw ValidationError("give --max-diff-pixels or --max-diff-ratio, not both")
+    }
+    if let output, !output.lowercased().hasSuffix(".png") {
+      throw ValidationError("-o must name a .png file, got '\(output)'")
+    }
     if strip && output == nil { throw ValidationError("--strip needs -o") }
   }
 
   var tolerance: Tolerance {
-    Tolerance(threshold: threshold, ignoresAntialiasing: true, maxDifferingPixels: maxDiffPixels ?? 0, maxDifferingRatio: maxDiffRatio)
+    Tolerance(
+      threshold: threshold, ignoresAntialiasing: true, maxDifferingPixels: maxDiffPixels ?? 0,
+      maxDifferingRatio: maxDiffRatio)
   }
 
   func run() throws {
@@ -61,11 +74,15 @@ struct DiffCommand: ParsableCommand {
     }
     let (aIsGIF, bIsGIF) = (Self.isGIF(a), Self.isGIF(b))
     guard aIsGIF == bIsGIF else {
-      throw CommandFailure(message: "\(expected) is \(aIsGIF ? "a GIF" : "not a GIF") but \(actual) is \(bIsGIF ? "a GIF" : "not a GIF"): compare two PNGs or two GIFs")
+      throw CommandFailure(
+        message:
+          "\(expected) is \(aIsGIF ? "a GIF" : "not a GIF") but \(actual) is \(bIsGIF ? "a GIF" : "not a GIF"): compare two PNGs or two GIFs"
+      )
     }
     let passes: Bool
     if aIsGIF {
-      let e = try failing(expected) { try GIF.decode(a) }, c = try failing(actual) { try GIF.decode(b) }
+      let e = try failing(expected) { try GIF.decode(a) },
+        c = try failing(actual) { try GIF.decode(b) }
       let diff = AnimationDiff(expected: e, actual: c, tolerance: tolerance)
       print(diff.summary)
       if let output, let k = diff.failingFrames.first ?? (diff.frames.isEmpty ? nil : 0) {
@@ -73,7 +90,8 @@ struct DiffCommand: ParsableCommand {
       }
       passes = diff.passes
     } else {
-      let e = try failing(expected) { try Bitmap(pngData: a) }, c = try failing(actual) { try Bitmap(pngData: b) }
+      let e = try failing(expected) { try Bitmap(pngData: a) },
+        c = try failing(actual) { try Bitmap(pngData: b) }
       let diff: ImageDiff
       do {
         diff = try ImageDiff(expected: e, actual: c, tolerance: tolerance)
@@ -87,7 +105,9 @@ struct DiffCommand: ParsableCommand {
     guard passes else { throw CommandFailure(message: "\(expected) and \(actual) differ") }
   }
 
-  private func write(_ diff: ImageDiff, expected e: Bitmap, actual c: Bitmap, to path: String) throws {
+  private func write(
+    _ diff: ImageDiff, expected e: Bitmap, actual c: Bitmap, to path: String
+  ) throws {
     let picture = strip ? diff.strip(expected: e, actual: c) : diff.heatmap(over: e)
     try failing(path) { try AtomicFile.write(PNG.encode(picture), to: path) }
   }
@@ -105,15 +125,24 @@ struct DiffCommand: ParsableCommand {
     let (fa, fb) = (Self.animatedFormat(a), Self.animatedFormat(b))
     guard fa != nil || fb != nil else { return nil }
     guard fa == fb else {
-      throw CommandFailure(message: "\(expected) is \(fa.map { "an \($0)" } ?? "not a WebP or APNG") but \(actual) is \(fb.map { "an \($0)" } ?? "not a WebP or APNG"): compare two files of one format")
+      throw CommandFailure(
+        message:
+          "\(expected) is \(fa.map { "an \($0)" } ?? "not a WebP or APNG") but \(actual) is \(fb.map { "an \($0)" } ?? "not a WebP or APNG"): compare two files of one format"
+      )
     }
     let diff: AnimationDiff, (ef, cf): ([Bitmap], [Bitmap])
     if fa == "WebP" {
-      let e = try failing(expected) { try WebP.decode(a) }, c = try failing(actual) { try WebP.decode(b) }
-      (diff, ef, cf) = (AnimationDiff(expected: e, actual: c, tolerance: tolerance), e.frames, c.frames)
+      let e = try failing(expected) { try WebP.decode(a) },
+        c = try failing(actual) { try WebP.decode(b) }
+      (diff, ef, cf) = (
+        AnimationDiff(expected: e, actual: c, tolerance: tolerance), e.frames, c.frames
+      )
     } else {
-      let e = try failing(expected) { try APNG.decode(a) }, c = try failing(actual) { try APNG.decode(b) }
-      (diff, ef, cf) = (AnimationDiff(expected: e, actual: c, tolerance: tolerance), e.frames, c.frames)
+      let e = try failing(expected) { try APNG.decode(a) },
+        c = try failing(actual) { try APNG.decode(b) }
+      (diff, ef, cf) = (
+        AnimationDiff(expected: e, actual: c, tolerance: tolerance), e.frames, c.frames
+      )
     }
     print(diff.summary)
     if let output, let k = diff.failingFrames.first ?? (diff.frames.isEmpty ? nil : 0) {

@@ -17,7 +17,10 @@ public struct FlipbookTool: ParsableCommand {
       Exit status: 0 success, 1 the work failed (bad scene, unwritable output), 2 wrong usage.
       """,
     version: "0.1.0",
-    subcommands: [RenderCommand.self, FrameCommand.self, InspectCommand.self, DemoCommand.self, DiffCommand.self, SheetCommand.self])
+    subcommands: [
+      RenderCommand.self, FrameCommand.self, InspectCommand.self, DemoCommand.self,
+      DiffCommand.self, SheetCommand.self,
+    ])
 
   /// Creates the root command (it only dispatches to subcommands).
   public init() {}
@@ -72,7 +75,9 @@ enum FileHandleStandardError {
     var bytes = Array(text.utf8)
     var offset = 0
     while offset < bytes.count {
-      let n = bytes.withUnsafeMutableBytes { Glibc.write(2, $0.baseAddress! + offset, $0.count - offset) }
+      let n = bytes.withUnsafeMutableBytes {
+        Glibc.write(2, $0.baseAddress! + offset, $0.count - offset)
+      }
       if n <= 0 { break }
       offset += n
     }

@@ -10,13 +10,17 @@ struct FrameCommand: ParsableCommand {
   @Argument(help: "The scene file (.json).")
   var scene: String
 
-  @Option(name: .long, parsing: .unconditional, help: "The time to render, in seconds (any time; the duration does not bound it).")
+  @Option(
+    name: .long, parsing: .unconditional,
+    help: "The time to render, in seconds (any time; the duration does not bound it).")
   var time: Double
 
-  @Option(name: [.customShort("o"), .long], help: "The PNG file to write (written whole or not at all).")
+  @Option(
+    name: [.customShort("o"), .long], help: "The PNG file to write (written whole or not at all).")
   var output: String
 
-  @Option(name: .long, parsing: .unconditional, help: "Pixels per point (default: the scene's scale).")
+  @Option(
+    name: .long, parsing: .unconditional, help: "Pixels per point (default: the scene's scale).")
   var scale: Double?
 
   @Option(name: .long, help: "PNG compression: fast, default or small (see README).")
@@ -24,7 +28,9 @@ struct FrameCommand: ParsableCommand {
 
   func validate() throws {
     guard time.isFinite else { throw ValidationError("--time must be a finite number of seconds") }
-    if let scale, !(scale > 0 && scale.isFinite) { throw ValidationError("--scale must be greater than 0") }
+    if let scale, !(scale > 0 && scale.isFinite) {
+      throw ValidationError("--scale must be greater than 0")
+    }
     guard output.lowercased().hasSuffix(".png") else {
       throw ValidationError("the output of 'frame' must be a .png file, got '\(output)'")
     }
@@ -35,7 +41,9 @@ struct FrameCommand: ParsableCommand {
     let path = scene
     let recipe = SceneRecipe { try SceneFormat.load(contentsOf: path) }
     _ = try failing(scene) {
-      try Export.render(recipe, at: [time], scale: scale, into: PNGSink(.file(output), compression: pngCompression), startingWith: loaded)
+      try Export.render(
+        recipe, at: [time], scale: scale, into: PNGSink(.file(output), compression: pngCompression),
+        startingWith: loaded)
     }
   }
 }

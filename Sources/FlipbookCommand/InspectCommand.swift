@@ -6,7 +6,8 @@ import Flipbook
 struct InspectCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "inspect",
-    abstract: "Print every layer's values at the asked times, one JSON object per line (JSON Lines).",
+    abstract:
+      "Print every layer's values at the asked times, one JSON object per line (JSON Lines).",
     discussion: """
       Layers are listed in drawing order: depth first, a layer before its sublayers, siblings \
       sorted by zPosition. Numbers are printed in shortest round-trip form. --from/--to/--step \
@@ -16,16 +17,21 @@ struct InspectCommand: ParsableCommand {
   @Argument(help: "The scene file (.json).")
   var scene: String
 
-  @Option(name: .long, parsing: .unconditionalSingleValue, help: "A time to inspect, in seconds; repeat for several.")
+  @Option(
+    name: .long, parsing: .unconditionalSingleValue,
+    help: "A time to inspect, in seconds; repeat for several.")
   var time: [Double] = []
 
   @Option(name: .long, parsing: .unconditional, help: "The first time of a range, in seconds.")
   var from: Double?
 
-  @Option(name: .long, parsing: .unconditional, help: "The last time of a range, in seconds (included).")
+  @Option(
+    name: .long, parsing: .unconditional, help: "The last time of a range, in seconds (included).")
   var to: Double?
 
-  @Option(name: .long, parsing: .unconditional, help: "The step between the times of a range, in seconds.")
+  @Option(
+    name: .long, parsing: .unconditional, help: "The step between the times of a range, in seconds."
+  )
   var step: Double?
 
   func validate() throws {
@@ -33,10 +39,16 @@ struct InspectCommand: ParsableCommand {
     if !range.isEmpty && range.count != 3 {
       throw ValidationError("--from, --to and --step go together")
     }
-    if let step, !(step > 0 && step.isFinite) { throw ValidationError("--step must be greater than 0") }
+    if let step, !(step > 0 && step.isFinite) {
+      throw ValidationError("--step must be greater than 0")
+    }
     if let from, let to, to < from { throw ValidationError("--to must not be before --from") }
-    if time.isEmpty && range.isEmpty { throw ValidationError("ask for at least one time: --time S, or --from A --to B --step S") }
-    if !(time + range).allSatisfy(\.isFinite) { throw ValidationError("times must be finite numbers of seconds") }
+    if time.isEmpty && range.isEmpty {
+      throw ValidationError("ask for at least one time: --time S, or --from A --to B --step S")
+    }
+    if !(time + range).allSatisfy(\.isFinite) {
+      throw ValidationError("times must be finite numbers of seconds")
+    }
     if let from, let to, let step, (to - from) / step > 1_000_000 {
       throw ValidationError("--from/--to/--step asks for more than 1,000,000 times")
     }

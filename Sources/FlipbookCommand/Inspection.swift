@@ -15,7 +15,9 @@ enum Inspection {
     for (model, shown) in zip(scene.layers, tree.sublayers) {
       if let state = scene.dynamicState(of: model) { states[ObjectIdentifier(shown)] = state }
     }
-    for layer in tree.sublayersInDrawingOrder { visit(layer, dynamics: states[ObjectIdentifier(layer)]) }
+    for layer in tree.sublayersInDrawingOrder {
+      visit(layer, dynamics: states[ObjectIdentifier(layer)])
+    }
     return "{\"time\": \(number(time)), \"layers\": [\(entries.joined(separator: ", "))]}"
   }
 
@@ -31,7 +33,10 @@ enum Inspection {
       fields.append(("mask", entry(for: mask)))
     }
     if let dynamics {
-      fields += [("velocity", point(dynamics.velocity)), ("angularVelocity", number(dynamics.angularVelocity))]
+      fields += [
+        ("velocity", point(dynamics.velocity)),
+        ("angularVelocity", number(dynamics.angularVelocity)),
+      ]
     }
     return "{" + fields.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}"
   }
@@ -43,19 +48,22 @@ enum Inspection {
     switch value {
     case .value(.scalar(let x)): return number(x)
     case .value(.point(let p)): return point(p)
-    case .value(.size(let s)): return [s.width, s.height].map(number).joined(separator: ", ").bracketed
+    case .value(.size(let s)):
+      return [s.width, s.height].map(number).joined(separator: ", ").bracketed
     case .value(.rect(let r)): return rect(r)
     case .value(.color(let c)): return color(c)
     case .value(.transform(let t)): return transform(t)
     case .value(.path(let p)): return p.map { string($0.svgPathData) } ?? "null"
-    case .value(.image(let i)): return i.map { $0.name.map(string) ?? "\"<image \($0.width)x\($0.height)>\"" } ?? "null"
+    case .value(.image(let i)):
+      return i.map { $0.name.map(string) ?? "\"<image \($0.width)x\($0.height)>\"" } ?? "null"
     case .value(.bool(let b)): return b ? "true" : "false"
     case .value(.colors(let list)):
       return list.map { $0.map(color).joined(separator: ", ").bracketed } ?? "null"
     case .value(.numbers(let list)):
       return list.map { $0.map(number).joined(separator: ", ").bracketed } ?? "null"
     case .choice(let name): return string(name)
-    case .numbers(let list): return list.map { $0.map(number).joined(separator: ", ").bracketed } ?? "null"
+    case .numbers(let list):
+      return list.map { $0.map(number).joined(separator: ", ").bracketed } ?? "null"
     case .text(let s): return s.map(string) ?? "null"
     }
   }

@@ -6,7 +6,8 @@ import Glibc
 struct RenderCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "render",
-    abstract: "Render a scene to an animated GIF, WebP or PNG, a video, a PNG of its first frame, or PNG frames.",
+    abstract:
+      "Render a scene to an animated GIF, WebP or PNG, a video, a PNG of its first frame, or PNG frames.",
     discussion: """
       Frames are at from + i / fps while the time is below --to (default 0 to the scene's \
       duration). OUT by extension: .gif an animated GIF, .webp an animated WebP (lossless \
@@ -21,7 +22,9 @@ struct RenderCommand: ParsableCommand {
   @OptionGroup var output: OutputOptions
 
   func validate() throws {
-    guard let path = output.output else { throw ValidationError("Missing expected argument '--output <output>'") }
+    guard let path = output.output else {
+      throw ValidationError("Missing expected argument '--output <output>'")
+    }
     try OutputOptions.checkKind(of: path)
   }
 
@@ -39,40 +42,56 @@ struct RenderCommand: ParsableCommand {
 
 /// The output flags `render` and `demo` share, and the rendering they drive.
 struct OutputOptions: ParsableArguments {
-  @Option(name: [.customShort("o"), .long], help: "The output: FILE.gif, .webp, .apng, .mp4, .webm, .png, or a FOLDER/ of PNG frames.")
+  @Option(
+    name: [.customShort("o"), .long],
+    help: "The output: FILE.gif, .webp, .apng, .mp4, .webm, .png, or a FOLDER/ of PNG frames.")
   var output: String?
 
   @Option(name: .long, parsing: .unconditional, help: "Frames per second (default: the scene's).")
   var fps: Double?
 
-  @Option(name: .long, parsing: .unconditional, help: "The scene's duration in seconds (default: the scene's).")
+  @Option(
+    name: .long, parsing: .unconditional,
+    help: "The scene's duration in seconds (default: the scene's).")
   var duration: Double?
 
-  @Option(name: .long, parsing: .unconditional, help: "The time of the first frame, in seconds (default 0).")
+  @Option(
+    name: .long, parsing: .unconditional,
+    help: "The time of the first frame, in seconds (default 0).")
   var from: Double = 0
 
-  @Option(name: .long, parsing: .unconditional, help: "The end of the range, excluded, in seconds (default: the duration).")
+  @Option(
+    name: .long, parsing: .unconditional,
+    help: "The end of the range, excluded, in seconds (default: the duration).")
   var to: Double?
 
   @Option(name: .long, parsing: .unconditional, help: "Pixels per point (default: the scene's).")
   var scale: Double?
 
-  @Option(name: .long, parsing: .unconditional, help: "Rendering threads (default: the number of cores).")
+  @Option(
+    name: .long, parsing: .unconditional, help: "Rendering threads (default: the number of cores).")
   var jobs: Int = FrameRenderer.coreCount
 
-  @Option(name: .long, parsing: .unconditional, help: "The most colors in a GIF's palette, 2...256 (default 256).")
+  @Option(
+    name: .long, parsing: .unconditional,
+    help: "The most colors in a GIF's palette, 2...256 (default 256).")
   var colors: Int = 256
 
-  @Option(name: .long, help: "GIF dithering: floyd-steinberg, ordered or none (default floyd-steinberg).")
+  @Option(
+    name: .long, help: "GIF dithering: floyd-steinberg, ordered or none (default floyd-steinberg).")
   var dither: GIF.DitherMethod = .floydSteinberg
 
-  @Option(name: .long, parsing: .unconditional, help: "GIF loop count: 0 forever, N plays N times in all (default: the scene's, 0).")
+  @Option(
+    name: .long, parsing: .unconditional,
+    help: "GIF loop count: 0 forever, N plays N times in all (default: the scene's, 0).")
   var loop: Int?
 
   @Option(name: .long, help: "Lossy WebP of this quality, 0...100 (default: lossless).")
   var quality: Double?
 
-  @Option(name: .long, help: "Video quality: H.264 0...51 (default 18), VP9 0...63 (default 24); lower is better.")
+  @Option(
+    name: .long,
+    help: "Video quality: H.264 0...51 (default 18), VP9 0...63 (default 24); lower is better.")
   var crf: Int?
 
   @Option(name: .long, help: "PNG compression: fast, default or small.")
@@ -100,18 +119,22 @@ struct OutputOptions: ParsableArguments {
   /// Throws a usage error when `path` names no output format.
   static func checkKind(of path: String) throws {
     guard kind(of: path) != nil else {
-      throw ValidationError("cannot tell the output format of '\(path)': use a .gif, .webp, .apng, .mp4, .webm or .png file, or a folder ending in /")
+      throw ValidationError(
+        "cannot tell the output format of '\(path)': use a .gif, .webp, .apng, .mp4, .webm or .png file, or a folder ending in /"
+      )
     }
   }
 
   func validate() throws {
     if let fps, !(fps >= Scene.minimumFPS && fps <= Scene.maximumFPS) {
       throw ValidationError(
-        "--fps must be from \(Scene.minimumFPS) to \(Int(Scene.maximumFPS)) frames per second, found \(fps)")
+        "--fps must be from \(Scene.minimumFPS) to \(Int(Scene.maximumFPS)) frames per second, found \(fps)"
+      )
     }
     if let duration, !(duration > 0 && duration <= Scene.maximumDuration) {
       throw ValidationError(
-        "--duration must be more than 0 and at most \(Int(Scene.maximumDuration)) seconds, found \(duration)")
+        "--duration must be more than 0 and at most \(Int(Scene.maximumDuration)) seconds, found \(duration)"
+      )
     }
     if let scale, !(scale > 0 && scale.isFinite) {
       throw ValidationError("--scale must be a finite number greater than 0, found \(scale)")
@@ -136,7 +159,9 @@ struct OutputOptions: ParsableArguments {
   func validateFormatOptions() throws {
     let kind = output.flatMap(OutputOptions.kind(of:))
     if let quality {
-      guard quality >= 0 && quality <= 100 else { throw ValidationError("--quality must be 0...100, found \(quality)") }
+      guard quality >= 0 && quality <= 100 else {
+        throw ValidationError("--quality must be 0...100, found \(quality)")
+      }
       guard kind == .webp || kind == .folder || kind == nil else {
         throw ValidationError("--quality applies to .webp outputs only (lossy WebP)")
       }
@@ -146,7 +171,9 @@ struct OutputOptions: ParsableArguments {
         throw ValidationError("--crf applies to .mp4 and .webm outputs only")
       }
       guard format.crfRange.contains(crf) else {
-        throw ValidationError("--crf must be \(format.crfRange.lowerBound)...\(format.crfRange.upperBound) for .\(format.rawValue)")
+        throw ValidationError(
+          "--crf must be \(format.crfRange.lowerBound)...\(format.crfRange.upperBound) for .\(format.rawValue)"
+        )
       }
     }
   }
@@ -170,11 +197,14 @@ struct OutputOptions: ParsableArguments {
     defer { bar.finish() }
     let sink = makeSink(for: output, options: options)
     let progress = OutputOptions.kind(of: output) == .png ? nil : bar.update
-    let report = try failing(name) { try Export.render(recipe, into: sink, options: options, progress: progress) }
+    let report = try failing(name) {
+      try Export.render(recipe, into: sink, options: options, progress: progress)
+    }
     bar.finish()
     guard !quiet else { return }
     for warning in report.warnings { FileHandleStandardError.write("warning: \(warning)") }
-    let stored = report.storedFrameCount == report.frameCount ? "" : " (\(report.storedFrameCount) stored)"
+    let stored =
+      report.storedFrameCount == report.frameCount ? "" : " (\(report.storedFrameCount) stored)"
     print("\(output): \(report.frameCount) frames\(stored), \(report.byteCount) bytes")
   }
 }
@@ -187,7 +217,8 @@ extension OutputOptions {
     case .gif: return Export.sink(.gif, to: output, options: options)
     case .webp: return Export.sink(.webp, to: output, options: options)
     case .apng: return Export.sink(.apng, to: output, options: options)
-    case .video(let format): return Export.sink(format == .mp4 ? .mp4 : .webm, to: output, options: options)
+    case .video(let format):
+      return Export.sink(format == .mp4 ? .mp4 : .webm, to: output, options: options)
     case .folder: return PNGSequenceSink(.folder(output), compression: options.pngCompression)
     case .png, nil: return PNGSink(.file(output), compression: options.pngCompression)
     }
@@ -224,5 +255,7 @@ final class ProgressBar {
 }
 
 extension String {
-  fileprivate func padding(_ width: Int) -> String { self + String(repeating: " ", count: Swift.max(0, width - count)) }
+  fileprivate func padding(_ width: Int) -> String {
+    self + String(repeating: " ", count: Swift.max(0, width - count))
+  }
 }

@@ -6,7 +6,8 @@ import Flipbook
 struct SheetCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "sheet",
-    abstract: "Lay frames of a scene or a GIF out in a grid, each with its time under it, as one PNG.",
+    abstract:
+      "Lay frames of a scene or a GIF out in a grid, each with its time under it, as one PNG.",
     discussion: """
       By default 8 frames evenly spread over the scene's duration (a scene), or over the GIF's \
       frames (every frame when it has 12 or fewer). --times picks the times instead; for a GIF, \
@@ -23,20 +24,32 @@ struct SheetCommand: ParsableCommand {
   @Option(name: .long, parsing: .unconditional, help: "Frames per row (default 4).")
   var columns: Int = 4
 
-  @Option(name: .long, parsing: .upToNextOption, help: "The times to show, in seconds (e.g. --times 0 0.5 1).")
+  @Option(
+    name: .long, parsing: .upToNextOption,
+    help: "The times to show, in seconds (e.g. --times 0 0.5 1).")
   var times: [Double] = []
 
-  @Option(name: .long, parsing: .unconditional, help: "Pixels per point for a scene (default: the scene's).")
+  @Option(
+    name: .long, parsing: .unconditional,
+    help: "Pixels per point for a scene (default: the scene's).")
   var scale: Double?
 
   static let defaultCount = 8
 
   func validate() throws {
-    guard output.lowercased().hasSuffix(".png") else { throw ValidationError("-o must name a .png file, got '\(output)'") }
+    guard output.lowercased().hasSuffix(".png") else {
+      throw ValidationError("-o must name a .png file, got '\(output)'")
+    }
     guard (1...100).contains(columns) else { throw ValidationError("--columns must be 1...100") }
-    guard times.allSatisfy({ $0.isFinite && $0 >= 0 }) else { throw ValidationError("--times must be times of 0 s or later") }
-    guard times.count <= ContactSheet.maximumFrames else { throw ValidationError("a sheet shows at most \(ContactSheet.maximumFrames) frames") }
-    if let scale, !(scale > 0 && scale.isFinite) { throw ValidationError("--scale must be greater than 0") }
+    guard times.allSatisfy({ $0.isFinite && $0 >= 0 }) else {
+      throw ValidationError("--times must be times of 0 s or later")
+    }
+    guard times.count <= ContactSheet.maximumFrames else {
+      throw ValidationError("a sheet shows at most \(ContactSheet.maximumFrames) frames")
+    }
+    if let scale, !(scale > 0 && scale.isFinite) {
+      throw ValidationError("--scale must be greater than 0")
+    }
   }
 
   func run() throws {
@@ -46,7 +59,10 @@ struct SheetCommand: ParsableCommand {
       let frames = Self.frames(of: gif, at: times)
       try failing(output) {
         // The GIF's frames go into the same sink a scene's would, each at the time it starts.
-        try sink.begin(FramePlan(frameCount: frames.count, fps: 100, pixelWidth: gif.width, pixelHeight: gif.height, loopCount: gif.loopExtension ?? 1, jobs: 1))
+        try sink.begin(
+          FramePlan(
+            frameCount: frames.count, fps: 100, pixelWidth: gif.width, pixelHeight: gif.height,
+            loopCount: gif.loopExtension ?? 1, jobs: 1))
         let work = try sink.frameWork()
         for (i, frame) in frames.enumerated() {
           let info = FrameInfo(index: i, time: frame.time, duration: 0)
@@ -58,8 +74,13 @@ struct SheetCommand: ParsableCommand {
       let scene = try loadScene(input)
       let path = input
       let recipe = SceneRecipe { try SceneFormat.load(contentsOf: path) }
-      let chosen = times.isEmpty ? (0..<Self.defaultCount).map { Double($0) * scene.duration / Double(Self.defaultCount) } : times
-      _ = try failing(input) { try Export.render(recipe, at: chosen, scale: scale, into: sink, startingWith: scene) }
+      let chosen =
+        times.isEmpty
+        ? (0..<Self.defaultCount).map { Double($0) * scene.duration / Double(Self.defaultCount) }
+        : times
+      _ = try failing(input) {
+        try Export.render(recipe, at: chosen, scale: scale, into: sink, startingWith: scene)
+      }
     }
   }
 

@@ -13,13 +13,16 @@ public struct Bitmap: Hashable, Sendable {
 
   /// Creates a bitmap of the given size filled with `color` (transparent by default).
   public init(width: Int, height: Int, fill color: RGBA8 = RGBA8(0, 0, 0, 0)) {
-    precondition(width >= 0 && height >= 0, "Bitmap size must not be negative: \(width) x \(height)")
+    precondition(
+      width >= 0 && height >= 0, "Bitmap size must not be negative: \(width) x \(height)")
     self.width = width
     self.height = height
     var pixels = [UInt8](repeating: 0, count: width * height * 4)
     if color != RGBA8(0, 0, 0, 0) {
       for i in stride(from: 0, to: pixels.count, by: 4) {
-        (pixels[i], pixels[i + 1], pixels[i + 2], pixels[i + 3]) = (color.r, color.g, color.b, color.a)
+        (pixels[i], pixels[i + 1], pixels[i + 2], pixels[i + 3]) = (
+          color.r, color.g, color.b, color.a
+        )
       }
     }
     self.pixels = pixels
@@ -27,7 +30,8 @@ public struct Bitmap: Hashable, Sendable {
 
   /// Wraps existing RGBA8 bytes; `pixels.count` must be `width * height * 4`.
   public init(width: Int, height: Int, pixels: [UInt8]) {
-    precondition(width >= 0 && height >= 0, "Bitmap size must not be negative: \(width) x \(height)")
+    precondition(
+      width >= 0 && height >= 0, "Bitmap size must not be negative: \(width) x \(height)")
     precondition(
       pixels.count == width * height * 4,
       "A \(width) x \(height) bitmap needs \(width * height * 4) bytes, got \(pixels.count)")
@@ -39,14 +43,20 @@ public struct Bitmap: Hashable, Sendable {
   /// The pixel at column `x`, row `y` (0-based, from the top-left).
   public subscript(x: Int, y: Int) -> RGBA8 {
     get {
-      precondition(x >= 0 && x < width && y >= 0 && y < height, "Pixel (\(x), \(y)) is outside \(width) x \(height)")
+      precondition(
+        x >= 0 && x < width && y >= 0 && y < height,
+        "Pixel (\(x), \(y)) is outside \(width) x \(height)")
       let i = (y * width + x) * 4
       return RGBA8(pixels[i], pixels[i + 1], pixels[i + 2], pixels[i + 3])
     }
     set {
-      precondition(x >= 0 && x < width && y >= 0 && y < height, "Pixel (\(x), \(y)) is outside \(width) x \(height)")
+      precondition(
+        x >= 0 && x < width && y >= 0 && y < height,
+        "Pixel (\(x), \(y)) is outside \(width) x \(height)")
       let i = (y * width + x) * 4
-      (pixels[i], pixels[i + 1], pixels[i + 2], pixels[i + 3]) = (newValue.r, newValue.g, newValue.b, newValue.a)
+      (pixels[i], pixels[i + 1], pixels[i + 2], pixels[i + 3]) = (
+        newValue.r, newValue.g, newValue.b, newValue.a
+      )
     }
   }
 

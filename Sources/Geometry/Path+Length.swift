@@ -38,7 +38,8 @@ extension Path {
       switch self {
       case .line(let a, let b): d = b - a
       case .quad(let a, let c, let b): d = (c - a) * (2 * u) + (b - c) * (2 * t)
-      case .cubic(let a, let c1, let c2, let b): d = (c1 - a) * (3 * u * u) + (c2 - c1) * (6 * u * t) + (b - c2) * (3 * t * t)
+      case .cubic(let a, let c1, let c2, let b):
+        d = (c1 - a) * (3 * u * u) + (c2 - c1) * (6 * u * t) + (b - c2) * (3 * t * t)
       }
       if d.x == 0 && d.y == 0 { d = end - start }
       return d
@@ -61,7 +62,9 @@ extension Path {
         return .quad(a2, c2, b2)
       case .cubic(let a, let c1, let c2, let b):
         let lerp = { (p: Point, q: Point, t: Double) in p * (1 - t) + q * t }
-        func left(_ p0: Point, _ p1: Point, _ p2: Point, _ p3: Point, _ t: Double) -> (Point, Point, Point, Point) {
+        func left(
+          _ p0: Point, _ p1: Point, _ p2: Point, _ p3: Point, _ t: Double
+        ) -> (Point, Point, Point, Point) {
           let q0 = lerp(p0, p1, t), q1 = lerp(p1, p2, t), q2 = lerp(p2, p3, t)
           let r0 = lerp(q0, q1, t), r1 = lerp(q1, q2, t)
           return (p0, q0, r0, lerp(r0, r1, t))
@@ -150,7 +153,10 @@ extension Path {
         closes = true
       }
       if let seg {
-        out.append(MeasuredSegment(segment: seg, subpath: subpath, closes: closes, table: seg.lengthTable(samples: samples)))
+        out.append(
+          MeasuredSegment(
+            segment: seg, subpath: subpath, closes: closes, table: seg.lengthTable(samples: samples)
+          ))
         current = seg.end
       }
     }

@@ -22,10 +22,18 @@ extension Path {
     let (cx, cy, rx, ry) = (r.midX, r.midY, r.width / 2, r.height / 2)
     let (kx, ky) = (rx * Path.quarterCircleHandle, ry * Path.quarterCircleHandle)
     move(to: Point(x: cx + rx, y: cy))
-    addCurve(to: Point(x: cx, y: cy + ry), control1: Point(x: cx + rx, y: cy + ky), control2: Point(x: cx + kx, y: cy + ry))
-    addCurve(to: Point(x: cx - rx, y: cy), control1: Point(x: cx - kx, y: cy + ry), control2: Point(x: cx - rx, y: cy + ky))
-    addCurve(to: Point(x: cx, y: cy - ry), control1: Point(x: cx - rx, y: cy - ky), control2: Point(x: cx - kx, y: cy - ry))
-    addCurve(to: Point(x: cx + rx, y: cy), control1: Point(x: cx + kx, y: cy - ry), control2: Point(x: cx + rx, y: cy - ky))
+    addCurve(
+      to: Point(x: cx, y: cy + ry), control1: Point(x: cx + rx, y: cy + ky),
+      control2: Point(x: cx + kx, y: cy + ry))
+    addCurve(
+      to: Point(x: cx - rx, y: cy), control1: Point(x: cx - kx, y: cy + ry),
+      control2: Point(x: cx - rx, y: cy + ky))
+    addCurve(
+      to: Point(x: cx, y: cy - ry), control1: Point(x: cx - rx, y: cy - ky),
+      control2: Point(x: cx - kx, y: cy - ry))
+    addCurve(
+      to: Point(x: cx + rx, y: cy), control1: Point(x: cx + kx, y: cy - ry),
+      control2: Point(x: cx + rx, y: cy - ky))
     closeSubpath()
   }
 
@@ -44,20 +52,32 @@ extension Path {
     let (x0, y0, x1, y1) = (r.minX, r.minY, r.maxX, r.maxY)
     move(to: Point(x: x0 + radius, y: y0))
     addLine(to: Point(x: x1 - radius, y: y0))
-    addCurve(to: Point(x: x1, y: y0 + radius), control1: Point(x: x1 - radius + k, y: y0), control2: Point(x: x1, y: y0 + radius - k))
+    addCurve(
+      to: Point(x: x1, y: y0 + radius), control1: Point(x: x1 - radius + k, y: y0),
+      control2: Point(x: x1, y: y0 + radius - k))
     addLine(to: Point(x: x1, y: y1 - radius))
-    addCurve(to: Point(x: x1 - radius, y: y1), control1: Point(x: x1, y: y1 - radius + k), control2: Point(x: x1 - radius + k, y: y1))
+    addCurve(
+      to: Point(x: x1 - radius, y: y1), control1: Point(x: x1, y: y1 - radius + k),
+      control2: Point(x: x1 - radius + k, y: y1))
     addLine(to: Point(x: x0 + radius, y: y1))
-    addCurve(to: Point(x: x0, y: y1 - radius), control1: Point(x: x0 + radius - k, y: y1), control2: Point(x: x0, y: y1 - radius + k))
+    addCurve(
+      to: Point(x: x0, y: y1 - radius), control1: Point(x: x0 + radius - k, y: y1),
+      control2: Point(x: x0, y: y1 - radius + k))
     addLine(to: Point(x: x0, y: y0 + radius))
-    addCurve(to: Point(x: x0 + radius, y: y0), control1: Point(x: x0, y: y0 + radius - k), control2: Point(x: x0 + radius - k, y: y0))
+    addCurve(
+      to: Point(x: x0 + radius, y: y0), control1: Point(x: x0, y: y0 + radius - k),
+      control2: Point(x: x0 + radius - k, y: y0))
     closeSubpath()
   }
 
   /// An open circular arc, as `UIBezierPath(arcCenter:radius:startAngle:endAngle:clockwise:)`.
-  public init(arcCenter center: Point, radius: Double, startAngle: Double, endAngle: Double, clockwise: Bool) {
+  public init(
+    arcCenter center: Point, radius: Double, startAngle: Double, endAngle: Double, clockwise: Bool
+  ) {
     self.init()
-    addArc(center: center, radius: radius, startAngle: startAngle, endAngle: endAngle, clockwise: clockwise)
+    addArc(
+      center: center, radius: radius, startAngle: startAngle, endAngle: endAngle,
+      clockwise: clockwise)
   }
 
   /// Adds a circular arc with UIKit's meaning of `clockwise` in y-down coordinates: angle 0
@@ -65,7 +85,9 @@ extension Path {
   /// the chosen direction is one full circle; a shorter sweep the other way round wraps (from 0 to
   /// -π/2 clockwise is three quarters of a turn). When the path has a current point, a straight
   /// line joins it to the arc's start, as `addArc` does.
-  public mutating func addArc(center: Point, radius: Double, startAngle: Double, endAngle: Double, clockwise: Bool) {
+  public mutating func addArc(
+    center: Point, radius: Double, startAngle: Double, endAngle: Double, clockwise: Bool
+  ) {
     let twoPi = 2 * Double.pi
     var sweep = clockwise ? endAngle - startAngle : startAngle - endAngle
     // Angles so far apart that their difference overflows are more than a turn apart.
@@ -77,15 +99,19 @@ extension Path {
       if sweep < 0 { sweep += twoPi }
     }
     let direction: Double = clockwise ? 1 : -1
-    let start = Point(x: center.x + radius * cos(startAngle), y: center.y + radius * sin(startAngle))
+    let start = Point(
+      x: center.x + radius * cos(startAngle), y: center.y + radius * sin(startAngle))
     if currentPoint == nil { move(to: start) } else { addLine(to: start) }
     appendArcCurves(
-      center: center, rx: radius, ry: radius, rotation: 0, startAngle: startAngle, sweep: direction * sweep)
+      center: center, rx: radius, ry: radius, rotation: 0, startAngle: startAngle,
+      sweep: direction * sweep)
   }
 
   /// Appends cubic curves that follow an elliptical arc from `startAngle` over `sweep` radians
   /// (signed), in the ellipse's own frame turned by `rotation`; each curve covers at most π/2.
-  mutating func appendArcCurves(center: Point, rx: Double, ry: Double, rotation: Double, startAngle: Double, sweep: Double) {
+  mutating func appendArcCurves(
+    center: Point, rx: Double, ry: Double, rotation: Double, startAngle: Double, sweep: Double
+  ) {
     // Non-finite input (from overflowing arithmetic upstream) draws nothing rather than trap.
     guard sweep != 0, sweep.isFinite, abs(sweep) <= 4 * Double.pi else { return }
     let count = Swift.max(1, Int((abs(sweep) / (Double.pi / 2) - 1e-9).rounded(.up)))
@@ -100,10 +126,11 @@ extension Path {
     for _ in 0..<count {
       let a1 = a0 + step
       let (c0, s0, c1, s1) = (cos(a0), sin(a0), cos(a1), sin(a1))
-      append(.curve(
-        to: map(c1, s1),
-        control1: map(c0 - k * s0, s0 + k * c0),
-        control2: map(c1 + k * s1, s1 - k * c1)))
+      append(
+        .curve(
+          to: map(c1, s1),
+          control1: map(c0 - k * s0, s0 + k * c0),
+          control2: map(c1 + k * s1, s1 - k * c1)))
       a0 = a1
     }
   }

@@ -85,9 +85,13 @@ public struct Path: Hashable, Sendable {
       switch e {
       case .move(let p): out.append(.move(to: p.applying(transform)))
       case .line(let p): out.append(.line(to: p.applying(transform)))
-      case .quadCurve(let p, let c): out.append(.quadCurve(to: p.applying(transform), control: c.applying(transform)))
+      case .quadCurve(let p, let c):
+        out.append(.quadCurve(to: p.applying(transform), control: c.applying(transform)))
       case .curve(let p, let c1, let c2):
-        out.append(.curve(to: p.applying(transform), control1: c1.applying(transform), control2: c2.applying(transform)))
+        out.append(
+          .curve(
+            to: p.applying(transform), control1: c1.applying(transform),
+            control2: c2.applying(transform)))
       case .closeSubpath: out.append(.closeSubpath)
       }
     }
@@ -106,7 +110,9 @@ public struct Path: Hashable, Sendable {
       case .closeSubpath: break
       }
     }
-    guard let x0 = xs.min(), let x1 = xs.max(), let y0 = ys.min(), let y1 = ys.max() else { return .zero }
+    guard let x0 = xs.min(), let x1 = xs.max(), let y0 = ys.min(), let y1 = ys.max() else {
+      return .zero
+    }
     return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
   }
 }

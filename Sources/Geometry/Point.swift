@@ -31,10 +31,18 @@ public struct Point: Hashable, Sendable, CustomStringConvertible {
     ((other.x - x) * (other.x - x) + (other.y - y) * (other.y - y)).squareRoot()
   }
 
-  @inlinable public static func + (lhs: Point, rhs: Point) -> Point { Point(x: lhs.x + rhs.x, y: lhs.y + rhs.y) }
-  @inlinable public static func - (lhs: Point, rhs: Point) -> Point { Point(x: lhs.x - rhs.x, y: lhs.y - rhs.y) }
-  @inlinable public static func * (lhs: Point, rhs: Double) -> Point { Point(x: lhs.x * rhs, y: lhs.y * rhs) }
-  @inlinable public static func * (lhs: Double, rhs: Point) -> Point { Point(x: lhs * rhs.x, y: lhs * rhs.y) }
+  @inlinable public static func + (lhs: Point, rhs: Point) -> Point {
+    Point(x: lhs.x + rhs.x, y: lhs.y + rhs.y)
+  }
+  @inlinable public static func - (lhs: Point, rhs: Point) -> Point {
+    Point(x: lhs.x - rhs.x, y: lhs.y - rhs.y)
+  }
+  @inlinable public static func * (lhs: Point, rhs: Double) -> Point {
+    Point(x: lhs.x * rhs, y: lhs.y * rhs)
+  }
+  @inlinable public static func * (lhs: Double, rhs: Point) -> Point {
+    Point(x: lhs * rhs.x, y: lhs * rhs.y)
+  }
 
   /// `(x, y)`, for messages.
   public var description: String { "(\(x), \(y))" }

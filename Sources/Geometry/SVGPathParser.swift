@@ -51,13 +51,15 @@ struct SVGPathParser {
         command = c
         index += 1
       } else if command == nil || !startsNumber(c) {
-        throw SVGPathError(offset: index, reason: "expected a path command, found \(describe(index))")
+        throw SVGPathError(
+          offset: index, reason: "expected a path command, found \(describe(index))")
       } else if command == UInt8(ascii: "Z") || command == UInt8(ascii: "z") {
         throw SVGPathError(offset: index, reason: "unexpected number after close command")
       }
       guard let cmd = command else { break }
       if first && cmd != UInt8(ascii: "M") && cmd != UInt8(ascii: "m") {
-        throw SVGPathError(offset: index - 1, reason: "path data must begin with a move command (M or m)")
+        throw SVGPathError(
+          offset: index - 1, reason: "path data must begin with a move command (M or m)")
       }
       first = false
       try run(cmd)
@@ -82,7 +84,8 @@ struct SVGPathParser {
   }
 
   private func startsNumber(_ c: UInt8) -> Bool {
-    (c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9")) || c == UInt8(ascii: "-") || c == UInt8(ascii: "+")
+    (c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9")) || c == UInt8(ascii: "-")
+      || c == UInt8(ascii: "+")
       || c == UInt8(ascii: ".")
   }
 
@@ -110,15 +113,23 @@ struct SVGPathParser {
   private mutating func number() throws(SVGPathError) -> Double {
     skipSeparators(allowComma: true)
     let start = index
-    if index < bytes.count && (bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-")) { index += 1 }
+    if index < bytes.count
+      && (bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-"))
+    {
+      index += 1
+    }
     var digits = 0
-    while index < bytes.count && bytes[index] >= UInt8(ascii: "0") && bytes[index] <= UInt8(ascii: "9") {
+    while index < bytes.count && bytes[index] >= UInt8(ascii: "0")
+      && bytes[index] <= UInt8(ascii: "9")
+    {
       index += 1
       digits += 1
     }
     if index < bytes.count && bytes[index] == UInt8(ascii: ".") {
       index += 1
-      while index < bytes.count && bytes[index] >= UInt8(ascii: "0") && bytes[index] <= UInt8(ascii: "9") {
+      while index < bytes.count && bytes[index] >= UInt8(ascii: "0")
+        && bytes[index] <= UInt8(ascii: "9")
+      {
         index += 1
         digits += 1
       }
@@ -127,9 +138,13 @@ struct SVGPathParser {
       index = start
       throw SVGPathError(offset: start, reason: "expected a number, found \(describe(start))")
     }
-    if index < bytes.count && (bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E")) {
+    if index < bytes.count
+      && (bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E"))
+    {
       var j = index + 1
-      if j < bytes.count && (bytes[j] == UInt8(ascii: "+") || bytes[j] == UInt8(ascii: "-")) { j += 1 }
+      if j < bytes.count && (bytes[j] == UInt8(ascii: "+") || bytes[j] == UInt8(ascii: "-")) {
+        j += 1
+      }
       var expDigits = 0
       while j < bytes.count && bytes[j] >= UInt8(ascii: "0") && bytes[j] <= UInt8(ascii: "9") {
         j += 1
@@ -156,7 +171,9 @@ struct SVGPathParser {
     switch bytes[index] {
     case UInt8(ascii: "0"): index += 1; return false
     case UInt8(ascii: "1"): index += 1; return true
-    default: throw SVGPathError(offset: index, reason: "expected an arc flag (0 or 1), found \(describe(index))")
+    default:
+      throw SVGPathError(
+        offset: index, reason: "expected an arc flag (0 or 1), found \(describe(index))")
     }
   }
 
@@ -221,7 +238,9 @@ struct SVGPathParser {
       let largeArc = try flag()
       let sweep = try flag()
       let p = try point(relative: relative)
-      path.addEllipticalArc(from: current, to: p, rx: rx, ry: ry, rotationDegrees: rotation, largeArc: largeArc, sweep: sweep)
+      path.addEllipticalArc(
+        from: current, to: p, rx: rx, ry: ry, rotationDegrees: rotation, largeArc: largeArc,
+        sweep: sweep)
       current = p
     case UInt8(ascii: "z"):
       path.closeSubpath()
@@ -237,7 +256,10 @@ struct SVGPathParser {
 extension Path {
   /// Adds an SVG elliptical arc from `start` to `end` (SVG 1.1 F.6.5 endpoint to center
   /// conversion, with out-of-range radii scaled up as F.6.6 says; a zero radius is a line).
-  mutating func addEllipticalArc(from start: Point, to end: Point, rx: Double, ry: Double, rotationDegrees: Double, largeArc: Bool, sweep: Bool) {
+  mutating func addEllipticalArc(
+    from start: Point, to end: Point, rx: Double, ry: Double, rotationDegrees: Double,
+    largeArc: Bool, sweep: Bool
+  ) {
     if start == end { return }
     // Work in units of the half chord so that no square below overflows or underflows (SVG
     // numbers may be as large as 1e308); a radius that is zero at that scale is a line.

@@ -55,7 +55,9 @@ public struct Transform3D: Hashable, Sendable {
   /// `CATransform3DMakeRotation(angle, x, y, z)`: a rotation by `angle` radians about the axis
   /// `(x, y, z)` (normalized here). About z (the default), positive angles turn +x toward +y,
   /// clockwise on screen. A zero-length axis gives the identity, as Core Animation documents.
-  public static func rotation(_ angle: Double, x: Double = 0, y: Double = 0, z: Double = 1) -> Transform3D {
+  public static func rotation(
+    _ angle: Double, x: Double = 0, y: Double = 0, z: Double = 1
+  ) -> Transform3D {
     let length = (x * x + y * y + z * z).squareRoot()
     guard length > 0, length.isFinite else { return identity }
     let (ux, uy, uz) = (x / length, y / length, z / length)
@@ -77,7 +79,9 @@ public struct Transform3D: Hashable, Sendable {
   /// `CATransform3DConcat(self, other)`: `self` applied first, then `other`.
   public func concatenating(_ o: Transform3D) -> Transform3D {
     let a = self
-    func row(_ r1: Double, _ r2: Double, _ r3: Double, _ r4: Double)
+    func row(
+      _ r1: Double, _ r2: Double, _ r3: Double, _ r4: Double
+    )
       -> (Double, Double, Double, Double)
     {
       (

@@ -101,7 +101,8 @@ public func assertGolden(
     var webpOptions = options.webp
     webpOptions.quality = nil  // goldens are lossless
     let sink = WebPSink(
-      .memory, options: webpOptions, loopCount: options.loopCountIsSet ? options.gif.loopCount : nil)
+      .memory, options: webpOptions, loopCount: options.loopCountIsSet ? options.gif.loopCount : nil
+    )
     _ = try Export.render(recipe, into: sink, options: options)
     var golden = GoldenFile(testFile: "\(file)", test: function, name: name, extension: "webp")
     golden.rerunFilter = caller.filter

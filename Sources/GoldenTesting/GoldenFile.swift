@@ -79,7 +79,9 @@ public struct GoldenFile: Sendable {
   // MARK: - Comparing
 
   /// Compares `actual` with the golden PNG, recording as `mode` says.
-  public func verify(_ actual: Bitmap, tolerance: Tolerance = .antialiasing, mode: RecordMode = .current) -> Outcome {
+  public func verify(
+    _ actual: Bitmap, tolerance: Tolerance = .antialiasing, mode: RecordMode = .current
+  ) -> Outcome {
     let bytes: [UInt8]
     do {
       bytes = try PNG.encode(actual)
@@ -88,10 +90,14 @@ public struct GoldenFile: Sendable {
     }
     let exists = access(path, F_OK) == 0
     if mode == .all || (!exists && mode != .never) {
-      return record(bytes, reason: exists ? "re-recorded (FLIPBOOK_RECORD=all)" : "recorded a new golden")
+      return record(
+        bytes, reason: exists ? "re-recorded (FLIPBOOK_RECORD=all)" : "recorded a new golden")
     }
     guard exists else {
-      return .failed(message: "no golden at \(path) (FLIPBOOK_RECORD=never). Record it: run the test once without FLIPBOOK_RECORD=never, look at the picture, commit it.")
+      return .failed(
+        message:
+          "no golden at \(path) (FLIPBOOK_RECORD=never). Record it: run the test once without FLIPBOOK_RECORD=never, look at the picture, commit it."
+      )
     }
     let expected: Bitmap
     do {
@@ -103,21 +109,31 @@ public struct GoldenFile: Sendable {
     do {
       diff = try ImageDiff(expected: expected, actual: actual, tolerance: tolerance)
     } catch {
-      return mismatch("\(error.description)", expected: expected, actual: actual, diff: nil, bytes: bytes, mode: mode)
+      return mismatch(
+        "\(error.description)", expected: expected, actual: actual, diff: nil, bytes: bytes,
+        mode: mode)
     }
     if diff.passes { return .matched }
-    return mismatch(diff.summary + " (tolerance: \(tolerance))", expected: expected, actual: actual, diff: diff, bytes: bytes, mode: mode)
+    return mismatch(
+      diff.summary + " (tolerance: \(tolerance))", expected: expected, actual: actual, diff: diff,
+      bytes: bytes, mode: mode)
   }
 
   /// Compares the GIF `bytes` with the golden GIF frame by frame (frame count, delays and loop
   /// count too), recording as `mode` says.
-  public func verifyGIF(_ bytes: [UInt8], tolerance: Tolerance = .antialiasing, mode: RecordMode = .current) -> Outcome {
+  public func verifyGIF(
+    _ bytes: [UInt8], tolerance: Tolerance = .antialiasing, mode: RecordMode = .current
+  ) -> Outcome {
     let exists = access(path, F_OK) == 0
     if mode == .all || (!exists && mode != .never) {
-      return record(bytes, reason: exists ? "re-recorded (FLIPBOOK_RECORD=all)" : "recorded a new golden")
+      return record(
+        bytes, reason: exists ? "re-recorded (FLIPBOOK_RECORD=all)" : "recorded a new golden")
     }
     guard exists else {
-      return .failed(message: "no golden at \(path) (FLIPBOOK_RECORD=never). Record it: run the test once without FLIPBOOK_RECORD=never, look at the GIF, commit it.")
+      return .failed(
+        message:
+          "no golden at \(path) (FLIPBOOK_RECORD=never). Record it: run the test once without FLIPBOOK_RECORD=never, look at the GIF, commit it."
+      )
     }
     let expected: GIF.Animation, actual: GIF.Animation
     do {
@@ -135,7 +151,8 @@ public struct GoldenFile: Sendable {
     var what = diff.summary
     if let k {
       let time = Double(expected.delays.prefix(k).reduce(0, +)) / 100
-      what += "\nthe pictures show GIF frame \(k) of \(expected.frames.count)"
+      what +=
+        "\nthe pictures show GIF frame \(k) of \(expected.frames.count)"
         + " (at \(shortestTime(time)) s),"
         + " the one that differs most: \(diff.frames[k].differingPixels) pixels"
     }
@@ -151,13 +168,19 @@ public struct GoldenFile: Sendable {
 
   /// Compares the animated WebP `bytes` with the golden WebP frame by frame (frame count,
   /// durations and loop count too), recording as `mode` says.
-  public func verifyWebP(_ bytes: [UInt8], tolerance: Tolerance = .antialiasing, mode: RecordMode = .current) -> Outcome {
+  public func verifyWebP(
+    _ bytes: [UInt8], tolerance: Tolerance = .antialiasing, mode: RecordMode = .current
+  ) -> Outcome {
     let exists = access(path, F_OK) == 0
     if mode == .all || (!exists && mode != .never) {
-      return record(bytes, reason: exists ? "re-recorded (FLIPBOOK_RECORD=all)" : "recorded a new golden")
+      return record(
+        bytes, reason: exists ? "re-recorded (FLIPBOOK_RECORD=all)" : "recorded a new golden")
     }
     guard exists else {
-      return .failed(message: "no golden at \(path) (FLIPBOOK_RECORD=never). Record it: run the test once without FLIPBOOK_RECORD=never, look at the WebP, commit it.")
+      return .failed(
+        message:
+          "no golden at \(path) (FLIPBOOK_RECORD=never). Record it: run the test once without FLIPBOOK_RECORD=never, look at the WebP, commit it."
+      )
     }
     let expected: WebP.Animation, actual: WebP.Animation
     do {
@@ -174,7 +197,8 @@ public struct GoldenFile: Sendable {
     }
     var what = diff.summary
     if let k {
-      what += "\nthe pictures show WebP frame \(k) of \(expected.frames.count),"
+      what +=
+        "\nthe pictures show WebP frame \(k) of \(expected.frames.count),"
         + " the one that differs most: \(diff.frames[k].differingPixels) pixels"
     }
     return mismatch(
@@ -194,7 +218,10 @@ public struct GoldenFile: Sendable {
     return .recorded(reason: "\(reason) at \(path): look at it, commit it, and run the test again.")
   }
 
-  private func mismatch(_ what: String, expected: Bitmap?, actual: Bitmap?, diff: ImageDiff?, bytes: [UInt8], mode: RecordMode) -> Outcome {
+  private func mismatch(
+    _ what: String, expected: Bitmap?, actual: Bitmap?, diff: ImageDiff?, bytes: [UInt8],
+    mode: RecordMode
+  ) -> Outcome {
     var lines = ["\(path) does not match: \(what)"]
     if let expected, let actual {
       let base = "\(artifactsFolder)/\(artifactBase)"
@@ -204,8 +231,11 @@ public struct GoldenFile: Sendable {
         try AtomicFile.write(try PNG.encode(actual), to: base + ".actual.png")
         if let diff {
           try AtomicFile.write(try PNG.encode(diff.heatmap(over: expected)), to: base + ".diff.png")
-          try AtomicFile.write(try PNG.encode(diff.strip(expected: expected, actual: actual)), to: base + ".strip.png")
-          lines.append("pictures: \(base).strip.png (expected | actual | differences in red), and .expected.png, .actual.png, .diff.png beside it")
+          try AtomicFile.write(
+            try PNG.encode(diff.strip(expected: expected, actual: actual)), to: base + ".strip.png")
+          lines.append(
+            "pictures: \(base).strip.png (expected | actual | differences in red), and .expected.png, .actual.png, .diff.png beside it"
+          )
         } else {
           lines.append("pictures: \(base).expected.png and \(base).actual.png")
         }
@@ -216,7 +246,9 @@ public struct GoldenFile: Sendable {
     if mode == .failed {
       do {
         try AtomicFile.write(bytes, to: path)
-        lines.append("re-recorded (FLIPBOOK_RECORD=failed): look at the new golden, commit it if it is right, and run the test again.")
+        lines.append(
+          "re-recorded (FLIPBOOK_RECORD=failed): look at the new golden, commit it if it is right, and run the test again."
+        )
       } catch {
         lines.append("could not re-record: \(error)")
       }
@@ -247,7 +279,8 @@ public struct GoldenFile: Sendable {
     var s = name
     if let paren = s.firstIndex(of: "(") { s = String(s[..<paren]) }
     let mapped = s.unicodeScalars.map { c -> Character in
-      (c.properties.isAlphabetic || ("0"..."9").contains(c) || "-_@.".unicodeScalars.contains(c)) && c.isASCII ? Character(c) : "_"
+      (c.properties.isAlphabetic || ("0"..."9").contains(c) || "-_@.".unicodeScalars.contains(c))
+        && c.isASCII ? Character(c) : "_"
     }
     return String(mapped)
   }

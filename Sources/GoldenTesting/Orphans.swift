@@ -54,7 +54,7 @@ extension GoldenFile {
       }
       let goldens =
         (AtomicFile.names(in: path, suffix: ".png") + AtomicFile.names(in: path, suffix: ".gif")
-          + AtomicFile.names(in: path, suffix: ".webp")).sorted()
+        + AtomicFile.names(in: path, suffix: ".webp")).sorted()
       guard let source = try? AtomicFile.read("\(testFolder)/\(name).swift") else {
         result += goldens.map { "\(path)/\($0)" }  // the test file is gone
         continue

@@ -20,9 +20,13 @@ public enum RecordMode: String, Sendable, CaseIterable {
   /// An unknown value is a programming error in the test setup; it stops with a message naming
   /// the valid values rather than silently comparing.
   public static var current: RecordMode {
-    guard let raw = Environment.value(of: environmentVariable), !raw.isEmpty else { return .missing }
+    guard let raw = Environment.value(of: environmentVariable), !raw.isEmpty else {
+      return .missing
+    }
     guard let mode = RecordMode(rawValue: raw) else {
-      fatalError("\(environmentVariable)=\(raw) is not one of \(allCases.map(\.rawValue).joined(separator: ", "))")
+      fatalError(
+        "\(environmentVariable)=\(raw) is not one of \(allCases.map(\.rawValue).joined(separator: ", "))"
+      )
     }
     return mode
   }

@@ -19,31 +19,43 @@ public struct AnimationDiff: Sendable {
   }
 
   /// Compares `actual` with `expected`.
-  public init(expected: GIF.Animation, actual: GIF.Animation, tolerance: Tolerance = .antialiasing) {
+  public init(expected: GIF.Animation, actual: GIF.Animation, tolerance: Tolerance = .antialiasing)
+  {
     func shown(_ a: GIF.Animation) -> Shown {
-      Shown(width: a.width, height: a.height, frames: a.frames, delays: a.delays.map { "\($0) cs" },
-            loop: a.loopExtension.map { $0 == 0 ? "forever (0)" : "\($0)" } ?? "once (no loop extension)")
+      Shown(
+        width: a.width, height: a.height, frames: a.frames, delays: a.delays.map { "\($0) cs" },
+        loop: a.loopExtension.map { $0 == 0 ? "forever (0)" : "\($0)" }
+          ?? "once (no loop extension)")
     }
     self.init(shown(expected), shown(actual), tolerance: tolerance)
   }
 
   /// Compares two animated WebPs as `WebP.decode` composites them: sizes, frame counts,
   /// durations (ms), loop counts and every frame within the tolerance.
-  public init(expected: WebP.Animation, actual: WebP.Animation, tolerance: Tolerance = .antialiasing) {
+  public init(
+    expected: WebP.Animation, actual: WebP.Animation, tolerance: Tolerance = .antialiasing
+  ) {
     func shown(_ a: WebP.Animation) -> Shown {
-      Shown(width: a.width, height: a.height, frames: a.frames, delays: a.durations.map { "\($0) ms" },
-            loop: a.loopCount == 0 ? "forever (0)" : "\(a.loopCount)")
+      Shown(
+        width: a.width, height: a.height, frames: a.frames, delays: a.durations.map { "\($0) ms" },
+        loop: a.loopCount == 0 ? "forever (0)" : "\(a.loopCount)")
     }
     self.init(shown(expected), shown(actual), tolerance: tolerance)
   }
 
   /// Compares two APNGs as `APNG.decode` composites them: sizes, frame counts, delays (as
   /// reduced fractions, so 2/60 equals 1/30), loop counts and every frame within the tolerance.
-  public init(expected: APNG.Animation, actual: APNG.Animation, tolerance: Tolerance = .antialiasing) {
+  public init(
+    expected: APNG.Animation, actual: APNG.Animation, tolerance: Tolerance = .antialiasing
+  ) {
     func shown(_ a: APNG.Animation) -> Shown {
-      Shown(width: a.width, height: a.height, frames: a.frames,
-            delays: a.delays.map { APNG.Delay.closest(numerator: $0.numerator, denominator: max(1, $0.denominator)).description },
-            loop: a.loopCount == 0 ? "forever (0)" : "\(a.loopCount)")
+      Shown(
+        width: a.width, height: a.height, frames: a.frames,
+        delays: a.delays.map {
+          APNG.Delay.closest(numerator: $0.numerator, denominator: max(1, $0.denominator))
+            .description
+        },
+        loop: a.loopCount == 0 ? "forever (0)" : "\(a.loopCount)")
     }
     self.init(shown(expected), shown(actual), tolerance: tolerance)
   }
@@ -51,10 +63,13 @@ public struct AnimationDiff: Sendable {
   init(_ expected: Shown, _ actual: Shown, tolerance: Tolerance) {
     var mismatches: [String] = []
     if expected.width != actual.width || expected.height != actual.height {
-      mismatches.append("sizes differ: expected \(expected.width) x \(expected.height), actual \(actual.width) x \(actual.height)")
+      mismatches.append(
+        "sizes differ: expected \(expected.width) x \(expected.height), actual \(actual.width) x \(actual.height)"
+      )
     }
     if expected.frames.count != actual.frames.count {
-      mismatches.append("frame counts differ: expected \(expected.frames.count), actual \(actual.frames.count)")
+      mismatches.append(
+        "frame counts differ: expected \(expected.frames.count), actual \(actual.frames.count)")
     }
     if let k = zip(expected.delays, actual.delays).offsets(where: { $0.0 != $0.1 }).first {
       mismatches.append(
@@ -65,8 +80,12 @@ public struct AnimationDiff: Sendable {
       mismatches.append("loop counts differ: expected \(expected.loop), actual \(actual.loop)")
     }
     self.mismatches = mismatches
-    if expected.width == actual.width && expected.height == actual.height && expected.frames.count == actual.frames.count {
-      frames = zip(expected.frames, actual.frames).map { try! ImageDiff(expected: $0, actual: $1, tolerance: tolerance) }
+    if expected.width == actual.width && expected.height == actual.height
+      && expected.frames.count == actual.frames.count
+    {
+      frames = zip(expected.frames, actual.frames).map {
+        try! ImageDiff(expected: $0, actual: $1, tolerance: tolerance)
+      }
     } else {
       frames = []
     }
@@ -82,7 +101,9 @@ public struct AnimationDiff: Sendable {
   public var summary: String {
     var lines = mismatches
     for k in failingFrames.prefix(5) { lines.append("frame \(k): \(frames[k].summary)") }
-    if failingFrames.count > 5 { lines.append("... and \(failingFrames.count - 5) more frames differ") }
+    if failingFrames.count > 5 {
+      lines.append("... and \(failingFrames.count - 5) more frames differ")
+    }
     if lines.isEmpty {
       let worst = frames.map(\.differingPixels).max() ?? 0
       lines.append("\(frames.count) frames match (at most \(worst) differing pixels in a frame)")

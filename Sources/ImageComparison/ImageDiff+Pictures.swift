@@ -38,7 +38,9 @@ extension ImageDiff {
     let height = images.map(\.height).max() ?? 0
     var out = Bitmap(width: width, height: height)
     out.pixels.withUnsafeMutableBufferPointer { o in
-      for i in stride(from: 0, to: o.count, by: 4) { (o[i], o[i + 1], o[i + 2], o[i + 3]) = (128, 128, 128, 255) }
+      for i in stride(from: 0, to: o.count, by: 4) {
+        (o[i], o[i + 1], o[i + 2], o[i + 3]) = (128, 128, 128, 255)
+      }
       var left = 0
       for image in images {
         image.pixels.withUnsafeBufferPointer { src in

@@ -36,14 +36,19 @@ public struct ImageDiff: Sendable {
     public var description: String {
       "sizes differ: expected \(expected.width) x \(expected.height), actual \(actual.width) x \(actual.height)"
     }
-    public static func == (a: Self, b: Self) -> Bool { a.expected == b.expected && a.actual == b.actual }
+    public static func == (a: Self, b: Self) -> Bool {
+      a.expected == b.expected && a.actual == b.actual
+    }
     public func hash(into hasher: inout Hasher) {
-      hasher.combine(expected.width); hasher.combine(expected.height); hasher.combine(actual.width); hasher.combine(actual.height)
+      hasher.combine(expected.width); hasher.combine(expected.height); hasher.combine(actual.width);
+      hasher.combine(actual.height)
     }
   }
 
   /// The share of all pixels that differ, 0...1.
-  public var differingRatio: Double { width * height == 0 ? 0 : Double(differingPixels) / Double(width * height) }
+  public var differingRatio: Double {
+    width * height == 0 ? 0 : Double(differingPixels) / Double(width * height)
+  }
 
   /// Whether the images match within the tolerance.
   public var passes: Bool { tolerance.allows(differing: differingPixels, of: width * height) }
@@ -51,7 +56,8 @@ public struct ImageDiff: Sendable {
   /// A one-line account: how many pixels differ and by how much.
   public var summary: String {
     let percent = (differingRatio * 10000).rounded() / 100
-    return "\(differingPixels) of \(width * height) pixels differ (\(percent)%), \(antialiasedPixels) anti-aliased forgiven; "
+    return
+      "\(differingPixels) of \(width * height) pixels differ (\(percent)%), \(antialiasedPixels) anti-aliased forgiven; "
       + "largest channel difference \(maxChannelDelta), largest perceptual difference \((maxPerceptualDelta * 1000).rounded() / 1000)"
   }
 
@@ -61,9 +67,12 @@ public struct ImageDiff: Sendable {
   /// Compares `actual` with `expected`.
   ///
   /// - Throws: `SizeMismatch` when the sizes differ.
-  public init(expected: Bitmap, actual: Bitmap, tolerance: Tolerance = .antialiasing) throws(SizeMismatch) {
+  public init(
+    expected: Bitmap, actual: Bitmap, tolerance: Tolerance = .antialiasing
+  ) throws(SizeMismatch) {
     guard expected.width == actual.width, expected.height == actual.height else {
-      throw SizeMismatch(expected: (expected.width, expected.height), actual: (actual.width, actual.height))
+      throw SizeMismatch(
+        expected: (expected.width, expected.height), actual: (actual.width, actual.height))
     }
     width = expected.width
     height = expected.height
@@ -71,11 +80,17 @@ public struct ImageDiff: Sendable {
     let count = width * height
     var classes = [UInt8](repeating: 0, count: count)
     var scan = Scan()
-    let identical = expected.pixels.withUnsafeBytes { a in actual.pixels.withUnsafeBytes { b in a.count == 0 || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0 } }
+    let identical = expected.pixels.withUnsafeBytes { a in
+      actual.pixels.withUnsafeBytes { b in
+        a.count == 0 || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0
+      }
+    }
     if !identical {
       scan = ImageDiff.scanInBands(expected, actual, into: &classes, tolerance: tolerance)
     }
-    let (differing, antialiased, maxChannel, maxDelta) = (scan.differing, scan.antialiased, scan.maxChannel, scan.maxDelta)
+    let (differing, antialiased, maxChannel, maxDelta) = (
+      scan.differing, scan.antialiased, scan.maxChannel, scan.maxDelta
+    )
     self.classes = classes
     differingPixels = differing
     antialiasedPixels = antialiased
@@ -92,7 +107,9 @@ public struct ImageDiff: Sendable {
   /// Large images are scanned in bands of rows on every core (`Bands`): each band reads both
   /// images (neighbours across its edges included) and classifies only its own rows, and the
   /// counts add up the same whatever the number of bands.
-  static func scanInBands(_ expected: Bitmap, _ actual: Bitmap, into classes: inout [UInt8], tolerance: Tolerance) -> Scan {
+  static func scanInBands(
+    _ expected: Bitmap, _ actual: Bitmap, into classes: inout [UInt8], tolerance: Tolerance
+  ) -> Scan {
     let (w, h) = (expected.width, expected.height)
     let cores = Swift.max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
     let bands = w * h < 250_000 ? 1 : Swift.min(2 * cores, h)
@@ -100,7 +117,8 @@ public struct ImageDiff: Sendable {
       return expected.pixels.withUnsafeBufferPointer { a in
         actual.pixels.withUnsafeBufferPointer { b in
           classes.withUnsafeMutableBufferPointer { out in
-            scan(a, b, into: out, firstRow: 0, width: w, height: h, rows: 0..<h, tolerance: tolerance)
+            scan(
+              a, b, into: out, firstRow: 0, width: w, height: h, rows: 0..<h, tolerance: tolerance)
           }
         }
       }
@@ -113,7 +131,9 @@ public struct ImageDiff: Sendable {
         actual.pixels.withUnsafeBufferPointer { b in
           own.withUnsafeMutableBufferPointer { out in
             // `out` holds only these rows: row y lands at (y - rows.lowerBound) * w.
-            ImageDiff.scan(a, b, into: out, firstRow: rows.lowerBound, width: w, height: h, rows: rows, tolerance: tolerance)
+            ImageDiff.scan(
+              a, b, into: out, firstRow: rows.lowerBound, width: w, height: h, rows: rows,
+              tolerance: tolerance)
           }
         }
       }
@@ -134,7 +154,8 @@ public struct ImageDiff: Sendable {
   /// Classifies the pixels of `rows` into `out` (which starts at row `firstRow`); the hot loop,
   /// with its counters in locals.
   static func scan(
-    _ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>, into out: UnsafeMutableBufferPointer<UInt8>,
+    _ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>,
+    into out: UnsafeMutableBufferPointer<UInt8>,
     firstRow: Int, width w: Int, height h: Int, rows: Range<Int>, tolerance: Tolerance
   ) -> Scan {
     let outBase = firstRow * w
@@ -151,7 +172,8 @@ public struct ImageDiff: Sendable {
       for x in 0..<w {
         let i = y * w + x, p = i * 4
         // Most pixels are equal: one 32-bit comparison each.
-        let pa = rawA.loadUnaligned(fromByteOffset: p, as: UInt32.self), pb = rawB.loadUnaligned(fromByteOffset: p, as: UInt32.self)
+        let pa = rawA.loadUnaligned(fromByteOffset: p, as: UInt32.self),
+          pb = rawB.loadUnaligned(fromByteOffset: p, as: UInt32.self)
         if pa == pb { continue }
         let delta: Double
         if pa == lastA && pb == lastB && lastDelta >= 0 {
@@ -181,7 +203,9 @@ public struct ImageDiff: Sendable {
         }
       }
     }
-    return Scan(differing: differing, antialiased: antialiased, maxChannel: Int(maxChannel), maxDelta: maxDelta)
+    return Scan(
+      differing: differing, antialiased: antialiased, maxChannel: Int(maxChannel),
+      maxDelta: maxDelta)
   }
 
   // MARK: - pixelmatch's measures
@@ -189,7 +213,9 @@ public struct ImageDiff: Sendable {
   /// The squared YIQ distance between pixel `i` of `a` and pixel `j` of `b` after blending each
   /// with white by its alpha, negative when `a`'s is the brighter (pixelmatch's `colorDelta`).
   @inline(__always)
-  static func colorDelta(_ a: UnsafeBufferPointer<UInt8>, _ i: Int, _ b: UnsafeBufferPointer<UInt8>, _ j: Int) -> Double {
+  static func colorDelta(
+    _ a: UnsafeBufferPointer<UInt8>, _ i: Int, _ b: UnsafeBufferPointer<UInt8>, _ j: Int
+  ) -> Double {
     let (r1, g1, b1) = blended(a, i), (r2, g2, b2) = blended(b, j)
     let y1 = luma(r1, g1, b1), y2 = luma(r2, g2, b2)
     let delta = yiqDistance(y: y1 - y2, r1 - r2, g1 - g2, b1 - b2)
@@ -207,7 +233,9 @@ public struct ImageDiff: Sendable {
 
   /// Whether pixel `i` of `a` and pixel `j` of `b` are the same four bytes.
   @inline(__always)
-  static func same(_ a: UnsafeBufferPointer<UInt8>, _ i: Int, _ b: UnsafeBufferPointer<UInt8>, _ j: Int) -> Bool {
+  static func same(
+    _ a: UnsafeBufferPointer<UInt8>, _ i: Int, _ b: UnsafeBufferPointer<UInt8>, _ j: Int
+  ) -> Bool {
     UnsafeRawBufferPointer(a).loadUnaligned(fromByteOffset: i, as: UInt32.self)
       == UnsafeRawBufferPointer(b).loadUnaligned(fromByteOffset: j, as: UInt32.self)
   }
@@ -225,27 +253,39 @@ public struct ImageDiff: Sendable {
     // Opaque pixels (alpha exactly 1, the common case) skip the division.
     if p[i + 3] == 255 { return (Double(p[i]), Double(p[i + 1]), Double(p[i + 2])) }
     let alpha = Double(p[i + 3]) / 255
-    return (255 + (Double(p[i]) - 255) * alpha, 255 + (Double(p[i + 1]) - 255) * alpha, 255 + (Double(p[i + 2]) - 255) * alpha)
+    return (
+      255 + (Double(p[i]) - 255) * alpha, 255 + (Double(p[i + 1]) - 255) * alpha,
+      255 + (Double(p[i + 2]) - 255) * alpha
+    )
   }
 
   @inline(__always)
-  static func luma(_ r: Double, _ g: Double, _ b: Double) -> Double { 0.29889531 * r + 0.58662247 * g + 0.11448223 * b }
+  static func luma(_ r: Double, _ g: Double, _ b: Double) -> Double {
+    0.29889531 * r + 0.58662247 * g + 0.11448223 * b
+  }
 
   /// Whether an inner pixel equals its three left neighbours (up-left, left, down-left): then
   /// `isAntialiased` finds three equal neighbours first and answers false, so the call is
   /// skipped (the worst case, every pixel different, is mostly flat areas).
   @inline(__always)
-  static func isFlatLeft(_ image: UnsafeBufferPointer<UInt8>, _ p: Int, _ x: Int, _ y: Int, _ w: Int, _ h: Int) -> Bool {
+  static func isFlatLeft(
+    _ image: UnsafeBufferPointer<UInt8>, _ p: Int, _ x: Int, _ y: Int, _ w: Int, _ h: Int
+  ) -> Bool {
     guard x > 0, y > 0, y < h - 1 else { return false }
     let row = w * 4
-    return same(image, p, image, p - 4) && same(image, p, image, p - 4 - row) && same(image, p, image, p - 4 + row)
+    return same(image, p, image, p - 4) && same(image, p, image, p - 4 - row)
+      && same(image, p, image, p - 4 + row)
   }
 
   /// Whether pixel (x, y) of `image` looks like an anti-aliased edge pixel: its neighbours hold
   /// both a darker and a brighter pixel, at most two equal to it, and the darkest or brightest
   /// neighbour sits in a flat area (three or more identical pixels) in both images.
-  static func isAntialiased(_ image: UnsafeBufferPointer<UInt8>, _ x1: Int, _ y1: Int, _ w: Int, _ h: Int, other: UnsafeBufferPointer<UInt8>) -> Bool {
-    let x0 = Swift.max(x1 - 1, 0), y0 = Swift.max(y1 - 1, 0), x2 = Swift.min(x1 + 1, w - 1), y2 = Swift.min(y1 + 1, h - 1)
+  static func isAntialiased(
+    _ image: UnsafeBufferPointer<UInt8>, _ x1: Int, _ y1: Int, _ w: Int, _ h: Int,
+    other: UnsafeBufferPointer<UInt8>
+  ) -> Bool {
+    let x0 = Swift.max(x1 - 1, 0), y0 = Swift.max(y1 - 1, 0), x2 = Swift.min(x1 + 1, w - 1),
+      y2 = Swift.min(y1 + 1, h - 1)
     let p = (y1 * w + x1) * 4
     var zeroes = x1 == x0 || x1 == x2 || y1 == y0 || y1 == y2 ? 1 : 0
     var minDelta = 0.0, maxDelta = 0.0
@@ -276,9 +316,11 @@ public struct ImageDiff: Sendable {
     _ image: UnsafeBufferPointer<UInt8>, _ p: Int, ofNeighboursIn other: UnsafeBufferPointer<UInt8>,
     _ x1: Int, _ y1: Int, _ w: Int, _ h: Int, limit: Double
   ) -> Bool {
-    let x0 = Swift.max(x1 - 1, 0), y0 = Swift.max(y1 - 1, 0), x2 = Swift.min(x1 + 1, w - 1), y2 = Swift.min(y1 + 1, h - 1)
+    let x0 = Swift.max(x1 - 1, 0), y0 = Swift.max(y1 - 1, 0), x2 = Swift.min(x1 + 1, w - 1),
+      y2 = Swift.min(y1 + 1, h - 1)
     // At most nine neighbours, on the stack: this runs for every changed pixel.
-    return withUnsafeTemporaryAllocation(of: (Double, Double, Double).self, capacity: 9) { colors -> Bool in
+    return withUnsafeTemporaryAllocation(of: (Double, Double, Double).self, capacity: 9) {
+      colors -> Bool in
       var n = 0
       for y in y0...y2 {
         for x in x0...x2 {
@@ -299,7 +341,8 @@ public struct ImageDiff: Sendable {
         lo = (Swift.min(lo.0, v.0), Swift.min(lo.1, v.1), Swift.min(lo.2, v.2))
         hi = (Swift.max(hi.0, v.0), Swift.max(hi.1, v.1), Swift.max(hi.2, v.2))
       }
-      if c.0 < lo.0 - reach || c.0 > hi.0 + reach || c.1 < lo.1 - reach || c.1 > hi.1 + reach || c.2 < lo.2 - reach
+      if c.0 < lo.0 - reach || c.0 > hi.0 + reach || c.1 < lo.1 - reach || c.1 > hi.1 + reach
+        || c.2 < lo.2 - reach
         || c.2 > hi.2 + reach
       {
         return false
@@ -307,8 +350,10 @@ public struct ImageDiff: Sendable {
       for i in 0..<n {
         for j in i..<n {
           let (r1, g1, b1) = colors[i], (r2, g2, b2) = colors[j]
-          if c.0 < Swift.min(r1, r2) - reach || c.0 > Swift.max(r1, r2) + reach || c.1 < Swift.min(g1, g2) - reach
-            || c.1 > Swift.max(g1, g2) + reach || c.2 < Swift.min(b1, b2) - reach || c.2 > Swift.max(b1, b2) + reach
+          if c.0 < Swift.min(r1, r2) - reach || c.0 > Swift.max(r1, r2) + reach
+            || c.1 < Swift.min(g1, g2) - reach
+            || c.1 > Swift.max(g1, g2) + reach || c.2 < Swift.min(b1, b2) - reach
+            || c.2 > Swift.max(b1, b2) + reach
           {
             continue
           }
@@ -329,8 +374,11 @@ public struct ImageDiff: Sendable {
   static let minimumYIQWeight = 0.0448
 
   /// Whether pixel (x, y) has three or more identical pixels around it (edges count as one).
-  static func hasManySiblings(_ image: UnsafeBufferPointer<UInt8>, _ x1: Int, _ y1: Int, _ w: Int, _ h: Int) -> Bool {
-    let x0 = Swift.max(x1 - 1, 0), y0 = Swift.max(y1 - 1, 0), x2 = Swift.min(x1 + 1, w - 1), y2 = Swift.min(y1 + 1, h - 1)
+  static func hasManySiblings(
+    _ image: UnsafeBufferPointer<UInt8>, _ x1: Int, _ y1: Int, _ w: Int, _ h: Int
+  ) -> Bool {
+    let x0 = Swift.max(x1 - 1, 0), y0 = Swift.max(y1 - 1, 0), x2 = Swift.min(x1 + 1, w - 1),
+      y2 = Swift.min(y1 + 1, h - 1)
     let p = (y1 * w + x1) * 4
     var zeroes = x1 == x0 || x1 == x2 || y1 == y0 || y1 == y2 ? 1 : 0
     for x in x0...x2 {

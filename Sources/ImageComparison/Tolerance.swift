@@ -20,10 +20,14 @@ public struct Tolerance: Hashable, Sendable, CustomStringConvertible {
   public var maxDifferingRatio: Double?
 
   /// Creates a tolerance; the defaults are `.antialiasing`'s.
-  public init(threshold: Double = 0.1, ignoresAntialiasing: Bool = true, maxDifferingPixels: Int = 0, maxDifferingRatio: Double? = nil) {
+  public init(
+    threshold: Double = 0.1, ignoresAntialiasing: Bool = true, maxDifferingPixels: Int = 0,
+    maxDifferingRatio: Double? = nil
+  ) {
     precondition((0...1).contains(threshold), "threshold must be in 0...1, got \(threshold)")
     precondition(maxDifferingPixels >= 0, "maxDifferingPixels must not be negative")
-    precondition(maxDifferingRatio.map { (0...1).contains($0) } ?? true, "maxDifferingRatio must be in 0...1")
+    precondition(
+      maxDifferingRatio.map { (0...1).contains($0) } ?? true, "maxDifferingRatio must be in 0...1")
     self.threshold = threshold
     self.ignoresAntialiasing = ignoresAntialiasing
     self.maxDifferingPixels = maxDifferingPixels
@@ -41,13 +45,18 @@ public struct Tolerance: Hashable, Sendable, CustomStringConvertible {
   /// Whether `differing` pixels out of `total` are within the limits.
   public func allows(differing: Int, of total: Int) -> Bool {
     if differing <= maxDifferingPixels { return true }
-    if let ratio = maxDifferingRatio, total > 0 { return Double(differing) <= ratio * Double(total) }
+    if let ratio = maxDifferingRatio, total > 0 {
+      return Double(differing) <= ratio * Double(total)
+    }
     return false
   }
 
   public var description: String {
-    var parts = ["threshold \(threshold)", ignoresAntialiasing ? "anti-aliasing forgiven" : "anti-aliasing counted",
-                 "at most \(maxDifferingPixels) differing pixels"]
+    var parts = [
+      "threshold \(threshold)",
+      ignoresAntialiasing ? "anti-aliasing forgiven" : "anti-aliasing counted",
+      "at most \(maxDifferingPixels) differing pixels",
+    ]
     if let maxDifferingRatio { parts.append("or \(maxDifferingRatio * 100)% of them") }
     return parts.joined(separator: ", ")
   }

@@ -18,7 +18,8 @@ extension Bitmap {
   }
 
   /// The bitmap as PNG bytes (libpng; RGB when opaque, RGBA otherwise).
-  public func pngData(compression: PNG.Compression = .default) throws(PNG.EncodingError) -> [UInt8] {
+  public func pngData(compression: PNG.Compression = .default) throws(PNG.EncodingError) -> [UInt8]
+  {
     try PNG.encode(self, compression: compression)
   }
 

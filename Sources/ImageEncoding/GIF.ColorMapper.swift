@@ -36,7 +36,9 @@ extension GIF {
       }
     }
 
-    @inline(__always) static func slot(_ key: UInt32) -> Int { Int((key &* 2_654_435_761) >> 22) & 1023 }
+    @inline(__always) static func slot(_ key: UInt32) -> Int {
+      Int((key &* 2_654_435_761) >> 22) & 1023
+    }
 
     /// The tables the hot loops read, borrowed once per frame: no per-pixel exclusivity check,
     /// uniqueness check or reallocation of the cache.
@@ -92,7 +94,10 @@ extension GIF {
           nearestCache.withUnsafeMutableBufferPointer { cache in
             paletteLab.withUnsafeBufferPointer { lab in
               paletteRGB.withUnsafeBufferPointer { rgb in
-                body(Lookup(exactKeys: keys, exactIndices: indices, cache: cache, paletteLab: lab, paletteRGB: rgb))
+                body(
+                  Lookup(
+                    exactKeys: keys, exactIndices: indices, cache: cache, paletteLab: lab,
+                    paletteRGB: rgb))
               }
             }
           }
@@ -109,62 +114,73 @@ extension GIF {
     /// (where banding would show and dithering helps).
     static let smoothStep = 6
 
-    @inline(__always) static func difference(_ p: UnsafeBufferPointer<UInt8>, _ a: Int, _ b: Int) -> Int {
-      Swift.max(abs(Int(p[a]) - Int(p[b])), abs(Int(p[a + 1]) - Int(p[b + 1])), abs(Int(p[a + 2]) - Int(p[b + 2])))
+    @inline(__always) static func difference(
+      _ p: UnsafeBufferPointer<UInt8>, _ a: Int, _ b: Int
+    ) -> Int {
+      Swift.max(
+        abs(Int(p[a]) - Int(p[b])), abs(Int(p[a + 1]) - Int(p[b + 1])),
+        abs(Int(p[a + 2]) - Int(p[b + 2])))
     }
 
     static let bayer: [Float] = {
       let m: [Int] = [
-        0, 32, 8, 40, 2, 34, 10, 42, 48, 16, 56, 24, 50, 18, 58, 26, 12, 44, 4, 36, 14, 46, 6, 38, 60, 28, 52, 20, 62, 30, 54, 22,
-        3, 35, 11, 43, 1, 33, 9, 41, 51, 19, 59, 27, 49, 17, 57, 25, 15, 47, 7, 39, 13, 45, 5, 37, 63, 31, 55, 23, 61, 29, 53, 21,
+        0, 32, 8, 40, 2, 34, 10, 42, 48, 16, 56, 24, 50, 18, 58, 26, 12, 44, 4, 36, 14, 46, 6, 38,
+        60, 28, 52, 20, 62, 30, 54, 22,
+        3, 35, 11, 43, 1, 33, 9, 41, 51, 19, 59, 27, 49, 17, 57, 25, 15, 47, 7, 39, 13, 45, 5, 37,
+        63, 31, 55, 23, 61, 29, 53, 21,
       ]
       return m.map { (Float($0) + 0.5) / 64 - 0.5 }
     }()
 
     /// Maps `frame` into `out` (one index per pixel). `previous` is the previous frame and its
     /// indices, for keeping unchanged pixels stable.
-    func map(_ frame: Bitmap, previous: (source: Bitmap, indices: [UInt8])?, dither: DitherMethod, into out: inout [UInt8]) {
+    func map(
+      _ frame: Bitmap, previous: (source: Bitmap, indices: [UInt8])?, dither: DitherMethod,
+      into out: inout [UInt8]
+    ) {
       let w = frame.width, h = frame.height
       if out.count != w * h { out = [UInt8](repeating: 0, count: w * h) }
       let t = transparent
       withLookup { lookup in
-      frame.pixels.withUnsafeBufferPointer { src in
-        out.withUnsafeMutableBufferPointer { dst in
-          if palette.isExact {
-            var lastKey: UInt32 = .max
-            var lastIndex: UInt8 = 0
-            for p in 0..<(w * h) {
-              let i = p * 4
-              if src[i + 3] < GIF.alphaThreshold {
-                dst[p] = t
-                continue
+        frame.pixels.withUnsafeBufferPointer { src in
+          out.withUnsafeMutableBufferPointer { dst in
+            if palette.isExact {
+              var lastKey: UInt32 = .max
+              var lastIndex: UInt8 = 0
+              for p in 0..<(w * h) {
+                let i = p * 4
+                if src[i + 3] < GIF.alphaThreshold {
+                  dst[p] = t
+                  continue
+                }
+                let key = UInt32(src[i]) << 16 | UInt32(src[i + 1]) << 8 | UInt32(src[i + 2])
+                if key != lastKey {
+                  lastKey = key
+                  lastIndex = lookup.exactIndex(src[i], src[i + 1], src[i + 2])
+                }
+                dst[p] = lastIndex
               }
-              let key = UInt32(src[i]) << 16 | UInt32(src[i + 1]) << 8 | UInt32(src[i + 2])
-              if key != lastKey {
-                lastKey = key
-                lastIndex = lookup.exactIndex(src[i], src[i + 1], src[i + 2])
-              }
-              dst[p] = lastIndex
+              return
             }
-            return
-          }
-          if let previous {
-            previous.source.pixels.withUnsafeBufferPointer { old in
-              previous.indices.withUnsafeBufferPointer { oldIndices in
-                ColorMapper.mapQuantized(src, w, h, dither, old, oldIndices, dst, lookup, t)
+            if let previous {
+              previous.source.pixels.withUnsafeBufferPointer { old in
+                previous.indices.withUnsafeBufferPointer { oldIndices in
+                  ColorMapper.mapQuantized(src, w, h, dither, old, oldIndices, dst, lookup, t)
+                }
               }
+            } else {
+              ColorMapper.mapQuantized(src, w, h, dither, nil, nil, dst, lookup, t)
             }
-          } else {
-            ColorMapper.mapQuantized(src, w, h, dither, nil, nil, dst, lookup, t)
           }
         }
-      }
       }
     }
 
     private static func mapQuantized(
-      _ src: UnsafeBufferPointer<UInt8>, _ w: Int, _ h: Int, _ dither: DitherMethod, _ old: UnsafeBufferPointer<UInt8>?,
-      _ oldIndices: UnsafeBufferPointer<UInt8>?, _ dst: UnsafeMutableBufferPointer<UInt8>, _ lookup: Lookup, _ t: UInt8
+      _ src: UnsafeBufferPointer<UInt8>, _ w: Int, _ h: Int, _ dither: DitherMethod,
+      _ old: UnsafeBufferPointer<UInt8>?,
+      _ oldIndices: UnsafeBufferPointer<UInt8>?, _ dst: UnsafeMutableBufferPointer<UInt8>,
+      _ lookup: Lookup, _ t: UInt8
     ) {
       // Error rows for Floyd-Steinberg, one pixel of margin on each side.
       var current = [Float](repeating: 0, count: (w + 2) * 3)
@@ -180,7 +196,9 @@ extension GIF {
             dst[p] = t
             continue
           }
-          if let old, let oldIndices, old[i] == src[i], old[i + 1] == src[i + 1], old[i + 2] == src[i + 2], old[i + 3] == src[i + 3] {
+          if let old, let oldIndices, old[i] == src[i], old[i + 1] == src[i + 1],
+            old[i + 2] == src[i + 2], old[i + 3] == src[i + 3]
+          {
             dst[p] = oldIndices[p]
             continue
           }

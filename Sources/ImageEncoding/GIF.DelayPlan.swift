@@ -20,7 +20,8 @@ extension GIF {
       guard 100 / fps < 2 - 1e-9 else { return nil }
       let frames = Int(Swift.min(fps, 1e6).rounded(.up)) + 1
       let shortest = centiseconds(frameCount: frames, fps: fps).min() ?? 0
-      return "\(shortestNumberText(fps)) fps needs GIF delays of \(shortest) cs; browsers play delays under 2 cs at 10 cs (use 50 fps or less)"
+      return
+        "\(shortestNumberText(fps)) fps needs GIF delays of \(shortest) cs; browsers play delays under 2 cs at 10 cs (use 50 fps or less)"
     }
 
     static func shortestNumberText(_ x: Double) -> String {

@@ -53,28 +53,39 @@ extension GIF {
     ///   LZW-codes the frames already chosen; `output` is always called on the thread that calls
     ///   `add` and `finish`. The bytes are the same.
     public init(
-      width: Int, height: Int, palette: Palette, options: Options = Options(), pipelined: Bool = false,
+      width: Int, height: Int, palette: Palette, options: Options = Options(),
+      pipelined: Bool = false,
       output: @escaping ([UInt8]) throws -> Void
     ) throws(EncodingError) {
-      precondition(width > 0 && height > 0 && width <= 65535 && height <= 65535, "A GIF is 1...65535 pixels a side")
+      precondition(
+        width > 0 && height > 0 && width <= 65535 && height <= 65535,
+        "A GIF is 1...65535 pixels a side")
       self.width = width
       self.height = height
       self.palette = palette
       self.options = options
-      writer = try Writer(width: width, height: height, palette: palette, loopCount: options.loopCount, output: output)
+      writer = try Writer(
+        width: width, height: height, palette: palette, loopCount: options.loopCount, output: output
+      )
       chooser = SerialStage(
-        state: FrameChooser(width: width, height: height, palette: palette, options: options), capacity: 1, threaded: pipelined
+        state: FrameChooser(width: width, height: height, palette: palette, options: options),
+        capacity: 1, threaded: pipelined
       ) { chooser, input in chooser.handle(input) }
     }
 
     /// Adds a frame shown for `delay` centiseconds, mapped to `localPalette` when given (see
     /// `GIF.LocalPalette.choose`), otherwise to the animation's palette.
-    public func add(_ frame: Bitmap, delay: Int, localPalette: Palette? = nil) throws(EncodingError) {
+    public func add(_ frame: Bitmap, delay: Int, localPalette: Palette? = nil) throws(EncodingError)
+    {
       let number = addedFrameCount
       guard frame.width == width, frame.height == height else {
-        throw .frameSizeMismatch(frame: number, expected: Size(Double(width), Double(height)), actual: Size(Double(frame.width), Double(frame.height)))
+        throw .frameSizeMismatch(
+          frame: number, expected: Size(Double(width), Double(height)),
+          actual: Size(Double(frame.width), Double(frame.height)))
       }
-      guard (0...65535).contains(delay) else { throw .delayOutOfRange(frame: number, centiseconds: delay) }
+      guard (0...65535).contains(delay) else {
+        throw .delayOutOfRange(frame: number, centiseconds: delay)
+      }
       precondition(!finished, "add after finish")
       addedFrameCount += 1
       chooser.submit(.frame(frame, delay: delay, localPalette: localPalette))
@@ -106,7 +117,9 @@ extension GIF {
       let usedCount = used.reduce(0) { $0 + ($1 ? 1 : 0) }
       var subsetSize = 2
       while subsetSize < usedCount { subsetSize *= 2 }
-      if (subsetSize * 4 <= framePalette.tableSize || (isLocal && subsetSize < framePalette.tableSize)) && r.width * r.height >= 64 {
+      if (subsetSize * 4 <= framePalette.tableSize
+        || (isLocal && subsetSize < framePalette.tableSize)) && r.width * r.height >= 64
+      {
         var local = [UInt8](repeating: 0, count: 256)
         var colors: [RGBA8] = []
         var localTransparent: UInt8? = nil
@@ -121,16 +134,19 @@ extension GIF {
         }
         for k in pixels.indices { pixels[k] = local[Int(pixels[k])] }
         try writer.writeFrame(
-          rect: r, pixels: pixels, delay: delay, disposal: disposal, transparentIndex: localTransparent, localColors: colors,
+          rect: r, pixels: pixels, delay: delay, disposal: disposal,
+          transparentIndex: localTransparent, localColors: colors,
           localTableSize: subsetSize)
       } else if isLocal {
         var colors = framePalette.colors
         if transparent != nil { colors.append(RGBA8(0, 0, 0, 255)) }
         try writer.writeFrame(
-          rect: r, pixels: pixels, delay: delay, disposal: disposal, transparentIndex: transparent, localColors: colors,
+          rect: r, pixels: pixels, delay: delay, disposal: disposal, transparentIndex: transparent,
+          localColors: colors,
           localTableSize: framePalette.tableSize)
       } else {
-        try writer.writeFrame(rect: r, pixels: pixels, delay: delay, disposal: disposal, transparentIndex: transparent)
+        try writer.writeFrame(
+          rect: r, pixels: pixels, delay: delay, disposal: disposal, transparentIndex: transparent)
       }
       storedCount += 1
       if isLocal { localCount += 1 }

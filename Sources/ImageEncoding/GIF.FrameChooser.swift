@@ -74,7 +74,8 @@ extension GIF {
     /// Handles one input; returns the frames that are now ready to code (none or one).
     mutating func handle(_ input: Input) -> [Chosen] {
       switch input {
-      case .frame(let frame, let delay, let localPalette): return add(frame, delay: delay, localPalette: localPalette)
+      case .frame(let frame, let delay, let localPalette):
+        return add(frame, delay: delay, localPalette: localPalette)
       case .finish:
         guard let held = pending else { return [] }
         pending = nil
@@ -90,8 +91,11 @@ extension GIF {
         mapperPalette = framePalette
       }
       // Unchanged pixels keep their index only while the palette stays the same.
-      let previous = previousPalette == framePalette ? previousSource.map { ($0, previousIndices) } : nil
-      mapper.map(frame, previous: options.dither == .none ? nil : previous, dither: options.dither, into: &mapped)
+      let previous =
+        previousPalette == framePalette ? previousSource.map { ($0, previousIndices) } : nil
+      mapper.map(
+        frame, previous: options.dither == .none ? nil : previous, dither: options.dither,
+        into: &mapped)
       previousSource = frame
       previousIndices = mapped
       previousPalette = framePalette
@@ -104,14 +108,18 @@ extension GIF {
           pending = held
         }
       }
-      let shown: Screen = comparesColors ? .colors(FrameChooser.colors(of: mapped, in: framePalette)) : .indices(mapped)
+      let shown: Screen =
+        comparesColors
+        ? .colors(FrameChooser.colors(of: mapped, in: framePalette)) : .indices(mapped)
 
       guard var held = pending else {
-        let blank: Screen = comparesColors
+        let blank: Screen =
+          comparesColors
           ? .colors([UInt32](repeating: 0, count: width * height))
           : .indices([UInt8](repeating: palette.transparentIndex ?? 0, count: width * height))
         pending = Pending(
-          shown: shown, indices: mapped, palette: framePalette, isLocal: localPalette != nil, before: blank,
+          shown: shown, indices: mapped, palette: framePalette, isLocal: localPalette != nil,
+          before: blank,
           rect: (0, 0, width, height), delay: delay)
         return emitted
       }
@@ -125,7 +133,8 @@ extension GIF {
       if let c = clearedBox(from: held.shown, to: shown) {
         let r = held.rect
         let minX = Swift.min(r.x, c.minX), minY = Swift.min(r.y, c.minY)
-        let maxX = Swift.max(r.x + r.width - 1, c.maxX), maxY = Swift.max(r.y + r.height - 1, c.maxY)
+        let maxX = Swift.max(r.x + r.width - 1, c.maxX),
+          maxY = Swift.max(r.y + r.height - 1, c.maxY)
         held.rect = (minX, minY, maxX - minX + 1, maxY - minY + 1)
         emitted.append(written(held, disposal: DISPOSE_BACKGROUND))
         screen = cleared(screen, minX: minX, minY: minY, maxX: maxX, maxY: maxY)
@@ -133,7 +142,8 @@ extension GIF {
         emitted.append(written(held, disposal: DISPOSE_DO_NOT))
       }
       pending = Pending(
-        shown: shown, indices: mapped, palette: framePalette, isLocal: localPalette != nil, before: screen,
+        shown: shown, indices: mapped, palette: framePalette, isLocal: localPalette != nil,
+        before: screen,
         rect: changedRect(from: screen, to: shown), delay: delay)
       return emitted
     }
@@ -142,7 +152,9 @@ extension GIF {
     private var transparentIndexValue: UInt8 { palette.transparentIndex ?? 0 }
 
     /// The box around pixels visible in `before` and transparent in `after`, if any.
-    private func clearedBox(from before: Screen, to after: Screen) -> (minX: Int, minY: Int, maxX: Int, maxY: Int)? {
+    private func clearedBox(
+      from before: Screen, to after: Screen
+    ) -> (minX: Int, minY: Int, maxX: Int, maxY: Int)? {
       switch (before, after) {
       case (.indices(let b), .indices(let a)):
         guard let t = palette.transparentIndex else { return nil }
@@ -203,7 +215,9 @@ extension GIF {
     /// The displayed color of each index (`0xFFRRGGBB`; 0 for the transparent index).
     static func colors(of indices: [UInt8], in palette: Palette) -> [UInt32] {
       var table = [UInt32](repeating: 0, count: 256)
-      for (i, c) in palette.colors.enumerated() { table[i] = 0xFF00_0000 | UInt32(c.r) << 16 | UInt32(c.g) << 8 | UInt32(c.b) }
+      for (i, c) in palette.colors.enumerated() {
+        table[i] = 0xFF00_0000 | UInt32(c.r) << 16 | UInt32(c.g) << 8 | UInt32(c.b)
+      }
       return indices.withUnsafeBufferPointer { p in
         [UInt32](unsafeUninitializedCapacity: p.count) { out, count in
           for i in 0..<p.count { out[i] = table[Int(p[i])] }
@@ -227,7 +241,9 @@ extension GIF {
     }
 
     /// The bounding box of the pixels that differ (a 1 x 1 box at the origin when none do).
-    private func changedRect(from before: Screen, to after: Screen) -> (x: Int, y: Int, width: Int, height: Int) {
+    private func changedRect(
+      from before: Screen, to after: Screen
+    ) -> (x: Int, y: Int, width: Int, height: Int) {
       switch (before, after) {
       case (.indices(let b), .indices(let a)): return FrameChooser.changedRect(width, height, b, a)
       case (.colors(let b), .colors(let a)): return FrameChooser.changedRect(width, height, b, a)
@@ -235,7 +251,9 @@ extension GIF {
       }
     }
 
-    private static func changedRect<E: FixedWidthInteger>(_ width: Int, _ height: Int, _ before: [E], _ after: [E]) -> (x: Int, y: Int, width: Int, height: Int) {
+    private static func changedRect<E: FixedWidthInteger>(
+      _ width: Int, _ height: Int, _ before: [E], _ after: [E]
+    ) -> (x: Int, y: Int, width: Int, height: Int) {
       var minX = width, minY = height, maxX = -1, maxY = -1
       before.withUnsafeBufferPointer { b in
         after.withUnsafeBufferPointer { a in
@@ -263,7 +281,8 @@ extension GIF {
     /// `frame` with its pixels chosen, ready to code.
     private mutating func written(_ frame: Pending, disposal: Int32) -> Chosen {
       Chosen(
-        pixels: choosePixels(frame), rect: frame.rect, palette: frame.palette, isLocal: frame.isLocal, delay: frame.delay,
+        pixels: choosePixels(frame), rect: frame.rect, palette: frame.palette,
+        isLocal: frame.isLocal, delay: frame.delay,
         disposal: disposal)
     }
 
@@ -283,7 +302,9 @@ extension GIF {
                 let dst = y * r.width
                 for x in 0..<r.width { plain[dst + x] = now[src + x] }
                 if let t = transparent {
-                  for x in 0..<r.width { keep[dst + x] = shown[src + x] == before[src + x] ? t : now[src + x] }
+                  for x in 0..<r.width {
+                    keep[dst + x] = shown[src + x] == before[src + x] ? t : now[src + x]
+                  }
                 }
               }
             }
@@ -301,7 +322,8 @@ extension GIF {
       let bits = Swift.max(2, frame.palette.tableSize.trailingZeroBitCount)
       let keepSample = FrameChooser.sampleRows(keep, width: r.width, every: 3)
       let plainSample = FrameChooser.sampleRows(plain, width: r.width, every: 3)
-      return estimator.size(of: keepSample, minimumCodeSize: bits) <= estimator.size(of: plainSample, minimumCodeSize: bits) ? keep : plain
+      return estimator.size(of: keepSample, minimumCodeSize: bits)
+        <= estimator.size(of: plainSample, minimumCodeSize: bits) ? keep : plain
     }
   }
 }

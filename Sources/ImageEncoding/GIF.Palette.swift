@@ -14,7 +14,9 @@ extension GIF {
 
     /// Creates a palette.
     public init(colors: [RGBA8], isExact: Bool, hasTransparentIndex: Bool) {
-      precondition(colors.count + (hasTransparentIndex ? 1 : 0) <= 256, "A GIF palette has at most 256 entries")
+      precondition(
+        colors.count + (hasTransparentIndex ? 1 : 0) <= 256, "A GIF palette has at most 256 entries"
+      )
       self.colors = colors
       self.isExact = isExact
       self.hasTransparentIndex = hasTransparentIndex

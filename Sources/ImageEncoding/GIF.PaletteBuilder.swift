@@ -77,12 +77,18 @@ extension GIF {
       if !exactOverflow {
         var colors: [(RGBA8, Int)] = []
         for (slot, key) in exactKeys.enumerated() where key != .max {
-          colors.append((RGBA8(UInt8(key >> 16 & 0xFF), UInt8(key >> 8 & 0xFF), UInt8(key & 0xFF), 255), exactCounts[slot]))
+          colors.append(
+            (
+              RGBA8(UInt8(key >> 16 & 0xFF), UInt8(key >> 8 & 0xFF), UInt8(key & 0xFF), 255),
+              exactCounts[slot]
+            ))
         }
         let room = maxColors - (hasTransparency ? 1 : 0)
         if colors.count <= room {
           colors.sort { ($0.1, $0.0.r, $0.0.g, $0.0.b) > ($1.1, $1.0.r, $1.0.g, $1.0.b) }
-          return Palette(colors: colors.map(\.0), isExact: true, hasTransparentIndex: hasTransparency || colors.count < maxColors)
+          return Palette(
+            colors: colors.map(\.0), isExact: true,
+            hasTransparentIndex: hasTransparency || colors.count < maxColors)
         }
       }
       var bins: [Quantizer.Bin] = []
@@ -132,7 +138,8 @@ extension GIF {
         var i = 0
         while i < p.count {
           let key: UInt32 =
-            p[i + 3] < GIF.alphaThreshold ? 0xFF00_0000 : UInt32(p[i]) << 16 | UInt32(p[i + 1]) << 8 | UInt32(p[i + 2])
+            p[i + 3] < GIF.alphaThreshold
+            ? 0xFF00_0000 : UInt32(p[i]) << 16 | UInt32(p[i + 1]) << 8 | UInt32(p[i + 2])
           if key == runKey {
             runLength += 1
           } else {
@@ -218,7 +225,9 @@ extension GIF {
         let b = Oklab.linearValue(Double(sums[bin * 3 + 2]) / n)
         return Quantizer.Bin(color: Oklab(linearR: r, g: g, b: b), weight: Float(counts[bin]))
       }
-      let local = Palette(colors: Quantizer.palette(for: weighted, count: 255), isExact: false, hasTransparentIndex: true)
+      let local = Palette(
+        colors: Quantizer.palette(for: weighted, count: 255), isExact: false,
+        hasTransparentIndex: true)
       let globalError = error(of: global, on: weighted)
       let localError = error(of: local, on: weighted)
       return localError < requiredGain * globalError ? local : nil

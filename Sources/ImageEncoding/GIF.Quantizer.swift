@@ -50,7 +50,9 @@ enum Quantizer {
     }
     var boxes = [Box(members: Array(bins.indices), error: stats(Array(bins.indices)).error)]
     while boxes.count < count {
-      guard let worst = boxes.indices.max(by: { boxes[$0].error < boxes[$1].error }), boxes[worst].members.count > 1, boxes[worst].error > 0 else { break }
+      guard let worst = boxes.indices.max(by: { boxes[$0].error < boxes[$1].error }),
+        boxes[worst].members.count > 1, boxes[worst].error > 0
+      else { break }
       let box = boxes.remove(at: worst)
       let axis = stats(box.members).axis
       func value(_ i: Int) -> Float {

@@ -17,7 +17,10 @@ extension GIF {
     public var loopExtension: Int?
 
     /// Creates an animation from its parts (for tests and tools that build one).
-    public init(width: Int, height: Int, frames: [Bitmap], delays: [Int], disposals: [Int], loopExtension: Int?) {
+    public init(
+      width: Int, height: Int, frames: [Bitmap], delays: [Int], disposals: [Int],
+      loopExtension: Int?
+    ) {
       (self.width, self.height, self.frames, self.delays, self.disposals, self.loopExtension) =
         (width, height, frames, delays, disposals, loopExtension)
     }
@@ -45,45 +48,63 @@ extension GIF {
   public static func decode(_ bytes: [UInt8]) throws(DecodingError) -> Animation {
     let source = ByteSource(bytes)
     var error: Int32 = 0
-    let opened = DGifOpen(Unmanaged.passUnretained(source).toOpaque(), { file, out, count in
-      guard let file, let user = file.pointee.UserData, let out else { return 0 }
-      let source = Unmanaged<ByteSource>.fromOpaque(user).takeUnretainedValue()
-      let n = Swift.min(Int(count), source.bytes.count - source.offset)
-      source.bytes.withUnsafeBufferPointer { out.update(from: $0.baseAddress! + source.offset, count: n) }
-      source.offset += n
-      return Int32(n)
-    }, &error)
+    let opened = DGifOpen(
+      Unmanaged.passUnretained(source).toOpaque(),
+      { file, out, count in
+        guard let file, let user = file.pointee.UserData, let out else { return 0 }
+        let source = Unmanaged<ByteSource>.fromOpaque(user).takeUnretainedValue()
+        let n = Swift.min(Int(count), source.bytes.count - source.offset)
+        source.bytes.withUnsafeBufferPointer {
+          out.update(from: $0.baseAddress! + source.offset, count: n)
+        }
+        source.offset += n
+        return Int32(n)
+      }, &error)
     guard let gif = opened else { throw DecodingError(reason: "not a GIF (\(errorText(error)))") }
     defer { DGifCloseFile(gif, &error) }
-    guard DGifSlurp(gif) == GIF_OK else { throw DecodingError(reason: "unreadable GIF data (\(errorText(gif.pointee.Error)))") }
+    guard DGifSlurp(gif) == GIF_OK else {
+      throw DecodingError(reason: "unreadable GIF data (\(errorText(gif.pointee.Error)))")
+    }
     let width = Int(gif.pointee.SWidth), height = Int(gif.pointee.SHeight)
     guard width > 0, height > 0, width * height <= maximumDecodedPixels else {
-      throw DecodingError(reason: "screen size \(width) x \(height) is outside 1...\(maximumDecodedPixels) pixels")
+      throw DecodingError(
+        reason: "screen size \(width) x \(height) is outside 1...\(maximumDecodedPixels) pixels")
     }
     let frameCount = Int(gif.pointee.ImageCount)
     guard frameCount <= maximumDecodedTotalPixels / (width * height) else {
-      throw DecodingError(reason: "\(frameCount) frames of \(width) x \(height) pixels are over the "
-        + "limit of \(maximumDecodedTotalPixels) decoded pixels")
+      throw DecodingError(
+        reason: "\(frameCount) frames of \(width) x \(height) pixels are over the "
+          + "limit of \(maximumDecodedTotalPixels) decoded pixels")
     }
-    var animation = Animation(width: width, height: height, frames: [], delays: [], disposals: [], loopExtension: nil)
+    var animation = Animation(
+      width: width, height: height, frames: [], delays: [], disposals: [], loopExtension: nil)
     var screen = Bitmap(width: width, height: height)
     for k in 0..<Int(gif.pointee.ImageCount) {
       let image = gif.pointee.SavedImages[k]
-      var control = GraphicsControlBlock(DisposalMode: 0, UserInputFlag: false, DelayTime: 0, TransparentColor: NO_TRANSPARENT_COLOR)
+      var control = GraphicsControlBlock(
+        DisposalMode: 0, UserInputFlag: false, DelayTime: 0, TransparentColor: NO_TRANSPARENT_COLOR)
       DGifSavedExtensionToGCB(gif, Int32(k), &control)
       for e in 0..<Int(image.ExtensionBlockCount) where e + 1 < Int(image.ExtensionBlockCount) {
         let block = image.ExtensionBlocks[e]
         guard block.Function == APPLICATION_EXT_FUNC_CODE, block.ByteCount == 11 else { continue }
-        let name = String(decoding: UnsafeBufferPointer(start: block.Bytes, count: 11), as: UTF8.self)
+        let name = String(
+          decoding: UnsafeBufferPointer(start: block.Bytes, count: 11), as: UTF8.self)
         let next = image.ExtensionBlocks[e + 1]
-        if name == "NETSCAPE2.0", next.ByteCount >= 3 { animation.loopExtension = Int(next.Bytes[1]) | Int(next.Bytes[2]) << 8 }
+        if name == "NETSCAPE2.0", next.ByteCount >= 3 {
+          animation.loopExtension = Int(next.Bytes[1]) | Int(next.Bytes[2]) << 8
+        }
       }
       let d = image.ImageDesc
       let (left, top, w, h) = (Int(d.Left), Int(d.Top), Int(d.Width), Int(d.Height))
       guard left >= 0, top >= 0, left + w <= width, top + h <= height else {
-        throw DecodingError(reason: "frame \(k) (\(w) x \(h) at \(left), \(top)) lies outside the \(width) x \(height) screen")
+        throw DecodingError(
+          reason:
+            "frame \(k) (\(w) x \(h) at \(left), \(top)) lies outside the \(width) x \(height) screen"
+        )
       }
-      guard let map = d.ColorMap ?? gif.pointee.SColorMap else { throw DecodingError(reason: "frame \(k) has no color table") }
+      guard let map = d.ColorMap ?? gif.pointee.SColorMap else {
+        throw DecodingError(reason: "frame \(k) has no color table")
+      }
       let colors = Int(map.pointee.ColorCount)
       let transparent = Int(control.TransparentColor)
       let before = control.DisposalMode == DISPOSE_PREVIOUS ? screen : nil

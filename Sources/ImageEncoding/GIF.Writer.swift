@@ -21,20 +21,28 @@ extension GIF {
       }
     }
 
-    init(width: Int, height: Int, palette: Palette, loopCount: Int, output: @escaping ([UInt8]) throws -> Void) throws(EncodingError) {
+    init(
+      width: Int, height: Int, palette: Palette, loopCount: Int,
+      output: @escaping ([UInt8]) throws -> Void
+    ) throws(EncodingError) {
       sink = Sink(output: output)
       var error: Int32 = 0
-      let opened = EGifOpen(Unmanaged.passUnretained(sink).toOpaque(), { file, bytes, count in
-        guard let file, let user = file.pointee.UserData, let bytes else { return 0 }
-        let sink = Unmanaged<Sink>.fromOpaque(user).takeUnretainedValue()
-        sink.buffer.append(contentsOf: UnsafeBufferPointer(start: bytes, count: Int(count)))
-        return count
-      }, &error)
+      let opened = EGifOpen(
+        Unmanaged.passUnretained(sink).toOpaque(),
+        { file, bytes, count in
+          guard let file, let user = file.pointee.UserData, let bytes else { return 0 }
+          let sink = Unmanaged<Sink>.fromOpaque(user).takeUnretainedValue()
+          sink.buffer.append(contentsOf: UnsafeBufferPointer(start: bytes, count: Int(count)))
+          return count
+        }, &error)
       guard let opened else { throw Writer.failure(error) }
       gif = opened
       EGifSetGifVersion(opened, true)
-      var table = [GifColorType](repeating: GifColorType(Red: 0, Green: 0, Blue: 0), count: palette.tableSize)
-      for (i, c) in palette.colors.enumerated() { table[i] = GifColorType(Red: c.r, Green: c.g, Blue: c.b) }
+      var table = [GifColorType](
+        repeating: GifColorType(Red: 0, Green: 0, Blue: 0), count: palette.tableSize)
+      for (i, c) in palette.colors.enumerated() {
+        table[i] = GifColorType(Red: c.r, Green: c.g, Blue: c.b)
+      }
       let map = table.withUnsafeBufferPointer { GifMakeMapObject(Int32($0.count), $0.baseAddress) }
       defer { GifFreeMapObject(map) }
       let background = Int32(palette.transparentIndex ?? 0)
@@ -59,7 +67,8 @@ extension GIF {
     }
 
     static func failure(_ code: Int32) -> EncodingError {
-      .giflib(code: code, message: GifErrorString(code).map { String(cString: $0) } ?? "unknown error")
+      .giflib(
+        code: code, message: GifErrorString(code).map { String(cString: $0) } ?? "unknown error")
     }
 
     private func check(_ status: Int32) throws(EncodingError) {
@@ -73,7 +82,8 @@ extension GIF {
 
     /// Writes one frame: `pixels` holds `rect.width * rect.height` indices, rows top to bottom.
     func writeFrame(
-      rect: (x: Int, y: Int, width: Int, height: Int), pixels: [UInt8], delay: Int, disposal: Int32, transparentIndex: UInt8?,
+      rect: (x: Int, y: Int, width: Int, height: Int), pixels: [UInt8], delay: Int, disposal: Int32,
+      transparentIndex: UInt8?,
       localColors: [RGBA8]? = nil, localTableSize: Int = 0
     ) throws(EncodingError) {
       guard let gif else { return }
@@ -85,14 +95,23 @@ extension GIF {
       try check(EGifPutExtension(gif, GRAPHICS_EXT_FUNC_CODE, Int32(length), &extensionBytes))
       var localMap: UnsafeMutablePointer<ColorMapObject>? = nil
       if let localColors {
-        var table = [GifColorType](repeating: GifColorType(Red: 0, Green: 0, Blue: 0), count: localTableSize)
-        for (i, c) in localColors.enumerated() { table[i] = GifColorType(Red: c.r, Green: c.g, Blue: c.b) }
-        localMap = table.withUnsafeBufferPointer { GifMakeMapObject(Int32($0.count), $0.baseAddress) }
+        var table = [GifColorType](
+          repeating: GifColorType(Red: 0, Green: 0, Blue: 0), count: localTableSize)
+        for (i, c) in localColors.enumerated() {
+          table[i] = GifColorType(Red: c.r, Green: c.g, Blue: c.b)
+        }
+        localMap = table.withUnsafeBufferPointer {
+          GifMakeMapObject(Int32($0.count), $0.baseAddress)
+        }
       }
       defer { if let localMap { GifFreeMapObject(localMap) } }
-      try check(EGifPutImageDesc(gif, Int32(rect.x), Int32(rect.y), Int32(rect.width), Int32(rect.height), false, localMap))
+      try check(
+        EGifPutImageDesc(
+          gif, Int32(rect.x), Int32(rect.y), Int32(rect.width), Int32(rect.height), false, localMap)
+      )
       var rows = pixels
-      try check(rows.withUnsafeMutableBufferPointer { EGifPutLine(gif, $0.baseAddress, Int32($0.count)) })
+      try check(
+        rows.withUnsafeMutableBufferPointer { EGifPutLine(gif, $0.baseAddress, Int32($0.count)) })
       try flush()
     }
 

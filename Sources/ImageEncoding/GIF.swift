@@ -39,9 +39,14 @@ public enum GIF {
     public var allowsLocalPalettes: Bool
 
     /// Creates options: 256 colors, Floyd-Steinberg, looping forever, local palettes allowed.
-    public init(maxColors: Int = 256, dither: DitherMethod = .floydSteinberg, loopCount: Int = 0, allowsLocalPalettes: Bool = true) {
-      precondition((2...256).contains(maxColors), "A GIF palette has 2 to 256 colors, got \(maxColors)")
-      precondition(loopCount >= 0 && loopCount <= 65536, "Loop count must be 0...65536, got \(loopCount)")
+    public init(
+      maxColors: Int = 256, dither: DitherMethod = .floydSteinberg, loopCount: Int = 0,
+      allowsLocalPalettes: Bool = true
+    ) {
+      precondition(
+        (2...256).contains(maxColors), "A GIF palette has 2 to 256 colors, got \(maxColors)")
+      precondition(
+        loopCount >= 0 && loopCount <= 65536, "Loop count must be 0...65536, got \(loopCount)")
       self.maxColors = maxColors
       self.dither = dither
       self.loopCount = loopCount
@@ -66,8 +71,10 @@ public enum GIF {
     public var description: String {
       switch self {
       case .noFrames: return "a GIF needs at least one frame"
-      case .frameSizeMismatch(let i, let e, let a): return "frame \(i) is \(a), the animation is \(e)"
-      case .delayOutOfRange(let i, let cs): return "frame \(i) has a delay of \(cs) cs, outside 0...65535"
+      case .frameSizeMismatch(let i, let e, let a):
+        return "frame \(i) is \(a), the animation is \(e)"
+      case .delayOutOfRange(let i, let cs):
+        return "frame \(i) has a delay of \(cs) cs, outside 0...65535"
       case .giflib(let code, let message): return "giflib error \(code): \(message)"
       case .output(let message): return "cannot write the GIF: \(message)"
       }

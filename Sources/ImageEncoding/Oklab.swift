@@ -31,10 +31,11 @@ struct Oklab: Hashable {
 
   /// Back to 8-bit sRGB, rounded and clamped.
   var srgb: RGBA8 {
-    let l_ = l + 0.3963377774 * a + 0.2158037573 * b
-    let m_ = l - 0.1055613458 * a - 0.0638541728 * b
-    let s_ = l - 0.0894841775 * a - 1.2914855480 * b
-    let (l3, m3, s3) = (l_ * l_ * l_, m_ * m_ * m_, s_ * s_ * s_)
+    // The cone responses' cube roots (Oklab's l', m', s').
+    let lRoot = l + 0.3963377774 * a + 0.2158037573 * b
+    let mRoot = l - 0.1055613458 * a - 0.0638541728 * b
+    let sRoot = l - 0.0894841775 * a - 1.2914855480 * b
+    let (l3, m3, s3) = (lRoot * lRoot * lRoot, mRoot * mRoot * mRoot, sRoot * sRoot * sRoot)
     let r = 4.0767416621 * l3 - 3.3077115913 * m3 + 0.2309699292 * s3
     let g = -1.2684380046 * l3 + 2.6097574011 * m3 - 0.3413193965 * s3
     let bl = -0.0041960863 * l3 - 0.7034186147 * m3 + 1.7076147010 * s3

@@ -26,7 +26,8 @@ extension PNG {
   ///   `maximumDecodedSide` or `maximumDecodedPixels`.
   public static func decode(_ bytes: [UInt8]) throws(DecodingError) -> Bitmap {
     guard bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) else {
-      throw DecodingError(reason: bytes.isEmpty ? "the file is empty" : "not a PNG file (no PNG signature)")
+      throw DecodingError(
+        reason: bytes.isEmpty ? "the file is empty" : "not a PNG file (no PNG signature)")
     }
     var message = [CChar](repeating: 0, count: 256)
     var rgba: UnsafeMutablePointer<UInt8>? = nil
@@ -39,11 +40,14 @@ extension PNG {
       }
     }
     guard status == 0, let rgba else {
-      let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      let text = String(
+        decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
       throw DecodingError(reason: text.isEmpty ? "corrupt or truncated PNG data" : text)
     }
     defer { flipbook_png_free(rgba) }
     let count = Int(width) * Int(height) * 4
-    return Bitmap(width: Int(width), height: Int(height), pixels: Array(UnsafeBufferPointer(start: rgba, count: count)))
+    return Bitmap(
+      width: Int(width), height: Int(height),
+      pixels: Array(UnsafeBufferPointer(start: rgba, count: count)))
   }
 }

@@ -46,35 +46,44 @@ public enum PNG {
   }
 
   /// The PNG bytes of `bitmap`.
-  public static func encode(_ bitmap: Bitmap, compression: Compression = .default) throws(EncodingError) -> [UInt8] {
+  public static func encode(
+    _ bitmap: Bitmap, compression: Compression = .default
+  ) throws(EncodingError) -> [UInt8] {
     guard bitmap.width > 0, bitmap.height > 0 else { throw .emptyImage }
     let opaque = bitmap.isOpaque
     var best: [UInt8]? = nil
     for attempt in compression.attempts {
-      let bytes = try encode(bitmap, opaque: opaque, level: attempt.level, filters: attempt.filters, strategy: attempt.strategy)
+      let bytes = try encode(
+        bitmap, opaque: opaque, level: attempt.level, filters: attempt.filters,
+        strategy: attempt.strategy)
       if best == nil || bytes.count < best!.count { best = bytes }
     }
     return best ?? []
   }
 
-  static func encode(_ bitmap: Bitmap, opaque: Bool, level: Int32, filters: Int32, strategy: Int32) throws(EncodingError) -> [UInt8] {
+  static func encode(
+    _ bitmap: Bitmap, opaque: Bool, level: Int32, filters: Int32, strategy: Int32
+  ) throws(EncodingError) -> [UInt8] {
     let sink = Sink()
     sink.bytes.reserveCapacity(bitmap.width * bitmap.height / 4)
     var message = [CChar](repeating: 0, count: 256)
     let status = bitmap.pixels.withUnsafeBufferPointer { pixels in
       message.withUnsafeMutableBufferPointer { text in
         flipbook_png_encode(
-          pixels.baseAddress, Int32(bitmap.width), Int32(bitmap.height), bitmap.width * 4, opaque ? 1 : 0,
+          pixels.baseAddress, Int32(bitmap.width), Int32(bitmap.height), bitmap.width * 4,
+          opaque ? 1 : 0,
           level, filters, strategy,
           { context, bytes, count in
             guard let context, let bytes else { return 1 }
-            Unmanaged<Sink>.fromOpaque(context).takeUnretainedValue().bytes.append(contentsOf: UnsafeBufferPointer(start: bytes, count: count))
+            Unmanaged<Sink>.fromOpaque(context).takeUnretainedValue().bytes.append(
+              contentsOf: UnsafeBufferPointer(start: bytes, count: count))
             return 0
           }, Unmanaged.passUnretained(sink).toOpaque(), text.baseAddress, text.count)
       }
     }
     guard status == 0 else {
-      throw .libpng(String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+      throw .libpng(
+        String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
     }
     return sink.bytes
   }

@@ -42,7 +42,8 @@ public enum ContentsGravity: String, Hashable, Sendable, CaseIterable {
       return b
     case .resizeAspect, .resizeAspectFill:
       guard w > 0, h > 0 else { return b }
-      let fit = self == .resizeAspect ? min(b.width / w, b.height / h) : max(b.width / w, b.height / h)
+      let fit =
+        self == .resizeAspect ? min(b.width / w, b.height / h) : max(b.width / w, b.height / h)
       let (sw, sh) = (w * fit, h * fit)
       return Rect(x: b.midX - sw / 2, y: b.midY - sh / 2, width: sw, height: sh)
     default:

@@ -49,12 +49,15 @@ extension Layer {
   /// Applies the animations' samples at `localTime`, in order, to `shown` (a copy of this
   /// layer's model values; the model values that missing from/to ends stand for are read from
   /// `self`).
-  private func applyAnimations(at localTime: Double, to shown: Layer, scratch: inout [AnimationSample]) {
+  private func applyAnimations(
+    at localTime: Double, to shown: Layer, scratch: inout [AnimationSample]
+  ) {
     scratch.removeAll(keepingCapacity: true)
     for entry in animationEntries { entry.prepared.appendSamples(at: localTime, into: &scratch) }
     for sample in scratch {
       let keyPath = LayerKeyPath(target: sample.target)
-      guard let modelValue = keyPath.value(of: self), let underlying = keyPath.value(of: shown) else { continue }
+      guard let modelValue = keyPath.value(of: self), let underlying = keyPath.value(of: shown)
+      else { continue }
       keyPath.setValue(sample.value(model: modelValue, underlying: underlying), of: shown)
       if let angle = sample.pathRotation { shown.transform = shown.transform.rotated(angle) }
     }
@@ -69,7 +72,8 @@ extension Layer {
   /// - Parameter time: the instant, in this layer's superlayer's time (scene time for a scene's
   ///   root layer).
   public func animateChanges(
-    at time: Double, withDuration duration: Double, timingFunction: TimingFunction = .default, _ changes: () -> Void
+    at time: Double, withDuration duration: Double, timingFunction: TimingFunction = .default,
+    _ changes: () -> Void
   ) {
     // What shows now, and the model values now, for every layer of the subtree.
     struct Before {
@@ -82,7 +86,10 @@ extension Layer {
     let animatable = LayerProperty.all.filter(\.isAnimatable)
     func record(_ layer: Layer, _ presented: Layer, parentTime: Double) {
       let local = layer.timing.localTime(parentTime)
-      before.append(Before(layer: layer, localTime: local, presented: presented, model: animatable.map { $0.animationValue(of: layer) }))
+      before.append(
+        Before(
+          layer: layer, localTime: local, presented: presented,
+          model: animatable.map { $0.animationValue(of: layer) }))
       for (sublayer, presentedSublayer) in zip(layer.sublayers, presented.sublayers) {
         record(sublayer, presentedSublayer, parentTime: local)
       }
@@ -91,7 +98,8 @@ extension Layer {
     changes()
     for entry in before {
       for (i, property) in animatable.enumerated() {
-        guard let now = property.animationValue(of: entry.layer), let old = entry.model[i], now != old,
+        guard let now = property.animationValue(of: entry.layer), let old = entry.model[i],
+          now != old,
           let shown = property.animationValue(of: entry.presented)
         else { continue }
         var animation = BasicAnimation(keyPath: property.name)

@@ -22,14 +22,17 @@ public struct LayerKeyPath: Hashable, Sendable, CustomStringConvertible {
   /// Parses a key path string; `nil` for a key path Flipbook does not animate.
   public init?(_ string: String) {
     let head = string.prefix { $0 != "." }
-    guard let index = LayerProperty.indexByName[String(head)], LayerProperty.all[index].isAnimatable,
+    guard let index = LayerProperty.indexByName[String(head)],
+      LayerProperty.all[index].isAnimatable,
       case .value(let kind) = LayerProperty.all[index].kind
     else { return nil }
     propertyIndex = index
     if head.count == string.count {
       component = nil
     } else {
-      guard let c = ValueComponent(name: String(string.dropFirst(head.count + 1)), of: kind) else { return nil }
+      guard let c = ValueComponent(name: String(string.dropFirst(head.count + 1)), of: kind) else {
+        return nil
+      }
       component = c
     }
   }
@@ -41,7 +44,9 @@ public struct LayerKeyPath: Hashable, Sendable, CustomStringConvertible {
 
   /// The key path as an integer, for the prepared animations that carry it
   /// (`PreparedAnimation`'s target).
-  var target: Int { propertyIndex * 64 + (component.map { ValueComponent.allCases.firstIndex(of: $0)! + 1 } ?? 0) }
+  var target: Int {
+    propertyIndex * 64 + (component.map { ValueComponent.allCases.firstIndex(of: $0)! + 1 } ?? 0)
+  }
 
   /// The key path an integer from `target` stands for.
   init(target: Int) {
@@ -60,7 +65,9 @@ public struct LayerKeyPath: Hashable, Sendable, CustomStringConvertible {
   /// The kind of value the key path takes.
   public var valueKind: AnimationValueKind {
     if let component { return component.valueKind }
-    guard case .value(let kind) = property.kind else { preconditionFailure("\(name) does not animate") }
+    guard case .value(let kind) = property.kind else {
+      preconditionFailure("\(name) does not animate")
+    }
     return kind
   }
 
@@ -84,7 +91,9 @@ public struct LayerKeyPath: Hashable, Sendable, CustomStringConvertible {
       property.setValue(.value(value), of: layer)
       return
     }
-    guard let whole = property.animationValue(of: layer), let changed = component.replacing(in: whole, with: value) else { return }
+    guard let whole = property.animationValue(of: layer),
+      let changed = component.replacing(in: whole, with: value)
+    else { return }
     property.setValue(.value(changed), of: layer)
   }
 }

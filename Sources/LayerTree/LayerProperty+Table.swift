@@ -12,11 +12,15 @@ extension LayerProperty {
   /// Every layer property, in `flipbook inspect`'s order: the properties every layer has, then
   /// those of shape layers, then those of text layers.
   public static let all: [LayerProperty] = [
-    layerName, position, bounds, anchorPoint, opacity, transform, sublayerTransform, zPosition, hidden,
-    cornerRadius, borderWidth, borderColor, backgroundColor, contents, masksToBounds, contentsGravity,
+    layerName, position, bounds, anchorPoint, opacity, transform, sublayerTransform, zPosition,
+    hidden,
+    cornerRadius, borderWidth, borderColor, backgroundColor, contents, masksToBounds,
+    contentsGravity,
     contentsScale, beginTime, speed, timeOffset, collisionBoundsType,
-    shadowColor, shadowOpacity, shadowOffset, shadowRadius, shadowPath, contentsRect, contentsCenter,
-    path, fillColor, strokeColor, lineWidth, lineDashPhase, strokeStart, strokeEnd, miterLimit, lineCap,
+    shadowColor, shadowOpacity, shadowOffset, shadowRadius, shadowPath, contentsRect,
+    contentsCenter,
+    path, fillColor, strokeColor, lineWidth, lineDashPhase, strokeStart, strokeEnd, miterLimit,
+    lineCap,
     lineJoin, lineDashPattern, fillRule,
     string, font, fontSize, foregroundColor, isWrapped, truncationMode, alignmentMode,
     colors, locations, startPoint, endPoint, gradientType,
@@ -30,7 +34,8 @@ extension LayerProperty {
   }
 
   /// Positions in `all` by name.
-  static let indexByName: [String: Int] = Dictionary(uniqueKeysWithValues: all.enumerated().map { ($1.name, $0) })
+  static let indexByName: [String: Int] = Dictionary(
+    uniqueKeysWithValues: all.enumerated().map { ($1.name, $0) })
 
   // MARK: Every layer (CALayer)
 
@@ -41,43 +46,59 @@ extension LayerProperty {
   /// `position`, in points.
   public static let position = pointProperty("position", { $0.position }, { $0.position = $1 })
   /// `bounds`, in points.
-  public static let bounds = rectProperty("bounds", range: .nonNegative, { $0.bounds }, { $0.bounds = $1 })
+  public static let bounds = rectProperty(
+    "bounds", range: .nonNegative, { $0.bounds }, { $0.bounds = $1 })
   /// `anchorPoint`, in the unit space of the bounds.
-  public static let anchorPoint = pointProperty("anchorPoint", { $0.anchorPoint }, { $0.anchorPoint = $1 })
+  public static let anchorPoint = pointProperty(
+    "anchorPoint", { $0.anchorPoint }, { $0.anchorPoint = $1 })
   /// `opacity`, 0...1.
   public static let opacity = scalarProperty("opacity", { $0.opacity }, { $0.opacity = $1 })
   /// `transform`.
-  public static let transform = transformProperty("transform", { $0.transform }, { $0.transform = $1 })
+  public static let transform = transformProperty(
+    "transform", { $0.transform }, { $0.transform = $1 })
   /// `sublayerTransform`.
-  public static let sublayerTransform = transformProperty("sublayerTransform", { $0.sublayerTransform }, { $0.sublayerTransform = $1 })
+  public static let sublayerTransform = transformProperty(
+    "sublayerTransform", { $0.sublayerTransform }, { $0.sublayerTransform = $1 })
   /// `zPosition`.
   public static let zPosition = scalarProperty("zPosition", { $0.zPosition }, { $0.zPosition = $1 })
   /// `hidden` (Core Animation's key for `isHidden`).
   public static let hidden = boolProperty("hidden", { $0.isHidden }, { $0.isHidden = $1 })
   /// `cornerRadius`, in points.
-  public static let cornerRadius = scalarProperty("cornerRadius", range: .nonNegative, { $0.cornerRadius }, { $0.cornerRadius = $1 })
+  public static let cornerRadius = scalarProperty(
+    "cornerRadius", range: .nonNegative, { $0.cornerRadius }, { $0.cornerRadius = $1 })
   /// `borderWidth`, in points.
-  public static let borderWidth = scalarProperty("borderWidth", range: .nonNegative, { $0.borderWidth }, { $0.borderWidth = $1 })
+  public static let borderWidth = scalarProperty(
+    "borderWidth", range: .nonNegative, { $0.borderWidth }, { $0.borderWidth = $1 })
   /// `borderColor`.
-  public static let borderColor = colorProperty("borderColor", { $0.borderColor }, { $0.borderColor = $1 })
+  public static let borderColor = colorProperty(
+    "borderColor", { $0.borderColor }, { $0.borderColor = $1 })
   /// `backgroundColor`.
-  public static let backgroundColor = colorProperty("backgroundColor", { $0.backgroundColor }, { $0.backgroundColor = $1 })
+  public static let backgroundColor = colorProperty(
+    "backgroundColor", { $0.backgroundColor }, { $0.backgroundColor = $1 })
   /// `contents`: an image.
   public static let contents = imageProperty("contents", { $0.contents }, { $0.contents = $1 })
   /// `masksToBounds`.
-  public static let masksToBounds = boolProperty("masksToBounds", animatable: false, { $0.masksToBounds }, { $0.masksToBounds = $1 })
+  public static let masksToBounds = boolProperty(
+    "masksToBounds", animatable: false, { $0.masksToBounds }, { $0.masksToBounds = $1 })
   /// `contentsGravity`.
-  public static let contentsGravity = choiceProperty("contentsGravity", { $0.contentsGravity }, { $0.contentsGravity = $1 })
+  public static let contentsGravity = choiceProperty(
+    "contentsGravity", { $0.contentsGravity }, { $0.contentsGravity = $1 })
   /// `contentsScale`: image pixels per point.
-  public static let contentsScale = scalarProperty("contentsScale", animatable: false, range: .positive, { $0.contentsScale }, { $0.contentsScale = $1 })
+  public static let contentsScale = scalarProperty(
+    "contentsScale", animatable: false, range: .positive, { $0.contentsScale },
+    { $0.contentsScale = $1 })
   /// `beginTime` of the layer's own timing, in seconds.
-  public static let beginTime = scalarProperty("beginTime", animatable: false, { $0.timing.beginTime }, { $0.timing.beginTime = $1 })
+  public static let beginTime = scalarProperty(
+    "beginTime", animatable: false, { $0.timing.beginTime }, { $0.timing.beginTime = $1 })
   /// `speed` of the layer's own timing.
-  public static let speed = scalarProperty("speed", animatable: false, { Double($0.timing.speed) }, { $0.timing.speed = Float($1) })
+  public static let speed = scalarProperty(
+    "speed", animatable: false, { Double($0.timing.speed) }, { $0.timing.speed = Float($1) })
   /// `timeOffset` of the layer's own timing, in seconds.
-  public static let timeOffset = scalarProperty("timeOffset", animatable: false, { $0.timing.timeOffset }, { $0.timing.timeOffset = $1 })
+  public static let timeOffset = scalarProperty(
+    "timeOffset", animatable: false, { $0.timing.timeOffset }, { $0.timing.timeOffset = $1 })
   /// `collisionBoundsType`: the shape dynamics collides the layer as.
-  public static let collisionBoundsType = choiceProperty("collisionBoundsType", { $0.collisionBoundsType }, { $0.collisionBoundsType = $1 })
+  public static let collisionBoundsType = choiceProperty(
+    "collisionBoundsType", { $0.collisionBoundsType }, { $0.collisionBoundsType = $1 })
 
   // MARK: Shadows and contents rectangles (every layer; visual-effects.md §1, §3)
 
@@ -106,31 +127,45 @@ extension LayerProperty {
   // MARK: Shape layers (CAShapeLayer)
 
   /// `path`.
-  public static let path = pathProperty("path", of: .shape, { shape($0).path }, { shape($0).path = $1 })
+  public static let path = pathProperty(
+    "path", of: .shape, { shape($0).path }, { shape($0).path = $1 })
   /// `fillColor`.
-  public static let fillColor = colorProperty("fillColor", of: .shape, { shape($0).fillColor }, { shape($0).fillColor = $1 })
+  public static let fillColor = colorProperty(
+    "fillColor", of: .shape, { shape($0).fillColor }, { shape($0).fillColor = $1 })
   /// `strokeColor`.
-  public static let strokeColor = colorProperty("strokeColor", of: .shape, { shape($0).strokeColor }, { shape($0).strokeColor = $1 })
+  public static let strokeColor = colorProperty(
+    "strokeColor", of: .shape, { shape($0).strokeColor }, { shape($0).strokeColor = $1 })
   /// `lineWidth`, in points.
-  public static let lineWidth = scalarProperty("lineWidth", of: .shape, range: .nonNegative, { shape($0).lineWidth }, { shape($0).lineWidth = $1 })
+  public static let lineWidth = scalarProperty(
+    "lineWidth", of: .shape, range: .nonNegative, { shape($0).lineWidth },
+    { shape($0).lineWidth = $1 })
   /// `lineDashPhase`, in points.
-  public static let lineDashPhase = scalarProperty("lineDashPhase", of: .shape, { shape($0).lineDashPhase }, { shape($0).lineDashPhase = $1 })
+  public static let lineDashPhase = scalarProperty(
+    "lineDashPhase", of: .shape, { shape($0).lineDashPhase }, { shape($0).lineDashPhase = $1 })
   /// `strokeStart`, a fraction of the path's length.
-  public static let strokeStart = scalarProperty("strokeStart", of: .shape, { shape($0).strokeStart }, { shape($0).strokeStart = $1 })
+  public static let strokeStart = scalarProperty(
+    "strokeStart", of: .shape, { shape($0).strokeStart }, { shape($0).strokeStart = $1 })
   /// `strokeEnd`, a fraction of the path's length.
-  public static let strokeEnd = scalarProperty("strokeEnd", of: .shape, { shape($0).strokeEnd }, { shape($0).strokeEnd = $1 })
+  public static let strokeEnd = scalarProperty(
+    "strokeEnd", of: .shape, { shape($0).strokeEnd }, { shape($0).strokeEnd = $1 })
   /// `miterLimit`.
-  public static let miterLimit = scalarProperty("miterLimit", of: .shape, range: .nonNegative, { shape($0).miterLimit }, { shape($0).miterLimit = $1 })
+  public static let miterLimit = scalarProperty(
+    "miterLimit", of: .shape, range: .nonNegative, { shape($0).miterLimit },
+    { shape($0).miterLimit = $1 })
   /// `lineCap`.
-  public static let lineCap = choiceProperty("lineCap", of: .shape, { shape($0).lineCap }, { shape($0).lineCap = $1 })
+  public static let lineCap = choiceProperty(
+    "lineCap", of: .shape, { shape($0).lineCap }, { shape($0).lineCap = $1 })
   /// `lineJoin`.
-  public static let lineJoin = choiceProperty("lineJoin", of: .shape, { shape($0).lineJoin }, { shape($0).lineJoin = $1 })
+  public static let lineJoin = choiceProperty(
+    "lineJoin", of: .shape, { shape($0).lineJoin }, { shape($0).lineJoin = $1 })
   /// `lineDashPattern`: dash and gap lengths in points, or none.
   public static let lineDashPattern = LayerProperty(
     "lineDashPattern", .numbers, of: .shape, animatable: false, range: .nonNegative,
-    get: { .numbers(shape($0).lineDashPattern) }, set: { if case .numbers(let d) = $1 { shape($0).lineDashPattern = d } })
+    get: { .numbers(shape($0).lineDashPattern) },
+    set: { if case .numbers(let d) = $1 { shape($0).lineDashPattern = d } })
   /// `fillRule`.
-  public static let fillRule = choiceProperty("fillRule", of: .shape, { shape($0).fillRule }, { shape($0).fillRule = $1 })
+  public static let fillRule = choiceProperty(
+    "fillRule", of: .shape, { shape($0).fillRule }, { shape($0).fillRule = $1 })
 
   // MARK: Text layers (CATextLayer)
 
@@ -244,8 +279,10 @@ extension LayerProperty {
   fileprivate typealias Set<T> = @Sendable (Layer, T) -> Void
 
   fileprivate static func entry<T>(
-    _ name: String, _ kind: AnimationValueKind, of type: LayerType, animatable: Bool, range: ValueRange,
-    wrap: @escaping @Sendable (T) -> AnimationValue, unwrap: @escaping @Sendable (AnimationValue) -> T?,
+    _ name: String, _ kind: AnimationValueKind, of type: LayerType, animatable: Bool,
+    range: ValueRange,
+    wrap: @escaping @Sendable (T) -> AnimationValue,
+    unwrap: @escaping @Sendable (AnimationValue) -> T?,
     _ get: @escaping Get<T>, _ set: @escaping Set<T>
   ) -> LayerProperty {
     LayerProperty(
@@ -258,71 +295,96 @@ extension LayerProperty {
     _ name: String, of type: LayerType = .layer, animatable: Bool = true, range: ValueRange = .any,
     _ get: @escaping Get<Double>, _ set: @escaping Set<Double>
   ) -> LayerProperty {
-    entry(name, .scalar, of: type, animatable: animatable, range: range, wrap: { .scalar($0) }, unwrap: {
-      if case .scalar(let x) = $0 { return x } else { return nil }
-    }, get, set)
+    entry(
+      name, .scalar, of: type, animatable: animatable, range: range, wrap: { .scalar($0) },
+      unwrap: {
+        if case .scalar(let x) = $0 { return x } else { return nil }
+      }, get, set)
   }
 
   fileprivate static func pointProperty(
-    _ name: String, of type: LayerType = .layer, _ get: @escaping Get<Point>, _ set: @escaping Set<Point>
+    _ name: String, of type: LayerType = .layer, _ get: @escaping Get<Point>,
+    _ set: @escaping Set<Point>
   ) -> LayerProperty {
-    entry(name, .point, of: type, animatable: true, range: .any, wrap: { .point($0) }, unwrap: {
-      if case .point(let p) = $0 { return p } else { return nil }
-    }, get, set)
+    entry(
+      name, .point, of: type, animatable: true, range: .any, wrap: { .point($0) },
+      unwrap: {
+        if case .point(let p) = $0 { return p } else { return nil }
+      }, get, set)
   }
 
   private static func sizeProperty(
     _ name: String, _ get: @escaping Get<Size>, _ set: @escaping Set<Size>
   ) -> LayerProperty {
-    entry(name, .size, of: .layer, animatable: true, range: .any, wrap: { .size($0) }, unwrap: {
-      if case .size(let s) = $0 { return s } else { return nil }
-    }, get, set)
+    entry(
+      name, .size, of: .layer, animatable: true, range: .any, wrap: { .size($0) },
+      unwrap: {
+        if case .size(let s) = $0 { return s } else { return nil }
+      }, get, set)
   }
 
-  fileprivate static func rectProperty(_ name: String, range: ValueRange, _ get: @escaping Get<Rect>, _ set: @escaping Set<Rect>) -> LayerProperty {
-    entry(name, .rect, of: .layer, animatable: true, range: range, wrap: { .rect($0) }, unwrap: {
-      if case .rect(let r) = $0 { return r } else { return nil }
-    }, get, set)
+  fileprivate static func rectProperty(
+    _ name: String, range: ValueRange, _ get: @escaping Get<Rect>, _ set: @escaping Set<Rect>
+  ) -> LayerProperty {
+    entry(
+      name, .rect, of: .layer, animatable: true, range: range, wrap: { .rect($0) },
+      unwrap: {
+        if case .rect(let r) = $0 { return r } else { return nil }
+      }, get, set)
   }
 
   fileprivate static func colorProperty(
-    _ name: String, of type: LayerType = .layer, _ get: @escaping Get<Color?>, _ set: @escaping Set<Color?>
+    _ name: String, of type: LayerType = .layer, _ get: @escaping Get<Color?>,
+    _ set: @escaping Set<Color?>
   ) -> LayerProperty {
-    entry(name, .color, of: type, animatable: true, range: .any, wrap: { .color($0) }, unwrap: {
-      if case .color(let c) = $0 { return .some(c) } else { return nil }
-    }, get, set)
+    entry(
+      name, .color, of: type, animatable: true, range: .any, wrap: { .color($0) },
+      unwrap: {
+        if case .color(let c) = $0 { return .some(c) } else { return nil }
+      }, get, set)
   }
 
   fileprivate static func transformProperty(
     _ name: String, of type: LayerType = .layer, _ get: @escaping Get<Transform3D>,
     _ set: @escaping Set<Transform3D>
   ) -> LayerProperty {
-    entry(name, .transform, of: type, animatable: true, range: .any, wrap: { .transform($0) }, unwrap: {
-      if case .transform(let t) = $0 { return t } else { return nil }
-    }, get, set)
+    entry(
+      name, .transform, of: type, animatable: true, range: .any, wrap: { .transform($0) },
+      unwrap: {
+        if case .transform(let t) = $0 { return t } else { return nil }
+      }, get, set)
   }
 
   fileprivate static func pathProperty(
     _ name: String, of type: LayerType, _ get: @escaping Get<Path?>, _ set: @escaping Set<Path?>
   ) -> LayerProperty {
-    entry(name, .path, of: type, animatable: true, range: .any, wrap: { .path($0) }, unwrap: {
-      if case .path(let p) = $0 { return .some(p) } else { return nil }
-    }, get, set)
+    entry(
+      name, .path, of: type, animatable: true, range: .any, wrap: { .path($0) },
+      unwrap: {
+        if case .path(let p) = $0 { return .some(p) } else { return nil }
+      }, get, set)
   }
 
-  private static func imageProperty(_ name: String, _ get: @escaping Get<Image?>, _ set: @escaping Set<Image?>) -> LayerProperty {
-    entry(name, .image, of: .layer, animatable: true, range: .any, wrap: { .image($0) }, unwrap: {
-      if case .image(let i) = $0 { return .some(i) } else { return nil }
-    }, get, set)
+  private static func imageProperty(
+    _ name: String, _ get: @escaping Get<Image?>, _ set: @escaping Set<Image?>
+  ) -> LayerProperty {
+    entry(
+      name, .image, of: .layer, animatable: true, range: .any, wrap: { .image($0) },
+      unwrap: {
+        if case .image(let i) = $0 { return .some(i) } else { return nil }
+      }, get, set)
   }
 
   fileprivate static func boolProperty(
-    _ name: String, of type: LayerType = .layer, animatable: Bool = true, _ get: @escaping Get<Bool>,
+    _ name: String, of type: LayerType = .layer, animatable: Bool = true,
+    _ get: @escaping Get<Bool>,
     _ set: @escaping Set<Bool>
   ) -> LayerProperty {
-    entry(name, .bool, of: type, animatable: animatable, range: .any, wrap: { .bool($0) }, unwrap: {
-      if case .bool(let b) = $0 { return b } else { return nil }
-    }, get, set)
+    entry(
+      name, .bool, of: type, animatable: animatable, range: .any, wrap: { .bool($0) },
+      unwrap: {
+        if case .bool(let b) = $0 { return b } else { return nil }
+      }, get, set)
   }
 
   /// A property holding one of an enumeration's cases, named by their raw values.

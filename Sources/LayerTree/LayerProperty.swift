@@ -93,7 +93,9 @@ public struct LayerProperty: Sendable, CustomStringConvertible {
   /// The animatable value of the property on `layer`: `nil` for a property that does not
   /// animate or that the layer's type does not have.
   func animationValue(of layer: Layer) -> AnimationValue? {
-    guard isAnimatable, layerType.includes(layer), case .value(let v) = get(layer) else { return nil }
+    guard isAnimatable, layerType.includes(layer), case .value(let v) = get(layer) else {
+      return nil
+    }
     return v
   }
 
@@ -106,7 +108,8 @@ public struct LayerProperty: Sendable, CustomStringConvertible {
   init(
     _ name: String, _ kind: PropertyKind, of layerType: LayerType = .layer, animatable: Bool,
     inspected: Bool? = nil, range: ValueRange = .any,
-    get: @escaping @Sendable (Layer) -> PropertyValue, set: @escaping @Sendable (Layer, PropertyValue) -> Void
+    get: @escaping @Sendable (Layer) -> PropertyValue,
+    set: @escaping @Sendable (Layer, PropertyValue) -> Void
   ) {
     (self.name, self.kind, self.layerType, self.isAnimatable) = (name, kind, layerType, animatable)
     (self.isInspected, self.range, self.get, self.set) = (inspected ?? animatable, range, get, set)

@@ -62,13 +62,17 @@ public enum ValueComponent: String, Hashable, Sendable, CaseIterable {
 
   /// The component called `name` of a value of `kind` (`"rotation"` is `"rotation.z"`).
   init?(name: String, of kind: AnimationValueKind) {
-    guard let c = ValueComponent(rawValue: name == "rotation" ? "rotation.z" : name), c.parentKind == kind else { return nil }
+    guard let c = ValueComponent(rawValue: name == "rotation" ? "rotation.z" : name),
+      c.parentKind == kind
+    else { return nil }
     self = c
   }
 
   /// The names of the components of a value of `kind`, in declaration order.
   static func names(of kind: AnimationValueKind) -> [String] {
-    allCases.filter { $0.parentKind == kind }.flatMap { $0 == .rotation ? ["rotation", $0.rawValue] : [$0.rawValue] }
+    allCases.filter { $0.parentKind == kind }.flatMap {
+      $0 == .rotation ? ["rotation", $0.rawValue] : [$0.rawValue]
+    }
   }
 
   /// The component's value in `whole`.
@@ -102,7 +106,8 @@ public enum ValueComponent: String, Hashable, Sendable, CaseIterable {
     case (.size, .rect(var r), .size(let s)): r.size = s; return .rect(r)
     case (.sizeWidth, .rect(var r), .scalar(let v)): r.size.width = v; return .rect(r)
     case (.sizeHeight, .rect(var r), .scalar(let v)): r.size.height = v; return .rect(r)
-    case (_, .transform(let t), .scalar(let v)) where parentKind == .transform: return .transform(t.replacing(self, with: v))
+    case (_, .transform(let t), .scalar(let v)) where parentKind == .transform:
+      return .transform(t.replacing(self, with: v))
     default: return nil
     }
   }

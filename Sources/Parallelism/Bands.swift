@@ -12,7 +12,9 @@ import Dispatch
 /// ```
 public enum Bands {
   /// Runs `body(0) ... body(count - 1)` and returns their results in order.
-  public static func map<T: Sendable>(count: Int, threads: Int, _ body: @escaping @Sendable (Int) -> T) -> [T] {
+  public static func map<T: Sendable>(
+    count: Int, threads: Int, _ body: @escaping @Sendable (Int) -> T
+  ) -> [T] {
     guard count > 0 else { return [] }
     let threads = Swift.max(1, Swift.min(threads, count))
     if threads == 1 { return (0..<count).map(body) }

@@ -41,7 +41,9 @@ public enum OrderedJobs {
           while i < count {
             let index = i
             // Wait for room in the window; stop when anything failed.
-            let go = monitor.wait { p -> Bool? in p.failure != nil ? false : (index < p.next + window ? true : nil) }
+            let go = monitor.wait { p -> Bool? in
+              p.failure != nil ? false : (index < p.next + window ? true : nil)
+            }
             guard go else { break }
             let output = try job(&state, index)
             monitor.update { $0.ready[index] = output }

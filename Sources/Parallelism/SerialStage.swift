@@ -30,7 +30,9 @@ public final class SerialStage<State, Input: Sendable, Output: Sendable> {
     let capacity: Int
     let body: @Sendable (inout State, Input) -> Output
 
-    init(state: sending State, capacity: Int, body: @escaping @Sendable (inout State, Input) -> Output) {
+    init(
+      state: sending State, capacity: Int, body: @escaping @Sendable (inout State, Input) -> Output
+    ) {
       self.state = Mutex(state)
       queue = Monitor(Queue())
       self.capacity = capacity
@@ -67,7 +69,9 @@ public final class SerialStage<State, Input: Sendable, Output: Sendable> {
   deinit {
     // A stage dropped before `finish()` stops its thread (queued inputs are abandoned).
     if threaded && !finished {
-      shared.queue.update { $0.stopping = true; $0.inputs.removeAll() }
+      shared.queue.update {
+        $0.stopping = true; $0.inputs.removeAll()
+      }
       group.wait()
     }
   }

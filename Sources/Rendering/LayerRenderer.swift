@@ -126,7 +126,9 @@ public struct LayerRenderer: Sendable {
       var band = roundedBounds
       let inner = bounds.insetBy(dx: layer.borderWidth, dy: layer.borderWidth)
       if !inner.isEmpty {
-        band.addPath(Path(roundedRect: inner, cornerRadius: Swift.max(0, layer.cornerRadius - layer.borderWidth)))
+        band.addPath(
+          Path(
+            roundedRect: inner, cornerRadius: Swift.max(0, layer.cornerRadius - layer.borderWidth)))
       }
       canvas.fill(band, with: border, rule: .evenOdd)
     }
@@ -198,7 +200,8 @@ public struct LayerRenderer: Sendable {
     for row in 0..<3 {
       for column in 0..<3 {
         func cell(_ x: [Double], _ y: [Double]) -> Rect {
-          Rect(x: x[column], y: y[row], width: x[column + 1] - x[column], height: y[row + 1] - y[row])
+          Rect(
+            x: x[column], y: y[row], width: x[column + 1] - x[column], height: y[row + 1] - y[row])
         }
         let src = cell(xs.src, ys.src), dst = cell(xs.dst, ys.dst)
         guard src.width > 0, src.height > 0, dst.width > 0, dst.height > 0 else { continue }

@@ -11,7 +11,8 @@ public enum RenderingError: Error, Hashable, Sendable, CustomStringConvertible {
   public var description: String {
     switch self {
     case .perspectiveUnsupported(let name):
-      return "layer \(name.map { "'\($0)'" } ?? "(unnamed)") has a transform with perspective terms "
+      return
+        "layer \(name.map { "'\($0)'" } ?? "(unnamed)") has a transform with perspective terms "
         + "(m14, m24, m34 or m44), which Flipbook does not render yet"
     case .unknownFont(let name, let font):
       return "layer \(name.map { "'\($0)'" } ?? "(unnamed)") uses the font \"\(font)\", "

@@ -56,7 +56,9 @@ struct JSONParser {
     parser.skipWhitespace()
     let value = try parser.value()
     parser.skipWhitespace()
-    guard parser.i == bytes.count else { throw parser.error("unexpected \(parser.found()) after the document") }
+    guard parser.i == bytes.count else {
+      throw parser.error("unexpected \(parser.found()) after the document")
+    }
     return value
   }
 
@@ -72,14 +74,19 @@ struct JSONParser {
   private func found() -> String {
     guard i < bytes.count else { return "end of file" }
     let b = bytes[i]
-    return b >= 0x20 && b < 0x7F ? "'\(Character(Unicode.Scalar(b)))'" : "byte 0x\(String(b, radix: 16))"
+    return b >= 0x20 && b < 0x7F
+      ? "'\(Character(Unicode.Scalar(b)))'" : "byte 0x\(String(b, radix: 16))"
   }
 
   private mutating func skipWhitespace() {
-    while i < bytes.count, bytes[i] == 0x20 || bytes[i] == 0x0A || bytes[i] == 0x0D || bytes[i] == 0x09 { i += 1 }
+    while i < bytes.count,
+      bytes[i] == 0x20 || bytes[i] == 0x0A || bytes[i] == 0x0D || bytes[i] == 0x09
+    { i += 1 }
   }
 
-  private mutating func literal(_ word: String, _ value: JSONValue) throws(JSONSyntaxError) -> JSONValue {
+  private mutating func literal(
+    _ word: String, _ value: JSONValue
+  ) throws(JSONSyntaxError) -> JSONValue {
     let w = Array(word.utf8)
     guard i + w.count <= bytes.count, Array(bytes[i..<i + w.count]) == w else {
       throw error("unexpected \(found()); expected a value")
@@ -104,7 +111,9 @@ struct JSONParser {
 
   private mutating func enter() throws(JSONSyntaxError) {
     depth += 1
-    if depth > JSONParser.maximumDepth { throw error("nesting deeper than \(JSONParser.maximumDepth) levels") }
+    if depth > JSONParser.maximumDepth {
+      throw error("nesting deeper than \(JSONParser.maximumDepth) levels")
+    }
   }
 
   private mutating func object() throws(JSONSyntaxError) -> JSONValue {
@@ -120,12 +129,16 @@ struct JSONParser {
     }
     while true {
       skipWhitespace()
-      guard i < bytes.count, bytes[i] == UInt8(ascii: "\"") else { throw error("unexpected \(found()); expected a key in quotes") }
+      guard i < bytes.count, bytes[i] == UInt8(ascii: "\"") else {
+        throw error("unexpected \(found()); expected a key in quotes")
+      }
       let keyStart = i
       let key = try string()
       guard seen.insert(key).inserted else { throw error("duplicate key \"\(key)\"", at: keyStart) }
       skipWhitespace()
-      guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { throw error("unexpected \(found()); expected ':'") }
+      guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else {
+        throw error("unexpected \(found()); expected ':'")
+      }
       i += 1
       skipWhitespace()
       entries.append((key, try value()))
@@ -168,14 +181,18 @@ struct JSONParser {
     if bytes[i] == UInt8(ascii: "-") { i += 1 }
     let intStart = i
     guard digits(&i, bytes) > 0 else { throw error("malformed number", at: start) }
-    if bytes[intStart] == UInt8(ascii: "0") && i - intStart > 1 { throw error("malformed number (leading zero)", at: start) }
+    if bytes[intStart] == UInt8(ascii: "0") && i - intStart > 1 {
+      throw error("malformed number (leading zero)", at: start)
+    }
     if i < bytes.count && bytes[i] == UInt8(ascii: ".") {
       i += 1
       guard digits(&i, bytes) > 0 else { throw error("malformed number", at: start) }
     }
     if i < bytes.count && (bytes[i] == UInt8(ascii: "e") || bytes[i] == UInt8(ascii: "E")) {
       i += 1
-      if i < bytes.count && (bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-")) { i += 1 }
+      if i < bytes.count && (bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-")) {
+        i += 1
+      }
       guard digits(&i, bytes) > 0 else { throw error("malformed number", at: start) }
     }
     let text = String(decoding: bytes[start..<i], as: UTF8.self)
@@ -215,7 +232,9 @@ struct JSONParser {
       case UInt8(ascii: "u"):
         var scalar = try hex4()
         if (0xD800...0xDBFF).contains(scalar) {
-          guard i + 1 < bytes.count, bytes[i] == UInt8(ascii: "\\"), bytes[i + 1] == UInt8(ascii: "u") else {
+          guard i + 1 < bytes.count, bytes[i] == UInt8(ascii: "\\"),
+            bytes[i + 1] == UInt8(ascii: "u")
+          else {
             throw error("unpaired surrogate in string")
           }
           i += 2
@@ -229,7 +248,9 @@ struct JSONParser {
         throw error("invalid escape in string", at: i - 2)
       }
     }
-    guard let s = String(validating: out, as: UTF8.self) else { throw error("string is not valid UTF-8") }
+    guard let s = String(validating: out, as: UTF8.self) else {
+      throw error("string is not valid UTF-8")
+    }
     return s
   }
 

@@ -48,12 +48,20 @@ public enum SceneFormat {
   ///   - baseDirectory: the folder relative image paths resolve against ("" for the current
   ///     folder; with or without a trailing slash).
   /// - Throws: `SceneFormat.DecodingError` listing every problem found.
-  public static func decode(_ bytes: [UInt8], file: String, baseDirectory: String = "") throws(DecodingError) -> Scene {
+  public static func decode(
+    _ bytes: [UInt8], file: String, baseDirectory: String = ""
+  ) throws(DecodingError) -> Scene {
     let json: JSONValue
     do {
       json = try JSONParser.parse(bytes)
     } catch {
-      throw DecodingError(file: file, problems: [Problem(place: "", line: error.line, column: error.column, message: SceneReader.shortenedQuotes("invalid JSON: \(error.message)"))])
+      throw DecodingError(
+        file: file,
+        problems: [
+          Problem(
+            place: "", line: error.line, column: error.column,
+            message: SceneReader.shortenedQuotes("invalid JSON: \(error.message)"))
+        ])
     }
     let reader = SceneReader(baseDirectory: baseDirectory)
     let scene = reader.readScene(json)

@@ -6,13 +6,15 @@ import LayerTree
 // by the key path they animate.
 extension SceneReader {
   static let timingKeys = [
-    "type", "beginTime", "duration", "speed", "timeOffset", "repeatCount", "repeatDuration", "autoreverses",
+    "type", "beginTime", "duration", "speed", "timeOffset", "repeatCount", "repeatDuration",
+    "autoreverses",
     "fillMode", "removedOnCompletion", "timingFunction",
   ]
   static let propertyKeys = ["keyPath", "additive", "cumulative"]
   static let basicKeys = ["fromValue", "toValue", "byValue"]
   static let keyframeKeys = [
-    "values", "keyTimes", "timingFunctions", "calculationMode", "tensionValues", "continuityValues", "biasValues",
+    "values", "keyTimes", "timingFunctions", "calculationMode", "tensionValues", "continuityValues",
+    "biasValues",
     "path", "rotationMode",
   ]
   static let springKeys = ["mass", "stiffness", "damping", "initialVelocity", "allowsOverdamping"]
@@ -21,7 +23,9 @@ extension SceneReader {
   func readAnimations(_ json: JSONValue, at place: String, into layer: Layer) {
     guard let list = array(json, at: place) else { return }
     for (i, item) in list.enumerated() {
-      if let animation = readAnimation(item, at: "\(place)[\(i)]", layer: layer) { layer.add(animation, forKey: nil) }
+      if let animation = readAnimation(item, at: "\(place)[\(i)]", layer: layer) {
+        layer.add(animation, forKey: nil)
+      }
     }
   }
 
@@ -31,23 +35,36 @@ extension SceneReader {
       return nil
     }
     guard let typeValue = entries.first(where: { $0.key == "type" })?.value else {
-      report(place + ".type", "missing required key (\"basic\", \"keyframe\", \"group\" or \"spring\")")
+      report(
+        place + ".type", "missing required key (\"basic\", \"keyframe\", \"group\" or \"spring\")")
       return nil
     }
     guard let type = string(typeValue, at: place + ".type") else { return nil }
     let allowed: [String]
     switch type {
-    case "basic": allowed = SceneReader.timingKeys + SceneReader.propertyKeys + SceneReader.basicKeys
-    case "keyframe": allowed = SceneReader.timingKeys + SceneReader.propertyKeys + SceneReader.keyframeKeys
+    case "basic":
+      allowed = SceneReader.timingKeys + SceneReader.propertyKeys + SceneReader.basicKeys
+    case "keyframe":
+      allowed = SceneReader.timingKeys + SceneReader.propertyKeys + SceneReader.keyframeKeys
     case "group": allowed = SceneReader.timingKeys + ["animations"]
-    case "spring": allowed = SceneReader.timingKeys + SceneReader.propertyKeys + SceneReader.basicKeys + SceneReader.springKeys
+    case "spring":
+      allowed =
+        SceneReader.timingKeys + SceneReader.propertyKeys + SceneReader.basicKeys
+        + SceneReader.springKeys
     default:
-      report(place + ".type", "unknown animation type \"\(type)\" (expected \"basic\", \"keyframe\", \"group\" or \"spring\")")
+      report(
+        place + ".type",
+        "unknown animation type \"\(type)\" (expected \"basic\", \"keyframe\", \"group\" or \"spring\")"
+      )
       return nil
     }
-    guard let f = fields(json, at: place, allowed: allowed, what: "an animation") else { return nil }
+    guard let f = fields(json, at: place, allowed: allowed, what: "an animation") else {
+      return nil
+    }
     let timing = readTiming(f)
-    let timingFunction = f["timingFunction"].flatMap { self.timingFunction($0, at: f.place("timingFunction")) }
+    let timingFunction = f["timingFunction"].flatMap {
+      self.timingFunction($0, at: f.place("timingFunction"))
+    }
 
     if type == "group" {
       var group = AnimationGroup()
@@ -55,7 +72,9 @@ extension SceneReader {
       group.timingFunction = timingFunction
       if let v = f["animations"], let list = array(v, at: f.place("animations")) {
         for (i, item) in list.enumerated() {
-          if let child = readAnimation(item, at: "\(f.place("animations"))[\(i)]", layer: layer) { group.animations.append(child) }
+          if let child = readAnimation(item, at: "\(f.place("animations"))[\(i)]", layer: layer) {
+            group.animations.append(child)
+          }
         }
       }
       return group
@@ -67,11 +86,16 @@ extension SceneReader {
     }
     guard let keyPathName = string(keyPathValue, at: f.place("keyPath")) else { return nil }
     guard let keyPath = LayerKeyPath(keyPathName) else {
-      report(f.place("keyPath"), "unknown key path \"\(keyPathName)\"" + suggestion(for: keyPathName, among: LayerKeyPath.allNames))
+      report(
+        f.place("keyPath"),
+        "unknown key path \"\(keyPathName)\""
+          + suggestion(for: keyPathName, among: LayerKeyPath.allNames))
       return nil
     }
     if !keyPath.property.layerType.includes(layer) {
-      report(f.place("keyPath"), "key path \"\(keyPathName)\" applies to \(keyPath.property.layerType.rawValue) layers only")
+      report(
+        f.place("keyPath"),
+        "key path \"\(keyPathName)\" applies to \(keyPath.property.layerType.rawValue) layers only")
       return nil
     }
     let additive = f["additive"].flatMap { bool($0, at: f.place("additive")) } ?? false
@@ -81,12 +105,16 @@ extension SceneReader {
     switch type {
     case "keyframe":
       var a = KeyframeAnimation(keyPath: keyPathName)
-      (a.timing, a.timingFunction, a.isAdditive, a.isCumulative) = (timing, timingFunction, additive, cumulative)
+      (a.timing, a.timingFunction, a.isAdditive, a.isCumulative) = (
+        timing, timingFunction, additive, cumulative
+      )
       readKeyframes(f, into: &a, keyPath: keyPath)
       return a
     case "spring":
       if kind.isDiscrete || kind == .path {
-        report(f.place("keyPath"), "a spring needs a numeric key path; \"\(keyPathName)\" takes \(kindName(kind))")
+        report(
+          f.place("keyPath"),
+          "a spring needs a numeric key path; \"\(keyPathName)\" takes \(kindName(kind))")
         return nil
       }
       var a = SpringAnimation(keyPath: keyPathName)
@@ -98,12 +126,18 @@ extension SceneReader {
       if let v = f["mass"], let x = positive(v, at: f.place("mass")) { a.mass = x }
       if let v = f["stiffness"], let x = positive(v, at: f.place("stiffness")) { a.stiffness = x }
       if let v = f["damping"], let x = nonNegative(v, at: f.place("damping")) { a.damping = x }
-      if let v = f["initialVelocity"], let x = number(v, at: f.place("initialVelocity")) { a.initialVelocity = x }
-      if let v = f["allowsOverdamping"], let b = bool(v, at: f.place("allowsOverdamping")) { a.allowsOverdamping = b }
+      if let v = f["initialVelocity"], let x = number(v, at: f.place("initialVelocity")) {
+        a.initialVelocity = x
+      }
+      if let v = f["allowsOverdamping"], let b = bool(v, at: f.place("allowsOverdamping")) {
+        a.allowsOverdamping = b
+      }
       return a
     default:
       var a = BasicAnimation(keyPath: keyPathName)
-      (a.timing, a.timingFunction, a.isAdditive, a.isCumulative) = (timing, timingFunction, additive, cumulative)
+      (a.timing, a.timingFunction, a.isAdditive, a.isCumulative) = (
+        timing, timingFunction, additive, cumulative
+      )
       (a.fromValue, a.toValue, a.byValue) = readEndpoints(f, kind: kind)
       return a
     }
@@ -124,10 +158,18 @@ extension SceneReader {
         t.repeatCount = Float(x)
       }
     }
-    if let v = f["repeatDuration"], let x = nonNegative(v, at: f.place("repeatDuration")) { t.repeatDuration = x }
-    if let v = f["autoreverses"], let b = bool(v, at: f.place("autoreverses")) { t.autoreverses = b }
-    if let v = f["fillMode"], let m = choice(v, at: f.place("fillMode"), FillMode.self) { t.fillMode = m }
-    if let v = f["removedOnCompletion"], let b = bool(v, at: f.place("removedOnCompletion")) { t.isRemovedOnCompletion = b }
+    if let v = f["repeatDuration"], let x = nonNegative(v, at: f.place("repeatDuration")) {
+      t.repeatDuration = x
+    }
+    if let v = f["autoreverses"], let b = bool(v, at: f.place("autoreverses")) {
+      t.autoreverses = b
+    }
+    if let v = f["fillMode"], let m = choice(v, at: f.place("fillMode"), FillMode.self) {
+      t.fillMode = m
+    }
+    if let v = f["removedOnCompletion"], let b = bool(v, at: f.place("removedOnCompletion")) {
+      t.isRemovedOnCompletion = b
+    }
     return t
   }
 
@@ -141,20 +183,31 @@ extension SceneReader {
       case "easeInEaseOut": return .easeInEaseOut
       case "default": return .default
       default:
-        report(place, "unknown timing function \"\(name)\" (expected \"linear\", \"easeIn\", \"easeOut\", \"easeInEaseOut\", \"default\" or [c1x, c1y, c2x, c2y])")
+        report(
+          place,
+          "unknown timing function \"\(name)\" (expected \"linear\", \"easeIn\", \"easeOut\", \"easeInEaseOut\", \"default\" or [c1x, c1y, c2x, c2y])"
+        )
         return nil
       }
     default:
-      guard let n = numbers(json, at: place, count: 4, shape: "a timing function name or [c1x, c1y, c2x, c2y]") else { return nil }
+      guard
+        let n = numbers(
+          json, at: place, count: 4, shape: "a timing function name or [c1x, c1y, c2x, c2y]")
+      else { return nil }
       if let bad = [n[0], n[2]].first(where: { !(0...1).contains($0) }) {
-        report(place, "control point x = \(format(bad)) is outside 0...1 (the curve would not be a function of time)")
+        report(
+          place,
+          "control point x = \(format(bad)) is outside 0...1 (the curve would not be a function of time)"
+        )
         return nil
       }
       return try? TimingFunction(controlPoints: Float(n[0]), Float(n[1]), Float(n[2]), Float(n[3]))
     }
   }
 
-  private func readEndpoints(_ f: Fields, kind: AnimationValueKind) -> (AnimationValue?, AnimationValue?, AnimationValue?) {
+  private func readEndpoints(
+    _ f: Fields, kind: AnimationValueKind
+  ) -> (AnimationValue?, AnimationValue?, AnimationValue?) {
     let from = f["fromValue"].flatMap { animationValue($0, at: f.place("fromValue"), kind: kind) }
     let to = f["toValue"].flatMap { animationValue($0, at: f.place("toValue"), kind: kind) }
     let by = f["byValue"].flatMap { animationValue($0, at: f.place("byValue"), kind: kind) }
@@ -165,24 +218,35 @@ extension SceneReader {
       report(f.place("byValue"), "byValue needs a numeric key path")
     }
     if let from, let to, from.kind == .path, !from.isInterpolable(with: to) {
-      report(f.place("toValue"), "path has a different structure from fromValue (its commands must match one for one)")
+      report(
+        f.place("toValue"),
+        "path has a different structure from fromValue (its commands must match one for one)")
     }
     return (from, to, by)
   }
 
   private func readKeyframes(_ f: Fields, into a: inout KeyframeAnimation, keyPath: LayerKeyPath) {
     let kind = keyPath.valueKind
-    if let v = f["calculationMode"], let m = choice(v, at: f.place("calculationMode"), KeyframeAnimation.CalculationMode.self) {
+    if let v = f["calculationMode"],
+      let m = choice(v, at: f.place("calculationMode"), KeyframeAnimation.CalculationMode.self)
+    {
       a.calculationMode = m
     }
     if let v = f["values"], let list = array(v, at: f.place("values")) {
       var values: [AnimationValue] = []
       for (i, item) in list.enumerated() {
-        if let value = animationValue(item, at: "\(f.place("values"))[\(i)]", kind: kind) { values.append(value) }
+        if let value = animationValue(item, at: "\(f.place("values"))[\(i)]", kind: kind) {
+          values.append(value)
+        }
       }
       if values.count == list.count {
-        for i in values.indices.dropFirst() where values[i].kind == .path && !values[i].isInterpolable(with: values[0]) && a.calculationMode != .discrete {
-          report("\(f.place("values"))[\(i)]", "path has a different structure from values[0] (its commands must match one for one)")
+        for i in values.indices.dropFirst()
+        where values[i].kind == .path && !values[i].isInterpolable(with: values[0])
+          && a.calculationMode != .discrete
+        {
+          report(
+            "\(f.place("values"))[\(i)]",
+            "path has a different structure from values[0] (its commands must match one for one)")
         }
       }
       if list.isEmpty { report(f.place("values"), "a keyframe animation needs at least one value") }
@@ -196,7 +260,9 @@ extension SceneReader {
         if f["values"] != nil { report(f.place("values"), "give either values or path, not both") }
       }
     }
-    if let v = f["rotationMode"], v != .null, let m = choice(v, at: f.place("rotationMode"), KeyframeAnimation.RotationMode.self) {
+    if let v = f["rotationMode"], v != .null,
+      let m = choice(v, at: f.place("rotationMode"), KeyframeAnimation.RotationMode.self)
+    {
       a.rotationMode = m
       if f["path"] == nil { report(f.place("rotationMode"), "rotationMode needs a path") }
     }
@@ -216,13 +282,22 @@ extension SceneReader {
       if paced {
         // Ignored by the paced modes, as Core Animation ignores them.
       } else if discrete && times.count != count + 1 && times.count != count {
-        report(place, "discrete keyframes need \(count + 1) key times (one more than values), found \(times.count)")
+        report(
+          place,
+          "discrete keyframes need \(count + 1) key times (one more than values), found \(times.count)"
+        )
       } else if !discrete && times.count != count {
-        report(place, "\(a.calculationMode.rawValue) keyframes need \(count) key times (one per value), found \(times.count)")
+        report(
+          place,
+          "\(a.calculationMode.rawValue) keyframes need \(count) key times (one per value), found \(times.count)"
+        )
       } else if let bad = times.firstIndex(where: { !(0...1).contains($0) }) {
         report("\(place)[\(bad)]", "key times must lie in 0...1, found \(format(times[bad]))")
       } else if let bad = times.indices.dropFirst().first(where: { times[$0] < times[$0 - 1] }) {
-        report("\(place)[\(bad)]", "key times must not decrease, found \(format(times[bad])) after \(format(times[bad - 1]))")
+        report(
+          "\(place)[\(bad)]",
+          "key times must not decrease, found \(format(times[bad])) after \(format(times[bad - 1]))"
+        )
       } else if times.first != 0 || times.last != 1 {
         report(place, "key times must start at 0 and end at 1")
       }
@@ -231,10 +306,14 @@ extension SceneReader {
     if let v = f["timingFunctions"], let list = array(v, at: f.place("timingFunctions")) {
       var functions: [TimingFunction] = []
       for (i, item) in list.enumerated() {
-        if let t = timingFunction(item, at: "\(f.place("timingFunctions"))[\(i)]") { functions.append(t) }
+        if let t = timingFunction(item, at: "\(f.place("timingFunctions"))[\(i)]") {
+          functions.append(t)
+        }
       }
       if list.count != Swift.max(0, count - 1) {
-        report(f.place("timingFunctions"), "need \(Swift.max(0, count - 1)) timing functions (one per segment), found \(list.count)")
+        report(
+          f.place("timingFunctions"),
+          "need \(Swift.max(0, count - 1)) timing functions (one per segment), found \(list.count)")
       }
       a.timingFunctions = functions
     }
@@ -243,7 +322,9 @@ extension SceneReader {
       var numbers: [Double] = []
       for (i, item) in list.enumerated() {
         guard let x = number(item, at: "\(f.place(key))[\(i)]") else { continue }
-        if !(-1...1).contains(x) { report("\(f.place(key))[\(i)]", "must lie in -1...1, found \(format(x))") }
+        if !(-1...1).contains(x) {
+          report("\(f.place(key))[\(i)]", "must lie in -1...1, found \(format(x))")
+        }
         numbers.append(x)
       }
       if !list.isEmpty && list.count != count {
@@ -258,14 +339,20 @@ extension SceneReader {
   }
 
   /// A value of the kind `kind`, in the scene file's syntax for it.
-  func animationValue(_ json: JSONValue, at place: String, kind: AnimationValueKind) -> AnimationValue? {
+  func animationValue(
+    _ json: JSONValue, at place: String, kind: AnimationValueKind
+  ) -> AnimationValue? {
     switch kind {
     case .scalar: return number(json, at: place).map(AnimationValue.scalar)
     case .point: return point(json, at: place).map(AnimationValue.point)
     case .size:
-      return numbers(json, at: place, count: 2, shape: "[width, height]").map { .size(Size(width: $0[0], height: $0[1])) }
+      return numbers(json, at: place, count: 2, shape: "[width, height]").map {
+        .size(Size(width: $0[0], height: $0[1]))
+      }
     case .rect:
-      return numbers(json, at: place, count: 4, shape: "[x, y, width, height]").map { .rect(Rect(x: $0[0], y: $0[1], width: $0[2], height: $0[3])) }
+      return numbers(json, at: place, count: 4, shape: "[x, y, width, height]").map {
+        .rect(Rect(x: $0[0], y: $0[1], width: $0[2], height: $0[3]))
+      }
     case .color: return color(json, at: place).map(AnimationValue.color)
     case .transform: return transform(json, at: place).map(AnimationValue.transform)
     case .path:
@@ -299,7 +386,9 @@ extension SceneReader {
   }
 
   func suggestion(for name: String, among names: [String]) -> String {
-    guard let best = names.min(by: { editDistance($0, name) < editDistance($1, name) }), editDistance(best, name) <= 3 else { return "" }
+    guard let best = names.min(by: { editDistance($0, name) < editDistance($1, name) }),
+      editDistance(best, name) <= 3
+    else { return "" }
     return " (did you mean \"\(best)\"?)"
   }
 }

@@ -8,30 +8,43 @@ import Scenes
 extension SceneReader {
   static let behaviorKeys: [String: [String]] = [
     "gravity": ["items", "magnitude", "angle", "direction"],
-    "attachment": ["item", "toItem", "anchor", "length", "damping", "frequency", "offset", "toOffset"],
+    "attachment": [
+      "item", "toItem", "anchor", "length", "damping", "frequency", "offset", "toOffset",
+    ],
     "collision": ["items", "mode", "translatesReferenceBoundsIntoBoundary", "boundaries"],
     "itemBehavior": [
-      "items", "elasticity", "friction", "density", "resistance", "angularResistance", "allowsRotation", "anchored",
+      "items", "elasticity", "friction", "density", "resistance", "angularResistance",
+      "allowsRotation", "anchored",
       "addLinearVelocity", "addAngularVelocity",
     ],
-    "push": ["items", "mode", "pushDirection", "angle", "magnitude", "beginTime", "endTime", "targetOffset"],
+    "push": [
+      "items", "mode", "pushDirection", "angle", "magnitude", "beginTime", "endTime",
+      "targetOffset",
+    ],
     "snap": ["item", "snapPoint", "damping"],
     "composite": ["behaviors"],
   ]
 
   /// Reads the `dynamics` section into behaviors on the scene's animator.
   func readDynamics(_ json: JSONValue, at place: String, into scene: Scene) {
-    guard let f = fields(json, at: place, allowed: ["behaviors"], what: "a dynamics section") else { return }
+    guard let f = fields(json, at: place, allowed: ["behaviors"], what: "a dynamics section") else {
+      return
+    }
     if let v = f["behaviors"] {
-      for behavior in readBehaviors(v, at: f.place("behaviors"), scene: scene) { scene.dynamicAnimator.addBehavior(behavior) }
+      for behavior in readBehaviors(v, at: f.place("behaviors"), scene: scene) {
+        scene.dynamicAnimator.addBehavior(behavior)
+      }
     }
   }
 
-  private func readBehaviors(_ json: JSONValue, at place: String, scene: Scene) -> [DynamicBehavior] {
+  private func readBehaviors(_ json: JSONValue, at place: String, scene: Scene) -> [DynamicBehavior]
+  {
     guard let list = array(json, at: place) else { return [] }
     var out: [DynamicBehavior] = []
     for (i, item) in list.enumerated() {
-      if let behavior = readBehavior(item, at: "\(place)[\(i)]", scene: scene) { out.append(behavior) }
+      if let behavior = readBehavior(item, at: "\(place)[\(i)]", scene: scene) {
+        out.append(behavior)
+      }
     }
     return out
   }
@@ -51,14 +64,18 @@ extension SceneReader {
       report(p + ".type", "unknown behavior type \"\(type)\" (expected one of \(known))")
       return nil
     }
-    guard let b = fields(item, at: p, allowed: ["type"] + keys, what: "a behavior") else { return nil }
+    guard let b = fields(item, at: p, allowed: ["type"] + keys, what: "a behavior") else {
+      return nil
+    }
     func items() -> [Layer]? {
       guard let v = b["items"] else {
         report(b.place("items"), "missing required key")
         return nil
       }
       guard let names = array(v, at: b.place("items")) else { return nil }
-      let layers = names.enumerated().compactMap { j, name in checkItem(name, at: "\(b.place("items"))[\(j)]") }
+      let layers = names.enumerated().compactMap { j, name in
+        checkItem(name, at: "\(b.place("items"))[\(j)]")
+      }
       return layers.count == names.count ? layers : nil
     }
     func required(_ key: String) -> JSONValue? {
@@ -74,13 +91,16 @@ extension SceneReader {
       if let v = b["angle"], let x = number(v, at: b.place("angle")) { g.angle = x }
       if let v = b["direction"], let d = point(v, at: b.place("direction")) {
         if b["magnitude"] != nil || b["angle"] != nil {
-          report(b.place("direction"), "give gravity either as direction or as angle and magnitude, not both")
+          report(
+            b.place("direction"),
+            "give gravity either as direction or as angle and magnitude, not both")
         }
         g.gravityDirection = d
       }
       return g
     case "attachment":
-      guard let itemValue = required("item"), let layer = checkItem(itemValue, at: b.place("item")) else { return nil }
+      guard let itemValue = required("item"), let layer = checkItem(itemValue, at: b.place("item"))
+      else { return nil }
       let offset = b["offset"].flatMap { point($0, at: b.place("offset")) } ?? .zero
       let attachment: AttachmentBehavior
       switch (b["anchor"], b["toItem"]) {
@@ -90,7 +110,8 @@ extension SceneReader {
       case (nil, let other?):
         guard let otherLayer = checkItem(other, at: b.place("toItem")) else { return nil }
         let toOffset = b["toOffset"].flatMap { point($0, at: b.place("toOffset")) } ?? .zero
-        attachment = AttachmentBehavior(item: layer, offsetFromCenter: offset, attachedTo: otherLayer, offsetFromCenter: toOffset)
+        attachment = AttachmentBehavior(
+          item: layer, offsetFromCenter: offset, attachedTo: otherLayer, offsetFromCenter: toOffset)
       case (.some, .some):
         report(b.place("toItem"), "an attachment is to an anchor or to another item, not both")
         return nil
@@ -98,31 +119,50 @@ extension SceneReader {
         report(b.place("anchor"), "missing required key (or toItem)")
         return nil
       }
-      if let v = b["length"], let x = nonNegative(v, at: b.place("length")) { attachment.length = x }
-      if let v = b["frequency"], let x = nonNegative(v, at: b.place("frequency")) { attachment.frequency = x }
-      if let v = b["damping"], let x = nonNegative(v, at: b.place("damping")) { attachment.damping = x }
+      if let v = b["length"], let x = nonNegative(v, at: b.place("length")) {
+        attachment.length = x
+      }
+      if let v = b["frequency"], let x = nonNegative(v, at: b.place("frequency")) {
+        attachment.frequency = x
+      }
+      if let v = b["damping"], let x = nonNegative(v, at: b.place("damping")) {
+        attachment.damping = x
+      }
       return attachment
     case "collision":
       guard let layers = items() else { return nil }
       let c = CollisionBehavior(items: layers)
-      if let v = b["mode"], let m = choice(v, at: b.place("mode"), CollisionBehavior.Mode.self) { c.collisionMode = m }
-      if let v = b["translatesReferenceBoundsIntoBoundary"], let x = bool(v, at: b.place("translatesReferenceBoundsIntoBoundary")) {
+      if let v = b["mode"], let m = choice(v, at: b.place("mode"), CollisionBehavior.Mode.self) {
+        c.collisionMode = m
+      }
+      if let v = b["translatesReferenceBoundsIntoBoundary"],
+        let x = bool(v, at: b.place("translatesReferenceBoundsIntoBoundary"))
+      {
         c.translatesReferenceBoundsIntoBoundary = x
       }
       if let v = b["boundaries"], let list = array(v, at: b.place("boundaries")) {
         for (k, entry) in list.enumerated() {
           let bp = "\(b.place("boundaries"))[\(k)]"
-          guard let bf = fields(entry, at: bp, allowed: ["identifier", "from", "to", "path"], what: "a boundary") else { continue }
+          guard
+            let bf = fields(
+              entry, at: bp, allowed: ["identifier", "from", "to", "path"], what: "a boundary")
+          else { continue }
           let identifier = bf["identifier"].flatMap { string($0, at: bf.place("identifier")) }
           if let pathValue = bf["path"] {
-            if bf["from"] != nil || bf["to"] != nil { report(bf.place("path"), "a boundary is a segment (from, to) or a path, not both") }
-            if let path = path(pathValue, at: bf.place("path")) { c.addBoundary(withIdentifier: identifier, for: path) }
+            if bf["from"] != nil || bf["to"] != nil {
+              report(bf.place("path"), "a boundary is a segment (from, to) or a path, not both")
+            }
+            if let path = path(pathValue, at: bf.place("path")) {
+              c.addBoundary(withIdentifier: identifier, for: path)
+            }
           } else {
             guard let fromValue = bf["from"], let toValue = bf["to"] else {
               report(bp, "a boundary needs from and to, or a path")
               continue
             }
-            if let a = point(fromValue, at: bf.place("from")), let z = point(toValue, at: bf.place("to")) {
+            if let a = point(fromValue, at: bf.place("from")),
+              let z = point(toValue, at: bf.place("to"))
+            {
               c.addBoundary(withIdentifier: identifier, from: a, to: z)
             }
           }
@@ -132,12 +172,20 @@ extension SceneReader {
     case "itemBehavior":
       guard let layers = items() else { return nil }
       let d = DynamicItemBehavior(items: layers)
-      if let v = b["elasticity"], let x = nonNegative(v, at: b.place("elasticity")) { d.elasticity = x }
+      if let v = b["elasticity"], let x = nonNegative(v, at: b.place("elasticity")) {
+        d.elasticity = x
+      }
       if let v = b["friction"], let x = nonNegative(v, at: b.place("friction")) { d.friction = x }
       if let v = b["density"], let x = nonNegative(v, at: b.place("density")) { d.density = x }
-      if let v = b["resistance"], let x = nonNegative(v, at: b.place("resistance")) { d.resistance = x }
-      if let v = b["angularResistance"], let x = nonNegative(v, at: b.place("angularResistance")) { d.angularResistance = x }
-      if let v = b["allowsRotation"], let x = bool(v, at: b.place("allowsRotation")) { d.allowsRotation = x }
+      if let v = b["resistance"], let x = nonNegative(v, at: b.place("resistance")) {
+        d.resistance = x
+      }
+      if let v = b["angularResistance"], let x = nonNegative(v, at: b.place("angularResistance")) {
+        d.angularResistance = x
+      }
+      if let v = b["allowsRotation"], let x = bool(v, at: b.place("allowsRotation")) {
+        d.allowsRotation = x
+      }
       if let v = b["anchored"], let x = bool(v, at: b.place("anchored")) { d.isAnchored = x }
       if let v = b["addLinearVelocity"], let velocity = point(v, at: b.place("addLinearVelocity")) {
         layers.forEach { d.addLinearVelocity(velocity, for: $0) }
@@ -147,33 +195,47 @@ extension SceneReader {
       }
       return d
     case "push":
-      guard let layers = items(), let modeValue = required("mode"), let mode = choice(modeValue, at: b.place("mode"), PushBehavior.Mode.self)
+      guard let layers = items(), let modeValue = required("mode"),
+        let mode = choice(modeValue, at: b.place("mode"), PushBehavior.Mode.self)
       else { return nil }
       let push = PushBehavior(items: layers, mode: mode)
       if let v = b["pushDirection"] {
         if b["angle"] != nil || b["magnitude"] != nil {
-          report(b.place("pushDirection"), "give the push either as pushDirection or as angle and magnitude, not both")
+          report(
+            b.place("pushDirection"),
+            "give the push either as pushDirection or as angle and magnitude, not both")
         }
         if let d = point(v, at: b.place("pushDirection")) { push.pushDirection = d }
       } else {
         if let v = b["angle"], let x = number(v, at: b.place("angle")) { push.angle = x }
-        if let v = b["magnitude"], let x = number(v, at: b.place("magnitude")) { push.magnitude = x }
+        if let v = b["magnitude"], let x = number(v, at: b.place("magnitude")) {
+          push.magnitude = x
+        }
       }
-      if let v = b["beginTime"], let x = nonNegative(v, at: b.place("beginTime")) { push.beginTime = x }
+      if let v = b["beginTime"], let x = nonNegative(v, at: b.place("beginTime")) {
+        push.beginTime = x
+      }
       if let v = b["endTime"], let x = nonNegative(v, at: b.place("endTime")) { push.endTime = x }
-      if let v = b["targetOffset"], let o = point(v, at: b.place("targetOffset")) { push.targetOffsetFromCenter = o }
+      if let v = b["targetOffset"], let o = point(v, at: b.place("targetOffset")) {
+        push.targetOffsetFromCenter = o
+      }
       return push
     case "snap":
       guard let itemValue = required("item"), let layer = checkItem(itemValue, at: b.place("item")),
-        let pointValue = required("snapPoint"), let target = point(pointValue, at: b.place("snapPoint"))
+        let pointValue = required("snapPoint"),
+        let target = point(pointValue, at: b.place("snapPoint"))
       else { return nil }
       let snap = SnapBehavior(item: layer, snapTo: target)
-      if let v = b["damping"], let x = nonNegative(v, at: b.place("damping")) { snap.damping = Swift.min(x, 1) }
+      if let v = b["damping"], let x = nonNegative(v, at: b.place("damping")) {
+        snap.damping = Swift.min(x, 1)
+      }
       return snap
     default:  // composite
       let composite = DynamicBehavior()
       if let v = b["behaviors"] {
-        for child in readBehaviors(v, at: b.place("behaviors"), scene: scene) { composite.addChildBehavior(child) }
+        for child in readBehaviors(v, at: b.place("behaviors"), scene: scene) {
+          composite.addChildBehavior(child)
+        }
       }
       return composite
     }
@@ -184,7 +246,10 @@ extension SceneReader {
     guard let name = string(json, at: place) else { return nil }
     if let layer = topLevelLayers[name] { return layer }
     if nestedNames.contains(name) {
-      report(place, "layer \"\(name)\" is not a top-level layer (dynamics items must be entries of the scene's layers)")
+      report(
+        place,
+        "layer \"\(name)\" is not a top-level layer (dynamics items must be entries of the scene's layers)"
+      )
     } else {
       report(place, "no layer is named \"\(name)\"")
     }

@@ -20,7 +20,8 @@ extension SceneReader {
   /// close to an allowed key).
   func fields(_ json: JSONValue, at place: String, allowed: [String], what: String) -> Fields? {
     guard case .object(let entries) = json else {
-      report(place.isEmpty ? "" : place, "expected \(what) (an object), found \(json.kindDescription)")
+      report(
+        place.isEmpty ? "" : place, "expected \(what) (an object), found \(json.kindDescription)")
       return nil
     }
     let f = Fields(place: place, entries: entries)
@@ -149,16 +150,20 @@ extension SceneReader {
   func size(_ json: JSONValue, at place: String) -> Size? {
     guard let n = numbers(json, at: place, count: 2, shape: "[width, height]") else { return nil }
     guard n[0] >= 0, n[1] >= 0 else {
-      report(place, "width and height must not be negative, found [\(format(n[0])), \(format(n[1]))]")
+      report(
+        place, "width and height must not be negative, found [\(format(n[0])), \(format(n[1]))]")
       return nil
     }
     return Size(width: n[0], height: n[1])
   }
 
   func rect(_ json: JSONValue, at place: String) -> Rect? {
-    guard let n = numbers(json, at: place, count: 4, shape: "[x, y, width, height]") else { return nil }
+    guard let n = numbers(json, at: place, count: 4, shape: "[x, y, width, height]") else {
+      return nil
+    }
     guard n[2] >= 0, n[3] >= 0 else {
-      report(place, "width and height must not be negative, found \(format(n[2])) x \(format(n[3]))")
+      report(
+        place, "width and height must not be negative, found \(format(n[2])) x \(format(n[3]))")
       return nil
     }
     return Rect(x: n[0], y: n[1], width: n[2], height: n[3])
@@ -176,7 +181,9 @@ extension SceneReader {
       }
       return .some(c)
     case .array:
-      guard let n = numbers(json, at: place, count: 4, shape: "a color [r, g, b, a]") else { return nil }
+      guard let n = numbers(json, at: place, count: 4, shape: "a color [r, g, b, a]") else {
+        return nil
+      }
       guard n.allSatisfy({ (0...1).contains($0) }) else {
         report(place, "color components must be in 0...1")
         return nil
@@ -188,7 +195,9 @@ extension SceneReader {
     }
   }
 
-  func choice<T: RawRepresentable & CaseIterable>(_ json: JSONValue, at place: String, _ type: T.Type) -> T?
+  func choice<T: RawRepresentable & CaseIterable>(
+    _ json: JSONValue, at place: String, _ type: T.Type
+  ) -> T?
   where T.RawValue == String {
     guard let s = string(json, at: place) else { return nil }
     guard let value = T(rawValue: s) else {
@@ -218,36 +227,52 @@ extension SceneReader {
     var t = Transform3D.identity
     for (i, op) in ops.enumerated() {
       let opPlace = "\(place)[\(i)]"
-      guard case .object(let entries) = op, entries.count == 1, let (key, value) = entries.first.map({ ($0.key, $0.value) }) else {
-        report(opPlace, "expected one operation: {\"translate\": [tx, ty]}, {\"scale\": [sx, sy]}, {\"rotate\": angle} or {\"matrix\": [a, b, c, d, tx, ty]}")
+      guard case .object(let entries) = op, entries.count == 1,
+        let (key, value) = entries.first.map({ ($0.key, $0.value) })
+      else {
+        report(
+          opPlace,
+          "expected one operation: {\"translate\": [tx, ty]}, {\"scale\": [sx, sy]}, {\"rotate\": angle} or {\"matrix\": [a, b, c, d, tx, ty]}"
+        )
         return nil
       }
       let valuePlace = "\(opPlace).\(key)"
       switch key {
       case "translate":
-        guard let n = numbers(value, at: valuePlace, count: 2, shape: "[tx, ty]") else { return nil }
+        guard let n = numbers(value, at: valuePlace, count: 2, shape: "[tx, ty]") else {
+          return nil
+        }
         t = t.translated(x: n[0], y: n[1])
       case "scale":
         if case .number = value {
           guard let s = number(value, at: valuePlace) else { return nil }
           t = t.scaled(x: s, y: s)
         } else {
-          guard let n = numbers(value, at: valuePlace, count: 2, shape: "a number or [sx, sy]") else { return nil }
+          guard let n = numbers(value, at: valuePlace, count: 2, shape: "a number or [sx, sy]")
+          else { return nil }
           t = t.scaled(x: n[0], y: n[1])
         }
       case "rotate":
         guard let a = number(value, at: valuePlace) else { return nil }
         t = t.rotated(a)
       case "matrix":
-        guard let n = numbers(value, at: valuePlace, count: 6, shape: "[a, b, c, d, tx, ty]") else { return nil }
-        t = Transform3D(AffineTransform(a: n[0], b: n[1], c: n[2], d: n[3], tx: n[4], ty: n[5])).concatenating(t)
+        guard let n = numbers(value, at: valuePlace, count: 6, shape: "[a, b, c, d, tx, ty]") else {
+          return nil
+        }
+        t = Transform3D(AffineTransform(a: n[0], b: n[1], c: n[2], d: n[3], tx: n[4], ty: n[5]))
+          .concatenating(t)
       default:
-        report(valuePlace, "unknown transform operation (expected \"translate\", \"scale\", \"rotate\" or \"matrix\")")
+        report(
+          valuePlace,
+          "unknown transform operation (expected \"translate\", \"scale\", \"rotate\" or \"matrix\")"
+        )
         return nil
       }
     }
-    let entries = [t.m11, t.m12, t.m13, t.m14, t.m21, t.m22, t.m23, t.m24,
-      t.m31, t.m32, t.m33, t.m34, t.m41, t.m42, t.m43, t.m44]
+    let entries = [
+      t.m11, t.m12, t.m13, t.m14, t.m21, t.m22, t.m23, t.m24,
+      t.m31, t.m32, t.m33, t.m34, t.m41, t.m42, t.m43, t.m44,
+    ]
     guard entries.allSatisfy(\.isFinite) else {
       report(place, "the operations overflow: the matrix they make has entries that are not finite")
       return nil
@@ -282,7 +307,9 @@ extension SceneReader {
         return Path(ellipseIn: r)
       }
       if keys.contains("roundedRect") {
-        guard let f = fields(json, at: place, allowed: ["roundedRect", "cornerRadius"], what: "a path"),
+        guard
+          let f = fields(
+            json, at: place, allowed: ["roundedRect", "cornerRadius"], what: "a path"),
           let r = rect(f["roundedRect"]!, at: f.place("roundedRect"))
         else { return nil }
         let radius = f["cornerRadius"].flatMap { nonNegative($0, at: f.place("cornerRadius")) } ?? 0
@@ -290,7 +317,9 @@ extension SceneReader {
       }
       if keys.contains("arc") {
         guard let f = fields(json, at: place, allowed: ["arc"], what: "a path"),
-          let a = fields(f["arc"]!, at: f.place("arc"), allowed: ["center", "radius", "startAngle", "endAngle", "clockwise"], what: "an arc")
+          let a = fields(
+            f["arc"]!, at: f.place("arc"),
+            allowed: ["center", "radius", "startAngle", "endAngle", "clockwise"], what: "an arc")
         else { return nil }
         var ok = true
         func need(_ key: String) -> JSONValue? {
@@ -305,7 +334,8 @@ extension SceneReader {
         let end = need("endAngle").flatMap { number($0, at: a.place("endAngle")) }
         let clockwise = a["clockwise"].flatMap { bool($0, at: a.place("clockwise")) } ?? true
         guard ok, let center, let radius, let start, let end else { return nil }
-        return Path(arcCenter: center, radius: radius, startAngle: start, endAngle: end, clockwise: clockwise)
+        return Path(
+          arcCenter: center, radius: radius, startAngle: start, endAngle: end, clockwise: clockwise)
       }
       if keys.contains("subpaths") {
         guard let f = fields(json, at: place, allowed: ["subpaths"], what: "a path"),
@@ -317,10 +347,14 @@ extension SceneReader {
         }
         return checkedComplexity(out, at: place)
       }
-      report(place, "expected SVG path data or an object with \"rect\", \"ellipseIn\", \"roundedRect\", \"arc\" or \"subpaths\"")
+      report(
+        place,
+        "expected SVG path data or an object with \"rect\", \"ellipseIn\", \"roundedRect\", \"arc\" or \"subpaths\""
+      )
       return nil
     default:
-      report(place, "expected a path (SVG path data or a shape object), found \(json.kindDescription)")
+      report(
+        place, "expected a path (SVG path data or a shape object), found \(json.kindDescription)")
       return nil
     }
   }
@@ -344,7 +378,8 @@ func editDistance(_ a: String, _ b: String) -> Int {
   for i in 1...a.count {
     current[0] = i
     for j in 1...b.count {
-      current[j] = Swift.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+      current[j] = Swift.min(
+        previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
     }
     swap(&previous, &current)
   }

@@ -22,13 +22,16 @@ final class SceneReader {
   private(set) var nestedNames: Set<String> = []
 
   init(baseDirectory: String) {
-    self.baseDirectory = baseDirectory.isEmpty || baseDirectory.hasSuffix("/") ? baseDirectory : baseDirectory + "/"
+    self.baseDirectory =
+      baseDirectory.isEmpty || baseDirectory.hasSuffix("/") ? baseDirectory : baseDirectory + "/"
   }
 
   func report(_ place: String, _ message: String) {
     let place = SceneReader.hasControlCharacters(place) ? SceneReader.escaped(place) : place
-    problems.append(SceneFormat.Problem(
-      place: SceneReader.shortened(place, to: 200), message: SceneReader.shortenedQuotes(message)))
+    problems.append(
+      SceneFormat.Problem(
+        place: SceneReader.shortened(place, to: 200), message: SceneReader.shortenedQuotes(message))
+    )
   }
 
   /// `text`, or its first `limit` characters and an ellipsis when it is longer.
@@ -74,21 +77,30 @@ final class SceneReader {
   /// path is read, so drawing, lengths and dashes never meet more.
   func checkedComplexity(_ path: Path, at place: String) -> Path? {
     guard path.elements.count <= SceneFormat.maximumPathElements else {
-      report(place, "a path of \(path.elements.count) elements exceeds the limit of "
-        + "\(SceneFormat.maximumPathElements)")
+      report(
+        place,
+        "a path of \(path.elements.count) elements exceeds the limit of "
+          + "\(SceneFormat.maximumPathElements)")
       return nil
     }
     return path
   }
 
-  static let sceneKeys = ["flipbook", "size", "scale", "duration", "fps", "background", "loop", "layers", "dynamics"]
+  static let sceneKeys = [
+    "flipbook", "size", "scale", "duration", "fps", "background", "loop", "layers", "dynamics",
+  ]
 
   func readScene(_ json: JSONValue) -> Scene? {
-    guard let f = fields(json, at: "", allowed: SceneReader.sceneKeys, what: "a scene") else { return nil }
+    guard let f = fields(json, at: "", allowed: SceneReader.sceneKeys, what: "a scene") else {
+      return nil
+    }
     if let v = f["flipbook"] {
       if let version = number(v, at: "flipbook") {
         if version != Double(SceneFormat.version) {
-          report("flipbook", "unsupported format version \(format(version)) (this Flipbook reads version \(SceneFormat.version))")
+          report(
+            "flipbook",
+            "unsupported format version \(format(version)) (this Flipbook reads version \(SceneFormat.version))"
+          )
         }
       }
     } else {
@@ -105,17 +117,24 @@ final class SceneReader {
     let duration = f["duration"].flatMap { positive($0, at: "duration") } ?? 1
     var fps = f["fps"].flatMap { positive($0, at: "fps") } ?? 30
     if fps < Scene.minimumFPS {
-      report("fps", "\(format(fps)) is under the limit of \(format(Scene.minimumFPS)) frames per second")
+      report(
+        "fps", "\(format(fps)) is under the limit of \(format(Scene.minimumFPS)) frames per second")
       fps = 30
     }
     let background = f["background"].flatMap { color($0, at: "background") } ?? nil
     var loop = 0
     if let v = f["loop"], let n = integer(v, at: "loop") {
-      if n < 0 || n > 65535 { report("loop", "must be a whole number from 0 to 65535, found \(n)") } else { loop = n }
+      if n < 0 || n > 65535 {
+        report("loop", "must be a whole number from 0 to 65535, found \(n)")
+      } else {
+        loop = n
+      }
     }
     checkLimits(size: size, scale: scale, duration: duration, fps: fps)
 
-    let scene = Scene(size: size, scale: scale, duration: duration, fps: fps, backgroundColor: background, loopCount: loop)
+    let scene = Scene(
+      size: size, scale: scale, duration: duration, fps: fps, backgroundColor: background,
+      loopCount: loop)
     if let v = f["layers"], let list = array(v, at: "layers") {
       for (i, item) in list.enumerated() {
         if let layer = readLayer(item, at: "layers[\(i)]", topLevel: true) { scene.addLayer(layer) }
@@ -129,19 +148,34 @@ final class SceneReader {
     let w = (size.width * scale).rounded(), h = (size.height * scale).rounded()
     let side = Double(Canvas.maximumSide)
     if w > side || h > side {
-      report("size", "a frame of \(format(w)) x \(format(h)) pixels (size x scale) exceeds the limit of \(Canvas.maximumSide) pixels a side")
+      report(
+        "size",
+        "a frame of \(format(w)) x \(format(h)) pixels (size x scale) exceeds the limit of \(Canvas.maximumSide) pixels a side"
+      )
     } else if w * h > Double(Canvas.maximumPixelCount) {
-      report("size", "a frame of \(format(w)) x \(format(h)) pixels (size x scale) exceeds the limit of 64 megapixels")
+      report(
+        "size",
+        "a frame of \(format(w)) x \(format(h)) pixels (size x scale) exceeds the limit of 64 megapixels"
+      )
     } else if size.width > 0 && size.height > 0 && (w < 1 || h < 1) {
-      report("size", "a frame of \(format(w)) x \(format(h)) pixels (size x scale) is less than one pixel")
+      report(
+        "size",
+        "a frame of \(format(w)) x \(format(h)) pixels (size x scale) is less than one pixel")
     }
     if duration > Scene.maximumDuration {
-      report("duration", "\(format(duration)) s exceeds the limit of \(format(Scene.maximumDuration)) s")
+      report(
+        "duration", "\(format(duration)) s exceeds the limit of \(format(Scene.maximumDuration)) s")
     }
     if fps > Scene.maximumFPS {
-      report("fps", "\(format(fps)) exceeds the limit of \(format(Scene.maximumFPS)) frames per second")
-    } else if duration <= Scene.maximumDuration && (duration * fps).rounded(.up) > Double(Scene.maximumFrameCount) {
-      report("duration", "\(format(duration)) s at \(format(fps)) fps is \(format((duration * fps).rounded(.up))) frames, over the limit of \(Scene.maximumFrameCount)")
+      report(
+        "fps", "\(format(fps)) exceeds the limit of \(format(Scene.maximumFPS)) frames per second")
+    } else if duration <= Scene.maximumDuration
+      && (duration * fps).rounded(.up) > Double(Scene.maximumFrameCount)
+    {
+      report(
+        "duration",
+        "\(format(duration)) s at \(format(fps)) fps is \(format((duration * fps).rounded(.up))) frames, over the limit of \(Scene.maximumFrameCount)"
+      )
     }
   }
 
@@ -150,7 +184,9 @@ final class SceneReader {
 
   /// The keys a layer of `type` may have: the structural ones and its properties' names.
   static func layerKeys(for type: LayerProperty.LayerType?) -> [String] {
-    structuralKeys + LayerProperty.all.filter { type == nil || $0.layerType == .layer || $0.layerType == type }.map(\.name)
+    structuralKeys
+      + LayerProperty.all.filter { type == nil || $0.layerType == .layer || $0.layerType == type }
+      .map(\.name)
   }
 
   func readLayer(_ json: JSONValue, at place: String, topLevel: Bool) -> Layer? {
@@ -177,11 +213,16 @@ final class SceneReader {
       }
     }
     // A layer of unknown type is still checked for every key some layer type allows.
-    guard let f = fields(json, at: place, allowed: SceneReader.layerKeys(for: layerType), what: "a layer") else { return nil }
+    guard
+      let f = fields(
+        json, at: place, allowed: SceneReader.layerKeys(for: layerType), what: "a layer")
+    else { return nil }
     let layer = (layerType ?? .layer).makeLayer()
 
     for (key, value) in f.entries {
-      guard let property = LayerProperty.named(key), property.layerType.includes(layer) else { continue }
+      guard let property = LayerProperty.named(key), property.layerType.includes(layer) else {
+        continue
+      }
       guard let decoded = propertyValue(value, at: f.place(key), of: property) else { continue }
       property.setValue(decoded, of: layer)
       if property.name == LayerProperty.layerName.name, let name = layer.name {
@@ -190,7 +231,11 @@ final class SceneReader {
         } else {
           names[name] = f.place(key)
         }
-        if topLevel { topLevelLayers[name] = topLevelLayers[name] ?? layer } else { nestedNames.insert(name) }
+        if topLevel {
+          topLevelLayers[name] = topLevelLayers[name] ?? layer
+        } else {
+          nestedNames.insert(name)
+        }
       }
     }
     if let text = layer as? TextLayer {
@@ -219,7 +264,9 @@ final class SceneReader {
 
   /// A property's value in the scene file's syntax for its kind, checked against its range;
   /// `nil` when wrong (reported).
-  func propertyValue(_ json: JSONValue, at place: String, of property: LayerProperty) -> PropertyValue? {
+  func propertyValue(
+    _ json: JSONValue, at place: String, of property: LayerProperty
+  ) -> PropertyValue? {
     switch property.kind {
     case .value(.scalar):
       let x: Double?
@@ -253,7 +300,10 @@ final class SceneReader {
     case .choice(let names):
       guard let s = string(json, at: place) else { return nil }
       guard names.contains(s) else {
-        report(place, "unknown value \"\(s)\" (expected one of \(names.map { "\"\($0)\"" }.joined(separator: ", ")))")
+        report(
+          place,
+          "unknown value \"\(s)\" (expected one of \(names.map { "\"\($0)\"" }.joined(separator: ", ")))"
+        )
         return nil
       }
       return .choice(s)

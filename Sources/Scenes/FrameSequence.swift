@@ -12,7 +12,9 @@ public struct FrameSequence: Hashable, Sendable {
 
   /// Creates the sequence of frames of `from ..< to` at `fps`.
   public init(from: Double = 0, to: Double, fps: Double) {
-    precondition(fps > 0 && fps.isFinite && from.isFinite && to.isFinite, "A frame sequence needs finite times and a positive frame rate")
+    precondition(
+      fps > 0 && fps.isFinite && from.isFinite && to.isFinite,
+      "A frame sequence needs finite times and a positive frame rate")
     self.from = from
     self.to = to
     self.fps = fps
@@ -32,9 +34,12 @@ public struct FrameSequence: Hashable, Sendable {
 
   /// The first `count` frames (at most all of them), at the same times.
   public func prefix(_ count: Int) -> FrameSequence {
-    count >= self.count ? self : FrameSequence(from: from, to: time(at: Swift.max(0, count)), fps: fps)
+    count >= self.count
+      ? self : FrameSequence(from: from, to: time(at: Swift.max(0, count)), fps: fps)
   }
 
   /// Frame `index` as a sink sees it: its index, time and duration (`1 / fps`).
-  public func info(at index: Int) -> FrameInfo { FrameInfo(index: index, time: time(at: index), duration: 1 / fps) }
+  public func info(at index: Int) -> FrameInfo {
+    FrameInfo(index: index, time: time(at: index), duration: 1 / fps)
+  }
 }

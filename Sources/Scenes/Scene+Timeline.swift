@@ -22,9 +22,11 @@ public enum SceneError: Error, Hashable, Sendable, CustomStringConvertible {
   public var description: String {
     switch self {
     case .timeWentBackwards(let current, let requested):
-      return "the scene's timeline has run to \(current) s and cannot show \(requested) s; build the scene with Scene(size:...) { scene in ... } so it can rewind"
+      return
+        "the scene's timeline has run to \(current) s and cannot show \(requested) s; build the scene with Scene(size:...) { scene in ... } so it can rewind"
     case .notReplicable:
-      return "the scene was built without a builder and cannot be copied for other threads; build it with Scene(size:...) { scene in ... }"
+      return
+        "the scene was built without a builder and cannot be copied for other threads; build it with Scene(size:...) { scene in ... }"
     case .rebuildFailed(let message):
       return "the scene could not be built again: \(message)"
     case .invalidAnimation(let error):
@@ -61,15 +63,23 @@ extension Scene {
   /// animations, or schedule more events.
   public func at(_ time: Double, _ action: @escaping (_ time: Double) -> Void) {
     precondition(time.isFinite, "Event times must be finite, got \(time)")
-    timeline.append(TimelineEvent(start: time, interval: nil, action: action, order: timeline.count))
+    timeline.append(
+      TimelineEvent(start: time, interval: nil, action: action, order: timeline.count))
   }
 
   /// Runs `action` at `start` and then every `interval` seconds, forever (as a repeating
   /// `NSTimer`, whose first firing is one interval after it is scheduled: `start` defaults to
   /// `interval`). Occurrence k runs at `start + k * interval`, computed, never accumulated.
-  public func every(_ interval: Double, startingAt start: Double? = nil, _ action: @escaping (_ time: Double) -> Void) {
-    precondition(interval > 0 && interval.isFinite, "A repeating event needs an interval greater than 0, got \(interval)")
-    timeline.append(TimelineEvent(start: start ?? interval, interval: interval, action: action, order: timeline.count))
+  public func every(
+    _ interval: Double, startingAt start: Double? = nil,
+    _ action: @escaping (_ time: Double) -> Void
+  ) {
+    precondition(
+      interval > 0 && interval.isFinite,
+      "A repeating event needs an interval greater than 0, got \(interval)")
+    timeline.append(
+      TimelineEvent(
+        start: start ?? interval, interval: interval, action: action, order: timeline.count))
   }
 
   /// Runs `action` on every tick of a 60 Hz display link (`CADisplayLink`): at scene times
@@ -224,7 +234,9 @@ struct SceneBlueprint: Sendable {
     let scene: Scene
     switch source {
     case .builder(let s, let build):
-      scene = Scene(size: s.size, scale: s.scale, duration: s.duration, fps: s.fps, backgroundColor: s.backgroundColor, loopCount: s.loopCount)
+      scene = Scene(
+        size: s.size, scale: s.scale, duration: s.duration, fps: s.fps,
+        backgroundColor: s.backgroundColor, loopCount: s.loopCount)
       scene.adopt(recording)
       build(scene)
     case .rebuild(let make):

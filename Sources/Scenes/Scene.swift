@@ -82,7 +82,8 @@ public final class Scene {
   /// layers then follow the simulation.
   public var dynamicAnimator: DynamicAnimator {
     if let animatorStorage { return animatorStorage }
-    let animator = DynamicAnimator(referenceBounds: Rect(origin: .zero, size: size), recording: dynamicsRecording)
+    let animator = DynamicAnimator(
+      referenceBounds: Rect(origin: .zero, size: size), recording: dynamicsRecording)
     animatorStorage = animator
     return animator
   }
@@ -145,7 +146,9 @@ public final class Scene {
     size: Size, scale: Double = 1, duration: Double = 1, fps: Double = 30,
     backgroundColor: Color? = nil, loopCount: Int = 0, build: @escaping @Sendable (Scene) -> Void
   ) {
-    self.init(size: size, scale: scale, duration: duration, fps: fps, backgroundColor: backgroundColor, loopCount: loopCount)
+    self.init(
+      size: size, scale: scale, duration: duration, fps: fps, backgroundColor: backgroundColor,
+      loopCount: loopCount)
     let settings = SceneBlueprint.Settings(of: self)
     blueprint = SceneBlueprint(source: .builder(settings, build), recording: dynamicsRecording)
     build(self)
@@ -180,7 +183,10 @@ public final class Scene {
 
   /// Records dynamics in `recording` from now on, unless the simulation has already started.
   func adopt(_ recording: DynamicsRecording) {
-    guard let animatorStorage else { return dynamicsRecording = recording }
+    guard let animatorStorage else {
+      dynamicsRecording = recording
+      return
+    }
     animatorStorage.adopt(recording)
     dynamicsRecording = animatorStorage.recording
   }

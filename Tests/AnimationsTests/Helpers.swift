@@ -21,4 +21,6 @@ func basic(_ configure: (inout BasicAnimation) -> Void = { _ in }) -> BasicAnima
   return a
 }
 
-func isClose(_ a: Double, _ b: Double, _ tolerance: Double = 1e-9) -> Bool { abs(a - b) <= tolerance }
+func isClose(_ a: Double, _ b: Double, _ tolerance: Double = 1e-9) -> Bool {
+  abs(a - b) <= tolerance
+}

@@ -4,7 +4,10 @@ import Testing
 
 /// docs/timing.md §7.1: basic endpoints, additive, and several animations on one key path (§7.2).
 @Suite struct BasicEndpointTests {
-  func halfway(from: AnimationValue? = nil, to: AnimationValue? = nil, by: AnimationValue? = nil, model: Double = 50) -> Double {
+  func halfway(
+    from: AnimationValue? = nil, to: AnimationValue? = nil, by: AnimationValue? = nil,
+    model: Double = 50
+  ) -> Double {
     var a = BasicAnimation(keyPath: "opacity")
     (a.fromValue, a.toValue, a.byValue, a.duration) = (from, to, by, 1)
     return value(of: a, at: 0.5, model: model)
@@ -21,13 +24,17 @@ import Testing
   }
 
   @Test func additiveAddsToTheValueBelow() {
-    var a = basic { $0.fromValue = 0; $0.toValue = 10 }
+    var a = basic {
+      $0.fromValue = 0; $0.toValue = 10
+    }
     a.isAdditive = true
     #expect(value(of: a, at: 0.5, model: 50) == 55)
   }
 
   @Test func animationsOnOneKeyPathApplyInTheOrderAdded() {
-    var additive = basic { $0.fromValue = 0; $0.toValue = 10 }
+    var additive = basic {
+      $0.fromValue = 0; $0.toValue = 10
+    }
     additive.isAdditive = true
     let replacing = basic()
     var first = AnimationGroup([replacing, additive])
@@ -41,7 +48,10 @@ import Testing
 
 /// docs/timing.md §6: keyframe animations in every calculation mode.
 @Suite struct KeyframeTests {
-  func keyframes(_ values: [AnimationValue], _ keyTimes: [Double]? = nil, _ configure: (inout KeyframeAnimation) -> Void = { _ in }) -> KeyframeAnimation {
+  func keyframes(
+    _ values: [AnimationValue], _ keyTimes: [Double]? = nil,
+    _ configure: (inout KeyframeAnimation) -> Void = { _ in }
+  ) -> KeyframeAnimation {
     var a = KeyframeAnimation(keyPath: "opacity")
     a.values = values
     a.keyTimes = keyTimes
@@ -69,7 +79,9 @@ import Testing
   }
 
   @Test func segmentTimingFunctionsApplyAfterTheAnimations() {
-    let perSegment = keyframes([0, 100, 50], [0, 0.25, 1]) { $0.timingFunctions = [.easeIn, .linear] }
+    let perSegment = keyframes([0, 100, 50], [0, 0.25, 1]) {
+      $0.timingFunctions = [.easeIn, .linear]
+    }
     #expect(isClose(value(of: perSegment, at: 0.125), 31.535681876, 1e-6))
     // The animation's own function warps time first: easeIn(0.5) = 0.31535... lies in segment 1.
     let both = keyframes([0, 100, 50], [0, 0.25, 1]) { $0.timingFunction = .easeIn }
@@ -159,7 +171,9 @@ import Testing
   }
 
   @Test func tensionOneGivesZeroTangents() {
-    let a = keyframes([0, 10, 20, 30]) { $0.calculationMode = .cubic; $0.tensionValues = [1, 1, 1, 1] }
+    let a = keyframes([0, 10, 20, 30]) {
+      $0.calculationMode = .cubic; $0.tensionValues = [1, 1, 1, 1]
+    }
     // h01(0.25) · 10 = (-2/64 + 3/16) · 10.
     #expect(isClose(value(of: a, at: 1.0 / 12.0), 1.5625))
   }
@@ -168,7 +182,9 @@ import Testing
     // Bias 1 at key 1: outgoing = (1+1)(1+0)/2·(P1−P0) = 10, incoming at key 1 the same; with
     // P0 = 0, P1 = 10, P2 = 10 the second segment starts rising with slope 10: at s = 0.5,
     // h00·10 + h10·10 + h01·10 + h11·(incoming at key 2 = ½·0 + ½·(10−10)... ) = 5 + 1.25 + 5.
-    let a = keyframes([0, 10, 10]) { $0.calculationMode = .cubic; $0.biasValues = [0, 1, 0] }
+    let a = keyframes([0, 10, 10]) {
+      $0.calculationMode = .cubic; $0.biasValues = [0, 1, 0]
+    }
     #expect(isClose(value(of: a, at: 0.75), 11.25))
   }
 
@@ -197,7 +213,9 @@ import Testing
   }
 
   @Test func cumulativeKeyframesAddLastMinusFirstPerCycle() {
-    let a = keyframes([0, 10, 30]) { $0.repeatCount = 2; $0.isCumulative = true }
+    let a = keyframes([0, 10, 30]) {
+      $0.repeatCount = 2; $0.isCumulative = true
+    }
     #expect(value(of: a, at: 1.5) == 40)
   }
 }
@@ -206,26 +224,39 @@ import Testing
 @Suite struct ValueInterpolationTests {
   @Test func compositeValuesInterpolateComponentWise() {
     #expect(AnimationValue.interpolate(.point(0, 0), .point(10, 20), 0.5) == .point(5, 10))
-    #expect(AnimationValue.interpolate(.rect(Rect(0, 0, 10, 10)), .rect(Rect(10, 10, 30, 50)), 0.5) == .rect(Rect(5, 5, 20, 30)))
-    #expect(AnimationValue.interpolate(.color(.black), .color(Color(red: 1, green: 0.5, blue: 0, alpha: 0)), 0.5)
-      == .color(Color(red: 0.5, green: 0.25, blue: 0, alpha: 0.5)))
+    #expect(
+      AnimationValue.interpolate(.rect(Rect(0, 0, 10, 10)), .rect(Rect(10, 10, 30, 50)), 0.5)
+        == .rect(Rect(5, 5, 20, 30)))
+    #expect(
+      AnimationValue.interpolate(
+        .color(.black), .color(Color(red: 1, green: 0.5, blue: 0, alpha: 0)), 0.5)
+        == .color(Color(red: 0.5, green: 0.25, blue: 0, alpha: 0.5)))
   }
 
   @Test func transformsInterpolateByDecomposition() {
-    let end = Transform3D.scale(x: 2, y: 2).concatenating(.rotation(.pi / 2)).concatenating(.translation(x: 10, y: 0))
-    guard case .transform(let mid) = AnimationValue.interpolate(.transform(.identity), .transform(end), 0.5) else {
+    let end = Transform3D.scale(x: 2, y: 2).concatenating(.rotation(.pi / 2)).concatenating(
+      .translation(x: 10, y: 0))
+    guard
+      case .transform(let mid) = AnimationValue.interpolate(
+        .transform(.identity), .transform(end), 0.5)
+    else {
       Issue.record("not a transform")
       return
     }
     let parts = TransformDecomposition(mid)
-    #expect(isClose(parts.rotation, .pi / 4) && isClose(parts.scaleX, 1.5) && isClose(parts.scaleY, 1.5))
+    #expect(
+      isClose(parts.rotation, .pi / 4) && isClose(parts.scaleX, 1.5) && isClose(parts.scaleY, 1.5))
     #expect(isClose(parts.translationX, 5) && isClose(parts.translationY, 0))
   }
 
   @Test func decompositionRoundTrips() {
-    let t = Transform3D.scale(x: 2, y: -3).concatenating(.rotation(0.7)).concatenating(.translation(x: 4, y: 5))
+    let t = Transform3D.scale(x: 2, y: -3).concatenating(.rotation(0.7)).concatenating(
+      .translation(x: 4, y: 5))
     let back = TransformDecomposition(t).transform
-    for (a, b) in [(t.m11, back.m11), (t.m12, back.m12), (t.m21, back.m21), (t.m22, back.m22), (t.m41, back.m41), (t.m42, back.m42)] {
+    for (a, b) in [
+      (t.m11, back.m11), (t.m12, back.m12), (t.m21, back.m21), (t.m22, back.m22), (t.m41, back.m41),
+      (t.m42, back.m42),
+    ] {
       #expect(isClose(a, b, 1e-12))
     }
   }

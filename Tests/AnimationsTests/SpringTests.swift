@@ -22,7 +22,8 @@ import Testing
 
   @Test func overdampingIsCriticalUnlessAllowed() {
     let capped = Spring(mass: 1, stiffness: 100, damping: 40)  // ζ = 2
-    #expect(isClose(capped.displacement(at: 0.1), 0.7357588823428847, 1e-12))  // (1 + ω0 t)e^(-ω0 t)
+    // (1 + ω0 t)e^(-ω0 t)
+    #expect(isClose(capped.displacement(at: 0.1), 0.7357588823428847, 1e-12))
     let allowed = Spring(mass: 1, stiffness: 100, damping: 40, allowsOverdamping: true)
     #expect(isClose(allowed.displacement(at: 0.1), 0.8222634239018095, 1e-12))
     #expect(isClose(allowed.displacement(at: 0.5), 0.28217117397515296, 1e-12))
@@ -32,7 +33,8 @@ import Testing
     // Apple: m = 1, k = 100, damping 5 "approximately 2.85 seconds", damping 15 "just over 1 second".
     #expect(isClose(Spring(damping: 5).settlingDuration, 2.8))
     #expect(isClose(Spring(damping: 15).settlingDuration, 1.0))
-    #expect(isClose(Spring(mass: 1, stiffness: 4 * .pi * .pi, damping: 4 * .pi).settlingDuration, 1.5))
+    #expect(
+      isClose(Spring(mass: 1, stiffness: 4 * .pi * .pi, damping: 4 * .pi).settlingDuration, 1.5))
   }
 
   @Test func theAnimationRunsOnSecondsAndEndsAtItsDuration() {

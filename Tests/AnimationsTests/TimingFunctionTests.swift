@@ -5,14 +5,16 @@ import Testing
 @Suite struct TimingFunctionTests {
   /// docs/timing.md §5: real Core Animation outputs (ChouTiUI's expectations); CA solves to about
   /// 1e-5 in x, so the tolerance is 2e-5 times the local slope, plus float rounding.
-  static let published: [(name: String, function: TimingFunction, x: Double, ca: Double, slope: Double)] = [
-    ("easeIn", .easeIn, 0.25, 0.09346466, 0.8), ("easeIn", .easeIn, 0.5, 0.31535682, 1.2),
-    ("easeIn", .easeIn, 0.75, 0.6218605, 1.6),
-    ("easeOut", .easeOut, 0.25, 0.37813953, 1.6), ("easeOut", .easeOut, 0.5, 0.6846432, 1.2),
-    ("easeOut", .easeOut, 0.75, 0.9065353, 0.8),
-    ("easeInEaseOut", .easeInEaseOut, 0.25, 0.12916191, 1.1), ("easeInEaseOut", .easeInEaseOut, 0.5, 0.5, 2),
-    ("easeInEaseOut", .easeInEaseOut, 0.75, 0.8708381, 1.1),
-  ]
+  static let published:
+    [(name: String, function: TimingFunction, x: Double, ca: Double, slope: Double)] = [
+      ("easeIn", .easeIn, 0.25, 0.09346466, 0.8), ("easeIn", .easeIn, 0.5, 0.31535682, 1.2),
+      ("easeIn", .easeIn, 0.75, 0.6218605, 1.6),
+      ("easeOut", .easeOut, 0.25, 0.37813953, 1.6), ("easeOut", .easeOut, 0.5, 0.6846432, 1.2),
+      ("easeOut", .easeOut, 0.75, 0.9065353, 0.8),
+      ("easeInEaseOut", .easeInEaseOut, 0.25, 0.12916191, 1.1),
+      ("easeInEaseOut", .easeInEaseOut, 0.5, 0.5, 2),
+      ("easeInEaseOut", .easeInEaseOut, 0.75, 0.8708381, 1.1),
+    ]
 
   @Test(arguments: published.indices)
   func matchesCoreAnimationsPublishedValues(_ i: Int) {
@@ -35,7 +37,9 @@ import Testing
     // Exact values of the Float control points' curves, from an independent bisection.
     #expect(isClose(TimingFunction.default.value(at: 0.25), 0.4085105919937359, 1e-7))
     #expect(isClose(TimingFunction.default.value(at: 0.5), 0.8024033878671197, 1e-7))
-    #expect(isClose(try TimingFunction(controlPoints: 0.2, 0, 0.8, 1).value(at: 0.3), 0.2549076603506829, 1e-7))
+    #expect(
+      isClose(
+        try TimingFunction(controlPoints: 0.2, 0, 0.8, 1).value(at: 0.3), 0.2549076603506829, 1e-7))
     #expect(isClose(TimingFunction.easeIn.value(at: 0.75), 0.6218618746489522, 1e-7))
   }
 
@@ -66,7 +70,9 @@ import Testing
   }
 
   @Test func controlPointXOutsideTheUnitIntervalIsRejected() {
-    #expect(throws: AnimationError.controlPointOutOfRange(x: Double(Float(1.2)))) { try TimingFunction(controlPoints: 1.2, 0, 0.5, 1) }
+    #expect(throws: AnimationError.controlPointOutOfRange(x: Double(Float(1.2)))) {
+      try TimingFunction(controlPoints: 1.2, 0, 0.5, 1)
+    }
     #expect(throws: AnimationError.self) { try TimingFunction(controlPoints: 0.5, 0, -0.1, 1) }
   }
 
@@ -106,7 +112,11 @@ import Testing
     g.duration = 2
     g.fillMode = .backwards
     #expect(value(of: g, at: 0.5) == -1)
-    g.animations = [basic { $0.beginTime = 1; $0.fillMode = .backwards }]
+    g.animations = [
+      basic {
+        $0.beginTime = 1; $0.fillMode = .backwards
+      }
+    ]
     #expect(value(of: g, at: 0.5) == 0)
   }
 

@@ -26,13 +26,17 @@ import Testing
 
   // §2.3
   @Test func beginTimeIsNotScaledBySpeed() {
-    let a = basic { $0.beginTime = 1; $0.speed = 2 }
+    let a = basic {
+      $0.beginTime = 1; $0.speed = 2
+    }
     #expect(value(of: a, at: 1.25) == 50)
     #expect(value(of: a, at: 0.99) == -1)
   }
 
   @Test func timeOffsetIsAddedAfterScaling() {
-    let a = basic { $0.speed = 2; $0.timeOffset = 0.5 }
+    let a = basic {
+      $0.speed = 2; $0.timeOffset = 0.5
+    }
     #expect(isClose(value(of: a, at: 0.1), 70))
   }
 
@@ -52,38 +56,62 @@ import Testing
   }
 
   @Test func negativeOffsetsWrapByFloorModulo() {
-    let a = basic { $0.timeOffset = -0.25; $0.repeatCount = 2 }
+    let a = basic {
+      $0.timeOffset = -0.25; $0.repeatCount = 2
+    }
     #expect(value(of: a, at: 0) == 75)
     #expect(value(of: a, at: 0.5) == 25)
   }
 
   // §2.5
   @Test func backwardsFillShowsTheOffsetFrameBeforeTheStart() {
-    let a = basic { $0.beginTime = 1; $0.fillMode = .backwards; $0.timeOffset = 0.25 }
+    let a = basic {
+      $0.beginTime = 1; $0.fillMode = .backwards; $0.timeOffset = 0.25
+    }
     #expect(value(of: a, at: 0) == 25)
-    let noFill = basic { $0.beginTime = 1; $0.timeOffset = 0.25 }
+    let noFill = basic {
+      $0.beginTime = 1; $0.timeOffset = 0.25
+    }
     #expect(value(of: noFill, at: 0) == -1)
-    let both = basic { $0.beginTime = 1; $0.fillMode = .both }
+    let both = basic {
+      $0.beginTime = 1; $0.fillMode = .both
+    }
     #expect(value(of: both, at: 0.5) == 0)
   }
 
   @Test func forwardsFillNeedsRemovedOnCompletionOff() {
     #expect(value(of: basic { $0.fillMode = .forwards }, at: 2) == -1)
-    #expect(value(of: basic { $0.fillMode = .forwards; $0.isRemovedOnCompletion = false }, at: 2) == 100)
-    #expect(value(of: basic { $0.fillMode = .both; $0.isRemovedOnCompletion = false }, at: 5) == 100)
-    #expect(value(of: basic { $0.fillMode = .backwards; $0.isRemovedOnCompletion = false }, at: 2) == -1)
+    #expect(
+      value(
+        of: basic {
+          $0.fillMode = .forwards; $0.isRemovedOnCompletion = false
+        }, at: 2) == 100)
+    #expect(
+      value(
+        of: basic {
+          $0.fillMode = .both; $0.isRemovedOnCompletion = false
+        }, at: 5) == 100)
+    #expect(
+      value(
+        of: basic {
+          $0.fillMode = .backwards; $0.isRemovedOnCompletion = false
+        }, at: 2) == -1)
   }
 
   // §2.6
   @Test func speedZeroFreezesAtTheOffsetOnceBegun() {
-    let a = basic { $0.speed = 0; $0.timeOffset = 0.4; $0.beginTime = 1 }
+    let a = basic {
+      $0.speed = 0; $0.timeOffset = 0.4; $0.beginTime = 1
+    }
     #expect(value(of: a, at: 0.5) == -1)
     #expect(value(of: a, at: 1) == 40)
     #expect(value(of: a, at: 100) == 40)
   }
 
   @Test func negativeSpeedRunsBackwards() {
-    let a = basic { $0.speed = -1; $0.timeOffset = 1 }
+    let a = basic {
+      $0.speed = -1; $0.timeOffset = 1
+    }
     #expect(value(of: a, at: 0.25) == 75)
     #expect(value(of: a, at: 0.75) == 25)
     #expect(value(of: a, at: 1) == -1)
@@ -121,7 +149,11 @@ import Testing
 
   @Test func endWithRemovedFillShowsTheModel() {
     #expect(value(of: basic { $0.repeatCount = 3 }, at: 3) == -1)
-    #expect(value(of: basic { $0.repeatCount = 3; $0.fillMode = .forwards }, at: 3) == -1)
+    #expect(
+      value(
+        of: basic {
+          $0.repeatCount = 3; $0.fillMode = .forwards
+        }, at: 3) == -1)
   }
 
   @Test func repeatDurationBoundsTheActiveInterval() {
@@ -129,7 +161,11 @@ import Testing
     #expect(value(of: a, at: 1.25) == 25)
     #expect(value(of: a, at: 1.5) == -1)
     // It wins over repeatCount when both are set (docs/timing.md §4.1).
-    #expect(value(of: basic { $0.repeatDuration = 1.5; $0.repeatCount = 5 }, at: 2) == -1)
+    #expect(
+      value(
+        of: basic {
+          $0.repeatDuration = 1.5; $0.repeatCount = 5
+        }, at: 2) == -1)
   }
 
   @Test func infiniteRepeats() {
@@ -138,7 +174,9 @@ import Testing
   }
 
   @Test func theBackwardLegMirrorsWithoutFlippingTheTimingFunction() {
-    let a = basic { $0.autoreverses = true; $0.timingFunction = .easeIn }
+    let a = basic {
+      $0.autoreverses = true; $0.timingFunction = .easeIn
+    }
     let forward = value(of: a, at: 0.75)
     let backward = value(of: a, at: 1.25)
     #expect(forward == backward)
@@ -146,13 +184,19 @@ import Testing
   }
 
   @Test func fractionalRepeatCountEndsMidPass() {
-    let a = basic { $0.repeatCount = 3.5; $0.duration = 2; $0.fillMode = .forwards; $0.isRemovedOnCompletion = false }
+    let a = basic {
+      $0.repeatCount = 3.5; $0.duration = 2; $0.fillMode = .forwards;
+      $0.isRemovedOnCompletion = false
+    }
     #expect(isClose(value(of: a, at: 6.9), 45))
     #expect(value(of: a, at: 7) == 50)  // Lockwood: 3.5 x 2 s = 7 s in all
   }
 
   @Test func cumulativeAddsOneChangePerCycle() {
-    let a = basic { $0.repeatCount = 3; $0.isCumulative = true; $0.fillMode = .forwards; $0.isRemovedOnCompletion = false }
+    let a = basic {
+      $0.repeatCount = 3; $0.isCumulative = true; $0.fillMode = .forwards;
+      $0.isRemovedOnCompletion = false
+    }
     #expect(value(of: a, at: 0.5) == 50)
     #expect(value(of: a, at: 2.5) == 250)
     #expect(value(of: a, at: 3) == 300)  // frozen at the end of the third cycle
@@ -169,7 +213,10 @@ import Testing
     func angle(at t: Double) -> Double {
       var collected: [AnimationSample] = []
       samples(of: a, at: t, into: &collected)
-      guard case .transform(let m) = collected[0].value(model: .transform(.identity), underlying: .transform(.identity)) else { return .nan }
+      guard
+        case .transform(let m) = collected[0].value(
+          model: .transform(.identity), underlying: .transform(.identity))
+      else { return .nan }
       return TransformDecomposition(m).rotation
     }
     #expect(isClose(angle(at: 0.5), .pi / 2))

@@ -11,9 +11,15 @@ import Testing
   }
 
   @Test func limitsAreEnforced() {
-    #expect(throws: CanvasError.sizeOutOfRange(width: 16385, height: 1)) { try Canvas(pixelWidth: 16385, pixelHeight: 1) }
-    #expect(throws: CanvasError.sizeOutOfRange(width: 8001, height: 8000)) { try Canvas(pixelWidth: 8001, pixelHeight: 8000) }
-    #expect(throws: CanvasError.sizeOutOfRange(width: 0, height: 10)) { try Canvas(pixelWidth: 0, pixelHeight: 10) }
+    #expect(throws: CanvasError.sizeOutOfRange(width: 16385, height: 1)) {
+      try Canvas(pixelWidth: 16385, pixelHeight: 1)
+    }
+    #expect(throws: CanvasError.sizeOutOfRange(width: 8001, height: 8000)) {
+      try Canvas(pixelWidth: 8001, pixelHeight: 8000)
+    }
+    #expect(throws: CanvasError.sizeOutOfRange(width: 0, height: 10)) {
+      try Canvas(pixelWidth: 0, pixelHeight: 10)
+    }
     #expect(throws: CanvasError.self) { try Canvas(size: Size(10_000, 10), scale: 2) }
   }
 
@@ -75,7 +81,8 @@ import Testing
     var line = Path()
     line.move(to: Point(5, 5))
     line.addLine(to: Point(35, 5))
-    canvas.stroke(line, with: .black, style: StrokeStyle(lineWidth: 4, lineCap: .square, dashPattern: [10, 10]))
+    canvas.stroke(
+      line, with: .black, style: StrokeStyle(lineWidth: 4, lineCap: .square, dashPattern: [10, 10]))
     let b = canvas.makeBitmap()
     #expect(b[4, 5].a == 255)  // square cap extends 2 before the start
     #expect(b[10, 3].a == 255 && b[10, 7].a == 0)  // width 4: rows 3...6
@@ -117,7 +124,8 @@ import Testing
     let canvas = try Canvas(size: Size(40, 40), scale: 2)
     canvas.strokeColor = Color(white: 0.5)
     canvas.strokeStyle.lineWidth = 6
-    canvas.stroke(Path(arcCenter: Point(20, 20), radius: 10, startAngle: 0, endAngle: .pi / 2, clockwise: true))
+    canvas.stroke(
+      Path(arcCenter: Point(20, 20), radius: 10, startAngle: 0, endAngle: .pi / 2, clockwise: true))
     let image = canvas.makeImage(name: "frame-1")
     #expect(image.width == 80 && image.height == 80 && image.name == "frame-1")
     #expect(image.bitmap[2 * 30, 2 * 20].a == 255)  // on the arc, 10 pt right of the center

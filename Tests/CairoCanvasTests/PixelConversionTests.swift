@@ -8,7 +8,9 @@ import Testing
     PixelConversion.reciprocals.withUnsafeBufferPointer { reciprocal in
       var wrong = 0
       for a in UInt32(1)...255 {
-        for x in UInt32(0)..<(1 << 16) where PixelConversion.divide(x, by: a, reciprocal) != x / a { wrong += 1 }
+        for x in UInt32(0)..<(1 << 16) where PixelConversion.divide(x, by: a, reciprocal) != x / a {
+          wrong += 1
+        }
       }
       #expect(wrong == 0)
     }
@@ -18,7 +20,9 @@ import Testing
   /// changed, and drawing the same bitmap again gives the same pixels.
   @Test func theImageSurfaceCacheFollowsThePixels() throws {
     var bitmap = Bitmap(width: 4, height: 4)
-    for i in stride(from: 0, to: bitmap.pixels.count, by: 4) { (bitmap.pixels[i], bitmap.pixels[i + 3]) = (200, 255) }
+    for i in stride(from: 0, to: bitmap.pixels.count, by: 4) {
+      (bitmap.pixels[i], bitmap.pixels[i + 3]) = (200, 255)
+    }
     let canvas = try Canvas(pixelWidth: 4, pixelHeight: 4)
     canvas.draw(bitmap, in: Rect(0, 0, 4, 4))
     let first = canvas.makeBitmap()

@@ -7,7 +7,9 @@ import Testing
 /// What each demo must do, checked on values rather than pictures.
 @Suite struct RadarTests {
   /// The items showing at `time` (including any fading out), with their frames.
-  func items(_ scene: Scene, at time: Double) throws -> [(name: String, frame: Rect, opacity: Double)] {
+  func items(
+    _ scene: Scene, at time: Double
+  ) throws -> [(name: String, frame: Rect, opacity: Double)] {
     let tree = try scene.presentationTree(at: time)
     let radar = tree.sublayers[0]
     return radar.sublayers.compactMap { layer in
@@ -34,7 +36,9 @@ import Testing
 
   @Test func itemsFadeInOverASecond() throws {
     let scene = Radar.makeScene()
-    let opacities = try [0.5, 1.0, 1.5].map { try items(scene, at: $0).first { $0.name == "item-0" }!.opacity }
+    let opacities = try [0.5, 1.0, 1.5].map {
+      try items(scene, at: $0).first { $0.name == "item-0" }!.opacity
+    }
     #expect(opacities[0] == 0)
     #expect(opacities[1] > 0.5 && opacities[1] < 0.95)  // the default curve: about 0.8 halfway
     #expect(opacities[2] == 1)
@@ -48,14 +52,18 @@ import Testing
       for (i, a) in live.enumerated() {
         let dx = a.frame.midX - Radar.side / 2, dy = a.frame.midY - Radar.side / 2
         #expect((dx * dx + dy * dy).squareRoot() < (Radar.side - Radar.itemSize.width) / 2)
-        for b in live[(i + 1)...] { #expect(!a.frame.intersects(b.frame), "\(a.name) and \(b.name) at \(t) s") }
+        for b in live[(i + 1)...] {
+          #expect(!a.frame.intersects(b.frame), "\(a.name) and \(b.name) at \(t) s")
+        }
       }
       t += 0.5
     }
   }
 
   @Test func theSeedPicksThePlaces() throws {
-    func places(_ seed: UInt64) throws -> [Rect] { try items(Radar.makeScene(seed: seed), at: 3).map(\.frame) }
+    func places(_ seed: UInt64) throws -> [Rect] {
+      try items(Radar.makeScene(seed: seed), at: 3).map(\.frame)
+    }
     #expect(try places(7) == places(7))
     #expect(try places(7) != places(8))
   }
@@ -98,14 +106,20 @@ import Testing
   @Test func ropesFollowTheBalls() throws {
     let scene = NewtonsCradle.makeScene()
     let tree = try scene.presentationTree(at: 0.3)
-    guard let ropes = tree.sublayers.first(where: { $0.name == "ropes" }) as? ShapeLayer, let path = ropes.path else {
+    guard let ropes = tree.sublayers.first(where: { $0.name == "ropes" }) as? ShapeLayer,
+      let path = ropes.path
+    else {
       Issue.record("no ropes")
       return
     }
-    let ends = path.elements.compactMap { e -> Point? in if case .line(let p) = e { return p } else { return nil } }
+    let ends = path.elements.compactMap { e -> Point? in
+      if case .line(let p) = e { return p } else { return nil }
+    }
     let balls = try centers(NewtonsCradle.makeScene(), at: 0.3)
     #expect(ends.count == 5)
-    for (end, ball) in zip(ends, balls) { #expect(abs(end.x - ball.x) < 1e-9 && abs(end.y - ball.y) < 1e-9) }
+    for (end, ball) in zip(ends, balls) {
+      #expect(abs(end.x - ball.x) < 1e-9 && abs(end.y - ball.y) < 1e-9)
+    }
   }
 }
 
@@ -156,7 +170,9 @@ import Testing
     for tick in stride(from: 0, through: 120, by: 10) {
       let tree = try scene.presentationTree(at: Double(tick) / 60)
       let wave = tree.sublayers[0].sublayers[0] as! ShapeLayer
-      let ys = wave.path!.elements.compactMap { e -> Double? in if case .line(let p) = e, p.y < Waves.pullHeight { return p.y } else { return nil } }
+      let ys = wave.path!.elements.compactMap { e -> Double? in
+        if case .line(let p) = e, p.y < Waves.pullHeight { return p.y } else { return nil }
+      }
       heights.append((ys.max()! - ys.min()!) / 2)
     }
     // Amplitude = variable x times; variable runs 1.0 -> 1.6 -> 1.0 over 120 ticks.

@@ -26,7 +26,8 @@ import Testing
     let scene = try Demo.named(c.demo)!.recipe.make()
     let frame = try scene.makeFrame(at: c.time).makeBitmap()
     let name = "\(c.demo)@\(c.time)"
-    if let failure = Golden.check(frame, against: "\(FixtureFiles.root)/goldens/demos/\(name).png") {
+    if let failure = Golden.check(frame, against: "\(FixtureFiles.root)/goldens/demos/\(name).png")
+    {
       Issue.record(Comment(rawValue: failure))
     }
   }
@@ -38,7 +39,10 @@ import Testing
   }
 
   @Test func theListHasTheFiveArticlesInOrderThenTheTextAndEffectsDemos() {
-    #expect(Demo.all.map(\.name) == ["radar", "cradle", "waves", "spinner", "cat", "counter", "shimmer", "activity", "lift"])
+    #expect(
+      Demo.all.map(\.name) == [
+        "radar", "cradle", "waves", "spinner", "cat", "counter", "shimmer", "activity", "lift",
+      ])
     #expect(Demo.named("cat") != nil && Demo.named("dog") == nil)
   }
 

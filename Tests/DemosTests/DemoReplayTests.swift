@@ -7,7 +7,8 @@ import Testing
 /// any number of threads with the bytes of a forward render.
 @Suite struct DemoReplayTests {
   static let scenes: [String: @Sendable () -> Scene] = [
-    "radar": { Radar.makeScene() }, "waves": { Waves.makeScene() }, "cradle": { NewtonsCradle.makeScene() },
+    "radar": { Radar.makeScene() }, "waves": { Waves.makeScene() },
+    "cradle": { NewtonsCradle.makeScene() },
   ]
 
   @Test(arguments: ["radar", "waves", "cradle"])
@@ -28,7 +29,9 @@ import Testing
     let sequence = FrameSequence(from: 0.5, to: 1.5, fps: 6)
     func render(jobs: Int) throws -> [Bitmap] {
       var frames: [Bitmap] = []
-      try FrameRenderer(scene: Self.scenes[name]!(), scale: 0.5, jobs: jobs).render(sequence, process: { $1 }) { _, b in frames.append(b) }
+      try FrameRenderer(scene: Self.scenes[name]!(), scale: 0.5, jobs: jobs).render(
+        sequence, process: { $1 }
+      ) { _, b in frames.append(b) }
       return frames
     }
     let one = try render(jobs: 1)
@@ -39,7 +42,9 @@ import Testing
   @Test func theCradleIsSimulatedOncePerRenderOnTwoThreads() throws {
     let scene = NewtonsCradle.makeScene()
     let sequence = FrameSequence(to: 1, fps: scene.fps)
-    try FrameRenderer(scene: scene, scale: 0.25, jobs: 2).render(sequence, process: { $1 }) { _, _ in }
+    try FrameRenderer(scene: scene, scale: 0.25, jobs: 2).render(sequence, process: { $1 }) {
+      _, _ in
+    }
     // 29/30 s is step 232; the ropes' display link asks for nothing later.
     #expect(scene.dynamicsRecording.stepsTaken == 232)
   }

@@ -15,7 +15,9 @@ import Testing
   func committedGIFIsWhatTheCodeRenders(_ name: String) throws {
     let committed = "\(Self.gallery)/\(name).gif"
     guard FixtureFiles.exists(committed) else {
-      Issue.record("\(committed) is missing: run scripts/demo (or flipbook demo --all -o docs/gallery/) and commit docs/gallery")
+      Issue.record(
+        "\(committed) is missing: run scripts/demo (or flipbook demo --all -o docs/gallery/) and commit docs/gallery"
+      )
       return
     }
     let folder = FixtureFiles.temporaryFolder()
@@ -28,11 +30,12 @@ import Testing
       return
     }
     Issue.record(
-      Comment(rawValue: """
-        docs/gallery/\(name).gif (\(expected.count) bytes) is not what the code renders (\(actual.count) bytes, in \(fresh)). \
-        Refresh the gallery with scripts/demo (or: swift run -c release flipbook demo --all -o docs/gallery/), \
-        look at the GIFs, and commit docs/gallery.
-        """))
+      Comment(
+        rawValue: """
+          docs/gallery/\(name).gif (\(expected.count) bytes) is not what the code renders (\(actual.count) bytes, in \(fresh)). \
+          Refresh the gallery with scripts/demo (or: swift run -c release flipbook demo --all -o docs/gallery/), \
+          look at the GIFs, and commit docs/gallery.
+          """))
   }
 
   @Test(arguments: Demo.all.map(\.name))
@@ -46,7 +49,9 @@ import Testing
     let fresh = "\(folder)/\(name).webp"
     _ = try Export.webp(Demo.named(name)!.recipe, to: fresh)
     let expected = try AtomicFile.read(committed), actual = try AtomicFile.read(fresh)
-    #expect(expected == actual, "docs/gallery/\(name).webp is not what the code renders: run scripts/demo")
+    #expect(
+      expected == actual, "docs/gallery/\(name).webp is not what the code renders: run scripts/demo"
+    )
     unlink(fresh)
     rmdir(folder)
   }
@@ -55,9 +60,12 @@ import Testing
   func readmeStatesEachWebPsSize(_ name: String) throws {
     // "<b>NAME</b>: ..., N KiB, lossless WebP M KiB"
     let readme = FixtureFiles.text(FixtureFiles.repository + "README.md")
-    let kib = Int((Double(try AtomicFile.read("\(Self.gallery)/\(name).webp").count) / 1024).rounded())
+    let kib = Int(
+      (Double(try AtomicFile.read("\(Self.gallery)/\(name).webp").count) / 1024).rounded())
     let line = readme.split(separator: "\n").first { $0.contains("<b>\(name)</b>:") } ?? ""
-    #expect(line.contains("lossless WebP \(kib) KiB"), "README.md should say \(name).webp is \(kib) KiB: \(line)")
+    #expect(
+      line.contains("lossless WebP \(kib) KiB"),
+      "README.md should say \(name).webp is \(kib) KiB: \(line)")
   }
 
   @Test(arguments: Demo.all.map(\.name))
@@ -66,7 +74,8 @@ import Testing
     let readme = FixtureFiles.text(FixtureFiles.repository + "README.md")
     let bytes = try AtomicFile.read("\(Self.gallery)/\(name).gif").count
     let kib = Int((Double(bytes) / 1024).rounded())
-    guard let line = readme.split(separator: "\n").first(where: { $0.contains("<b>\(name)</b>:") }) else {
+    guard let line = readme.split(separator: "\n").first(where: { $0.contains("<b>\(name)</b>:") })
+    else {
       Issue.record("README.md has no gallery entry for \(name)")
       return
     }

@@ -15,7 +15,9 @@ import Testing
   func spinnerImagesAreTheArticlesDrawings(_ frame: Int) throws {
     let image = try Spinner.frameImage(frame, scale: 3)
     let name = "spinner-\(frame)"
-    if let failure = Golden.check(image.bitmap, against: "\(FixtureFiles.root)/scenes/spinner/\(name).png") {
+    if let failure = Golden.check(
+      image.bitmap, against: "\(FixtureFiles.root)/scenes/spinner/\(name).png")
+    {
       Issue.record(Comment(rawValue: failure))
     }
   }
@@ -23,7 +25,9 @@ import Testing
   @Test(arguments: ["spinner", "cat", "shimmer", "activity", "lift"])
   func sceneFileDrawsWhatSwiftDraws(_ name: String) throws {
     let file = try Self.load(name), swift = try Demo.named(name)!.recipe.make()
-    #expect(file.size == swift.size && file.scale == swift.scale && file.duration == swift.duration && file.fps == swift.fps)
+    #expect(
+      file.size == swift.size && file.scale == swift.scale && file.duration == swift.duration
+        && file.fps == swift.fps)
     var t = 0.0
     while t < swift.duration {
       let a = try file.makeFrame(at: t).makeBitmap(), b = try swift.makeFrame(at: t).makeBitmap()
@@ -41,8 +45,12 @@ import Testing
       let a = try file.presentationTree(at: t), b = try swift.presentationTree(at: t)
       for name in (0..<5).flatMap({ ["ball-\($0)", "anchor-\($0)"] }) {
         let la = a.sublayers.first { $0.name == name }!, lb = b.sublayers.first { $0.name == name }!
-        #expect(abs(la.position.x - lb.position.x) < 1e-9 && abs(la.position.y - lb.position.y) < 1e-9, "\(name) at \(t) s")
-        #expect(la.bounds == lb.bounds && la.backgroundColor == lb.backgroundColor && la.borderWidth == lb.borderWidth)
+        #expect(
+          abs(la.position.x - lb.position.x) < 1e-9 && abs(la.position.y - lb.position.y) < 1e-9,
+          "\(name) at \(t) s")
+        #expect(
+          la.bounds == lb.bounds && la.backgroundColor == lb.backgroundColor
+            && la.borderWidth == lb.borderWidth)
       }
     }
   }
@@ -56,8 +64,12 @@ import Testing
       let ringsB = b.sublayers[0].sublayers.filter { $0.name?.hasPrefix("pulse-") == true }
       #expect(ringsA.count == 6 && ringsB.count == 6)
       for (ra, rb) in zip(ringsA, ringsB) {
-        #expect(abs(ra.opacity - rb.opacity) < 1e-9 && abs(ra.transform.m11 - rb.transform.m11) < 1e-9, "\(ra.name ?? "") at \(t) s")
-        #expect(ra.bounds == rb.bounds && ra.cornerRadius == rb.cornerRadius && ra.borderWidth == rb.borderWidth)
+        #expect(
+          abs(ra.opacity - rb.opacity) < 1e-9 && abs(ra.transform.m11 - rb.transform.m11) < 1e-9,
+          "\(ra.name ?? "") at \(t) s")
+        #expect(
+          ra.bounds == rb.bounds && ra.cornerRadius == rb.cornerRadius
+            && ra.borderWidth == rb.borderWidth)
       }
     }
   }

@@ -17,13 +17,17 @@ import Testing
   /// Five balls hanging in a row, `lifted` of them from the left raised to `angle` radians.
   func cradle(lifted: Int, angle: Double = Double.pi / 4, resistance: Double = 0) -> Cradle {
     let spacing = size + gap
-    let anchors: [Point] = (0..<5).map { (i: Int) -> Point in Point(x: 400 + Double(i) * spacing, y: 200) }
+    let anchors: [Point] = (0..<5).map { (i: Int) -> Point in
+      Point(x: 400 + Double(i) * spacing, y: 200)
+    }
     let balls = anchors.enumerated().map { i, anchor -> Ball in
       let a = i < lifted ? angle : 0
       return Ball(Point(x: anchor.x - length * sin(a), y: anchor.y + length * cos(a)), size: size)
     }
     let animator = DynamicAnimator(referenceBounds: Rect(0, 0, 1200, 800))
-    animator.addBehavior(NewtonsCradle.behavior(balls: balls, anchors: anchors, gravity: gravityMagnitude, resistance: resistance))
+    animator.addBehavior(
+      NewtonsCradle.behavior(
+        balls: balls, anchors: anchors, gravity: gravityMagnitude, resistance: resistance))
     return Cradle(balls: balls, anchors: anchors, animator: animator)
   }
 
@@ -31,7 +35,8 @@ import Testing
     let mass = Double.pi * size * size / 4 / 10_000
     return c.balls.reduce(0.0) { total, ball in
       let s = c.animator.state(of: ball)!
-      return total + 0.5 * mass * (s.velocity.x * s.velocity.x + s.velocity.y * s.velocity.y) - mass * 1000 * gravityMagnitude * s.center.y
+      return total + 0.5 * mass * (s.velocity.x * s.velocity.x + s.velocity.y * s.velocity.y) - mass
+        * 1000 * gravityMagnitude * s.center.y
     }
   }
 
@@ -51,14 +56,20 @@ import Testing
     }
     c.animator.advance(to: t + 0.05)
     let speeds = c.balls.map { c.animator.state(of: $0)!.velocity.magnitude }
-    for i in 0..<4 { #expect(speeds[i] < 0.05 * speeds[4], "ball \(i) moves at \(speeds[i]) pt/s, the far ball at \(speeds[4])") }
+    for i in 0..<4 {
+      #expect(
+        speeds[i] < 0.05 * speeds[4],
+        "ball \(i) moves at \(speeds[i]) pt/s, the far ball at \(speeds[4])")
+    }
     // The far ball swings out to the lifted height.
     var highest = 0.0
     for k in 1...120 {
       c.animator.advance(to: t + 0.05 + Double(k) / 240)
       highest = Swift.max(highest, height(c, 4))
     }
-    #expect(abs(highest - lifted) / lifted < 0.05, "far ball rose to \(highest) pt, the lifted one started at \(lifted) pt")
+    #expect(
+      abs(highest - lifted) / lifted < 0.05,
+      "far ball rose to \(highest) pt, the lifted one started at \(lifted) pt")
   }
 
   @Test func energyIsKeptForTenSecondsWithoutResistance() {
@@ -81,7 +92,9 @@ import Testing
     c.animator.advance(to: t + 0.06)
     let speeds = c.balls.map { c.animator.state(of: $0)!.velocity.magnitude }
     #expect(speeds[3] > 0.8 * speeds[4] && speeds[4] > 0, "speeds \(speeds)")
-    for i in 0..<3 { #expect(speeds[i] < 0.1 * speeds[4], "ball \(i) moves at \(speeds[i]) pt/s; speeds \(speeds)") }
+    for i in 0..<3 {
+      #expect(speeds[i] < 0.1 * speeds[4], "ball \(i) moves at \(speeds[i]) pt/s; speeds \(speeds)")
+    }
   }
 
   @Test func resistanceDampsTheSwing() {
@@ -98,7 +111,10 @@ import Testing
   func scene() -> (DynamicAnimator, [Ball]) {
     var balls: [Ball] = []
     for i in 0..<30 {
-      balls.append(Ball(Point(100 + Double(i % 6) * 70 + Double(i / 6) * 7, 100 + Double(i / 6) * 60), size: 30 + Double(i % 3) * 10, ellipse: i % 2 == 0))
+      balls.append(
+        Ball(
+          Point(100 + Double(i % 6) * 70 + Double(i / 6) * 7, 100 + Double(i / 6) * 60),
+          size: 30 + Double(i % 3) * 10, ellipse: i % 2 == 0))
     }
     let animator = DynamicAnimator(referenceBounds: Rect(0, 0, 600, 600))
     animator.addBehavior(GravityBehavior(items: balls))
@@ -141,7 +157,10 @@ import Testing
   @Test func theStateAfterTenSecondsIsPinned() {
     let (a, balls) = scene()
     a.advance(to: 10)
-    #expect(hash(a, balls) == DeterminismTests.pinned, "hash \(String(hash(a, balls), radix: 16)); if the solver changed on purpose, pin the new value")
+    #expect(
+      hash(a, balls) == DeterminismTests.pinned,
+      "hash \(String(hash(a, balls), radix: 16)); if the solver changed on purpose, pin the new value"
+    )
   }
 
   /// Pinned on x86_64 Linux with glibc's libm (sin and cos enter the simulation through rotations);

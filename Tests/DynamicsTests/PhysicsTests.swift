@@ -57,7 +57,8 @@ final class Ball: DynamicItem {
 
   @Test func aRigidPendulumKeepsItsPeriodAndAmplitude() throws {
     let anchor = Point(500, 100), length = 100.0, amplitude = Double.pi / 3
-    let ball = Ball(Point(anchor.x + length * sin(amplitude), anchor.y + length * cos(amplitude)), size: 10)
+    let ball = Ball(
+      Point(anchor.x + length * sin(amplitude), anchor.y + length * cos(amplitude)), size: 10)
     let animator = DynamicAnimator(referenceBounds: bounds)
     animator.addBehavior(GravityBehavior(items: [ball]))
     animator.addBehavior(AttachmentBehavior(item: ball, attachedToAnchor: anchor))
@@ -73,12 +74,17 @@ final class Ball: DynamicItem {
       if previousX > 0 && x <= 0 { crossings.append(t - Double(1) / 240 * x / (x - previousX)) }
       if t > 9 { lastSwing = Swift.max(lastSwing, atan2(abs(x), s.center.y - anchor.y)) }
       previousX = x
-      #expect(abs((s.center - anchor).x * (s.center - anchor).x + (s.center - anchor).y * (s.center - anchor).y - length * length) < 1e-6)
+      #expect(
+        abs(
+          (s.center - anchor).x * (s.center - anchor).x + (s.center - anchor).y
+            * (s.center - anchor).y - length * length) < 1e-6)
     }
     let measured = (crossings.last! - crossings.first!) / Double(crossings.count - 1)
     let exact = exactPeriod(length: length, gravity: 1000, amplitude: amplitude)
     #expect(abs(measured - exact) / exact < 0.01, "period \(measured) s, exact \(exact) s")
-    #expect(abs(lastSwing - amplitude) / amplitude < 0.02, "amplitude after 10 s: \(lastSwing), started at \(amplitude)")
+    #expect(
+      abs(lastSwing - amplitude) / amplitude < 0.02,
+      "amplitude after 10 s: \(lastSwing), started at \(amplitude)")
   }
 
   @Test func aBallWithElasticityHalfBouncesToAQuarterOfItsDrop() throws {
@@ -121,7 +127,8 @@ final class Ball: DynamicItem {
   @Test func pushesInUIKitsUnits() throws {
     // Magnitude 1 on a 100 x 100 item of density 1 (mass 1): an instantaneous push changes its
     // velocity by 100 pt/s; a continuous one accelerates it by 100 pt/s².
-    let a = Ball(Point(200, 200), width: 100, height: 100), b = Ball(Point(600, 200), width: 100, height: 100)
+    let a = Ball(Point(200, 200), width: 100, height: 100),
+      b = Ball(Point(600, 200), width: 100, height: 100)
     let tap = PushBehavior(items: [a], mode: .instantaneous)
     tap.pushDirection = Point(1, 0)
     let shove = PushBehavior(items: [b], mode: .continuous)
@@ -172,7 +179,9 @@ final class Ball: DynamicItem {
     animator.addBehavior(SnapBehavior(item: ball, snapTo: Point(300, 250)))
     animator.advance(to: 5)
     let s = try #require(animator.state(of: ball))
-    #expect((s.center - Point(300, 250)).x.magnitude < 0.5 && (s.center - Point(300, 250)).y.magnitude < 0.5)
+    #expect(
+      (s.center - Point(300, 250)).x.magnitude < 0.5
+        && (s.center - Point(300, 250)).y.magnitude < 0.5)
   }
 
   @Test func anchoredItemsStayAndItemsRestOnThem() throws {

@@ -12,7 +12,10 @@ func entries(of folder: String) -> [String] {
   defer { closedir(dir) }
   var names: [String] = []
   while let entry = readdir(dir) {
-    names.append(withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) })
+    names.append(
+      withUnsafeBytes(of: entry.pointee.d_name) {
+        String(cString: $0.bindMemory(to: CChar.self).baseAddress!)
+      })
   }
   return names
 }
@@ -48,16 +51,26 @@ func entries(of folder: String) -> [String] {
     let path = folder + "/big.bin"
     try AtomicFile.write([UInt8](repeating: 7, count: 100), to: path)
     #expect(try AtomicFile.read(path, limit: 100).count == 100)
-    #expect(throws: FileError(path: path, reason: "is larger than 99 bytes")) { try AtomicFile.read(path, limit: 99) }
+    #expect(throws: FileError(path: path, reason: "is larger than 99 bytes")) {
+      try AtomicFile.read(path, limit: 99)
+    }
   }
 
   @Test func onlyRegularFilesAreRead() {
-    #expect(throws: FileError(path: "/dev/zero", reason: "is not a regular file (a device, pipe or socket)")) {
+    #expect(
+      throws: FileError(
+        path: "/dev/zero", reason: "is not a regular file (a device, pipe or socket)")
+    ) {
       try AtomicFile.read("/dev/zero")
     }
-    #expect(throws: FileError(path: folder, reason: "is a folder, not a file")) { try AtomicFile.read(folder) }
-    #expect(throws: FileError(path: "", reason: "an empty path names no file")) { try AtomicFile.read("") }
-    #expect(throws: FileError(path: folder + "/a\0b", reason: "the path contains a NUL character")) {
+    #expect(throws: FileError(path: folder, reason: "is a folder, not a file")) {
+      try AtomicFile.read(folder)
+    }
+    #expect(throws: FileError(path: "", reason: "an empty path names no file")) {
+      try AtomicFile.read("")
+    }
+    #expect(throws: FileError(path: folder + "/a\0b", reason: "the path contains a NUL character"))
+    {
       try AtomicFile.read(folder + "/a\0b")
     }
   }
@@ -66,9 +79,11 @@ func entries(of folder: String) -> [String] {
   /// removes those whose process is gone; a live process's stay.
   @Test func aWriteRemovesStaleTemporaryFilesOfDeadProcesses() throws {
     // No process has an id above the kernel's pid_max.
-    let pidMax = Int((try? AtomicFile.read("/proc/sys/kernel/pid_max")).map {
-      String(decoding: $0, as: UTF8.self).trimmingCharacters()
-    } ?? "") ?? 4_194_304
+    let pidMax =
+      Int(
+        (try? AtomicFile.read("/proc/sys/kernel/pid_max")).map {
+          String(decoding: $0, as: UTF8.self).trimmingCharacters()
+        } ?? "") ?? 4_194_304
     let dead = ".out.gif.\(pidMax + 1).tmp", alive = ".out.gif.\(getppid()).tmp"
     let other = ".frame-00001.png.\(pidMax + 2).tmp", unrelated = ".notes.txt.tmp"
     // Made directly (a write through AtomicFile would clear the folder before they exist).

@@ -28,17 +28,23 @@ import Testing
   }
 
   @Test func aBadSceneExitsWith1WithOneLinePerProblem() {
-    let result = run(["frame", Self.fixtures + "/invalid/negative-sizes.json", "--time", "0", "-o", folder + "/out.png"])
+    let result = run([
+      "frame", Self.fixtures + "/invalid/negative-sizes.json", "--time", "0", "-o",
+      folder + "/out.png",
+    ])
     #expect(result.status == 1)
     #expect(result.errors.split(separator: "\n").count == 3)
-    #expect(result.errors.contains("negative-sizes.json: layers[0].bounds: width and height must not be negative"))
+    #expect(
+      result.errors.contains(
+        "negative-sizes.json: layers[0].bounds: width and height must not be negative"))
     #expect(access(folder + "/out.png", F_OK) != 0)
   }
 
   @Test func aMissingSceneNamesTheFile() {
     let result = run(["inspect", folder + "/nope.json", "--time", "0"])
     #expect(result.status == 1)
-    #expect(result.errors == "\(folder)/nope.json: cannot read the file: No such file or directory\n")
+    #expect(
+      result.errors == "\(folder)/nope.json: cannot read the file: No such file or directory\n")
   }
 
   @Test func frameWritesThePNGOfThatTime() throws {
@@ -69,7 +75,9 @@ import Testing
   }
 
   @Test func inspectRangeTimesAreComputedNotAccumulated() throws {
-    let command = try InspectCommand.parse(["s.json", "--time", "2", "--from", "0", "--to", "0.3", "--step", "0.1"])
+    let command = try InspectCommand.parse([
+      "s.json", "--time", "2", "--from", "0", "--to", "0.3", "--step", "0.1",
+    ])
     #expect(command.times == [2, 0, 0.1, 0.2, 0.30000000000000004])
     let long = try InspectCommand.parse(["s.json", "--from", "0", "--to", "1", "--step", "0.01"])
     #expect(long.times.count == 101)
@@ -77,13 +85,22 @@ import Testing
   }
 
   @Test func inspectListsLayersInDrawingOrderWithTheirValues() throws {
-    let scene = try SceneFormat.load(contentsOf: Self.fixtures + "/scenes/visibility-transparent.json")
+    let scene = try SceneFormat.load(
+      contentsOf: Self.fixtures + "/scenes/visibility-transparent.json")
     let line = try Inspection.line(for: scene, at: 0.25)
     #expect(line.hasPrefix("{\"time\": 0.25, \"layers\": [{\"name\": \"hidden\""))
     // z-high (zPosition 1) is drawn after z-low although it comes first in the file.
-    let names = line.split(separator: "\"name\": ").dropFirst().map { $0.prefix(while: { $0 != "," }) }
-    #expect(names == ["\"hidden\"", "\"z-low\"", "\"faded\"", "\"zero-scale\"", "\"translucent\"", "\"z-high\""])
-    #expect(line.contains("\"name\": \"faded\", \"position\": [130, 50], \"bounds\": [0, 0, 40, 40], \"anchorPoint\": [0.5, 0.5], \"opacity\": 0.3"))
+    let names = line.split(separator: "\"name\": ").dropFirst().map {
+      $0.prefix(while: { $0 != "," })
+    }
+    #expect(
+      names == [
+        "\"hidden\"", "\"z-low\"", "\"faded\"", "\"zero-scale\"", "\"translucent\"", "\"z-high\"",
+      ])
+    #expect(
+      line.contains(
+        "\"name\": \"faded\", \"position\": [130, 50], \"bounds\": [0, 0, 40, 40], \"anchorPoint\": [0.5, 0.5], \"opacity\": 0.3"
+      ))
     #expect(line.contains("\"transform\": [0, 0, 0, 0, 0, 0]"))
     #expect(line.contains("\"backgroundColor\": [1, 0.5, 0, 0.5]"))
   }
@@ -92,13 +109,18 @@ import Testing
     let scene = try SceneFormat.load(contentsOf: Self.fixtures + "/scenes/path-forms.json")
     let entry = Inspection.entry(for: try #require(scene.layer(named: "rect")))
     #expect(entry.contains("\"path\": \"M 10 10 L 60 10 L 60 40 L 10 40 Z\""))
-    #expect(entry.contains("\"strokeColor\": null, \"lineWidth\": 1, \"lineDashPhase\": 0, \"strokeStart\": 0, \"strokeEnd\": 1, \"miterLimit\": 10"))
+    #expect(
+      entry.contains(
+        "\"strokeColor\": null, \"lineWidth\": 1, \"lineDashPhase\": 0, \"strokeStart\": 0, \"strokeEnd\": 1, \"miterLimit\": 10"
+      ))
   }
 
   @Test func inspectPrintsTextValuesAsTheyShowAtTheTime() throws {
     let scene = try SceneFormat.load(contentsOf: Self.fixtures + "/scenes/text-layers.json")
     let line = try Inspection.line(for: scene, at: 0.5)
-    #expect(line.contains("\"string\": \"Hello, Flipbook! ffi AV\", \"font\": \"Helvetica\", \"fontSize\": 31, "))
+    #expect(
+      line.contains(
+        "\"string\": \"Hello, Flipbook! ffi AV\", \"font\": \"Helvetica\", \"fontSize\": 31, "))
     #expect(line.contains("\"foregroundColor\": [1, 0.9, 0.5, 1]"))
     #expect(line.contains("\"string\": \"你好，世界\""))
   }
@@ -113,15 +135,14 @@ import Testing
   }
 }
 
-
-
 /// `flipbook inspect` prints presentation values (docs/command-line.md), checked against values
 /// computed independently from docs/timing.md's formulas.
 @Suite struct InspectPresentationTests {
   func layers(_ scene: String, at time: Double) throws -> [[String: Any]] {
     let loaded = try SceneFormat.load(contentsOf: FixtureFiles.root + "/scenes/\(scene).json")
     let line = try Inspection.line(for: loaded, at: time)
-    let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
     #expect(object["time"] as? Double == time)
     return try #require(object["layers"] as? [[String: Any]])
   }
@@ -147,7 +168,8 @@ import Testing
 
   @Test func aPausedSubtreeHoldsItsInstant() throws {
     for t in [0.0, 1.3] {
-      let child = try #require(try layers("animation-kinds", at: t).first { $0["name"] as? String == "paused-child" })
+      let child = try #require(
+        try layers("animation-kinds", at: t).first { $0["name"] as? String == "paused-child" })
       #expect(child["transform"] as? [Double] == [1.25, 0, 0, 1.25, 0, 0])
     }
   }
@@ -159,7 +181,8 @@ import Testing
   func entry(_ scene: String, _ name: String, at time: Double) throws -> [String: Any] {
     let loaded = try SceneFormat.load(contentsOf: FixtureFiles.root + "/scenes/\(scene).json")
     let line = try Inspection.line(for: loaded, at: time)
-    let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
     let layers = try #require(object["layers"] as? [[String: Any]])
     return try #require(layers.first { $0["name"] as? String == name })
   }
@@ -180,7 +203,8 @@ import Testing
   @Test func gradientValuesAnimateElementByElement() throws {
     let stops = try entry("effects-gradients", "stops", at: 1)
     #expect(stops["locations"] as? [Double] == [0, 0.5, 1])
-    #expect(stops["startPoint"] as? [Double] == [0, 0] && stops["endPoint"] as? [Double] == [1, 1])
+    #expect(
+      stops["startPoint"] as? [Double] == [0, 0] && stops["endPoint"] as? [Double] == [1, 1])
     #expect(stops["gradientType"] == nil)  // a choice: not animatable, not printed
     let colors = try entry("effects-gradients", "animated-colors", at: 1)
     let list = try #require(colors["colors"] as? [[Double]])
@@ -197,9 +221,12 @@ import Testing
     #expect(spinner["instanceCount"] as? Double == 12)
     #expect(spinner["instanceDelay"] as? Double == 1.0 / 12)
     #expect(spinner["instanceColor"] as? [Double] == [1, 1, 1, 1])
-    #expect(spinner["instanceRedOffset"] as? Double == 0 && spinner["instanceAlphaOffset"] as? Double == 0)
+    #expect(
+      spinner["instanceRedOffset"] as? Double == 0 && spinner["instanceAlphaOffset"] as? Double == 0
+    )
     let t = try #require(spinner["instanceTransform"] as? [Double])
-    #expect(abs(t[0] - cos(0.5235987755982988)) < 1e-12 && abs(t[1] - sin(0.5235987755982988)) < 1e-12)
+    #expect(
+      abs(t[0] - cos(0.5235987755982988)) < 1e-12 && abs(t[1] - sin(0.5235987755982988)) < 1e-12)
     let masked = try entry("effects-masks", "masked-gradient", at: 1)
     let mask = try #require(masked["mask"] as? [String: Any])
     #expect(mask["bounds"] as? [Double] == [0, 0, 160, 120])

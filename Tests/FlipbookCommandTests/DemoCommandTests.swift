@@ -19,7 +19,10 @@ import Testing
     let result = try Tools.run(Tools.flipbook, ["demo", "--list"])
     #expect(result.status == 0)
     let lines = result.output.split(separator: "\n")
-    #expect(lines.map { String($0.split(separator: " ")[0]) } == ["radar", "cradle", "waves", "spinner", "cat", "counter", "shimmer", "activity", "lift"])
+    #expect(
+      lines.map { String($0.split(separator: " ")[0]) } == [
+        "radar", "cradle", "waves", "spinner", "cat", "counter", "shimmer", "activity", "lift",
+      ])
     #expect(lines.allSatisfy { $0.split(separator: " ").count > 3 })
   }
 
@@ -40,7 +43,9 @@ import Testing
     #expect(png.width == 120 && png.height == 120)  // 40 pt at the demo's scale 3
     #expect(run(["demo", "spinner", "-o", folder + "/frames/", "--quiet"]).status == 0)
     #expect(FixtureFiles.names(in: folder + "/frames", suffix: ".png").count == 8)
-    #expect(run(["demo", "cat", "-o", folder + "/cat.gif", "--scale", "0.5", "--fps", "10", "--quiet"]).status == 0)
+    #expect(
+      run(["demo", "cat", "-o", folder + "/cat.gif", "--scale", "0.5", "--fps", "10", "--quiet"])
+        .status == 0)
     let cat = try DecodedGIF(try AtomicFile.read(folder + "/cat.gif"))
     #expect(cat.width == 100 && cat.frames.count == 20)
   }

@@ -50,7 +50,8 @@ import Testing
     let png = Self.goldens + "/cat.png"
     #expect(run(["diff", png]).status == 2)
     #expect(run(["diff", png, png, "--threshold", "2"]).status == 2)
-    #expect(run(["diff", png, png, "--max-diff-pixels", "1", "--max-diff-ratio", "0.1"]).status == 2)
+    #expect(
+      run(["diff", png, png, "--max-diff-pixels", "1", "--max-diff-ratio", "0.1"]).status == 2)
     #expect(run(["diff", png, png, "-o", folder + "/x.gif"]).status == 2)
     #expect(run(["diff", png, folder + "/missing.png"]).status == 1)
   }

@@ -22,15 +22,19 @@ import Testing
   @Test func usageErrorsExitWith2() {
     #expect(run(["render", Self.radar, "-o", folder + "/x.tiff"]).status == 2)
     #expect(run(["render", Self.radar, "-o", folder + "/x.gif", "--colors", "300"]).status == 2)
-    #expect(run(["render", Self.radar, "-o", folder + "/x.gif", "--dither", "blue-noise"]).status == 2)
-    #expect(run(["render", Self.radar, "-o", folder + "/x.gif", "--from", "2", "--to", "1"]).status == 2)
+    #expect(
+      run(["render", Self.radar, "-o", folder + "/x.gif", "--dither", "blue-noise"]).status == 2)
+    #expect(
+      run(["render", Self.radar, "-o", folder + "/x.gif", "--from", "2", "--to", "1"]).status == 2)
   }
 
   @Test func failuresExitWith1AndLeaveNoFile() {
     let result = run(["render", Self.radar, "-o", folder + "/missing/x.gif", "--quiet"])
     #expect(result.status == 1)
     #expect(result.errors.contains("missing/x.gif"))
-    let tooMany = run(["render", Self.radar, "-o", folder + "/x.gif", "--fps", "240", "--to", "1000", "--quiet"])
+    let tooMany = run([
+      "render", Self.radar, "-o", folder + "/x.gif", "--fps", "240", "--to", "1000", "--quiet",
+    ])
     #expect(tooMany.status == 1)
     #expect(tooMany.errors.contains("over the limit of 100000"))
     #expect(access(folder + "/x.gif", F_OK) != 0)
@@ -38,7 +42,11 @@ import Testing
 
   @Test func aGIFShowsEveryFrameWithTheRightDelaysAndLoop() throws {
     let out = folder + "/kinds.gif"
-    #expect(run(["render", Self.kinds, "-o", out, "--fps", "30", "--to", "0.4", "--loop", "3", "--quiet", "--jobs", "2"]).status == 0)
+    #expect(
+      run([
+        "render", Self.kinds, "-o", out, "--fps", "30", "--to", "0.4", "--loop", "3", "--quiet",
+        "--jobs", "2",
+      ]).status == 0)
     let decoded = try DecodedGIF(AtomicFile.read(out))
     #expect(decoded.delays.reduce(0, +) == 40)
     #expect(decoded.loopExtension == 2)
@@ -53,7 +61,9 @@ import Testing
   }
 
   @Test func noProgressBarWhenNotATerminal() throws {
-    let result = try Tools.run(Tools.flipbook, ["render", Self.radar, "-o", folder + "/r.gif", "--to", "1", "--scale", "0.5"])
+    let result = try Tools.run(
+      Tools.flipbook,
+      ["render", Self.radar, "-o", folder + "/r.gif", "--to", "1", "--scale", "0.5"])
     #expect(result.status == 0)
     #expect(!result.errors.contains("\r"))
     #expect(result.output.hasPrefix(folder + "/r.gif: 25 frames"))
@@ -63,7 +73,10 @@ import Testing
     let out = folder + "/long.gif"
     let process = Process()
     process.executableURL = URL(fileURLWithPath: Tools.flipbook)
-    process.arguments = ["render", Self.radar, "-o", out, "--duration", "12", "--fps", "25", "--scale", "2", "--jobs", "1"]
+    process.arguments = [
+      "render", Self.radar, "-o", out, "--duration", "12", "--fps", "25", "--scale", "2", "--jobs",
+      "1",
+    ]
     process.standardOutput = Pipe()
     process.standardError = Pipe()
     try process.run()
@@ -71,7 +84,8 @@ import Testing
     // beside the target has appeared.
     let writing = Tools.wait(timeout: 120) {
       let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-      return names.contains { $0.hasPrefix(".long.gif.") && $0.hasSuffix(".tmp") } || !process.isRunning
+      return names.contains { $0.hasPrefix(".long.gif.") && $0.hasSuffix(".tmp") }
+        || !process.isRunning
     }
     #expect(writing && process.isRunning, "the render never started writing the GIF")
     kill(process.processIdentifier, SIGINT)
@@ -106,7 +120,8 @@ import Testing
     for (i, expected) in frames.enumerated() {
       let decoded = try Bitmap(contentsOfPNGFile: "\(decodedFolder)/\(i).png")
       #expect(decoded.width == expected.width && decoded.height == expected.height)
-      #expect(Fidelity.psnr(decoded, expected) > 40, "frame \(i): \(Fidelity.psnr(decoded, expected)) dB")
+      #expect(
+        Fidelity.psnr(decoded, expected) > 40, "frame \(i): \(Fidelity.psnr(decoded, expected)) dB")
     }
   }
 
@@ -123,7 +138,8 @@ import Testing
           frame.convert('RGBA').save(f'{sys.argv[2]}/{i}.png')
       print(' '.join(map(str, durations)))
       """
-    try FileManager.default.createDirectory(atPath: folder + "/pillow", withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(
+      atPath: folder + "/pillow", withIntermediateDirectories: true)
     let result = try Tools.run("/usr/bin/env", ["python3", "-c", script, gif, folder + "/pillow"])
     #expect(result.status == 0, "\(result.errors)")
     #expect(result.output.trimmingCharacters(in: .whitespacesAndNewlines) == "100 100 100 100 100")
@@ -132,18 +148,28 @@ import Testing
 
   @Test(.enabled(if: Tools.path(of: "convert") != nil)) func imageMagick() throws {
     let (gif, frames) = try render()
-    let result = try Tools.run(Tools.path(of: "convert")!, [gif, "-coalesce", folder + "/im-%d.png"])
+    let result = try Tools.run(
+      Tools.path(of: "convert")!, [gif, "-coalesce", folder + "/im-%d.png"])
     #expect(result.status == 0, "\(result.errors)")
-    try FileManager.default.createDirectory(atPath: folder + "/im", withIntermediateDirectories: true)
-    for i in 0..<5 { try FileManager.default.moveItem(atPath: folder + "/im-\(i).png", toPath: folder + "/im/\(i).png") }
+    try FileManager.default.createDirectory(
+      atPath: folder + "/im", withIntermediateDirectories: true)
+    for i in 0..<5 {
+      try FileManager.default.moveItem(
+        atPath: folder + "/im-\(i).png", toPath: folder + "/im/\(i).png")
+    }
     try compare(folder + "/im", frames)
   }
 
   @Test(.enabled(if: Tools.path(of: "ffmpeg") != nil)) func ffmpeg() throws {
     let (gif, frames) = try render()
-    try FileManager.default.createDirectory(atPath: folder + "/ff", withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(
+      atPath: folder + "/ff", withIntermediateDirectories: true)
     let result = try Tools.run(
-      Tools.path(of: "ffmpeg")!, ["-loglevel", "error", "-i", gif, "-fps_mode", "passthrough", "-start_number", "0", folder + "/ff/%d.png"])
+      Tools.path(of: "ffmpeg")!,
+      [
+        "-loglevel", "error", "-i", gif, "-fps_mode", "passthrough", "-start_number", "0",
+        folder + "/ff/%d.png",
+      ])
     #expect(result.status == 0, "\(result.errors)")
     try compare(folder + "/ff", frames)
   }

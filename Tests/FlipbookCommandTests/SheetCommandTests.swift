@@ -15,38 +15,56 @@ import Testing
 
   @Test func aGIFsFramesInARowWithTheirTimes() throws {
     let sheet = folder + "/spinner.png"
-    #expect(run(["sheet", FixtureFiles.root + "/../docs/gallery/spinner.gif", "-o", sheet, "--columns", "8"]) == 0)
+    #expect(
+      run([
+        "sheet", FixtureFiles.root + "/../docs/gallery/spinner.gif", "-o", sheet, "--columns", "8",
+      ]) == 0)
     let bitmap = try Bitmap(contentsOfPNGFile: sheet)
     // 8 px padding, 8 cells of 120 px, an 18 px caption under each.
     #expect(bitmap.width == 8 + 8 * (120 + 8) && bitmap.height == 8 + 120 + 18 + 8)
     // Each caption has dark text pixels.
     for k in 0..<8 {
       var dark = 0
-      for y in (8 + 120)..<(8 + 138) { for x in (8 + k * 128)..<(8 + k * 128 + 120) where bitmap[x, y].r < 128 { dark += 1 } }
+      for y in (8 + 120)..<(8 + 138) {
+        for x in (8 + k * 128)..<(8 + k * 128 + 120) where bitmap[x, y].r < 128 { dark += 1 }
+      }
       #expect(dark > 10, "caption \(k)")
     }
   }
 
   @Test func aScenesSheetIsAOneImageGolden() throws {
     let sheet = folder + "/radar.png"
-    #expect(run(["sheet", FixtureFiles.root + "/scenes/radar-pulses.json", "-o", sheet, "--scale", "0.25", "--times", "0", "1", "2", "3", "--columns", "2"]) == 0)
+    #expect(
+      run([
+        "sheet", FixtureFiles.root + "/scenes/radar-pulses.json", "-o", sheet, "--scale", "0.25",
+        "--times", "0", "1", "2", "3", "--columns", "2",
+      ]) == 0)
     let bitmap = try Bitmap(contentsOfPNGFile: sheet)
     #expect(bitmap.width == 8 + 2 * (80 + 8) && bitmap.height == 8 + 2 * (80 + 18 + 8))
-    if let failure = Golden.check(bitmap, against: FixtureFiles.root + "/goldens/sheets/radar-pulses.png") {
+    if let failure = Golden.check(
+      bitmap, against: FixtureFiles.root + "/goldens/sheets/radar-pulses.png")
+    {
       Issue.record(Comment(rawValue: failure))
     }
     // The same bytes every time.
     let again = folder + "/again.png"
-    #expect(run(["sheet", FixtureFiles.root + "/scenes/radar-pulses.json", "-o", again, "--scale", "0.25", "--times", "0", "1", "2", "3", "--columns", "2"]) == 0)
+    #expect(
+      run([
+        "sheet", FixtureFiles.root + "/scenes/radar-pulses.json", "-o", again, "--scale", "0.25",
+        "--times", "0", "1", "2", "3", "--columns", "2",
+      ]) == 0)
     #expect(try AtomicFile.read(sheet) == AtomicFile.read(again))
   }
 
   @Test func gifTimesPickTheFrameOnScreen() {
     let frames = (0..<4).map { k in Bitmap(width: 1, height: 1, fill: RGBA8(UInt8(k), 0, 0, 255)) }
-    let gif = GIF.Animation(width: 1, height: 1, frames: frames, delays: [10, 20, 10, 10], disposals: [1, 1, 1, 1], loopExtension: 0)
+    let gif = GIF.Animation(
+      width: 1, height: 1, frames: frames, delays: [10, 20, 10, 10], disposals: [1, 1, 1, 1],
+      loopExtension: 0)
     let picked = SheetCommand.frames(of: gif, at: [0, 0.1, 0.25, 0.3, 9])
     #expect(picked.map { Int($0.image[0, 0].r) } == [0, 1, 1, 2, 3])
-    #expect(picked.map { ContactSheet.caption($0.time) } == ["0 s", "0.1 s", "0.1 s", "0.3 s", "0.4 s"])
+    #expect(
+      picked.map { ContactSheet.caption($0.time) } == ["0 s", "0.1 s", "0.1 s", "0.3 s", "0.4 s"])
   }
 
   @Test func wrongUsageExitsWith2() {

@@ -29,15 +29,17 @@ import Testing
   }
 
   @Test func aRadiusNegligibleNextToTheChordIsALine() throws {
-    #expect(try Path(svgPathData: "M0 0 A 1e-320 1e300 0 1 1 1e300 1").elements == [
-      .move(to: Point(0, 0)), .line(to: Point(1e300, 1)),
-    ])
+    #expect(
+      try Path(svgPathData: "M0 0 A 1e-320 1e300 0 1 1 1e300 1").elements == [
+        .move(to: Point(0, 0)), .line(to: Point(1e300, 1)),
+      ])
   }
 
   @Test func aHugeSmallArcIsTheLineItIsIndistinguishableFrom() throws {
-    #expect(try Path(svgPathData: "M0 0 A 1e200 1e200 0 0 1 10 0").elements == [
-      .move(to: Point(0, 0)), .line(to: Point(10, 0)),
-    ])
+    #expect(
+      try Path(svgPathData: "M0 0 A 1e200 1e200 0 0 1 10 0").elements == [
+        .move(to: Point(0, 0)), .line(to: Point(10, 0)),
+      ])
   }
 
   @Test func ordinaryArcsAreUnchangedByTheScaling() throws {
@@ -49,9 +51,11 @@ import Testing
   }
 
   @Test func arcAnglesFarApartMakeAtMostAFullCircle() {
-    let huge = Path(arcCenter: Point(50, 50), radius: 10, startAngle: 0, endAngle: 1e300, clockwise: true)
+    let huge = Path(
+      arcCenter: Point(50, 50), radius: 10, startAngle: 0, endAngle: 1e300, clockwise: true)
     #expect(huge.elements.count == 5)  // one full circle: a move and four quarters
-    let overflow = Path(arcCenter: Point(0, 0), radius: 1, startAngle: 1e308, endAngle: -1e308, clockwise: true)
+    let overflow = Path(
+      arcCenter: Point(0, 0), radius: 1, startAngle: 1e308, endAngle: -1e308, clockwise: true)
     #expect(overflow.elements.count == 5)
     #expect(points(overflow).allSatisfy { $0.x.isFinite && $0.y.isFinite })
   }

@@ -47,7 +47,8 @@ import Testing
   }
 
   @Test func clockwiseArcRunsTowardPlusY() {
-    let p = Path(arcCenter: Point(0, 0), radius: 10, startAngle: 0, endAngle: .pi / 2, clockwise: true)
+    let p = Path(
+      arcCenter: Point(0, 0), radius: 10, startAngle: 0, endAngle: .pi / 2, clockwise: true)
     let pts = points(p)
     #expect(close(pts.first!, Point(10, 0)))
     #expect(close(pts.last!, Point(0, 10)))
@@ -56,7 +57,8 @@ import Testing
 
   @Test func counterClockwiseArcGoesTheLongWay() {
     // From 0 to π/2 counterclockwise is three quarters of a turn through -y.
-    let p = Path(arcCenter: Point(0, 0), radius: 10, startAngle: 0, endAngle: .pi / 2, clockwise: false)
+    let p = Path(
+      arcCenter: Point(0, 0), radius: 10, startAngle: 0, endAngle: .pi / 2, clockwise: false)
     let pts = points(p)
     #expect(close(pts[1], Point(0, -10)))
     #expect(close(pts.last!, Point(0, 10)))
@@ -65,7 +67,8 @@ import Testing
 
   @Test func sweepOfTwoPiOrMoreIsOneFullCircle() {
     for end in [2 * Double.pi, 5 * Double.pi] {
-      let p = Path(arcCenter: Point(0, 0), radius: 10, startAngle: 0, endAngle: end, clockwise: true)
+      let p = Path(
+        arcCenter: Point(0, 0), radius: 10, startAngle: 0, endAngle: end, clockwise: true)
       #expect(p.elements.count == 5)
       #expect(close(points(p).last!, Point(10, 0)))
       #expect(abs(p.length - 2 * .pi * 10) < 0.01)
@@ -84,7 +87,8 @@ import Testing
     #expect(abs(square.length - 40) < 1e-9)
     // The first half of a closed square: two sides, open.
     let half = square.trimmed(from: 0, to: 0.5)
-    #expect(half.elements == [.move(to: Point(0, 0)), .line(to: Point(10, 0)), .line(to: Point(10, 10))])
+    #expect(
+      half.elements == [.move(to: Point(0, 0)), .line(to: Point(10, 0)), .line(to: Point(10, 10))])
     // A trim across the closing side.
     let tail = square.trimmed(from: 0.875, to: 1)
     #expect(tail.elements == [.move(to: Point(0, 5)), .line(to: Point(0, 0))])

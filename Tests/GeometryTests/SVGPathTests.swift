@@ -6,47 +6,70 @@ import Testing
   func parse(_ d: String) throws -> [Path.Element] { try Path(svgPathData: d).elements }
 
   @Test func moveLineCloseAbsoluteAndRelative() throws {
-    #expect(try parse("M 10 20 L 30 40 Z") == [.move(to: Point(10, 20)), .line(to: Point(30, 40)), .closeSubpath])
-    #expect(try parse("m 10 20 l 5 5 z") == [.move(to: Point(10, 20)), .line(to: Point(15, 25)), .closeSubpath])
+    #expect(
+      try parse("M 10 20 L 30 40 Z") == [
+        .move(to: Point(10, 20)), .line(to: Point(30, 40)), .closeSubpath,
+      ])
+    #expect(
+      try parse("m 10 20 l 5 5 z") == [
+        .move(to: Point(10, 20)), .line(to: Point(15, 25)), .closeSubpath,
+      ])
   }
 
   @Test func implicitRepeats() throws {
     // Extra pairs after M are lines (l after m), and commands repeat.
-    #expect(try parse("M0 0 10 10 20 0") == [.move(to: Point(0, 0)), .line(to: Point(10, 10)), .line(to: Point(20, 0))])
-    #expect(try parse("m1 1 2 2 3 3") == [.move(to: Point(1, 1)), .line(to: Point(3, 3)), .line(to: Point(6, 6))])
-    #expect(try parse("M0 0 H 5 10 v 2 3") == [
-      .move(to: Point(0, 0)), .line(to: Point(5, 0)), .line(to: Point(10, 0)), .line(to: Point(10, 2)), .line(to: Point(10, 5)),
-    ])
+    #expect(
+      try parse("M0 0 10 10 20 0") == [
+        .move(to: Point(0, 0)), .line(to: Point(10, 10)), .line(to: Point(20, 0)),
+      ])
+    #expect(
+      try parse("m1 1 2 2 3 3") == [
+        .move(to: Point(1, 1)), .line(to: Point(3, 3)), .line(to: Point(6, 6)),
+      ])
+    #expect(
+      try parse("M0 0 H 5 10 v 2 3") == [
+        .move(to: Point(0, 0)), .line(to: Point(5, 0)), .line(to: Point(10, 0)),
+        .line(to: Point(10, 2)), .line(to: Point(10, 5)),
+      ])
   }
 
   @Test func horizontalAndVerticalRelative() throws {
-    #expect(try parse("M1 2 h 3 V 10 H 0 v -1") == [
-      .move(to: Point(1, 2)), .line(to: Point(4, 2)), .line(to: Point(4, 10)), .line(to: Point(0, 10)), .line(to: Point(0, 9)),
-    ])
+    #expect(
+      try parse("M1 2 h 3 V 10 H 0 v -1") == [
+        .move(to: Point(1, 2)), .line(to: Point(4, 2)), .line(to: Point(4, 10)),
+        .line(to: Point(0, 10)), .line(to: Point(0, 9)),
+      ])
   }
 
   @Test func cubicAndSmoothCubic() throws {
-    #expect(try parse("M0 0 C 1 2 3 4 5 6 S 9 10 11 12") == [
-      .move(to: Point(0, 0)),
-      .curve(to: Point(5, 6), control1: Point(1, 2), control2: Point(3, 4)),
-      .curve(to: Point(11, 12), control1: Point(7, 8), control2: Point(9, 10)),
-    ])
-    #expect(try parse("M1 1 c 1 1 2 2 3 3 s 1 1 2 2") == [
-      .move(to: Point(1, 1)),
-      .curve(to: Point(4, 4), control1: Point(2, 2), control2: Point(3, 3)),
-      .curve(to: Point(6, 6), control1: Point(5, 5), control2: Point(5, 5)),
-    ])
+    #expect(
+      try parse("M0 0 C 1 2 3 4 5 6 S 9 10 11 12") == [
+        .move(to: Point(0, 0)),
+        .curve(to: Point(5, 6), control1: Point(1, 2), control2: Point(3, 4)),
+        .curve(to: Point(11, 12), control1: Point(7, 8), control2: Point(9, 10)),
+      ])
+    #expect(
+      try parse("M1 1 c 1 1 2 2 3 3 s 1 1 2 2") == [
+        .move(to: Point(1, 1)),
+        .curve(to: Point(4, 4), control1: Point(2, 2), control2: Point(3, 3)),
+        .curve(to: Point(6, 6), control1: Point(5, 5), control2: Point(5, 5)),
+      ])
     // S without a preceding curve uses the current point as its first control point.
-    #expect(try parse("M0 0 S 1 1 2 0")[1] == .curve(to: Point(2, 0), control1: Point(0, 0), control2: Point(1, 1)))
+    #expect(
+      try parse("M0 0 S 1 1 2 0")[1]
+        == .curve(to: Point(2, 0), control1: Point(0, 0), control2: Point(1, 1)))
   }
 
   @Test func quadraticAndSmoothQuadratic() throws {
-    #expect(try parse("M0 0 Q 5 10 10 0 T 20 0") == [
-      .move(to: Point(0, 0)),
-      .quadCurve(to: Point(10, 0), control: Point(5, 10)),
-      .quadCurve(to: Point(20, 0), control: Point(15, -10)),
-    ])
-    #expect(try parse("m0 0 q 5 10 10 0 t 10 0")[2] == .quadCurve(to: Point(20, 0), control: Point(15, -10)))
+    #expect(
+      try parse("M0 0 Q 5 10 10 0 T 20 0") == [
+        .move(to: Point(0, 0)),
+        .quadCurve(to: Point(10, 0), control: Point(5, 10)),
+        .quadCurve(to: Point(20, 0), control: Point(15, -10)),
+      ])
+    #expect(
+      try parse("m0 0 q 5 10 10 0 t 10 0")[2]
+        == .quadCurve(to: Point(20, 0), control: Point(15, -10)))
     #expect(try parse("M0 0 T 4 4")[1] == .quadCurve(to: Point(4, 4), control: Point(0, 0)))
   }
 
@@ -78,9 +101,10 @@ import Testing
   }
 
   @Test func numberForms() throws {
-    #expect(try parse("M.5.5L-1-2l1e1,2E-1") == [
-      .move(to: Point(0.5, 0.5)), .line(to: Point(-1, -2)), .line(to: Point(9, -1.8)),
-    ])
+    #expect(
+      try parse("M.5.5L-1-2l1e1,2E-1") == [
+        .move(to: Point(0.5, 0.5)), .line(to: Point(-1, -2)), .line(to: Point(9, -1.8)),
+      ])
   }
 
   @Test func relativeAfterCloseStartsFromTheSubpathStart() throws {

@@ -57,7 +57,8 @@ import Testing
   }
 
   @Test func inverseUndoes() throws {
-    let t = AffineTransform.rotation(0.7).concatenating(.translation(x: 5, y: -2)).concatenating(.scale(x: 2, y: 0.5))
+    let t = AffineTransform.rotation(0.7).concatenating(.translation(x: 5, y: -2)).concatenating(
+      .scale(x: 2, y: 0.5))
     let inv = try #require(t.inverted)
     let p = Point(3, 7).applying(t).applying(inv)
     #expect(abs(p.x - 3) < 1e-12 && abs(p.y - 7) < 1e-12)
@@ -69,7 +70,8 @@ import Testing
 @Suite struct ColorTests {
   @Test func hexForms() {
     #expect(Color(hex: "#fff") == Color(red: 1, green: 1, blue: 1, alpha: 1))
-    #expect(Color(hex: "#336699") == Color(red: 0x33 / 255.0, green: 0x66 / 255.0, blue: 0x99 / 255.0))
+    #expect(
+      Color(hex: "#336699") == Color(red: 0x33 / 255.0, green: 0x66 / 255.0, blue: 0x99 / 255.0))
     #expect(Color(hex: "#33669980")?.alpha == 128 / 255.0)
     #expect(Color(hex: "#FFaa00")?.green == 170 / 255.0)
   }

@@ -19,10 +19,13 @@ import Testing
     return canvas.makeBitmap()
   }
 
-  var golden: GoldenFile { GoldenFile(path: folder + "/goldens/disc.png", artifactsFolder: folder + "/failures") }
+  var golden: GoldenFile {
+    GoldenFile(path: folder + "/goldens/disc.png", artifactsFolder: folder + "/failures")
+  }
 
   @Test func goldensLiveBesideTheTestFile() {
-    let g = GoldenFile(testFile: "/repo/Tests/AppTests/PulseTests.swift", test: "pulseGrows()", name: "pulse@0.5")
+    let g = GoldenFile(
+      testFile: "/repo/Tests/AppTests/PulseTests.swift", test: "pulseGrows()", name: "pulse@0.5")
     #expect(g.path == "/repo/Tests/AppTests/__Snapshots__/PulseTests/pulseGrows.pulse@0.5.png")
   }
 
@@ -98,15 +101,22 @@ import Testing
 
   @Test func orphansAreGoldensNoTestInTheFileNames() throws {
     let testFile = folder + "/PulseTests.swift"
-    try AtomicFile.write(Array("""
-      @Test func pulseGrows() { assertGolden(scene, at: [0, 1], named: "pulse") }
-      """.utf8), to: testFile)
+    try AtomicFile.write(
+      Array(
+        """
+        @Test func pulseGrows() { assertGolden(scene, at: [0, 1], named: "pulse") }
+        """.utf8), to: testFile)
     try AtomicFile.makeFolder(folder + "/__Snapshots__")
     try AtomicFile.makeFolder(folder + "/__Snapshots__/PulseTests")
-    for name in ["pulseGrows.pulse@0.png", "pulseGrows.pulse@1.png", "pulseGrows.ring@1.png", "pulseShrinks.pulse@0.png"] {
+    for name in [
+      "pulseGrows.pulse@0.png", "pulseGrows.pulse@1.png", "pulseGrows.ring@1.png",
+      "pulseShrinks.pulse@0.png",
+    ] {
       try AtomicFile.write([0], to: folder + "/__Snapshots__/PulseTests/" + name)
     }
-    let orphans = GoldenFile.orphans(testFile: testFile).map { String($0.split(separator: "/").last!) }
+    let orphans = GoldenFile.orphans(testFile: testFile).map {
+      String($0.split(separator: "/").last!)
+    }
     #expect(orphans == ["pulseGrows.ring@1.png", "pulseShrinks.pulse@0.png"])
   }
 
@@ -120,8 +130,9 @@ import Testing
         dot.bounds = Rect(0, 0, 6, 6)
         dot.position = Point(20, 10)
         dot.backgroundColor = .black
-        dot.add(KeyframeAnimation(
-          keyPath: "bounds.size.width", values: [6, widest, 6], duration: 0.4), forKey: "widen")
+        dot.add(
+          KeyframeAnimation(
+            keyPath: "bounds.size.width", values: [6, widest, 6], duration: 0.4), forKey: "widen")
         scene.addLayer(dot)
         return scene
       }
@@ -130,8 +141,10 @@ import Testing
     gif.rerunFilter = "AppTests.DotTests/dotMoves"
     #expect(gif.verifyGIF(try Export.gifData(recipe(widest: 30)), mode: .missing).isFailure)
     let message = gif.verifyGIF(try Export.gifData(recipe(widest: 10)), mode: .never).message ?? ""
-    #expect(message.contains("the pictures show GIF frame 2 of 4 (at 0.2 s), the one that differs most"))
-    #expect(message.contains("FLIPBOOK_RECORD=failed swift test --filter 'AppTests.DotTests/dotMoves'"))
+    #expect(
+      message.contains("the pictures show GIF frame 2 of 4 (at 0.2 s), the one that differs most"))
+    #expect(
+      message.contains("FLIPBOOK_RECORD=failed swift test --filter 'AppTests.DotTests/dotMoves'"))
     let shown = try Bitmap(contentsOfPNGFile: folder + "/failures/dot.actual.png")
     let frames = try GIF.decode(try Export.gifData(recipe(widest: 10))).frames
     #expect(shown == frames[2])
@@ -141,19 +154,25 @@ import Testing
     // A package with one test target: PulseTests.swift is there, OldTests.swift was deleted.
     let target = folder + "/pkg/Tests/AppTests"
     try AtomicFile.makeFolder(folder + "/pkg")
-    try AtomicFile.write(Array("// swift-tools-version: 6.0".utf8), to: folder + "/pkg/Package.swift")
+    try AtomicFile.write(
+      Array("// swift-tools-version: 6.0".utf8), to: folder + "/pkg/Package.swift")
     for f in ["/pkg/Tests", "/pkg/Tests/AppTests", "/pkg/Tests/AppTests/__Snapshots__"] {
       try AtomicFile.makeFolder(folder + f)
     }
-    for f in ["/__Snapshots__/PulseTests", "/__Snapshots__/OldTests"] { try AtomicFile.makeFolder(target + f) }
-    try AtomicFile.write(Array("""
-      @Test func pulseGrows() { assertGolden(scene, at: [0], named: "pulse") }
-      """.utf8), to: target + "/PulseTests.swift")
+    for f in ["/__Snapshots__/PulseTests", "/__Snapshots__/OldTests"] {
+      try AtomicFile.makeFolder(target + f)
+    }
+    try AtomicFile.write(
+      Array(
+        """
+        @Test func pulseGrows() { assertGolden(scene, at: [0], named: "pulse") }
+        """.utf8), to: target + "/PulseTests.swift")
     try AtomicFile.write([0], to: target + "/__Snapshots__/PulseTests/pulseGrows.pulse@0.png")
     try AtomicFile.write([0], to: target + "/__Snapshots__/OldTests/fades.fade.gif")
     try AtomicFile.write([0], to: target + "/__Snapshots__/.gitkeep")  // a placeholder is no orphan
-    #expect(GoldenFile.orphans(testFile: target + "/PulseTests.swift") == [
-      target + "/__Snapshots__/OldTests/fades.fade.gif"
-    ])
+    #expect(
+      GoldenFile.orphans(testFile: target + "/PulseTests.swift") == [
+        target + "/__Snapshots__/OldTests/fades.fade.gif"
+      ])
   }
 }

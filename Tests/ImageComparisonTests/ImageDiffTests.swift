@@ -7,14 +7,17 @@ import Testing
 /// The diff on crafted pairs: what must match, what must not, and what the heatmap shows.
 @Suite struct ImageDiffTests {
   /// A 64 x 64 white picture with a dark disc of radius 12 centred at (32 + dx, 32).
-  func disc(dx: Double = 0, color: Color = Color(red: 0.1, green: 0.3, blue: 0.7)) throws -> Bitmap {
+  func disc(dx: Double = 0, color: Color = Color(red: 0.1, green: 0.3, blue: 0.7)) throws -> Bitmap
+  {
     let canvas = try Canvas(pixelWidth: 64, pixelHeight: 64)
     canvas.clear(to: .white)
     canvas.fill(Path(ellipseIn: Rect(20 + dx, 20, 24, 24)), with: color)
     return canvas.makeBitmap()
   }
 
-  func recolored(_ bitmap: Bitmap, _ rect: (x: Int, y: Int, w: Int, h: Int), by levels: Int) -> Bitmap {
+  func recolored(
+    _ bitmap: Bitmap, _ rect: (x: Int, y: Int, w: Int, h: Int), by levels: Int
+  ) -> Bitmap {
     var out = bitmap
     for y in rect.y..<(rect.y + rect.h) {
       for x in rect.x..<(rect.x + rect.w) {
@@ -29,7 +32,9 @@ import Testing
   @Test func identicalImagesMatchExactly() throws {
     let a = try disc()
     let diff = try ImageDiff(expected: a, actual: a, tolerance: .exact)
-    #expect(diff.passes && diff.differingPixels == 0 && diff.maxChannelDelta == 0 && diff.maxPerceptualDelta == 0)
+    #expect(
+      diff.passes && diff.differingPixels == 0 && diff.maxChannelDelta == 0
+        && diff.maxPerceptualDelta == 0)
   }
 
   @Test func anEdgeMovedByAFractionOfAPixelIsAntialiasing() throws {
@@ -50,9 +55,13 @@ import Testing
     #expect(diff.differingPixels == 100 && diff.maxChannelDelta == 40)
     // Unless the tolerance allows it: a higher threshold, or 100 pixels.
     #expect(try ImageDiff(expected: a, actual: b, tolerance: Tolerance(threshold: 0.2)).passes)
-    #expect(try ImageDiff(expected: a, actual: b, tolerance: Tolerance(maxDifferingPixels: 100)).passes)
-    #expect(try ImageDiff(expected: a, actual: b, tolerance: Tolerance(maxDifferingRatio: 100.0 / 4096)).passes)
-    #expect(try !ImageDiff(expected: a, actual: b, tolerance: Tolerance(maxDifferingPixels: 99)).passes)
+    #expect(
+      try ImageDiff(expected: a, actual: b, tolerance: Tolerance(maxDifferingPixels: 100)).passes)
+    #expect(
+      try ImageDiff(expected: a, actual: b, tolerance: Tolerance(maxDifferingRatio: 100.0 / 4096))
+        .passes)
+    #expect(
+      try !ImageDiff(expected: a, actual: b, tolerance: Tolerance(maxDifferingPixels: 99)).passes)
   }
 
   @Test func aFewLevelsAreUnderTheDefaultThresholdButNotExact() throws {
@@ -75,7 +84,9 @@ import Testing
     #expect(heatmap[2, 2].r == heatmap[2, 2].g && heatmap[2, 2].r > 240)  // untouched: pale gray
     let strip = diff.strip(expected: a, actual: b)
     #expect(strip.width == 3 * 64 + 2 * 4 && strip.height == 64)
-    #expect(strip[32, 32] == a[32, 32] && strip[68 + 32, 32] == b[32, 32] && strip[136 + 32, 32] == RGBA8(255, 0, 0, 255))
+    #expect(
+      strip[32, 32] == a[32, 32] && strip[68 + 32, 32] == b[32, 32]
+        && strip[136 + 32, 32] == RGBA8(255, 0, 0, 255))
   }
 
   @Test func differentSizesAreAClearError() throws {
@@ -105,7 +116,8 @@ import Testing
     var frame = Bitmap(width: 8, height: 8)
     for y in 0..<8 { for x in 0..<8 { frame[x, y] = RGBA8(shade, shade, shade, 255) } }
     return GIF.Animation(
-      width: 8, height: 8, frames: Array(repeating: frame, count: frames), delays: Array(repeating: delay, count: frames),
+      width: 8, height: 8, frames: Array(repeating: frame, count: frames),
+      delays: Array(repeating: delay, count: frames),
       disposals: Array(repeating: 1, count: frames), loopExtension: loop)
   }
 
@@ -121,10 +133,15 @@ import Testing
   }
 
   @Test func differentDelaysAndLoopsFailWithTheReason() {
-    let diff = AnimationDiff(expected: animation(frames: 3), actual: animation(frames: 3, delay: 5, loop: nil))
+    let diff = AnimationDiff(
+      expected: animation(frames: 3), actual: animation(frames: 3, delay: 5, loop: nil))
     #expect(!diff.passes)
-    #expect(diff.mismatches.contains("delays differ from frame 0: expected 4 cs, actual 5 cs (3 frames differ)"))
-    #expect(diff.mismatches.contains("loop counts differ: expected forever (0), actual once (no loop extension)"))
+    #expect(
+      diff.mismatches.contains(
+        "delays differ from frame 0: expected 4 cs, actual 5 cs (3 frames differ)"))
+    #expect(
+      diff.mismatches.contains(
+        "loop counts differ: expected forever (0), actual once (no loop extension)"))
   }
 
   @Test func aChangedFrameIsNamed() {
@@ -144,7 +161,8 @@ import Testing
     var worst = Double.infinity
     for _ in 0..<200_000 {
       let (r, g, b) = (
-        Double.random(in: -255...255, using: &generator), Double.random(in: -255...255, using: &generator),
+        Double.random(in: -255...255, using: &generator),
+        Double.random(in: -255...255, using: &generator),
         Double.random(in: -255...255, using: &generator)
       )
       let length = r * r + g * g + b * b

@@ -8,12 +8,16 @@ import Testing
 /// GIFs decoded by giflib's reader and composited show the source frames.
 @Suite struct GIFEncoderTests {
   /// Encodes frames in two passes, as a render does.
-  func encode(_ frames: [Bitmap], delays: [Int]? = nil, options: GIF.Options = GIF.Options()) throws -> [UInt8] {
+  func encode(
+    _ frames: [Bitmap], delays: [Int]? = nil, options: GIF.Options = GIF.Options()
+  ) throws -> [UInt8] {
     let builder = GIF.PaletteBuilder()
     for f in frames { builder.add(f) }
     let palette = builder.makePalette(maxColors: options.maxColors)
     var bytes: [UInt8] = []
-    let encoder = try GIF.Encoder(width: frames[0].width, height: frames[0].height, palette: palette, options: options) { bytes += $0 }
+    let encoder = try GIF.Encoder(
+      width: frames[0].width, height: frames[0].height, palette: palette, options: options
+    ) { bytes += $0 }
     for (i, f) in frames.enumerated() { try encoder.add(f, delay: delays?[i] ?? 4) }
     try encoder.finish()
     return bytes
@@ -23,8 +27,12 @@ import Testing
   func uiFrame(_ i: Int, transparent: Bool = false) throws -> Bitmap {
     let canvas = try Canvas(pixelWidth: 64, pixelHeight: 48)
     if !transparent { canvas.clear(to: .white) }
-    canvas.fill(Path(roundedRect: Rect(Double(4 + i * 3), 8, 20, 20), cornerRadius: 4), with: Color(red: 0.2, green: 0.4, blue: 0.8))
-    canvas.fill(Path(ellipseIn: Rect(40, 20, 16, 16)), with: Color(red: 0.9, green: 0.3, blue: 0.1, alpha: i % 2 == 0 ? 1 : 0.5))
+    canvas.fill(
+      Path(roundedRect: Rect(Double(4 + i * 3), 8, 20, 20), cornerRadius: 4),
+      with: Color(red: 0.2, green: 0.4, blue: 0.8))
+    canvas.fill(
+      Path(ellipseIn: Rect(40, 20, 16, 16)),
+      with: Color(red: 0.9, green: 0.3, blue: 0.1, alpha: i % 2 == 0 ? 1 : 0.5))
     return canvas.makeBitmap()
   }
 
@@ -62,12 +70,16 @@ import Testing
 
   @Test func delaysLoopAndMergedDuplicates() throws {
     let a = try uiFrame(0), b = try uiFrame(1)
-    let decoded = try DecodedGIF(try encode([a, a, b, b, b, a], delays: [3, 3, 4, 3, 3, 4], options: GIF.Options(loopCount: 0)))
+    let decoded = try DecodedGIF(
+      try encode(
+        [a, a, b, b, b, a], delays: [3, 3, 4, 3, 3, 4], options: GIF.Options(loopCount: 0)))
     #expect(decoded.frames.count == 3)
     #expect(decoded.delays == [6, 10, 4])
     #expect(decoded.loopExtension == 0)
-    #expect(try DecodedGIF(try encode([a, b], options: GIF.Options(loopCount: 1))).loopExtension == nil)
-    #expect(try DecodedGIF(try encode([a, b], options: GIF.Options(loopCount: 3))).loopExtension == 2)
+    #expect(
+      try DecodedGIF(try encode([a, b], options: GIF.Options(loopCount: 1))).loopExtension == nil)
+    #expect(
+      try DecodedGIF(try encode([a, b], options: GIF.Options(loopCount: 3))).loopExtension == 2)
   }
 
   @Test func onlyTheChangedRectangleIsStored() throws {
@@ -129,7 +141,9 @@ import Testing
       _ = try GIF.decode(gif)
       Issue.record("decoded")
     } catch {
-      #expect(error.reason == "16 frames of 16000 x 4000 pixels are over the limit of 1000000000 decoded pixels")
+      #expect(
+        error.reason
+          == "16 frames of 16000 x 4000 pixels are over the limit of 1000000000 decoded pixels")
     }
   }
 
@@ -147,9 +161,13 @@ import Testing
   }
 
   @Test func wrongSizesAndDelaysAreRefused() throws {
-    let palette = GIF.Palette(colors: [RGBA8(0, 0, 0, 255)], isExact: true, hasTransparentIndex: true)
+    let palette = GIF.Palette(
+      colors: [RGBA8(0, 0, 0, 255)], isExact: true, hasTransparentIndex: true)
     let encoder = try GIF.Encoder(width: 4, height: 4, palette: palette) { _ in }
-    #expect(throws: GIF.EncodingError.frameSizeMismatch(frame: 0, expected: Size(4, 4), actual: Size(5, 4))) {
+    #expect(
+      throws: GIF.EncodingError.frameSizeMismatch(
+        frame: 0, expected: Size(4, 4), actual: Size(5, 4))
+    ) {
       try encoder.add(Bitmap(width: 5, height: 4), delay: 4)
     }
     #expect(throws: GIF.EncodingError.delayOutOfRange(frame: 0, centiseconds: 70000)) {
@@ -160,7 +178,6 @@ import Testing
   }
 }
 
-
 @Suite struct LocalPaletteTests {
   /// A smooth gradient in one hue family.
   func gradient(_ hue: (Double, Double, Double)) -> Bitmap {
@@ -168,7 +185,9 @@ import Testing
     for y in 0..<64 {
       for x in 0..<96 {
         let t = Double(x) / 95, u = Double(y) / 63
-        b[x, y] = RGBA8(UInt8(255 * hue.0 * (0.2 + 0.8 * t)), UInt8(255 * hue.1 * (0.2 + 0.8 * u)), UInt8(255 * hue.2 * (0.3 + 0.7 * t * u)), 255)
+        b[x, y] = RGBA8(
+          UInt8(255 * hue.0 * (0.2 + 0.8 * t)), UInt8(255 * hue.1 * (0.2 + 0.8 * u)),
+          UInt8(255 * hue.2 * (0.3 + 0.7 * t * u)), 255)
       }
     }
     return b
@@ -182,9 +201,12 @@ import Testing
       frames.forEach(builder.add)
       let palette = builder.makePalette(maxColors: 64)
       var bytes: [UInt8] = []
-      let encoder = try GIF.Encoder(width: 96, height: 64, palette: palette, options: GIF.Options(maxColors: 64, dither: .none)) { bytes += $0 }
+      let encoder = try GIF.Encoder(
+        width: 96, height: 64, palette: palette, options: GIF.Options(maxColors: 64, dither: .none)
+      ) { bytes += $0 }
       for f in frames {
-        let choice = local ? GIF.LocalPalette.choose(for: GIF.FrameHistogram(f), global: palette) : nil
+        let choice =
+          local ? GIF.LocalPalette.choose(for: GIF.FrameHistogram(f), global: palette) : nil
         try encoder.add(f, delay: 10, localPalette: choice)
       }
       try encoder.finish()
@@ -194,8 +216,10 @@ import Testing
     let (globalOnly, none) = try encode(local: false)
     #expect(localFrames == 2 && none == 0)  // identical neighbours are merged: two stored frames
     for (k, source) in [(0, warm), (1, cool)] {
-      let better = Fidelity.psnr(withLocal.frames[k], source), worse = Fidelity.psnr(globalOnly.frames[k], source)
-      #expect(better > worse + 3, "frame \(k): \(better) dB with its own palette, \(worse) dB without")
+      let better = Fidelity.psnr(withLocal.frames[k], source),
+        worse = Fidelity.psnr(globalOnly.frames[k], source)
+      #expect(
+        better > worse + 3, "frame \(k): \(better) dB with its own palette, \(worse) dB without")
     }
   }
 }

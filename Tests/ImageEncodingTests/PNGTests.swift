@@ -9,7 +9,9 @@ import Testing
   func sample(opaque: Bool) throws -> Bitmap {
     let canvas = try Canvas(pixelWidth: 37, pixelHeight: 23)
     if opaque { canvas.clear(to: .white) }
-    canvas.fill(Path(ellipseIn: Rect(2, 2, 30, 18)), with: Color(red: 0.1, green: 0.6, blue: 0.9, alpha: opaque ? 1 : 0.6))
+    canvas.fill(
+      Path(ellipseIn: Rect(2, 2, 30, 18)),
+      with: Color(red: 0.1, green: 0.6, blue: 0.9, alpha: opaque ? 1 : 0.6))
     canvas.stroke(Path(rect: Rect(5, 5, 20, 10)), with: .red, style: StrokeStyle(lineWidth: 3))
     return canvas.makeBitmap()
   }
@@ -44,12 +46,18 @@ import Testing
   }
 
   @Test func invalidPNGBytesAreRejected() {
-    #expect(throws: PNG.DecodingError.self) { try Bitmap(pngData: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1, 2, 3]) }
-    #expect(throws: PNG.DecodingError(reason: "not a PNG file (no PNG signature)")) { try Bitmap(pngData: [0x89, 0x50, 0x4E, 0x47, 1, 2, 3]) }
+    #expect(throws: PNG.DecodingError.self) {
+      try Bitmap(pngData: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1, 2, 3])
+    }
+    #expect(throws: PNG.DecodingError(reason: "not a PNG file (no PNG signature)")) {
+      try Bitmap(pngData: [0x89, 0x50, 0x4E, 0x47, 1, 2, 3])
+    }
     #expect(throws: PNG.DecodingError(reason: "the file is empty")) { try Bitmap(pngData: []) }
     // Truncated data.
     let png = (try? PNG.encode(Bitmap(width: 8, height: 8, fill: RGBA8(1, 2, 3, 255)))) ?? []
-    #expect(throws: PNG.DecodingError.self) { try Bitmap(pngData: Array(png.prefix(png.count - 20))) }
+    #expect(throws: PNG.DecodingError.self) {
+      try Bitmap(pngData: Array(png.prefix(png.count - 20)))
+    }
   }
 
   /// Issue 18: a PNG whose header claims a huge size is refused before its pixels are
@@ -66,8 +74,11 @@ import Testing
       for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
     }
     for k in 0..<4 { png[29 + k] = UInt8(truncatingIfNeeded: ~crc >> (24 - 8 * UInt32(k))) }
-    #expect(throws: PNG.DecodingError(reason: "the image is 16000 x 16000 pixels, outside the limits "
-      + "(1 to 16384 pixels a side, at most 64000000 pixels)")) { try PNG.decode(png) }
+    #expect(
+      throws: PNG.DecodingError(
+        reason: "the image is 16000 x 16000 pixels, outside the limits "
+          + "(1 to 16384 pixels a side, at most 64000000 pixels)")
+    ) { try PNG.decode(png) }
   }
 
   @Test func fixturePNGsDecodeAndRoundTrip() throws {

@@ -13,8 +13,10 @@ import Testing
     }
     #expect(error?.problem == .unknownKeyPath)
     #expect(error?.nearestKeyPath == "opacity")
-    #expect(error?.description.hasPrefix(
-      "animation \"fade\": unknown key path \"opactiy\" (did you mean \"opacity\"? It takes scalar values (Double))") == true)
+    #expect(
+      error?.description.hasPrefix(
+        "animation \"fade\": unknown key path \"opactiy\" (did you mean \"opacity\"? It takes scalar values (Double))"
+      ) == true)
     #expect(layer.animationKeys.isEmpty)
   }
 
@@ -23,8 +25,10 @@ import Testing
       try LayerKeyPath.check(BasicAnimation(keyPath: "opacity", to: Point(1, 2)), key: "fade")
     }
     #expect(error?.problem == .wrongValueKind(found: .point, role: "toValue"))
-    #expect(error?.description
-      == "animation \"fade\": key path \"opacity\" takes scalar values (Double), but toValue is a point value")
+    #expect(
+      error?.description
+        == "animation \"fade\": key path \"opacity\" takes scalar values (Double), but toValue is a point value"
+    )
   }
 
   @Test func componentsTakeTheirComponentsKind() throws {
@@ -47,7 +51,10 @@ import Testing
     #expect(pathError?.problem == .pathOnNonPointKeyPath)
 
     var group = AnimationGroup()
-    group.animations = [BasicAnimation(keyPath: "position", to: Point(1, 1)), BasicAnimation(keyPath: "postion.y", to: 3)]
+    group.animations = [
+      BasicAnimation(keyPath: "position", to: Point(1, 1)),
+      BasicAnimation(keyPath: "postion.y", to: 3),
+    ]
     let groupError = #expect(throws: AnimationKeyPathError.self) { try LayerKeyPath.check(group) }
     #expect(groupError?.keyPath == "postion.y" && groupError?.nearestKeyPath == "position.y")
   }

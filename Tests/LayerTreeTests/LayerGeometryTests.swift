@@ -34,7 +34,9 @@ import Testing
     let l = layer(bounds: Rect(0, 0, 100, 50), position: Point(50, 25))
     l.transform = .rotation(.pi / 2)
     let f = l.frame
-    #expect(abs(f.minX - 25) < 1e-9 && abs(f.minY + 25) < 1e-9 && abs(f.width - 50) < 1e-9 && abs(f.height - 100) < 1e-9)
+    #expect(
+      abs(f.minX - 25) < 1e-9 && abs(f.minY + 25) < 1e-9 && abs(f.width - 50) < 1e-9
+        && abs(f.height - 100) < 1e-9)
   }
 
   @Test func settingTheFrameKeepsTheBoundsOrigin() {
@@ -69,7 +71,8 @@ import Testing
     // c's origin: in b at (20, 10); b scales 2 about its anchor (10, 10) -> (30, 10); then b's
     // placement puts (10,10) at (50, 0): (70, 0) in a; a turns 90° about (50, 50) and puts it at
     // (100, 100): (70-50, 0-50) = (20, -50) -> rotated (50, 20) -> (150, 120).
-    let m = c.transformToSuperlayer.concatenating(b.transformToSuperlayer).concatenating(a.transformToSuperlayer)
+    let m = c.transformToSuperlayer.concatenating(b.transformToSuperlayer).concatenating(
+      a.transformToSuperlayer)
     let p = Point(0, 0).applying(m.affineTransform!)
     #expect(abs(p.x - 150) < 1e-9 && abs(p.y - 120) < 1e-9)
   }
@@ -100,7 +103,8 @@ import Testing
     parent.insertSublayer(y, at: 0)
     parent.insertSublayer(z, above: y)
     parent.insertSublayer(w, below: x)
-    #expect(parent.sublayers.map { ObjectIdentifier($0) } == [y, z, w, x].map { ObjectIdentifier($0) })
+    #expect(
+      parent.sublayers.map { ObjectIdentifier($0) } == [y, z, w, x].map { ObjectIdentifier($0) })
   }
 
   @Test func drawingOrderSortsByZPositionStably() {

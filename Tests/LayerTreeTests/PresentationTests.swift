@@ -86,7 +86,9 @@ import Testing
     layer.position = Point(100, 100)
     layer.bounds = Rect(0, 0, 10, 10)
     var nudge = BasicAnimation(keyPath: "position")
-    (nudge.fromValue, nudge.toValue, nudge.isAdditive, nudge.duration) = (.point(0, 0), .point(20, -10), true, 1)
+    (nudge.fromValue, nudge.toValue, nudge.isAdditive, nudge.duration) = (
+      .point(0, 0), .point(20, -10), true, 1
+    )
     layer.add(nudge, forKey: nil)
     var grow = BasicAnimation(keyPath: "bounds.size.width")
     (grow.byValue, grow.duration) = (30, 1)
@@ -160,7 +162,10 @@ import Testing
     let root = Layer()
     let item = Layer()
     root.addSublayer(item)
-    item.add(opacityRamp { $0.fromValue = 0.2; $0.toValue = 0.2; $0.duration = 10 }, forKey: "held")
+    item.add(
+      opacityRamp {
+        $0.fromValue = 0.2; $0.toValue = 0.2; $0.duration = 10
+      }, forKey: "held")
     root.animateChanges(at: 1, withDuration: 1) { item.opacity = 0.5 }
     // The new animation starts from the 0.2 showing at time 1 and is added after "held".
     #expect(abs(root.presentation(at: 1).sublayers[0].opacity - 0.2) < 1e-12)

@@ -10,7 +10,9 @@ import Testing
   @Test func namesAreUniqueAndFindTheirEntries() {
     let names = LayerProperty.all.map(\.name)
     #expect(Set(names).count == names.count)
-    for property in LayerProperty.all { #expect(LayerProperty.named(property.name)?.name == property.name) }
+    for property in LayerProperty.all {
+      #expect(LayerProperty.named(property.name)?.name == property.name)
+    }
     #expect(LayerProperty.named("opactiy") == nil)
   }
 
@@ -46,7 +48,8 @@ import Testing
     // table read it back, and a value of another kind changes nothing.
     let samples: [AnimationValueKind: AnimationValue] = [
       .scalar: 3, .point: .point(4, 5), .size: .size(Size(6, 7)), .rect: .rect(Rect(1, 2, 3, 4)),
-      .color: .color(Color(red: 0.2, green: 0.4, blue: 0.6, alpha: 1)), .transform: .transform(.rotation(0.5)),
+      .color: .color(Color(red: 0.2, green: 0.4, blue: 0.6, alpha: 1)),
+      .transform: .transform(.rotation(0.5)),
       .path: .path(Path(rect: Rect(0, 0, 2, 2))), .bool: true, .image: .image(nil),
       .colors: .colors([.white, .black]), .numbers: .numbers([0, 0.5]),
     ]

@@ -52,7 +52,8 @@ import Testing
 
   @Test func aDeliveryErrorStopsEverything() {
     #expect(throws: Boom(index: 3)) {
-      try OrderedJobs.run(count: 1000, threads: 2, window: 4, makeState: { () }, job: { _, i in i }) { i, _ in
+      try OrderedJobs.run(count: 1000, threads: 2, window: 4, makeState: { () }, job: { _, i in i })
+      { i, _ in
         if i == 3 { throw Boom(index: 3) }
       }
     }
@@ -60,7 +61,10 @@ import Testing
 
   @Test func aStateErrorStopsEverything() {
     #expect(throws: Boom(index: -1)) {
-      try OrderedJobs.run(count: 10, threads: 2, window: 4, makeState: { () throws -> Int in throw Boom(index: -1) }, job: { _, i in i }) { _, _ in }
+      try OrderedJobs.run(
+        count: 10, threads: 2, window: 4, makeState: { () throws -> Int in throw Boom(index: -1) },
+        job: { _, i in i }
+      ) { _, _ in }
     }
   }
 }
@@ -68,7 +72,8 @@ import Testing
 @Suite struct SerialStageTests {
   @Test(arguments: [false, true])
   func processesInOrderWithItsOwnState(threaded: Bool) {
-    let stage = SerialStage<[Int], Int, Int>(state: [], capacity: 2, threaded: threaded) { seen, x in
+    let stage = SerialStage<[Int], Int, Int>(state: [], capacity: 2, threaded: threaded) {
+      seen, x in
       seen.append(x)
       return seen.count * 1000 + x
     }
@@ -82,7 +87,8 @@ import Testing
   }
 
   @Test func aStageDroppedUnfinishedStopsItsThread() {
-    var stage: SerialStage<Int, Int, Int>? = SerialStage(state: 0, capacity: 1, threaded: true) { n, x in
+    var stage: SerialStage<Int, Int, Int>? = SerialStage(state: 0, capacity: 1, threaded: true) {
+      n, x in
       n += x
       return n
     }

@@ -50,12 +50,14 @@ import Testing
     // Three boxes against the exact Gaussian on a step, for several σ.
     for sigma in [2.0, 3.3, 5.9, 6.0, 7.0, 20.0, 40.0] {
       // A vertical edge in a mask tall enough that its middle row sees no top or bottom.
-      let mask = AlphaMask(width: 600, height: 440, pixels: (0..<264_000).map { $0 % 600 < 300 ? 0 : 255 })
+      let mask = AlphaMask(
+        width: 600, height: 440, pixels: (0..<264_000).map { $0 % 600 < 300 ? 0 : 255 })
       let blurred = mask.blurred(sigma: sigma)
       var worst = 0.0
       for x in (300 - Int(4 * sigma))..<(300 + Int(4 * sigma)) {
         let expected = phi((Double(x) + 0.5 - 300) / sigma) * 255
-        worst = max(worst, abs(Double(blurred[x - blurred.originX, 220 - blurred.originY]) - expected))
+        worst = max(
+          worst, abs(Double(blurred[x - blurred.originX, 220 - blurred.originY]) - expected))
       }
       #expect(worst <= (sigma < 6 ? 1 : 2), "σ \(sigma): \(worst) levels from the Gaussian")
     }
@@ -272,7 +274,8 @@ import Testing
 
   @Test func contentsRectShowsPartOfTheImageAndContentsCenterKeepsCorners() throws {
     // quadrants.png is 24 x 16: red, blue / green, yellow quadrants around a dark disc.
-    let scene = try SceneFormat.load(contentsOf: FixtureFiles.root + "/scenes/effects-contents.json")
+    let scene = try SceneFormat.load(
+      contentsOf: FixtureFiles.root + "/scenes/effects-contents.json")
     let b = try scene.makeFrame(at: 0).makeBitmap()
     let red = RGBA8(229, 57, 53, 255), blue = RGBA8(30, 136, 229, 255)
     let green = RGBA8(67, 160, 71, 255), yellow = RGBA8(253, 216, 53, 255)

@@ -4,7 +4,9 @@ import Testing
 
 /// Pixel facts of Core Animation's drawing order, checked exactly.
 @Suite struct LayerRenderingTests {
-  func render(_ build: (Scene) -> Void, size: Size = Size(20, 20), scale: Double = 1) throws -> Bitmap {
+  func render(
+    _ build: (Scene) -> Void, size: Size = Size(20, 20), scale: Double = 1
+  ) throws -> Bitmap {
     let scene = Scene(size: size, scale: scale)
     build(scene)
     return try scene.makeFrame(at: 0).makeBitmap()
@@ -79,7 +81,8 @@ import Testing
   @Test func sceneScaleMultipliesPixels() throws {
     let b = try render({ scene in scene.addLayer(square(Rect(5, 5, 5, 5), .red)) }, scale: 3)
     #expect(b.width == 60)
-    #expect(b[15, 15] == RGBA8(255, 0, 0, 255) && b[29, 29] == RGBA8(255, 0, 0, 255) && b[30, 30].a == 0)
+    #expect(
+      b[15, 15] == RGBA8(255, 0, 0, 255) && b[29, 29] == RGBA8(255, 0, 0, 255) && b[30, 30].a == 0)
   }
 
   @Test func perspectiveIsRejectedWithTheLayerName() throws {
@@ -88,7 +91,9 @@ import Testing
     l.name = "tilted"
     l.transform.m34 = -1 / 500
     scene.addLayer(l)
-    #expect(throws: RenderingError.perspectiveUnsupported(layer: "tilted")) { try scene.makeFrame(at: 0) }
+    #expect(throws: RenderingError.perspectiveUnsupported(layer: "tilted")) {
+      try scene.makeFrame(at: 0)
+    }
   }
 
   @Test func shapeIsDrawnBetweenContentsAndSublayers() throws {

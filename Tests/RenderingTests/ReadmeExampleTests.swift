@@ -29,7 +29,9 @@ import Testing
     scene.addLayer(card)
 
     let fromSwift = try scene.makeFrame(at: 0).makeBitmap()
-    let fromFile = try SceneFormat.load(contentsOf: FixtureFiles.root + "/scenes/readme-example.json").makeFrame(at: 0).makeBitmap()
+    let fromFile = try SceneFormat.load(
+      contentsOf: FixtureFiles.root + "/scenes/readme-example.json"
+    ).makeFrame(at: 0).makeBitmap()
     #expect(fromSwift == fromFile)
   }
 }

@@ -28,7 +28,8 @@ import Testing
 
   static var cases: [GoldenCase] {
     scenes.flatMap { name in
-      [GoldenCase(scene: name, time: 0, golden: name)] + (times[name] ?? []).map { GoldenCase(scene: name, time: $0, golden: "\(name)@\($0)") }
+      [GoldenCase(scene: name, time: 0, golden: name)]
+        + (times[name] ?? []).map { GoldenCase(scene: name, time: $0, golden: "\(name)@\($0)") }
     }
   }
 
@@ -52,7 +53,9 @@ import Testing
     let goldens = FixtureFiles.names(in: FixtureFiles.root + "/goldens", suffix: ".png")
     let expected = Set(Self.cases.map(\.golden))
     let orphans = goldens.filter { !expected.contains($0) }
-    #expect(orphans.isEmpty, "goldens without a scene and time in SceneGoldenTests: \(orphans); delete them")
+    #expect(
+      orphans.isEmpty,
+      "goldens without a scene and time in SceneGoldenTests: \(orphans); delete them")
     #expect(!Self.scenes.isEmpty)
   }
 }

@@ -15,7 +15,8 @@ import Testing
 /// `FLIPBOOK_FUZZ_ITERATIONS` (default 200 per reader) and `FLIPBOOK_FUZZ_SEED` (default 18)
 /// choose how long and which run (README "The fuzzer" has the command for a long run).
 @Suite struct FuzzTests {
-  static let iterations = Int(getenv("FLIPBOOK_FUZZ_ITERATIONS").map { String(cString: $0) } ?? "") ?? 200
+  static let iterations =
+    Int(getenv("FLIPBOOK_FUZZ_ITERATIONS").map { String(cString: $0) } ?? "") ?? 200
   static let seed = UInt64(getenv("FLIPBOOK_FUZZ_SEED").map { String(cString: $0) } ?? "") ?? 18
   static let lastInput = FixtureFiles.repository + ".build/fuzz-last-input"
 
@@ -34,15 +35,19 @@ import Testing
   }
 
   @Test func sceneReaderHoldsUnderMutation() throws {
-    let corpus = Self.seeds("scenes", ".json") + Self.seeds("invalid", ".json") + Self.seeds("hostile", ".json")
+    let corpus =
+      Self.seeds("scenes", ".json") + Self.seeds("invalid", ".json")
+      + Self.seeds("hostile", ".json")
     #expect(corpus.count >= 30)
     var random = SeededGenerator(seed: Self.seed)
     var accepted = 0
     for _ in 0..<Self.iterations {
-      let input = Mutator.mutateJSON(corpus.randomElement(using: &random)!, corpus: corpus, using: &random)
+      let input = Mutator.mutateJSON(
+        corpus.randomElement(using: &random)!, corpus: corpus, using: &random)
       Self.remember(input, ".json")
       do {
-        let scene = try SceneFormat.decode(input, file: "fuzz.json", baseDirectory: FixtureFiles.root + "/scenes")
+        let scene = try SceneFormat.decode(
+          input, file: "fuzz.json", baseDirectory: FixtureFiles.root + "/scenes")
         accepted += 1
         // Drawn small (at most 32 pixels a side) at a few times early in the scene.
         let side = Swift.max(scene.size.width, scene.size.height)
@@ -113,7 +118,8 @@ import Testing
 
   /// A two-frame GIF of 8 x 6 pixels: a red square moving on white.
   static func smallGIF() throws -> [UInt8] {
-    let text = ##"{"flipbook": 1, "size": [8, 6], "duration": 0.2, "fps": 10, "background": "#ffffff", "##
+    let text =
+      ##"{"flipbook": 1, "size": [8, 6], "duration": 0.2, "fps": 10, "background": "#ffffff", "##
       + ##""layers": [{"bounds": [0, 0, 4, 4], "position": [3, 3], "backgroundColor": "#ff0000", "##
       + ##""animations": [{"type": "basic", "keyPath": "position.x", "toValue": 5, "duration": 0.2}]}]}"##
     let bytes = Array(text.utf8)
@@ -135,12 +141,15 @@ enum Mutator {
     String(repeating: "[", count: 600), String(repeating: "k", count: 500),
   ]
 
-  static func mutateJSON(_ bytes: [UInt8], corpus: [[UInt8]], using random: inout SeededGenerator) -> [UInt8] {
+  static func mutateJSON(
+    _ bytes: [UInt8], corpus: [[UInt8]], using random: inout SeededGenerator
+  ) -> [UInt8] {
     var out = bytes
     for _ in 0..<Int.random(in: 1...3, using: &random) {
       switch Int.random(in: 0..<10, using: &random) {
       case 0...3: out = replaceNumber(out, using: &random)
-      case 4, 5: out = insert(Array(tokens.randomElement(using: &random)!.utf8), into: out, using: &random)
+      case 4, 5:
+        out = insert(Array(tokens.randomElement(using: &random)!.utf8), into: out, using: &random)
       case 6: out = splice(out, corpus.randomElement(using: &random)!, using: &random)
       default: out = mutateBytes(out, using: &random)
       }
@@ -150,17 +159,22 @@ enum Mutator {
 
   /// Swaps one number in the text for an extreme one.
   static func replaceNumber(_ bytes: [UInt8], using random: inout SeededGenerator) -> [UInt8] {
-    let isNumber: (UInt8) -> Bool = { ($0 >= 48 && $0 <= 57) || $0 == 45 || $0 == 46 || $0 == 101 || $0 == 43 }
+    let isNumber: (UInt8) -> Bool = {
+      ($0 >= 48 && $0 <= 57) || $0 == 45 || $0 == 46 || $0 == 101 || $0 == 43
+    }
     let starts = bytes.indices.filter { i in
       (bytes[i] >= 48 && bytes[i] <= 57 || bytes[i] == 45) && (i == 0 || !isNumber(bytes[i - 1]))
     }
     guard let start = starts.randomElement(using: &random) else { return bytes }
     var end = start
     while end < bytes.count && isNumber(bytes[end]) { end += 1 }
-    return Array(bytes[..<start]) + Array(extremeNumbers.randomElement(using: &random)!.utf8) + Array(bytes[end...])
+    return Array(bytes[..<start]) + Array(extremeNumbers.randomElement(using: &random)!.utf8)
+      + Array(bytes[end...])
   }
 
-  static func insert(_ token: [UInt8], into bytes: [UInt8], using random: inout SeededGenerator) -> [UInt8] {
+  static func insert(
+    _ token: [UInt8], into bytes: [UInt8], using random: inout SeededGenerator
+  ) -> [UInt8] {
     let at = Int.random(in: 0...bytes.count, using: &random)
     if Bool.random(using: &random), at < bytes.count {
       // Replace the run up to the next separator, so the token often lands as a whole value.
@@ -173,7 +187,8 @@ enum Mutator {
 
   static func splice(_ a: [UInt8], _ b: [UInt8], using random: inout SeededGenerator) -> [UInt8] {
     guard !a.isEmpty, !b.isEmpty else { return a + b }
-    let i = Int.random(in: 0..<a.count, using: &random), j = Int.random(in: 0..<b.count, using: &random)
+    let i = Int.random(in: 0..<a.count, using: &random),
+      j = Int.random(in: 0..<b.count, using: &random)
     let k = Swift.min(b.count, j + Int.random(in: 1...200, using: &random))
     return Array(a[..<i]) + Array(b[j..<k]) + Array(a[i...])
   }
@@ -185,7 +200,8 @@ enum Mutator {
     switch Int.random(in: 0..<5, using: &random) {
     case 0:
       for _ in 0..<Int.random(in: 1...8, using: &random) {
-        out[Int.random(in: 0..<out.count, using: &random)] = UInt8.random(in: 0...255, using: &random)
+        out[Int.random(in: 0..<out.count, using: &random)] = UInt8.random(
+          in: 0...255, using: &random)
       }
     case 1:
       let i = Int.random(in: 0..<out.count, using: &random)
@@ -193,7 +209,9 @@ enum Mutator {
     case 2:
       let i = Int.random(in: 0..<out.count, using: &random)
       let run = out[i..<Swift.min(out.count, i + Int.random(in: 1...64, using: &random))]
-      out.insert(contentsOf: Array(repeating: Array(run), count: Int.random(in: 1...20, using: &random)).joined(), at: i)
+      out.insert(
+        contentsOf: Array(repeating: Array(run), count: Int.random(in: 1...20, using: &random))
+          .joined(), at: i)
     case 3:
       out = Array(out.prefix(Int.random(in: 0..<out.count, using: &random)))
     default:
@@ -216,8 +234,12 @@ enum Mutator {
         let v = sizes.randomElement(using: &random)!
         for k in 0..<4 { out[offset + k] = UInt8(truncatingIfNeeded: v >> (24 - 8 * k)) }
       }
-      if Bool.random(using: &random) { out[24] = [1, 2, 4, 8, 16, 3].randomElement(using: &random)! }
-      if Bool.random(using: &random) { out[25] = [0, 2, 3, 4, 6, 7].randomElement(using: &random)! }
+      if Bool.random(using: &random) {
+        out[24] = [1, 2, 4, 8, 16, 3].randomElement(using: &random)!
+      }
+      if Bool.random(using: &random) {
+        out[25] = [0, 2, 3, 4, 6, 7].randomElement(using: &random)!
+      }
       fixCRCs(&out)
     case 1:
       out = mutateBytes(out, using: &random)
@@ -232,10 +254,14 @@ enum Mutator {
   static func fixCRCs(_ bytes: inout [UInt8]) {
     var at = 8
     while at + 12 <= bytes.count {
-      let length = Int(bytes[at]) << 24 | Int(bytes[at + 1]) << 16 | Int(bytes[at + 2]) << 8 | Int(bytes[at + 3])
+      let length =
+        Int(bytes[at]) << 24 | Int(bytes[at + 1]) << 16 | Int(bytes[at + 2]) << 8
+        | Int(bytes[at + 3])
       guard at + 12 + length <= bytes.count else { return }
       let crc = crc32(bytes[(at + 4)..<(at + 8 + length)])
-      for k in 0..<4 { bytes[at + 8 + length + k] = UInt8(truncatingIfNeeded: crc >> (24 - 8 * UInt32(k))) }
+      for k in 0..<4 {
+        bytes[at + 8 + length + k] = UInt8(truncatingIfNeeded: crc >> (24 - 8 * UInt32(k)))
+      }
       at += 12 + length
     }
   }

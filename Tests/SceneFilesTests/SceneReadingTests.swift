@@ -30,12 +30,14 @@ import Testing
     let scene = try decode(#"{"flipbook": 1, "size": [10, 10], "layers": [{"type": "shape"}]}"#)
     let s = try #require(scene.layers[0] as? ShapeLayer)
     #expect(s.path == nil && s.fillColor == .black && s.strokeColor == nil && s.lineWidth == 1)
-    #expect(s.lineCap == .butt && s.lineJoin == .miter && s.miterLimit == 10 && s.lineDashPattern == nil)
+    #expect(
+      s.lineCap == .butt && s.lineJoin == .miter && s.miterLimit == 10 && s.lineDashPattern == nil)
     #expect(s.strokeStart == 0 && s.strokeEnd == 1 && s.fillRule == .nonZero)
   }
 
   @Test func transformListsReadLikeSuccessiveCATransform3DCalls() throws {
-    let scene = try decode(#"""
+    let scene = try decode(
+      #"""
       {"flipbook": 1, "size": [10, 10], "layers": [
         {"transform": [{"scale": [1, 3]}, {"rotate": 0.5}]},
         {"transform": [{"translate": [10, 0]}, {"matrix": [1, 0, 0, 1, 0, 5]}]}
@@ -43,12 +45,14 @@ import Testing
       """#)
     #expect(scene.layers[0].transform == Transform3D.identity.scaled(x: 1, y: 3).rotated(0.5))
     // The matrix acts before what the list built so far: CATransform3DConcat(M, current).
-    let expected = Transform3D(AffineTransform.translation(x: 0, y: 5)).concatenating(.translation(x: 10, y: 0))
+    let expected = Transform3D(AffineTransform.translation(x: 0, y: 5)).concatenating(
+      .translation(x: 10, y: 0))
     #expect(scene.layers[1].transform == expected)
   }
 
   @Test func colorsPathsAndTiming() throws {
-    let scene = try decode(#"""
+    let scene = try decode(
+      #"""
       {"flipbook": 1, "size": [10, 10], "background": [0, 0.5, 1, 1], "layers": [
         {"type": "shape", "name": "s", "path": {"roundedRect": [0, 0, 10, 10], "cornerRadius": 2},
          "fillColor": null, "strokeColor": "#ff0000", "lineDashPattern": [1, 2],
@@ -64,7 +68,8 @@ import Testing
   }
 
   @Test func imagesResolveAgainstTheSceneFolder() throws {
-    let scene = try SceneFormat.load(contentsOf: FixtureFiles.root + "/scenes/contents-gravity.json")
+    let scene = try SceneFormat.load(
+      contentsOf: FixtureFiles.root + "/scenes/contents-gravity.json")
     let image = try #require(scene.layers[0].contents)
     #expect(image.width == 24 && image.height == 16 && image.name == "../images/quadrants.png")
   }

@@ -47,7 +47,8 @@ import Testing
       return out
     }
     let shared = [0.5, 1.0, 2.0]
-    let at24 = try positions(fps: 24, at: shared), at30 = try positions(fps: 30, at: shared), at60 = try positions(fps: 60, at: shared)
+    let at24 = try positions(fps: 24, at: shared), at30 = try positions(fps: 30, at: shared),
+      at60 = try positions(fps: 60, at: shared)
     #expect(at24 == at30 && at30 == at60)
   }
 

@@ -9,7 +9,9 @@ import Testing
   let folder = FixtureFiles.temporaryFolder()
 
   func radarRecipe() -> SceneRecipe {
-    SceneRecipe { try SceneFormat.load(contentsOf: FixtureFiles.root + "/scenes/radar-pulses.json") }
+    SceneRecipe {
+      try SceneFormat.load(contentsOf: FixtureFiles.root + "/scenes/radar-pulses.json")
+    }
   }
 
   var options: Export.Options {
@@ -45,7 +47,9 @@ import Testing
     // Also at the very first frame, before the encoder exists.
     for after in [3, 0] {
       let sink = FailingSink(after: after, inner: GIFSink(.file(folder + "/half.gif")))
-      #expect(throws: FailingSink<GIFSink>.Failure.self) { try Export.render(radarRecipe(), into: sink, options: options) }
+      #expect(throws: FailingSink<GIFSink>.Failure.self) {
+        try Export.render(radarRecipe(), into: sink, options: options)
+      }
       #expect(access(folder + "/half.gif", F_OK) != 0)
     }
     #expect(!entries(of: folder).contains { $0.hasSuffix(".tmp") })
@@ -56,7 +60,8 @@ import Testing
     _ = try Export.render(radarRecipe(), at: [0, 0.5, 1], scale: 0.25, into: sink)
     let sheet = try #require(sink.sheet)
     #expect(try Bitmap(pngData: sink.bytes) == sheet)
-    #expect(sheet == (try ContactSheet.make(radarRecipe(), times: [0, 0.5, 1], columns: 2, scale: 0.25)))
+    #expect(
+      sheet == (try ContactSheet.make(radarRecipe(), times: [0, 0.5, 1], columns: 2, scale: 0.25)))
   }
 }
 
@@ -70,7 +75,9 @@ final class FailingSink<Inner: FrameSink>: FrameSink {
   func begin(_ plan: FramePlan) throws { try inner.begin(plan) }
   func surveyWork() -> @Sendable (Bitmap, FrameInfo) throws -> Inner.Survey { inner.surveyWork() }
   func absorb(_ survey: Inner.Survey, _ frame: FrameInfo) throws { try inner.absorb(survey, frame) }
-  func frameWork() throws -> @Sendable (Bitmap, FrameInfo) throws -> Inner.Prepared { try inner.frameWork() }
+  func frameWork() throws -> @Sendable (Bitmap, FrameInfo) throws -> Inner.Prepared {
+    try inner.frameWork()
+  }
   func add(_ frame: Inner.Prepared, _ info: FrameInfo) throws {
     if info.index == after { throw Failure() }
     try inner.add(frame, info)
@@ -84,7 +91,10 @@ func entries(of folder: String) -> [String] {
   defer { closedir(dir) }
   var names: [String] = []
   while let entry = readdir(dir) {
-    names.append(withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) })
+    names.append(
+      withUnsafeBytes(of: entry.pointee.d_name) {
+        String(cString: $0.bindMemory(to: CChar.self).baseAddress!)
+      })
   }
   return names
 }

@@ -20,25 +20,32 @@ import Testing
     #expect(FrameSequence(from: -1e308, to: 1e308, fps: 240).count == 1 << 50)
     var options = Export.Options()
     options.to = 1e300
-    #expect(throws: Export.LimitError.tooManyFrames(count: Int.max, limit: Scene.maximumFrameCount)) {
+    #expect(throws: Export.LimitError.tooManyFrames(count: Int.max, limit: Scene.maximumFrameCount))
+    {
       try Export.gifData(radarRecipe(), options: options)
     }
     options.to = nil
     options.fps = 1e-300
-    #expect(throws: Export.LimitError.frameRate(1e-300)) { try Export.gifData(radarRecipe(), options: options) }
+    #expect(throws: Export.LimitError.frameRate(1e-300)) {
+      try Export.gifData(radarRecipe(), options: options)
+    }
   }
 
   func radarRecipe() -> SceneRecipe {
-    SceneRecipe { try SceneFormat.load(contentsOf: FixtureFiles.root + "/scenes/radar-pulses.json") }
+    SceneRecipe {
+      try SceneFormat.load(contentsOf: FixtureFiles.root + "/scenes/radar-pulses.json")
+    }
   }
 
   @Test func framesArriveInOrderAndMatchWhateverTheJobs() throws {
     let sequence = FrameSequence(to: 1, fps: 12)
     var single: [Bitmap] = []
-    try FrameRenderer(recipe: radarRecipe(), scale: 0.5, jobs: 1).render(sequence, process: { $1 }) { _, b in single.append(b) }
+    try FrameRenderer(recipe: radarRecipe(), scale: 0.5, jobs: 1).render(sequence, process: { $1 })
+    { _, b in single.append(b) }
     var order: [Int] = []
     var parallel: [Bitmap] = []
-    try FrameRenderer(recipe: radarRecipe(), scale: 0.5, jobs: 3).render(sequence, process: { $1 }) { i, b in
+    try FrameRenderer(recipe: radarRecipe(), scale: 0.5, jobs: 3).render(sequence, process: { $1 })
+    { i, b in
       order.append(i)
       parallel.append(b)
     }

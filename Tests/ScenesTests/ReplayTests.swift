@@ -22,7 +22,8 @@ import Testing
         count += 1
         let dot = Layer()
         dot.bounds = Rect(0, 0, Double(4 + count % 3), 6)
-        dot.position = Point(Double.random(in: 5..<55, using: &random), Double.random(in: 5..<55, using: &random))
+        dot.position = Point(
+          Double.random(in: 5..<55, using: &random), Double.random(in: 5..<55, using: &random))
         dot.backgroundColor = .black
         scene.addLayer(dot)
         scene.animate(withDuration: 0.5, at: time) { dot.opacity = 0.5 }
@@ -65,7 +66,9 @@ import Testing
       collision.translatesReferenceBoundsIntoBoundary = true
       scene.dynamicAnimator.addBehavior(collision)
       scene.dynamicAnimator.addBehavior(GravityBehavior(items: [a]))
-      scene.at(0.5) { [unowned scene] _ in scene.dynamicAnimator.addBehavior(GravityBehavior(items: [b])) }
+      scene.at(0.5) { [unowned scene] _ in
+        scene.dynamicAnimator.addBehavior(GravityBehavior(items: [b]))
+      }
       scene.onFrame { [unowned scene] _ in
         var path = Path()
         path.move(to: Point(40, 0))
@@ -83,7 +86,10 @@ import Testing
 
   @Test(arguments: ["timeline", "display link", "dynamics"])
   func framesInAnyOrderEqualFramesInIncreasingOrder(_ kind: String) throws {
-    let make = ["timeline": { Self.timelineScene() }, "display link": Self.displayLinkScene, "dynamics": Self.dynamicsScene][kind]!
+    let make = [
+      "timeline": { Self.timelineScene() }, "display link": Self.displayLinkScene,
+      "dynamics": Self.dynamicsScene,
+    ][kind]!
     let increasing = try frames(make(), [0.2, 1.0, 1.5])
     let scene = make()
     let shuffled = try frames(scene, [1.5, 0.2, 1.0, 0.2, 1.5])
@@ -116,23 +122,30 @@ import Testing
     let scene = Scene(size: Size(10, 10))
     scene.every(1) { [unowned scene] _ in scene.addLayer(Layer()) }
     #expect(try scene.presentationTree(at: 3.5).sublayers.count == 3)
-    #expect(throws: SceneError.timeWentBackwards(current: 3.5, requested: 1.5)) { try scene.presentationTree(at: 1.5) }
+    #expect(throws: SceneError.timeWentBackwards(current: 3.5, requested: 1.5)) {
+      try scene.presentationTree(at: 1.5)
+    }
     #expect(!scene.isReplicable)
     #expect(throws: SceneError.notReplicable) {
-      try FrameRenderer(scene: scene).render(FrameSequence(to: 1, fps: 1), process: { $1 }) { _, _ in }
+      try FrameRenderer(scene: scene).render(FrameSequence(to: 1, fps: 1), process: { $1 }) {
+        _, _ in
+      }
     }
   }
 
   func render(_ scene: Scene, jobs: Int) throws -> [Bitmap] {
     var out: [Bitmap] = []
-    try FrameRenderer(scene: scene, jobs: jobs).render(FrameSequence(to: Swift.min(scene.duration, 1), fps: scene.fps), process: { $1 }) { _, b in out.append(b) }
+    try FrameRenderer(scene: scene, jobs: jobs).render(
+      FrameSequence(to: Swift.min(scene.duration, 1), fps: scene.fps), process: { $1 }
+    ) { _, b in out.append(b) }
     return out
   }
 
   @Test(arguments: ["timeline", "display link", "dynamics", "scene file"])
   func parallelRendersOfASceneGiveTheSameBytes(_ kind: String) throws {
     let make: () throws -> Scene = [
-      "timeline": { Self.timelineScene() }, "display link": Self.displayLinkScene, "dynamics": Self.dynamicsScene,
+      "timeline": { Self.timelineScene() }, "display link": Self.displayLinkScene,
+      "dynamics": Self.dynamicsScene,
       "scene file": { try SceneFormat.load(contentsOf: FixtureFiles.root + "/scenes/cradle.json") },
     ][kind]!
     let one = try render(make(), jobs: 1)
@@ -141,7 +154,9 @@ import Testing
     // And the frames a scene makes on its own, in order.
     let scene = try make()
     let sequence = FrameSequence(to: Swift.min(scene.duration, 1), fps: scene.fps)
-    #expect(try (0..<sequence.count).map { try scene.makeFrame(at: sequence.time(at: $0)).makeBitmap() } == one)
+    #expect(
+      try (0..<sequence.count).map { try scene.makeFrame(at: sequence.time(at: $0)).makeBitmap() }
+        == one)
   }
 
   @Test(arguments: [1, 2])
@@ -152,12 +167,17 @@ import Testing
     let lastStep = Int((sequence.time(at: sequence.count - 1) * 240 + 1e-9).rounded(.down))
     #expect(scene.dynamicsRecording.stepsTaken == lastStep)
     // Showing the frames again, in any order, steps no more.
-    for i in [sequence.count - 1, 0, sequence.count / 2] { _ = try scene.presentationTree(at: sequence.time(at: i)) }
+    for i in [sequence.count - 1, 0, sequence.count / 2] {
+      _ = try scene.presentationTree(at: sequence.time(at: i))
+    }
     #expect(scene.dynamicsRecording.stepsTaken == lastStep)
   }
 
   @Test func theInstancesARendererGetsFromARecipeShareOneRecording() throws {
-    let renderer = FrameRenderer(recipe: SceneRecipe { try SceneFormat.load(contentsOf: FixtureFiles.root + "/scenes/cradle.json") }, jobs: 2)
+    let renderer = FrameRenderer(
+      recipe: SceneRecipe {
+        try SceneFormat.load(contentsOf: FixtureFiles.root + "/scenes/cradle.json")
+      }, jobs: 2)
     let a = try renderer.recipe.make(), b = try renderer.recipe.make()
     #expect(a.dynamicsRecording === b.dynamicsRecording)
     _ = try a.presentationTree(at: 1)
@@ -167,7 +187,9 @@ import Testing
 
   @Test func anEventAddingABehaviourStartsASecondSimulationSharedByTheReplicas() throws {
     let scene = Self.dynamicsScene()
-    try FrameRenderer(scene: scene, jobs: 2).render(FrameSequence(to: 1.5, fps: 20), process: { $1 }) { _, _ in }
+    try FrameRenderer(scene: scene, jobs: 2).render(
+      FrameSequence(to: 1.5, fps: 20), process: { $1 }
+    ) { _, _ in }
     // Before 0.5 s: the first simulation to 0.5; then the second one, from 0 to 1.45 s.
     #expect(scene.dynamicsRecording.stepsTaken == 120 + 348)
   }
@@ -183,16 +205,18 @@ import Testing
 
   /// The README's timeline example, as written there.
   @Test func theReadmesTimelineExampleShowsTimesInAnyOrder() throws {
-    let scene = Scene(size: Size(320, 320), duration: 8, fps: 25, backgroundColor: .white) { scene in
-      var random = SeededGenerator(seed: 7)             // your own deterministic generator
-      scene.every(0.5) { [unowned scene] time in         // NSTimer.scheduledTimer(0.5, repeats: true)
+    let scene = Scene(size: Size(320, 320), duration: 8, fps: 25, backgroundColor: .white) {
+      scene in
+      var random = SeededGenerator(seed: 7)  // your own deterministic generator
+      scene.every(0.5) { [unowned scene] time in  // NSTimer.scheduledTimer(0.5, repeats: true)
         let item = Layer()
         item.frame = Rect(Double.random(in: 0...276, using: &random), 100, 44, 44)
         item.opacity = 0
         scene.addLayer(item)
         scene.animate(withDuration: 1, at: time) { item.opacity = 1 }
       }
-      scene.onFrame { time in /* 60 Hz, like CADisplayLink: update paths here */ }
+      scene.onFrame { time in  // 60 Hz, like CADisplayLink: update paths here
+      }
     }
     let last = try scene.makeFrame(at: 7.9), first = try scene.makeFrame(at: 0)  // any order
     _ = (last, first)

@@ -48,10 +48,13 @@ public enum FixtureFiles {
 public enum Golden {
   /// Pixels may differ perceptually by 0.05 (half pixelmatch's default) and anti-aliased edges
   /// are forgiven; at most 0.1% of the pixels may differ beyond that.
-  public static let tolerance = Tolerance(threshold: 0.05, ignoresAntialiasing: true, maxDifferingRatio: 0.001)
+  public static let tolerance = Tolerance(
+    threshold: 0.05, ignoresAntialiasing: true, maxDifferingRatio: 0.001)
 
   /// Compares `actual` with the golden PNG at `path`; returns a failure message or `nil`.
   public static func check(_ actual: Bitmap, against path: String) -> String? {
-    GoldenFile(path: path, artifactsFolder: FixtureFiles.artifacts).verify(actual, tolerance: tolerance).message
+    GoldenFile(path: path, artifactsFolder: FixtureFiles.artifacts).verify(
+      actual, tolerance: tolerance
+    ).message
   }
 }

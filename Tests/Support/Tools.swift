@@ -5,14 +5,16 @@ public enum Tools {
   /// The path of `name` in the usual system folders (not /usr/local/bin, where this machine
   /// keeps a stand-in `convert`), or `nil` when it is not installed.
   public static func path(of name: String) -> String? {
-    for folder in ["/usr/bin", "/bin"] where FileManager.default.isExecutableFile(atPath: "\(folder)/\(name)") {
+    for folder in ["/usr/bin", "/bin"]
+    where FileManager.default.isExecutableFile(atPath: "\(folder)/\(name)") {
       return "\(folder)/\(name)"
     }
     return nil
   }
 
   /// Whether Python can import Pillow.
-  public static let hasPillow: Bool = (try? run("/usr/bin/env", ["python3", "-c", "import PIL"]).status) == 0
+  public static let hasPillow: Bool =
+    (try? run("/usr/bin/env", ["python3", "-c", "import PIL"]).status) == 0
 
   /// The built `flipbook` command: SwiftPM builds it into the folder that holds the test bundle
   /// (`.build/<triple>/<configuration>/`, whatever the configuration or build path), so it is
@@ -21,14 +23,18 @@ public enum Tools {
   /// names.
   public static let flipbook: String = {
     let fileManager = FileManager.default
-    let running = (try? fileManager.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? Bundle.main.executablePath ?? CommandLine.arguments[0]
+    let running =
+      (try? fileManager.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? Bundle.main
+      .executablePath ?? CommandLine.arguments[0]
     var folder = URL(fileURLWithPath: running).deletingLastPathComponent()
     for _ in 0..<4 {
       let candidate = folder.appendingPathComponent("flipbook").path
       if fileManager.isExecutableFile(atPath: candidate) { return candidate }
       folder = folder.deletingLastPathComponent()
     }
-    let shown = try? run("/usr/bin/env", ["swift", "build", "--package-path", FixtureFiles.repository, "--show-bin-path"])
+    let shown = try? run(
+      "/usr/bin/env",
+      ["swift", "build", "--package-path", FixtureFiles.repository, "--show-bin-path"])
     let binPath = shown?.output.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
     return binPath + "/flipbook"
   }()
@@ -46,7 +52,9 @@ public enum Tools {
 
   /// Runs a program to completion; its status, standard output and standard error.
   @discardableResult
-  public static func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
+  public static func run(
+    _ executable: String, _ arguments: [String]
+  ) throws -> (status: Int32, output: String, errors: String) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
@@ -57,6 +65,9 @@ public enum Tools {
     let output = out.fileHandleForReading.readDataToEndOfFile()
     let errors = err.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: errors, as: UTF8.self))
+    return (
+      process.terminationStatus, String(decoding: output, as: UTF8.self),
+      String(decoding: errors, as: UTF8.self)
+    )
   }
 }

@@ -95,7 +95,7 @@ final class ChildProcess {
       throw Failure(
         description:
           "the encoder stopped taking frames: "
-            + (finishWithMessage() ?? String(cString: strerror(failure)))
+          + (finishWithMessage() ?? String(cString: strerror(failure)))
       )
     }
   }

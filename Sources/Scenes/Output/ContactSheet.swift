@@ -17,7 +17,9 @@ public enum ContactSheet {
   /// caption, at one pixel per pixel.
   ///
   /// - Throws: `CanvasError.sizeOutOfRange` when the sheet would be over the canvas limits.
-  public static func make(_ frames: [(image: Bitmap, caption: String)], columns: Int) throws -> Bitmap {
+  public static func make(
+    _ frames: [(image: Bitmap, caption: String)], columns: Int
+  ) throws -> Bitmap {
     precondition(columns >= 1, "a sheet needs at least one column")
     precondition(frames.count <= maximumFrames, "a sheet shows at most \(maximumFrames) frames")
     let cellWidth = frames.map(\.image.width).max() ?? 0
@@ -33,9 +35,13 @@ public enum ContactSheet {
       let y = Double(padding + (k / columns) * (cellHeight + padding))
       let rect = Rect(x, y, Double(frame.image.width), Double(frame.image.height))
       canvas.draw(frame.image, in: rect)
-      canvas.stroke(Path(rect: Rect(x - 0.5, y - 0.5, rect.width + 1, rect.height + 1)), with: Color(white: 0.8), style: StrokeStyle(lineWidth: 1))
+      canvas.stroke(
+        Path(rect: Rect(x - 0.5, y - 0.5, rect.width + 1, rect.height + 1)),
+        with: Color(white: 0.8), style: StrokeStyle(lineWidth: 1))
       canvas.drawLabel(
-        frame.caption, centeredAt: Point(x + Double(cellWidth) / 2, y + Double(frame.image.height) + Double(captionHeight) / 2 + 1),
+        frame.caption,
+        centeredAt: Point(
+          x + Double(cellWidth) / 2, y + Double(frame.image.height) + Double(captionHeight) / 2 + 1),
         size: 11, color: Color(white: 0.25))
     }
     return canvas.makeBitmap()
@@ -43,7 +49,9 @@ public enum ContactSheet {
 
   /// A sheet of `scene` at `times` (seconds, shown in the order given), captioned with the
   /// times, at the scene's scale or `scale` (rendered through a `ContactSheetSink`).
-  public static func make(_ recipe: SceneRecipe, times: [Double], columns: Int, scale: Double? = nil) throws -> Bitmap {
+  public static func make(
+    _ recipe: SceneRecipe, times: [Double], columns: Int, scale: Double? = nil
+  ) throws -> Bitmap {
     let sink = ContactSheetSink(nil, columns: columns)
     _ = try Export.render(recipe, at: times, scale: scale, into: sink)
     return sink.sheet ?? Bitmap(width: 0, height: 0)
@@ -84,7 +92,9 @@ public final class ContactSheetSink: FrameSink {
   public func begin(_ plan: FramePlan) throws { frames = [] }
 
   /// The output pass's per-frame work, on the rendering threads (see `FrameSink.frameWork()`).
-  public func frameWork() throws -> @Sendable (Bitmap, FrameInfo) throws -> Bitmap { { bitmap, _ in bitmap } }
+  public func frameWork() throws -> @Sendable (Bitmap, FrameInfo) throws -> Bitmap {
+    { bitmap, _ in bitmap }
+  }
 
   /// Takes a prepared frame, in frame order (see `FrameSink.add(_:_:)`).
   public func add(_ frame: Bitmap, _ info: FrameInfo) throws {

@@ -112,7 +112,9 @@ public enum Export {
       throw LimitError.tooManyFrames(count: count, limit: Scene.maximumFrameCount)
     }
     let sequence = FrameSequence(from: options.from, to: to, fps: fps)
-    guard sequence.count > 0 else { throw LimitError.noFrames(from: sequence.from, to: sequence.to) }
+    guard sequence.count > 0 else {
+      throw LimitError.noFrames(from: sequence.from, to: sequence.to)
+    }
     guard sequence.count <= Scene.maximumFrameCount else {
       throw LimitError.tooManyFrames(count: sequence.count, limit: Scene.maximumFrameCount)
     }
@@ -131,7 +133,9 @@ public enum Export {
     let (scene, planned) = try plan(recipe, options)
     let sequence = sink.frameLimit.map { planned.prefix(Swift.max(1, $0)) } ?? planned
     let (width, height) = scene.pixelSize(scale: options.scale)
-    var plan = FramePlan(frameCount: sequence.count, fps: sequence.fps, pixelWidth: width, pixelHeight: height, loopCount: scene.loopCount, jobs: options.jobs)
+    var plan = FramePlan(
+      frameCount: sequence.count, fps: sequence.fps, pixelWidth: width, pixelHeight: height,
+      loopCount: scene.loopCount, jobs: options.jobs)
     plan.background = scene.backgroundColor.map { c in
       func byte(_ v: Double) -> UInt8 { UInt8((Swift.min(1, Swift.max(0, v)) * 255).rounded()) }
       return RGBA8(byte(c.red), byte(c.green), byte(c.blue), byte(c.alpha))
@@ -141,18 +145,24 @@ public enum Export {
       try sink.begin(plan)
       if let phase = sink.firstPass {
         let work = sink.surveyWork()
-        try renderer.render(sequence, process: { i, bitmap in try work(bitmap, sequence.info(at: i)) }) { i, survey in
+        try renderer.render(
+          sequence, process: { i, bitmap in try work(bitmap, sequence.info(at: i)) }
+        ) { i, survey in
           try sink.absorb(survey, sequence.info(at: i))
           progress?(phase, i + 1, sequence.count)
         }
       }
       let work = try sink.frameWork()
-      try renderer.render(sequence, process: { i, bitmap in try work(bitmap, sequence.info(at: i)) }) { i, frame in
+      try renderer.render(
+        sequence, process: { i, bitmap in try work(bitmap, sequence.info(at: i)) }
+      ) { i, frame in
         try sink.add(frame, sequence.info(at: i))
         progress?("frames", i + 1, sequence.count)
       }
       let summary = try sink.finish()
-      return Report(frameCount: sequence.count, storedFrameCount: summary.storedFrameCount, byteCount: summary.byteCount, warnings: summary.warnings)
+      return Report(
+        frameCount: sequence.count, storedFrameCount: summary.storedFrameCount,
+        byteCount: summary.byteCount, warnings: summary.warnings)
     } catch {
       sink.abort()
       throw error
@@ -165,13 +175,16 @@ public enum Export {
   /// contact sheets. `scene` is a first instance already made from `recipe`, if there is one.
   @discardableResult  // the report is informational
   public static func render<Sink: FrameSink>(
-    _ recipe: SceneRecipe, at times: [Double], scale: Double? = nil, into sink: Sink, startingWith scene: Scene? = nil
+    _ recipe: SceneRecipe, at times: [Double], scale: Double? = nil, into sink: Sink,
+    startingWith scene: Scene? = nil
   ) throws -> Report {
     var scene = try scene ?? recipe.make()
     try checkFrameSize(scene, scale: scale)
     let times = sink.frameLimit.map { Array(times.prefix($0)) } ?? times
     let (width, height) = scene.pixelSize(scale: scale)
-    let plan = FramePlan(frameCount: times.count, fps: scene.fps, pixelWidth: width, pixelHeight: height, loopCount: scene.loopCount, jobs: 1)
+    let plan = FramePlan(
+      frameCount: times.count, fps: scene.fps, pixelWidth: width, pixelHeight: height,
+      loopCount: scene.loopCount, jobs: 1)
     let duration = 1 / scene.fps
     do {
       try sink.begin(plan)
@@ -180,7 +193,8 @@ public enum Export {
         for (i, time) in times.enumerated() {
           if scene.hasTimeline && time < scene.modelTime { scene = try recipe.make() }
           let info = FrameInfo(index: i, time: time, duration: duration)
-          try sink.absorb(try work(try scene.makeFrame(at: time, scale: scale).makeBitmap(), info), info)
+          try sink.absorb(
+            try work(try scene.makeFrame(at: time, scale: scale).makeBitmap(), info), info)
         }
         scene = try recipe.make()
       }
@@ -191,7 +205,9 @@ public enum Export {
         try sink.add(try work(try scene.makeFrame(at: time, scale: scale).makeBitmap(), info), info)
       }
       let summary = try sink.finish()
-      return Report(frameCount: times.count, storedFrameCount: summary.storedFrameCount, byteCount: summary.byteCount, warnings: summary.warnings)
+      return Report(
+        frameCount: times.count, storedFrameCount: summary.storedFrameCount,
+        byteCount: summary.byteCount, warnings: summary.warnings)
     } catch {
       sink.abort()
       throw error
@@ -200,13 +216,20 @@ public enum Export {
 
   /// Renders an animated GIF to `path` (see `GIFSink`).
   @discardableResult  // the report is informational
-  public static func gif(_ recipe: SceneRecipe, to path: String, options: Options = Options(), progress: Progress? = nil) throws -> Report {
-    try render(recipe, into: GIFSink(.file(path), options: options.gif, loopCountIsSet: options.loopCountIsSet), options: options, progress: progress)
+  public static func gif(
+    _ recipe: SceneRecipe, to path: String, options: Options = Options(), progress: Progress? = nil
+  ) throws -> Report {
+    try render(
+      recipe,
+      into: GIFSink(.file(path), options: options.gif, loopCountIsSet: options.loopCountIsSet),
+      options: options, progress: progress)
   }
 
   /// Renders an animated GIF into memory and returns its bytes (the same bytes `gif(_:to:)`
   /// writes).
-  public static func gifData(_ recipe: SceneRecipe, options: Options = Options(), progress: Progress? = nil) throws -> [UInt8] {
+  public static func gifData(
+    _ recipe: SceneRecipe, options: Options = Options(), progress: Progress? = nil
+  ) throws -> [UInt8] {
     let sink = GIFSink(.memory, options: options.gif, loopCountIsSet: options.loopCountIsSet)
     _ = try render(recipe, into: sink, options: options, progress: progress)
     return sink.bytes
@@ -214,16 +237,24 @@ public enum Export {
 
   /// Renders one PNG of the first frame to `path` (see `PNGSink`).
   @discardableResult  // the report is informational
-  public static func png(_ recipe: SceneRecipe, to path: String, options: Options = Options()) throws -> Report {
-    try render(recipe, into: PNGSink(.file(path), compression: options.pngCompression), options: options)
+  public static func png(
+    _ recipe: SceneRecipe, to path: String, options: Options = Options()
+  ) throws -> Report {
+    try render(
+      recipe, into: PNGSink(.file(path), compression: options.pngCompression), options: options)
   }
 
   /// Renders one PNG per frame into `folder` (created if missing), named `frame-00000.png`,
   /// `frame-00001.png`, ...; files of those names are replaced, other files are left alone
   /// (see `PNGSequenceSink`).
   @discardableResult  // the report is informational
-  public static func pngFolder(_ recipe: SceneRecipe, to folder: String, options: Options = Options(), progress: Progress? = nil) throws -> Report {
-    try render(recipe, into: PNGSequenceSink(.folder(folder), compression: options.pngCompression), options: options, progress: progress)
+  public static func pngFolder(
+    _ recipe: SceneRecipe, to folder: String, options: Options = Options(),
+    progress: Progress? = nil
+  ) throws -> Report {
+    try render(
+      recipe, into: PNGSequenceSink(.folder(folder), compression: options.pngCompression),
+      options: options, progress: progress)
   }
 
   /// The animated formats beside GIF, for `export(_:as:to:options:progress:)`.
@@ -243,7 +274,9 @@ public enum Export {
     /// `nil`.
     public init?(path: String) {
       let lower = path.lowercased()
-      guard let dot = lower.lastIndex(of: "."), let format = Format(rawValue: String(lower[lower.index(after: dot)...])) else {
+      guard let dot = lower.lastIndex(of: "."),
+        let format = Format(rawValue: String(lower[lower.index(after: dot)...]))
+      else {
         return nil
       }
       self = format
@@ -252,38 +285,52 @@ public enum Export {
 
   /// The sink that writes `format` to `path` with `options` (the loop count from `gif.loopCount`
   /// when `loopCountIsSet`, else the scene's).
-  public static func sink(_ format: Format, to path: String, options: Options = Options()) -> any FrameSink {
+  public static func sink(
+    _ format: Format, to path: String, options: Options = Options()
+  ) -> any FrameSink {
     let loop = options.loopCountIsSet ? options.gif.loopCount : nil
     switch format {
-    case .gif: return GIFSink(.file(path), options: options.gif, loopCountIsSet: options.loopCountIsSet)
+    case .gif:
+      return GIFSink(.file(path), options: options.gif, loopCountIsSet: options.loopCountIsSet)
     case .webp: return WebPSink(.file(path), options: options.webp, loopCount: loop)
     case .apng: return APNGSink(.file(path), options: options.apng, loopCount: loop)
-    case .mp4, .webm: return VideoSink(path: path, format: format == .mp4 ? .mp4 : .webm, crf: options.crf)
+    case .mp4, .webm:
+      return VideoSink(path: path, format: format == .mp4 ? .mp4 : .webm, crf: options.crf)
     }
   }
 
   /// Renders the scene as `format` to `path`, written whole or not at all.
   public static func export(
-    _ recipe: SceneRecipe, as format: Format, to path: String, options: Options = Options(), progress: Progress? = nil
+    _ recipe: SceneRecipe, as format: Format, to path: String, options: Options = Options(),
+    progress: Progress? = nil
   ) throws -> Report {
-    try render(recipe, into: sink(format, to: path, options: options), options: options, progress: progress)
+    try render(
+      recipe, into: sink(format, to: path, options: options), options: options, progress: progress)
   }
 
   /// Renders an animated WebP to `path` (see `WebPSink`): lossless unless `options.webp.quality`
   /// is set.
-  public static func webp(_ recipe: SceneRecipe, to path: String, options: Options = Options(), progress: Progress? = nil) throws -> Report {
+  public static func webp(
+    _ recipe: SceneRecipe, to path: String, options: Options = Options(), progress: Progress? = nil
+  ) throws -> Report {
     try export(recipe, as: .webp, to: path, options: options, progress: progress)
   }
 
   /// Renders an animated PNG to `path` (see `APNGSink`).
-  public static func apng(_ recipe: SceneRecipe, to path: String, options: Options = Options(), progress: Progress? = nil) throws -> Report {
+  public static func apng(
+    _ recipe: SceneRecipe, to path: String, options: Options = Options(), progress: Progress? = nil
+  ) throws -> Report {
     try export(recipe, as: .apng, to: path, options: options, progress: progress)
   }
 
   /// Renders a video to `path` through ffmpeg (see `VideoSink`): `.webm` VP9, anything else
   /// H.264 MP4.
-  public static func video(_ recipe: SceneRecipe, to path: String, options: Options = Options(), progress: Progress? = nil) throws -> Report {
-    try export(recipe, as: path.lowercased().hasSuffix(".webm") ? .webm : .mp4, to: path, options: options, progress: progress)
+  public static func video(
+    _ recipe: SceneRecipe, to path: String, options: Options = Options(), progress: Progress? = nil
+  ) throws -> Report {
+    try export(
+      recipe, as: path.lowercased().hasSuffix(".webm") ? .webm : .mp4, to: path, options: options,
+      progress: progress)
   }
 
   /// `frame-00000.png` for frame 0 (five digits, more when needed).

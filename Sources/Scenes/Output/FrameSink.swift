@@ -97,7 +97,9 @@ public struct FramePlan: Hashable, Sendable {
   public var background: RGBA8? = nil
 
   /// Creates a plan.
-  public init(frameCount: Int, fps: Double, pixelWidth: Int, pixelHeight: Int, loopCount: Int, jobs: Int) {
+  public init(
+    frameCount: Int, fps: Double, pixelWidth: Int, pixelHeight: Int, loopCount: Int, jobs: Int
+  ) {
     (self.frameCount, self.fps, self.pixelWidth, self.pixelHeight, self.loopCount, self.jobs) =
       (frameCount, fps, pixelWidth, pixelHeight, loopCount, jobs)
   }

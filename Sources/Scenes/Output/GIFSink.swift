@@ -29,7 +29,10 @@ public final class GIFSink: FrameSink {
   private var written = 0
 
   /// A GIF sink writing to `destination`.
-  public init(_ destination: ByteDestination, options: GIF.Options = GIF.Options(), loopCountIsSet: Bool = false) {
+  public init(
+    _ destination: ByteDestination, options: GIF.Options = GIF.Options(),
+    loopCountIsSet: Bool = false
+  ) {
     self.destination = destination
     self.options = options
     self.loopCountIsSet = loopCountIsSet
@@ -68,14 +71,20 @@ public final class GIFSink: FrameSink {
     // With more than one job, frames are mapped and chosen on a thread of their own (same
     // bytes); the encoder calls its output on this thread, the one that adds frames.
     makeEncoder = { [plan, unowned self] () throws -> GIF.Encoder in
-      try GIF.Encoder(width: plan.pixelWidth, height: plan.pixelHeight, palette: palette, options: gifOptions, pipelined: plan.jobs > 1) { chunk in
+      try GIF.Encoder(
+        width: plan.pixelWidth, height: plan.pixelHeight, palette: palette, options: gifOptions,
+        pipelined: plan.jobs > 1
+      ) { chunk in
         try output.write(chunk)
         self.written += chunk.count
       }
     }
     let local = gifOptions.allowsLocalPalettes && !palette.isExact
     return { bitmap, _ in
-      GIFFrame(bitmap: bitmap, localPalette: local ? GIF.LocalPalette.choose(for: GIF.FrameHistogram(bitmap), global: palette) : nil)
+      GIFFrame(
+        bitmap: bitmap,
+        localPalette: local
+          ? GIF.LocalPalette.choose(for: GIF.FrameHistogram(bitmap), global: palette) : nil)
     }
   }
 
@@ -93,7 +102,8 @@ public final class GIFSink: FrameSink {
     try output.commit()
     if let buffer = output as? ByteBuffer { bytes = buffer.bytes }
     self.output = nil
-    return OutputSummary(storedFrameCount: encoder.storedFrameCount, byteCount: written, warnings: warnings)
+    return OutputSummary(
+      storedFrameCount: encoder.storedFrameCount, byteCount: written, warnings: warnings)
   }
 
   /// Removes what was written so far (see `FrameSink.abort()`).

@@ -40,7 +40,9 @@ public final class PNGSink: FrameSink {
   }
 
   /// Completes and commits the output (see `FrameSink.finish()`).
-  public func finish() throws -> OutputSummary { OutputSummary(storedFrameCount: 1, byteCount: byteCount) }
+  public func finish() throws -> OutputSummary {
+    OutputSummary(storedFrameCount: 1, byteCount: byteCount)
+  }
 }
 
 /// One PNG per frame: into a folder (`frame-00000.png`, `frame-00001.png`, ..., each written
@@ -84,7 +86,9 @@ public final class PNGSequenceSink: FrameSink {
   public func add(_ png: [UInt8], _ info: FrameInfo) throws {
     switch destination {
     case .folder(let folder):
-      try AtomicFile.write(png, to: (folder.hasSuffix("/") ? folder : folder + "/") + PNGSequenceSink.frameName(info.index))
+      try AtomicFile.write(
+        png,
+        to: (folder.hasSuffix("/") ? folder : folder + "/") + PNGSequenceSink.frameName(info.index))
     case .memory:
       pngs.append(png)
     }
@@ -93,11 +97,14 @@ public final class PNGSequenceSink: FrameSink {
   }
 
   /// Completes and commits the output (see `FrameSink.finish()`).
-  public func finish() throws -> OutputSummary { OutputSummary(storedFrameCount: count, byteCount: byteCount) }
+  public func finish() throws -> OutputSummary {
+    OutputSummary(storedFrameCount: count, byteCount: byteCount)
+  }
 
   /// `frame-00000.png` for frame 0 (five digits, more when needed).
   public static func frameName(_ index: Int) -> String {
     let digits = String(index)
-    return "frame-" + String(repeating: "0", count: Swift.max(0, 5 - digits.count)) + digits + ".png"
+    return "frame-" + String(repeating: "0", count: Swift.max(0, 5 - digits.count)) + digits
+      + ".png"
   }
 }

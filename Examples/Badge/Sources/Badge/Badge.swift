@@ -13,7 +13,9 @@ public enum Badge {
     dot.backgroundColor = .black
     dot.position = Point(20, 20)
     // position: a Point
-    dot.add(BasicAnimation(keyPath: "position", from: Point(20, 20), to: Point(140, 20), duration: 1), forKey: "move")
+    dot.add(
+      BasicAnimation(keyPath: "position", from: Point(20, 20), to: Point(140, 20), duration: 1),
+      forKey: "move")
     scene.addLayer(dot)
 
     let card = Layer()
@@ -21,11 +23,16 @@ public enum Badge {
     card.bounds = Rect(0, 0, 30, 30)
     card.backgroundColor = .blue
     // bounds: a Rect
-    card.add(BasicAnimation(keyPath: "bounds", to: Rect(0, 0, 50, 20), duration: 1), forKey: "stretch")
+    card.add(
+      BasicAnimation(keyPath: "bounds", to: Rect(0, 0, 50, 20), duration: 1), forKey: "stretch")
     // transform: a Transform3D
-    card.add(BasicAnimation(keyPath: "transform", to: Transform3D.rotation(.pi / 4), duration: 1), forKey: "turn")
+    card.add(
+      BasicAnimation(keyPath: "transform", to: Transform3D.rotation(.pi / 4), duration: 1),
+      forKey: "turn")
     // backgroundColor: Colors
-    card.add(KeyframeAnimation(keyPath: "backgroundColor", values: [Color.blue, .red, .blue], duration: 1), forKey: "tint")
+    card.add(
+      KeyframeAnimation(
+        keyPath: "backgroundColor", values: [Color.blue, .red, .blue], duration: 1), forKey: "tint")
     scene.addLayer(card)
 
     let blob = ShapeLayer()
@@ -34,7 +41,9 @@ public enum Badge {
     blob.fillColor = .green
     blob.path = Path(ellipseIn: Rect(10, 10, 20, 20))
     // path: a Path (of the same shape, so it interpolates)
-    blob.add(BasicAnimation(keyPath: "path", to: Path(ellipseIn: Rect(0, 5, 40, 30)), duration: 1), forKey: "morph")
+    blob.add(
+      BasicAnimation(keyPath: "path", to: Path(ellipseIn: Rect(0, 5, 40, 30)), duration: 1),
+      forKey: "morph")
     scene.addLayer(blob)
 
     let icon = Layer()
@@ -43,7 +52,8 @@ public enum Badge {
     // contents: Images (they change discretely)
     let red = Image(Bitmap(width: 20, height: 20, fill: RGBA8(255, 0, 0, 255)))
     let black = Image(Bitmap(width: 20, height: 20, fill: RGBA8(0, 0, 0, 255)))
-    icon.add(KeyframeAnimation(keyPath: "contents", values: [red, black], duration: 1), forKey: "flip")
+    icon.add(
+      KeyframeAnimation(keyPath: "contents", values: [red, black], duration: 1), forKey: "flip")
     scene.addLayer(icon)
     return scene
   }

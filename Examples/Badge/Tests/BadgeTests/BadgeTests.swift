@@ -19,7 +19,8 @@ import Testing
     withKnownIssue {
       assertGolden(scene, at: [0], named: "typo")
     } matching: { issue in
-      (issue.error as? GoldenImageFailure)?.description.contains("unknown key path \"opactiy\" (did you mean \"opacity\"?") == true
+      (issue.error as? GoldenImageFailure)?.description.contains(
+        "unknown key path \"opactiy\" (did you mean \"opacity\"?") == true
     }
   }
 
@@ -27,7 +28,9 @@ import Testing
     let error = #expect(throws: AnimationKeyPathError.self) {
       try Layer().addChecked(BasicAnimation(keyPath: "opacity", to: Point(1, 2)), forKey: "fade")
     }
-    #expect(error?.description.contains("takes scalar values (Double), but toValue is a point value") == true)
+    #expect(
+      error?.description.contains("takes scalar values (Double), but toValue is a point value")
+        == true)
   }
 
   @Test func noOrphanedGoldens() {

@@ -10,7 +10,9 @@ final class BadgeXCTests: XCTestCase {
   }
 
   func testATypoIsAThrownError() {
-    XCTAssertThrowsError(try Layer().addChecked(BasicAnimation(keyPath: "positon", to: Point(1, 2)), forKey: "move")) {
+    XCTAssertThrowsError(
+      try Layer().addChecked(BasicAnimation(keyPath: "positon", to: Point(1, 2)), forKey: "move")
+    ) {
       XCTAssertEqual(($0 as? AnimationKeyPathError)?.nearestKeyPath, "position")
     }
   }
