@@ -41,11 +41,63 @@ extension GIF {
   /// screen cannot make the decoder allocate without bound.
   public static let maximumDecodedTotalPixels: Int = 1_000_000_000
 
+  /// Walks the blocks of `b` without decoding them and refuses a screen, a frame or a frame
+  /// count over the size limits before giflib allocates anything: `DGifSlurp` allocates each
+  /// frame's pixels as its descriptor says (a 65535 x 65535 frame is 4 GiB), and the frames are
+  /// then composited on whole screens. Structure errors are left to giflib to report.
+  static func checkSizes(_ b: [UInt8]) throws(DecodingError) {
+    guard b.count >= 13 else { return }
+    let width = Int(b[6]) | Int(b[7]) << 8, height = Int(b[8]) | Int(b[9]) << 8
+    let screen = width * height
+    guard screen <= maximumDecodedPixels else {
+      throw DecodingError(
+        reason: "screen size \(width) x \(height) is outside 1...\(maximumDecodedPixels) pixels")
+    }
+    var i = 13
+    if b[10] & 0x80 != 0 { i += 3 << (Int(b[10] & 7) + 1) }
+    var frames = 0
+    func skipSubBlocks() {
+      while i < b.count {
+        let n = Int(b[i])
+        i += 1 + n
+        if n == 0 { return }
+      }
+    }
+    while i < b.count {
+      switch b[i] {
+      case 0x2C:
+        guard i + 10 <= b.count else { return }
+        let area = (Int(b[i + 5]) | Int(b[i + 6]) << 8) * (Int(b[i + 7]) | Int(b[i + 8]) << 8)
+        guard area <= maximumDecodedPixels else {
+          throw DecodingError(
+            reason: "frame \(frames) has \(area) pixels, over the limit of \(maximumDecodedPixels)")
+        }
+        frames += 1
+        guard frames * Swift.max(screen, 1) <= maximumDecodedTotalPixels else {
+          throw DecodingError(
+            reason: "\(frames) frames of \(width) x \(height) pixels are over the limit of "
+              + "\(maximumDecodedTotalPixels) decoded pixels")
+        }
+        let flags = b[i + 9]
+        i += 10
+        if flags & 0x80 != 0 { i += 3 << (Int(flags & 7) + 1) }
+        i += 1  // the LZW minimum code size
+        skipSubBlocks()
+      case 0x21:
+        i += 2
+        skipSubBlocks()
+      default:
+        return  // the trailer, or something giflib will name
+      }
+    }
+  }
+
   /// Decodes `bytes` with giflib and composites the frames.
   ///
   /// - Throws: `DecodingError` when the bytes are not a GIF giflib can read, a frame lies
   ///   outside the screen, a frame has no palette, or the screen is over the size limit.
   public static func decode(_ bytes: [UInt8]) throws(DecodingError) -> Animation {
+    try checkSizes(bytes)
     let source = ByteSource(bytes)
     var error: Int32 = 0
     let opened = DGifOpen(

@@ -222,4 +222,18 @@ import Testing
         better > worse + 3, "frame \(k): \(better) dB with its own palette, \(worse) dB without")
     }
   }
+
+  @Test func aHugeFrameIsRefusedBeforeGiflibAllocatesIt() {
+    // A 1 x 1 screen whose one frame claims 65535 x 65535 pixels (4 GiB decoded): refused by
+    // the size check that walks the blocks, before DGifSlurp would allocate the frame.
+    let bytes: [UInt8] =
+      Array("GIF89a".utf8) + [1, 0, 1, 0, 0, 0, 0]
+      + [0x2C, 0, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF, 0] + [2, 0] + [0x3B]
+    #expect(throws: GIF.DecodingError.self) { try GIF.decode(bytes) }
+    do {
+      _ = try GIF.decode(bytes)
+    } catch {
+      #expect(error.reason.contains("frame 0 has 4294836225 pixels"), "\(error.reason)")
+    }
+  }
 }
