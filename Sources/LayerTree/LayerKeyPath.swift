@@ -45,13 +45,13 @@ public struct LayerKeyPath: Hashable, Sendable, CustomStringConvertible {
   /// The key path as an integer, for the prepared animations that carry it
   /// (`PreparedAnimation`'s target).
   var target: Int {
-    propertyIndex * 64 + (component.map { ValueComponent.allCases.firstIndex(of: $0)! + 1 } ?? 0)
+    propertyIndex * 64 + (component.map { ValueComponent.ordered.firstIndex(of: $0)! + 1 } ?? 0)
   }
 
   /// The key path an integer from `target` stands for.
   init(target: Int) {
     propertyIndex = target / 64
-    component = target % 64 == 0 ? nil : ValueComponent.allCases[target % 64 - 1]
+    component = target % 64 == 0 ? nil : ValueComponent.ordered[target % 64 - 1]
   }
 
   /// The key path as Core Animation spells it (`"transform.rotation.z"`).

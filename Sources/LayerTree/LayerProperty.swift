@@ -11,7 +11,7 @@ import Geometry
 /// reader's allowed keys and value decoding, and `flipbook inspect`. Adding a property is one
 /// entry in `LayerProperty+Table.swift`, its stored value and Swift accessor, and its drawing
 /// code.
-public struct LayerProperty: Sendable, CustomStringConvertible {
+public final class LayerProperty: Sendable, CustomStringConvertible {
   /// Core Animation's name for the property; also its key in scene files, its key path in
   /// animations and its key in `flipbook inspect`'s report (`"cornerRadius"`).
   public let name: String

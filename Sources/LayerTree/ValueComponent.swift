@@ -41,6 +41,10 @@ public enum ValueComponent: String, Hashable, Sendable, CaseIterable {
   /// A transform's y translation, in points.
   case translationY = "translation.y"
 
+  /// Every component in declaration order, computed once (`allCases` builds a new array on each
+  /// use, and presentation looks components up per animation sample).
+  static let ordered = allCases
+
   /// The kind of value the component belongs to.
   public var parentKind: AnimationValueKind {
     switch self {
