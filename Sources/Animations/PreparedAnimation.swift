@@ -102,6 +102,13 @@ package struct AnimationSample: Sendable {
   /// For a keyframe animation along a path with a rotation mode: the angle, in radians, to turn
   /// the layer by; otherwise `nil`.
   package var pathRotation: Double? { evaluator.pathRotation(state: state) }
+
+  /// Whether `value(model:underlying:)` reads `model` (see `PropertyEvaluator.needsModel`); when
+  /// it does not, any value of the right kind may stand for it.
+  package var needsModel: Bool { evaluator.needsModel }
+
+  /// Whether `value(model:underlying:)` reads `underlying`: only additive animations do.
+  package var needsUnderlying: Bool { evaluator.additive }
 }
 
 /// The samples of `animation` at `parentTime`, appended to `out`, every key path resolved to
@@ -124,6 +131,9 @@ package final class PropertyEvaluator: Sendable {
   let timingFunction: TimingFunction?
   let spring: Spring?
   let keyframes: PreparedKeyframes?
+  /// Whether `value` reads its `model` argument: only when the animation's own values leave an
+  /// end open (a basic animation without two of from/to/by, keyframes without values).
+  let needsModel: Bool
 
   enum Kind: Sendable { case basic, spring, keyframes }
 
@@ -137,6 +147,13 @@ package final class PropertyEvaluator: Sendable {
     (self.from, self.to, self.by, self.timingFunction, self.spring, self.keyframes) = (
       from, to, by, timingFunction, spring, keyframes
     )
+    switch kind {
+    case .basic, .spring:
+      let given = [from, to, by].filter { $0 != nil }.count
+      needsModel = given < 2 || (from == nil && to == nil)
+    case .keyframes:
+      needsModel = keyframes?.values.isEmpty ?? true
+    }
   }
 
   convenience init(_ a: BasicAnimation, target: Int) {

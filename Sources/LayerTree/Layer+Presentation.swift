@@ -56,8 +56,19 @@ extension Layer {
     for entry in animationEntries { entry.prepared.appendSamples(at: localTime, into: &scratch) }
     for sample in scratch {
       let keyPath = LayerKeyPath(target: sample.target)
-      guard let modelValue = keyPath.value(of: self), let underlying = keyPath.value(of: shown)
-      else { continue }
+      guard keyPath.property.layerType.includes(self) else { continue }
+      // Most animations give both their ends: then neither the model value nor the value so far
+      // is read (each read goes through the table), and the sample's own kind stands in.
+      let modelValue: AnimationValue?
+      let underlying: AnimationValue?
+      if sample.needsModel || sample.needsUnderlying {
+        modelValue = keyPath.value(of: self)
+        underlying = sample.needsUnderlying ? keyPath.value(of: shown) : modelValue
+      } else {
+        modelValue = LayerPresentationPlaceholder.value
+        underlying = modelValue
+      }
+      guard let modelValue, let underlying else { continue }
       keyPath.setValue(sample.value(model: modelValue, underlying: underlying), of: shown)
       if let angle = sample.pathRotation { shown.transform = shown.transform.rotated(angle) }
     }
@@ -112,4 +123,9 @@ extension Layer {
       }
     }
   }
+}
+
+/// What stands for a model value that an animation does not read.
+private enum LayerPresentationPlaceholder {
+  static let value = AnimationValue.scalar(0)
 }
