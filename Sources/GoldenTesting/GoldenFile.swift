@@ -124,52 +124,33 @@ public struct GoldenFile: Sendable {
   public func verifyGIF(
     _ bytes: [UInt8], tolerance: Tolerance = .antialiasing, mode: RecordMode = .current
   ) -> Outcome {
-    let exists = access(path, F_OK) == 0
-    if mode == .all || (!exists && mode != .never) {
-      return record(
-        bytes, reason: exists ? "re-recorded (FLIPBOOK_RECORD=all)" : "recorded a new golden")
-    }
-    guard exists else {
-      return .failed(
-        message:
-          "no golden at \(path) (FLIPBOOK_RECORD=never). Record it: run the test once without FLIPBOOK_RECORD=never, look at the GIF, commit it."
-      )
-    }
-    let expected: GIF.Animation, actual: GIF.Animation
-    do {
-      expected = try GIF.decode(try AtomicFile.read(path))
-      actual = try GIF.decode(bytes)
-    } catch {
-      return .failed(message: "cannot read \(path) or the new GIF: \(error)")
-    }
-    let diff = AnimationDiff(expected: expected, actual: actual, tolerance: tolerance)
-    if diff.passes { return .matched }
-    // The picture shown is the frame that differs most, named by its index and time.
-    let k = diff.failingFrames.max {
-      diff.frames[$0].differingPixels < diff.frames[$1].differingPixels
-    }
-    var what = diff.summary
-    if let k {
-      let time = Double(expected.delays.prefix(k).reduce(0, +)) / 100
-      what +=
-        "\nthe pictures show GIF frame \(k) of \(expected.frames.count)"
-        + " (at \(shortestTime(time)) s),"
-        + " the one that differs most: \(diff.frames[k].differingPixels) pixels"
-    }
-    return mismatch(
-      what, expected: k.map { expected.frames[$0] }, actual: k.map { actual.frames[$0] },
-      diff: k.map { diff.frames[$0] }, bytes: bytes, mode: mode)
-  }
-
-  /// A time in seconds as messages show it: `0.5`, `2`.
-  private func shortestTime(_ time: Double) -> String {
-    time == time.rounded() && abs(time) < 1e15 ? String(Int(time)) : "\(time)"
+    verifyAnimation(
+      bytes, format: "GIF", mode: mode, decode: { try GIF.decode($0) },
+      compare: { AnimationDiff(expected: $0, actual: $1, tolerance: tolerance) },
+      frames: \.frames, durations: { $0.delays.map { Double($0) / 100 } })
   }
 
   /// Compares the animated WebP `bytes` with the golden WebP frame by frame (frame count,
   /// durations and loop count too), recording as `mode` says.
   public func verifyWebP(
     _ bytes: [UInt8], tolerance: Tolerance = .antialiasing, mode: RecordMode = .current
+  ) -> Outcome {
+    verifyAnimation(
+      bytes, format: "WebP", mode: mode, decode: { try WebP.decode($0) },
+      compare: { AnimationDiff(expected: $0, actual: $1, tolerance: tolerance) },
+      frames: \.frames, durations: { $0.durations.map { Double($0) / 1000 } })
+  }
+
+  /// Compares an animation's `bytes` with the golden of the same format, recording as `mode`
+  /// says; a failure's pictures show the frame that differs most, named by its index and time.
+  ///
+  /// - Parameters:
+  ///   - format: the format's name in messages (`"GIF"`).
+  ///   - durations: how long each frame shows, in seconds.
+  private func verifyAnimation<Animation>(
+    _ bytes: [UInt8], format: String, mode: RecordMode,
+    decode: ([UInt8]) throws -> Animation, compare: (Animation, Animation) -> AnimationDiff,
+    frames: (Animation) -> [Bitmap], durations: (Animation) -> [Double]
   ) -> Outcome {
     let exists = access(path, F_OK) == 0
     if mode == .all || (!exists && mode != .never) {
@@ -178,32 +159,38 @@ public struct GoldenFile: Sendable {
     }
     guard exists else {
       return .failed(
-        message:
-          "no golden at \(path) (FLIPBOOK_RECORD=never). Record it: run the test once without FLIPBOOK_RECORD=never, look at the WebP, commit it."
-      )
+        message: "no golden at \(path) (FLIPBOOK_RECORD=never). Record it: run the test once "
+          + "without FLIPBOOK_RECORD=never, look at the \(format), commit it.")
     }
-    let expected: WebP.Animation, actual: WebP.Animation
+    let expected: Animation, actual: Animation
     do {
-      expected = try WebP.decode(try AtomicFile.read(path))
-      actual = try WebP.decode(bytes)
+      expected = try decode(try AtomicFile.read(path))
+      actual = try decode(bytes)
     } catch {
-      return .failed(message: "cannot read \(path) or the new WebP: \(error)")
+      return .failed(message: "cannot read \(path) or the new \(format): \(error)")
     }
-    let diff = AnimationDiff(expected: expected, actual: actual, tolerance: tolerance)
+    let diff = compare(expected, actual)
     if diff.passes { return .matched }
-    // The picture shown is the frame that differs most, named by its index.
     let k = diff.failingFrames.max {
       diff.frames[$0].differingPixels < diff.frames[$1].differingPixels
     }
+    let expectedFrames = frames(expected), actualFrames = frames(actual)
     var what = diff.summary
     if let k {
+      let time = durations(expected).prefix(k).reduce(0, +)
       what +=
-        "\nthe pictures show WebP frame \(k) of \(expected.frames.count),"
+        "\nthe pictures show \(format) frame \(k) of \(expectedFrames.count)"
+        + " (at \(shortestTime(time)) s),"
         + " the one that differs most: \(diff.frames[k].differingPixels) pixels"
     }
     return mismatch(
-      what, expected: k.map { expected.frames[$0] }, actual: k.map { actual.frames[$0] },
+      what, expected: k.map { expectedFrames[$0] }, actual: k.map { actualFrames[$0] },
       diff: k.map { diff.frames[$0] }, bytes: bytes, mode: mode)
+  }
+
+  /// A time in seconds as messages show it: `0.5`, `2`.
+  private func shortestTime(_ time: Double) -> String {
+    time == time.rounded() && abs(time) < 1e15 ? String(Int(time)) : "\(time)"
   }
 
   // MARK: - Writing
