@@ -177,7 +177,10 @@ extension Canvas {
       return a / (2 * .pi)
     }
     func sample(_ t: Double) -> (Double, Double, Double, Double) {
-      table[Swift.min(tableSize - 1, Swift.max(0, Int((t * Double(tableSize - 1)).rounded())))]
+      // Points that overflow make the angle NaN: such a gradient shows its first color.
+      guard t.isFinite else { return table[0] }
+      return table[
+        Swift.min(tableSize - 1, Swift.max(0, Int((t * Double(tableSize - 1)).rounded())))]
     }
     for py in 0..<h {
       let row = data + py * stride

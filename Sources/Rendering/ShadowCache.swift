@@ -87,6 +87,10 @@ public final class ShadowCache: Sendable {
     let sigma = Swift.max(0, layer.shadowRadius) * pixelsPerPoint
     let linear = AffineTransform(a: m.a, b: m.b, c: m.c, d: m.d, tx: 0, ty: 0)
     let offset = Point(x: layer.shadowOffset.width, y: layer.shadowOffset.height).applying(linear)
+    // A blur or an offset past any canvas (up to 16384 pixels a side) leaves nothing visible:
+    // no shadow is drawn, and no pixel count is made from an unbounded number.
+    let reach = 3 * sigma + abs(offset.x) + abs(offset.y)
+    guard reach.isFinite, reach < 1_000_000 else { return }
     let shape: Key.Shape =
       layer.shadowPath.map { .path($0) } ?? .layer(LayerFingerprint(layer, isRoot: true))
     let key = Key(shape: shape, sigma: sigma, linear: [m.a, m.b, m.c, m.d])

@@ -14,6 +14,9 @@ final class SceneReader {
   private var images: [String: Result<Image, FileOrImageError>] = [:]
   /// Layer names already used, with where.
   private var names: [String: String] = [:]
+  /// How many copies of the layer being read its replicator ancestors make (the product of
+  /// their instance counts), so nested replicators cannot multiply past the instance limit.
+  private var replication = 1
   /// Top-level layers by name (the only valid dynamics items).
   private(set) var topLevelLayers: [String: Layer] = [:]
   /// Layers read so far (checked against `SceneFormat.maximumLayerCount`).
@@ -252,6 +255,20 @@ final class SceneReader {
     case let v?: layer.mask = readLayer(v, at: f.place("mask"), topLevel: false)
     }
     if let v = f["animations"] { readAnimations(v, at: f.place("animations"), into: layer) }
+    let outerReplication = replication
+    defer { replication = outerReplication }
+    if let replicator = layer as? ReplicatorLayer, replicator.instanceCount > 1 {
+      let limit = ReplicatorLayer.maximumInstanceCount
+      let count = Swift.min(replicator.instanceCount, limit)
+      if replication > limit / count {
+        report(
+          place,
+          "nested replicators make more than \(limit) copies of their sublayers, the limit "
+            + "(the product of their instance counts)")
+        return nil
+      }
+      replication *= count
+    }
     if let v = f["sublayers"], let list = array(v, at: f.place("sublayers")) {
       for (i, item) in list.enumerated() {
         if let sublayer = readLayer(item, at: f.place("sublayers") + "[\(i)]", topLevel: false) {
