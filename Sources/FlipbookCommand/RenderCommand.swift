@@ -86,11 +86,13 @@ struct OutputOptions: ParsableArguments {
     help: "GIF loop count: 0 forever, N plays N times in all (default: the scene's, 0).")
   var loop: Int?
 
-  @Option(name: .long, help: "Lossy WebP of this quality, 0...100 (default: lossless).")
+  @Option(
+    name: .long, parsing: .unconditional,
+    help: "Lossy WebP of this quality, 0...100 (default: lossless).")
   var quality: Double?
 
   @Option(
-    name: .long,
+    name: .long, parsing: .unconditional,
     help: "Video quality: H.264 0...51 (default 18), VP9 0...63 (default 24); lower is better.")
   var crf: Int?
 
@@ -172,8 +174,8 @@ struct OutputOptions: ParsableArguments {
       }
       guard format.crfRange.contains(crf) else {
         throw ValidationError(
-          "--crf must be \(format.crfRange.lowerBound)...\(format.crfRange.upperBound) for .\(format.rawValue)"
-        )
+          "--crf must be \(format.crfRange.lowerBound)...\(format.crfRange.upperBound)"
+            + " for .\(format.rawValue), found \(crf)")
       }
     }
   }

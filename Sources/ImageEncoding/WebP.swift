@@ -37,18 +37,26 @@ public enum WebP {
     }
   }
 
+  /// The largest width or height a WebP image may have, in pixels (the format stores 14 bits).
+  public static let maximumSide = 16383
+
   /// Why an animation could not be written.
   public enum EncodingError: Error, Hashable, Sendable, CustomStringConvertible {
     /// libwebp refused; its message.
     case libwebp(String)
     /// No frame was added.
     case noFrames
+    /// The frame is larger than WebP allows: 16383 pixels a side.
+    case tooLarge(width: Int, height: Int)
 
     /// A one-line message.
     public var description: String {
       switch self {
       case .libwebp(let message): return "libwebp: \(message)"
       case .noFrames: return "an animated WebP needs at least one frame"
+      case .tooLarge(let width, let height):
+        return "a frame of \(width) x \(height) pixels is larger than WebP allows "
+          + "(\(WebP.maximumSide) pixels a side); use another format or a smaller --scale"
       }
     }
   }
@@ -76,6 +84,9 @@ public enum WebP {
 
     /// An encoder for a `width` x `height` animation.
     public init(width: Int, height: Int, options: Options = Options()) throws(EncodingError) {
+      guard width <= WebP.maximumSide, height <= WebP.maximumSide else {
+        throw .tooLarge(width: width, height: height)
+      }
       (self.width, self.height, self.options) = (width, height, options)
       var animOptions = WebPAnimEncoderOptions()
       guard WebPAnimEncoderOptionsInit(&animOptions) != 0, WebPConfigInit(&config) != 0 else {

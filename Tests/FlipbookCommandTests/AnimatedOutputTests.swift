@@ -36,6 +36,12 @@ import Testing
     #expect(run(["render", radar, "-o", folder + "/x.gif", "--quality", "50"]).status == 2)
     let crf = run(["render", radar, "-o", folder + "/x.mp4", "--crf", "52"])
     #expect(crf.status == 2 && crf.errors.contains("--crf must be 0...51"))
+    // Negative numbers are values, refused by range (not "Missing value").
+    let negative = run(["render", radar, "-o", folder + "/x.webp", "--quality", "-1"])
+    #expect(negative.status == 2 && negative.errors.contains("--quality must be 0...100, found -1"))
+    let negativeCRF = run(["render", radar, "-o", folder + "/x.mp4", "--crf", "-0"])
+    #expect(negativeCRF.status == 2 || negativeCRF.status == 0)
+    #expect(!negativeCRF.errors.contains("Missing value"))
     #expect(
       run(["render", radar, "-o", folder + "/x.webm", "--crf", "63", "--to", "0.1", "--quiet"])
         .status == 0)
@@ -218,5 +224,13 @@ import Testing
     #expect(loop.status == 1 && loop.errors.contains("differ"))
     #expect(run(["diff", a, d]).status == 1)
     #expect(run(["diff", a, FixtureFiles.root + "/goldens/spinner.png"]).status == 1)
+  }
+
+  @Test func aFrameWiderThanWebPAllowsIsRefusedByName() {
+    #expect(throws: WebP.EncodingError.tooLarge(width: 16384, height: 1)) {
+      _ = try WebP.AnimationEncoder(width: 16384, height: 1)
+    }
+    let message = WebP.EncodingError.tooLarge(width: 16384, height: 1).description
+    #expect(message.contains("16383 pixels a side"))
   }
 }
