@@ -46,7 +46,7 @@ let package = Package(
     .target(name: "Animations", dependencies: ["Geometry"]),
     .target(name: "LayerTree", dependencies: ["Geometry", "Animations", "Dynamics"]),
     // UIKit-Dynamics-style simulation over plain items; knows nothing of layers.
-    .target(name: "Dynamics", dependencies: ["Geometry"]),
+    .target(name: "Dynamics", dependencies: ["Geometry", "Parallelism"]),
     // PNG (libpng, the one PNG reader and writer) and GIF (our quantizer, ditherer and frame
     // optimizer; giflib bit-streams), to bytes, memory or files; animated WebP (libwebp) and
     // APNG (our chunk writer and reader over zlib).
@@ -55,8 +55,10 @@ let package = Package(
       dependencies: ["Geometry", "CPNGShim", "CGIF", "FileIO", "Parallelism", "CWebP", "CZlib"]),
 
     // The only importer of Cairo; pixels in memory only (no files).
-    .target(name: "CairoCanvas", dependencies: ["CCairo", "CPangoCairo", "Geometry"]),
-    .target(name: "Rendering", dependencies: ["LayerTree", "CairoCanvas", "Geometry"]),
+    .target(
+      name: "CairoCanvas", dependencies: ["CCairo", "CPangoCairo", "Geometry", "Parallelism"]),
+    .target(
+      name: "Rendering", dependencies: ["LayerTree", "CairoCanvas", "Geometry", "Parallelism"]),
     .target(
       name: "Scenes",
       dependencies: [

@@ -1,5 +1,5 @@
 import CPangoCairo
-import Synchronization
+import Parallelism
 
 // The text engine: Pango lays out and shapes (with HarfBuzz) over a private fontconfig set, and
 // the results become `TextLayout`s that canvases draw with Cairo alone.
@@ -207,7 +207,7 @@ extension String {
 }
 
 /// The one text engine, made on first use.
-let textEngine = Mutex<TextEngine?>(nil)
+let textEngine = Locked<TextEngine?>(nil)
 
 /// Runs `body` with the engine, under its lock.
 func withTextEngine<R: Sendable>(

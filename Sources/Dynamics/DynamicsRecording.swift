@@ -1,5 +1,5 @@
 import Geometry
-import Synchronization
+import Parallelism
 
 /// The simulations dynamic animators have run, recorded step by step and shared by every
 /// animator given the same recording, so that a simulation is stepped once however many
@@ -55,7 +55,7 @@ package final class DynamicsRecording: Sendable {
     var stepsTaken = 0
   }
 
-  private let store = Mutex(Store())
+  private let store = Locked(Store())
 
   /// Creates an empty recording.
   package init() {}

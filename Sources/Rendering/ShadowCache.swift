@@ -2,7 +2,7 @@ import CairoCanvas
 import Geometry
 import Glibc
 import LayerTree
-import Synchronization
+import Parallelism
 
 /// Blurred shadow shapes kept between frames, so that a shadow whose shape and blur do not
 /// change (a card that only moves or fades) is not blurred again.
@@ -36,7 +36,7 @@ public final class ShadowCache: Sendable {
     var linear: [Double]
   }
 
-  private let state = Mutex(State())
+  private let state = Locked(State())
   /// The most bytes of blurred shadows kept (64 MB); the oldest go first.
   private let byteLimit: Int
 
