@@ -225,28 +225,11 @@ extension Canvas {
   public func draw(_ bitmap: Bitmap, from source: Rect, in rect: Rect) {
     let r = rect.standardized, s = source.standardized
     guard bitmap.width > 0, bitmap.height > 0, !r.isEmpty, s.width > 0, s.height > 0,
-      let image = Canvas.makeSurface(bitmap), let pattern = cairo_pattern_create_for_surface(image)
+      let image = imageSurfaces.surface(for: bitmap)
     else { return }
-    defer {
-      cairo_pattern_destroy(pattern)
-      cairo_surface_destroy(image)
-    }
     recording?.add(image: bitmap, in: r)
     recording?.add("source", [s.minX, s.minY, s.width, s.height])
-    // User (x, y) -> image pixels (s.minX + (x - r.minX) * s.w / r.w, ...).
-    var m = cairo_matrix_t()
-    cairo_matrix_init_translate(&m, s.minX, s.minY)
-    cairo_matrix_scale(&m, s.width / r.width, s.height / r.height)
-    cairo_matrix_translate(&m, -r.minX, -r.minY)
-    cairo_pattern_set_matrix(pattern, &m)
-    cairo_pattern_set_filter(pattern, CAIRO_FILTER_BILINEAR)
-    cairo_pattern_set_extend(pattern, CAIRO_EXTEND_PAD)
-    cairo_save(cr)
-    cairo_set_source(cr, pattern)
-    cairo_new_path(cr)
-    cairo_rectangle(cr, r.minX, r.minY, r.width, r.height)
-    cairo_fill(cr)
-    cairo_restore(cr)
+    paint(image, source: s, in: r)
   }
 
   // MARK: Masks and tinted groups

@@ -8,7 +8,9 @@ extension Canvas {
     guard bitmap.width > 0, bitmap.height > 0, !rect.isEmpty else { return }
     guard let image = imageSurfaces.surface(for: bitmap) else { return }
     recording?.add(image: bitmap, in: rect.standardized)
-    paint(image, width: bitmap.width, height: bitmap.height, in: rect)
+    paint(
+      image, source: Rect(x: 0, y: 0, width: Double(bitmap.width), height: Double(bitmap.height)),
+      in: rect)
   }
 
   /// Draws another canvas stretched into `rect` (points), sampled as `draw(_:in:)` samples a
@@ -16,16 +18,23 @@ extension Canvas {
   public func draw(_ canvas: Canvas, in rect: Rect) {
     guard !rect.isEmpty else { return }
     cairo_surface_flush(canvas.surface)
-    paint(canvas.surface, width: canvas.pixelWidth, height: canvas.pixelHeight, in: rect)
+    paint(
+      canvas.surface,
+      source: Rect(
+        x: 0, y: 0, width: Double(canvas.pixelWidth), height: Double(canvas.pixelHeight)),
+      in: rect)
   }
 
-  private func paint(_ image: OpaquePointer, width: Int, height: Int, in rect: Rect) {
-    let r = rect.standardized
+  /// Fills `rect` (points) with the `source` part (image pixels) of `image`, stretched, sampled
+  /// bilinearly with the edge pixels extended.
+  func paint(_ image: OpaquePointer, source: Rect, in rect: Rect) {
+    let r = rect.standardized, s = source.standardized
     guard let pattern = cairo_pattern_create_for_surface(image) else { return }
     defer { cairo_pattern_destroy(pattern) }
-    // Pattern space is image pixels: user (x, y) -> ((x - minX) * W / w, (y - minY) * H / h).
+    // Pattern space is image pixels: user (x, y) -> (s.minX + (x - r.minX) * s.w / r.w, ...).
     var m = cairo_matrix_t()
-    cairo_matrix_init_scale(&m, Double(width) / r.width, Double(height) / r.height)
+    cairo_matrix_init_translate(&m, s.minX, s.minY)
+    cairo_matrix_scale(&m, s.width / r.width, s.height / r.height)
     cairo_matrix_translate(&m, -r.minX, -r.minY)
     cairo_pattern_set_matrix(pattern, &m)
     cairo_pattern_set_filter(pattern, CAIRO_FILTER_BILINEAR)
