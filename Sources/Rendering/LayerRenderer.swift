@@ -55,10 +55,23 @@ public struct LayerRenderer: Sendable {
       mask: { () throws(RenderingError) in try draw(mask, in: canvas) })
   }
 
+  /// The most shadowed layers that may enclose a shadowed layer: 32. A shadow's shape is its
+  /// layer's subtree drawn again, so each level of nesting adds a pass over what it holds.
+  public static let maximumNestedShadows = 32
+
   private func drawShadowAndContent(of layer: Layer, in canvas: Canvas) throws(RenderingError) {
-    if layer.hasVisibleShadow {
-      try shadows.drawShadow(of: layer, in: canvas, renderer: self)
+    guard layer.hasVisibleShadow else {
+      try drawContent(of: layer, in: canvas)
+      return
     }
+    guard canvas.effectNesting <= LayerRenderer.maximumNestedShadows else {
+      throw .shadowsNestedTooDeep(layer: layer.name)
+    }
+    // The count includes this layer while its shadow's shape and its content are drawn (the
+    // shape's canvas starts from it).
+    canvas.effectNesting += 1
+    defer { canvas.effectNesting -= 1 }
+    try shadows.drawShadow(of: layer, in: canvas, renderer: self)
     try drawContent(of: layer, in: canvas)
   }
 

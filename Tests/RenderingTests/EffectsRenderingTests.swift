@@ -113,6 +113,52 @@ import Testing
     #expect(moved == (try frame(x: 37.3, cache: ShadowCache())))
   }
 
+  /// Shadowed layers nested `depth` deep, each larger than the frame (so every shape is cut by
+  /// the edge of its region and depends on its place), each holding the next.
+  func nestedShadows(depth: Int) -> Layer {
+    var inner = Layer()
+    inner.frame = Rect(-190, -190, 400, 400)
+    inner.backgroundColor = .white
+    inner.shadowOpacity = 0.5
+    inner.shadowRadius = 3
+    for _ in 0..<depth {
+      let outer = Layer()
+      outer.frame = Rect(-140, -140, 400, 400)
+      outer.shadowOpacity = 0.5
+      outer.shadowRadius = 2
+      outer.addSublayer(inner)
+      inner = outer
+    }
+    return inner
+  }
+
+  @Test func nestedShadowsAreEachShapedOncePerFrame() throws {
+    // Each shadow's shape holds the inner shadowed layers: drawn in the frame's pixel grid, the
+    // inner shadows made for it are found again when the frame draws them (one miss per
+    // shadowed layer; the k-th level's shape finds the k - 1 inside it), where they used to be
+    // made again at every level (2^depth passes).
+    let cache = ShadowCache()
+    let canvas = try Canvas(size: Size(200, 200))
+    try LayerRenderer(shadowCache: cache).draw(nestedShadows(depth: 20), in: canvas)
+    #expect(cache.statistics.misses == 21)
+    #expect(cache.statistics.hits == 20 * 21 / 2)
+    let fresh = try Canvas(size: Size(200, 200))
+    try LayerRenderer(shadowCache: ShadowCache()).draw(nestedShadows(depth: 20), in: fresh)
+    let again = try Canvas(size: Size(200, 200))
+    try LayerRenderer(shadowCache: cache).draw(nestedShadows(depth: 20), in: again)
+    #expect(again.makeBitmap() == fresh.makeBitmap())
+  }
+
+  @Test func shadowsNestedPastTheLimitAreRefusedByName() throws {
+    let canvas = try Canvas(size: Size(200, 200))
+    let renderer = LayerRenderer(shadowCache: ShadowCache())
+    try renderer.draw(nestedShadows(depth: LayerRenderer.maximumNestedShadows), in: canvas)
+    let tooDeep = nestedShadows(depth: LayerRenderer.maximumNestedShadows + 1)
+    #expect(throws: RenderingError.shadowsNestedTooDeep(layer: nil)) {
+      try renderer.draw(tooDeep, in: canvas)
+    }
+  }
+
   @Test func maskMultipliesByItsAlphaAndIgnoresItsColor() throws {
     let b = try render(Size(40, 20)) { scene in
       let l = Layer()
