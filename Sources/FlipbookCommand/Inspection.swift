@@ -23,14 +23,23 @@ enum Inspection {
 
   /// The presentation values of one layer's inspected properties (`LayerProperty.isInspected`),
   /// in the table's order; for a layer that dynamics moves, its velocities after them.
-  static func entry(for layer: Layer, dynamics: DynamicItemState? = nil) -> String {
+  ///
+  /// A mask is not among the tree's layers, so its entry holds its own subtree: its sublayers'
+  /// entries, in drawing order, under `"sublayers"`.
+  static func entry(
+    for layer: Layer, dynamics: DynamicItemState? = nil, isMask: Bool = false
+  ) -> String {
     var fields: [(String, String)] = []
     for property in LayerProperty.all where property.isInspected {
       guard let value = property.value(of: layer) else { continue }
       fields.append((property.name, json(value)))
     }
     if let mask = layer.mask {
-      fields.append(("mask", entry(for: mask)))
+      fields.append(("mask", entry(for: mask, isMask: true)))
+    }
+    if isMask, !layer.sublayers.isEmpty {
+      let sublayers = layer.sublayersInDrawingOrder.map { entry(for: $0, isMask: true) }
+      fields.append(("sublayers", sublayers.joined(separator: ", ").bracketed))
     }
     if let dynamics {
       fields += [

@@ -231,5 +231,11 @@ import Testing
     let mask = try #require(masked["mask"] as? [String: Any])
     #expect(mask["bounds"] as? [Double] == [0, 0, 160, 120])
     #expect(masked["colors"] as? [[Double]] != nil)
+    // The mask's own subtree, in drawing order, with presentation values (the ellipse is
+    // animated from x 40 to 120 over 2 s).
+    let parts = try #require(mask["sublayers"] as? [[String: Any]])
+    #expect(parts.count == 3)
+    #expect(parts[0]["bounds"] as? [Double] == [0, 0, 140, 20])
+    #expect(parts[2]["position"] as? [Double] == [80, 90])
   }
 }
