@@ -1,0 +1,58 @@
+/// One filter of a layer's `filters` (Core Animation's property, which takes Core Image filters):
+/// applied to the layer's group (its shadow, content and sublayers, after its mask) before the
+/// group is composited with its opacity and `compositingFilter`.
+///
+/// The blur is Core Image's Gaussian blur; the color maps are Lottie's (After Effects') Fill,
+/// Tint and Tritone effects as lottie-web defines them (docs/scene-format.md, "Filters").
+/// Parameters interpolate when two lists have the same filters in the same order.
+public enum LayerFilter: Hashable, Sendable {
+  /// A Gaussian blur whose standard deviation is `radius` points of the layer's own space (it
+  /// scales with the layer), by the same blur as shadows. Core Image's `CIGaussianBlur`
+  /// (`inputRadius`); Lottie's Gaussian Blur effect with `radius` = 0.3 × blurriness (lottie-web's
+  /// σ). The blur spreads only within the canvas: what is off it does not bleed in.
+  case gaussianBlur(radius: Double)
+  /// Lottie's Fill effect: every pixel takes `color`'s red, green and blue, and its alpha is
+  /// multiplied by `opacity` (0...1; the color's own alpha is ignored, as in lottie-web).
+  case fill(color: Color, opacity: Double)
+  /// Lottie's Tint effect: each pixel's grey level (the mean of its linear-light channels) maps
+  /// from `black` (grey 0) to `white` (grey 1), mixed with the pixel's own color by `amount`
+  /// (0...1). Alpha is kept.
+  case tint(black: Color, white: Color, amount: Double)
+  /// Lottie's Tritone effect: each pixel's grey level maps through `dark` (0), `midtone` (0.5)
+  /// and `bright` (1), mixed with the pixel's own color by `amount` (0...1; 1: the tritone
+  /// only). Alpha is kept.
+  case tritone(bright: Color, midtone: Color, dark: Color, amount: Double)
+
+  /// The filter's name in scene files (`"gaussianBlur"`, `"fill"`, `"tint"`, `"tritone"`).
+  public var name: String {
+    switch self {
+    case .gaussianBlur: return "gaussianBlur"
+    case .fill: return "fill"
+    case .tint: return "tint"
+    case .tritone: return "tritone"
+    }
+  }
+
+  /// The filter's parameters as numbers (colors as red, green, blue, alpha), in the order of
+  /// the case's associated values: what animations interpolate.
+  public var parameters: [Double] {
+    func c(_ x: Color) -> [Double] { [x.red, x.green, x.blue, x.alpha] }
+    switch self {
+    case .gaussianBlur(let r): return [r]
+    case .fill(let color, let opacity): return c(color) + [opacity]
+    case .tint(let black, let white, let amount): return c(black) + c(white) + [amount]
+    case .tritone(let b, let m, let d, let amount): return c(b) + c(m) + c(d) + [amount]
+    }
+  }
+
+  /// The same filter with `parameters` replaced by `p` (as many numbers as `parameters` has).
+  public func with(parameters p: [Double]) -> LayerFilter {
+    func c(_ i: Int) -> Color { Color(red: p[i], green: p[i + 1], blue: p[i + 2], alpha: p[i + 3]) }
+    switch self {
+    case .gaussianBlur: return .gaussianBlur(radius: p[0])
+    case .fill: return .fill(color: c(0), opacity: p[4])
+    case .tint: return .tint(black: c(0), white: c(4), amount: p[8])
+    case .tritone: return .tritone(bright: c(0), midtone: c(4), dark: c(8), amount: p[12])
+    }
+  }
+}

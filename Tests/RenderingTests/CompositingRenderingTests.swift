@@ -1,0 +1,189 @@
+import Flipbook
+import FlipbookTestSupport
+import Foundation
+import Testing
+
+/// Pixel facts of blend modes (`compositingFilter`), mask modes and layer filters, checked
+/// against the formulas of the compositing specification and lottie-web's effects.
+@Suite struct CompositingRenderingTests {
+  func render(_ size: Size, scale: Double = 1, _ build: (Scene) -> Void) throws -> Bitmap {
+    let scene = Scene(size: size, scale: scale)
+    build(scene)
+    return try scene.makeFrame(at: 0).makeBitmap()
+  }
+
+  func square(_ color: Color, _ frame: Rect = Rect(0, 0, 20, 20)) -> Layer {
+    let l = Layer()
+    l.frame = frame
+    l.backgroundColor = color
+    return l
+  }
+
+  /// (1, 0.5, 0) below, (0.5, 0.5, 1) on top with the mode.
+  func blended(_ mode: CompositingFilter) throws -> RGBA8 {
+    let b = try render(Size(20, 20)) { scene in
+      scene.addLayer(square(Color(red: 1, green: 0.5, blue: 0, alpha: 1)))
+      let top = square(Color(red: 0.5, green: 0.5, blue: 1, alpha: 1))
+      top.compositingFilter = mode
+      scene.addLayer(top)
+    }
+    return b[10, 10]
+  }
+
+  @Test func separableBlendModesFollowTheirFormulas() throws {
+    #expect(try blended(.normal) == RGBA8(128, 128, 255, 255))
+    #expect(try blended(.multiply) == RGBA8(128, 64, 0, 255))  // a·b
+    // 1 − (1−a)(1−b), with 0.5 stored as 128/255: 1 − (127/255)² = 0.752.
+    #expect(try blended(.screen) == RGBA8(255, 192, 255, 255))
+    #expect(try blended(.difference) == RGBA8(127, 0, 255, 255))  // |a − b|
+    #expect(try blended(.darken) == RGBA8(128, 128, 0, 255))  // min
+    #expect(try blended(.lighten) == RGBA8(255, 128, 255, 255))  // max
+    #expect(try blended(.addition) == RGBA8(255, 255, 255, 255))  // clamped sum
+  }
+
+  @Test func porterDuffOperatorsCombineAlpha() throws {
+    func alpha(_ mode: CompositingFilter, opacity: Double, overlap: Bool = true) throws -> UInt8 {
+      let b = try render(Size(40, 20)) { scene in
+        let group = Layer()
+        group.frame = Rect(0, 0, 40, 20)
+        group.compositingFilter = .sourceOver
+        group.addSublayer(square(.red))
+        let top = square(.blue, Rect(overlap ? 0 : 20, 0, 20, 20))
+        top.compositingFilter = mode
+        top.opacity = opacity
+        group.addSublayer(top)
+        scene.addLayer(group)
+      }
+      return b[10, 10].a
+    }
+    #expect(try alpha(.destinationOut, opacity: 1) == 0)
+    #expect(try alpha(.destinationOut, opacity: 0.5) == 127)  // 255 · (1 − 0.5), rounded down
+    #expect(try alpha(.destinationIn, opacity: 0.5) == 128)
+    #expect(try alpha(.destinationIn, opacity: 1, overlap: false) == 0)  // cleared outside
+    #expect(try alpha(.xor, opacity: 1) == 0)
+  }
+
+  @Test func sourceOverIsolatesDestinationOperatorsToTheLayer() throws {
+    // A hole punched by a sublayer of an isolated layer does not reach what is below it.
+    let b = try render(Size(20, 20)) { scene in
+      scene.addLayer(square(.red))
+      let isolated = square(.clear)
+      isolated.compositingFilter = .sourceOver
+      let hole = square(.black)
+      hole.frame = Rect(0, 0, 20, 20)
+      hole.compositingFilter = .destinationOut
+      isolated.addSublayer(hole)
+      scene.addLayer(isolated)
+    }
+    #expect(b[10, 10] == RGBA8(255, 0, 0, 255))
+  }
+
+  /// A blue square masked by a mask of `maskColor` in `mode`; its alpha at the centre.
+  func maskedAlpha(_ mode: MaskMode, maskColor: Color?) throws -> UInt8 {
+    let b = try render(Size(20, 20)) { scene in
+      let l = square(.blue)
+      l.maskMode = mode
+      if let maskColor {
+        l.mask = square(maskColor)
+      } else {
+        l.mask = Layer()
+      }
+      scene.addLayer(l)
+    }
+    return b[10, 10].a
+  }
+
+  @Test func maskModesTurnTheMaskIntoCoverage() throws {
+    let grey = Color(red: 0.5, green: 0.5, blue: 0.5, alpha: 1)
+    #expect(try maskedAlpha(.alpha, maskColor: grey) == 255)
+    #expect(try maskedAlpha(.luminance, maskColor: grey) == 128)
+    #expect(try maskedAlpha(.luminanceInverted, maskColor: grey) == 127)
+    #expect(try maskedAlpha(.luminance, maskColor: .white) == 255)
+    // Red's BT.709 luminance: 0.2126.
+    #expect(try maskedAlpha(.luminance, maskColor: .red) == 54)
+    let halfClear = Color(red: 1, green: 1, blue: 1, alpha: 0.25)
+    #expect(try maskedAlpha(.alphaInverted, maskColor: halfClear) == 191)
+    // Where the mask draws nothing: inverted modes show everything.
+    #expect(try maskedAlpha(.alphaInverted, maskColor: nil) == 255)
+    #expect(try maskedAlpha(.luminanceInverted, maskColor: nil) == 255)
+    #expect(try maskedAlpha(.luminance, maskColor: nil) == 0)
+  }
+
+  func filtered(_ filter: LayerFilter, color: Color = .red) throws -> RGBA8 {
+    let b = try render(Size(20, 20)) { scene in
+      let l = square(color)
+      l.filters = [filter]
+      scene.addLayer(l)
+    }
+    return b[10, 10]
+  }
+
+  @Test func colorMapsFollowLottieWebsEffects() throws {
+    // Fill: the color, alpha times opacity.
+    let green = Color(red: 0, green: 1, blue: 0, alpha: 1)
+    #expect(try filtered(.fill(color: green, opacity: 0.5)) == RGBA8(0, 255, 0, 128))
+    // Grey level of red: the mean of linear (1, 0, 0) is 1/3, 0.6125 in sRGB: 156.
+    let bw = LayerFilter.tint(black: .black, white: .white, amount: 1)
+    #expect(try filtered(bw) == RGBA8(156, 156, 156, 255))
+    let half = LayerFilter.tint(black: .black, white: .white, amount: 0.5)
+    #expect(try filtered(half) == RGBA8(206, 78, 78, 255))
+    let tritone = LayerFilter.tritone(bright: .white, midtone: .blue, dark: .black, amount: 1)
+    #expect(try filtered(tritone, color: .white) == RGBA8(255, 255, 255, 255))
+    #expect(try filtered(tritone, color: .black) == RGBA8(0, 0, 0, 255))
+    // Red's level 0.6125 is 0.2249 of the way from the midtone (blue) to the bright (white).
+    #expect(try filtered(tritone) == RGBA8(57, 57, 255, 255))
+  }
+
+  @Test(arguments: [1.0, 2.0])
+  func blurSigmaIsRadiusInTheLayersPoints(scale: Double) throws {
+    let radius = 3.0
+    let b = try render(Size(100, 20), scale: scale) { scene in
+      let l = square(.black, Rect(50, -50, 200, 200))
+      l.filters = [.gaussianBlur(radius: radius)]
+      scene.addLayer(l)
+    }
+    // Alpha across the edge at x = 50 points is Φ((x − 50) / σ), σ = radius · scale pixels.
+    let sigma = radius * scale, edge = 50 * scale
+    var worst = 0.0
+    for x in Int(edge - 3 * sigma)..<Int(edge + 3 * sigma) {
+      let expected = 0.5 * (1 + erf((Double(x) + 0.5 - edge) / sigma / 2.squareRoot())) * 255
+      worst = max(worst, abs(Double(b[x, Int(10 * scale)].a) - expected))
+    }
+    #expect(worst <= 2, "largest difference from the Gaussian's edge: \(worst) levels")
+  }
+
+  @Test func filtersInterpolateParameterByParameter() {
+    let a = AnimationValue.filters([.gaussianBlur(radius: 0), .fill(color: .black, opacity: 0)])
+    let b = AnimationValue.filters([.gaussianBlur(radius: 6), .fill(color: .white, opacity: 1)])
+    let gray = Color(red: 0.5, green: 0.5, blue: 0.5, alpha: 1)
+    #expect(
+      AnimationValue.interpolate(a, b, 0.5)
+        == .filters([.gaussianBlur(radius: 3), .fill(color: gray, opacity: 0.5)]))
+    // Different filters switch halfway.
+    let c = AnimationValue.filters([.gaussianBlur(radius: 6)])
+    #expect(AnimationValue.interpolate(a, c, 0.4) == a)
+    #expect(AnimationValue.interpolate(a, c, 0.6) == c)
+  }
+
+  @Test func scenesReadBlendModesMaskModesAndFilters() throws {
+    let json = """
+      {"flipbook": 1, "size": [20, 20], "layers": [{"name": "a",
+        "compositingFilter": "multiplyBlendMode", "maskMode": "luminanceInverted",
+        "filters": [{"type": "gaussianBlur", "radius": 2},
+          {"type": "tritone", "bright": "#ffffff", "midtone": "#ff0000", "dark": "#000000",
+           "amount": 0.5}]}]}
+      """
+    let scene = try SceneFormat.decode(Array(json.utf8), file: "t.json")
+    let layer = try #require(scene.layers.first)
+    #expect(layer.compositingFilter == .multiply)
+    #expect(layer.maskMode == .luminanceInverted)
+    #expect(
+      layer.filters == [
+        .gaussianBlur(radius: 2),
+        .tritone(bright: .white, midtone: .red, dark: .black, amount: 0.5),
+      ])
+    #expect(LayerProperty.compositingFilter.defaultValue == .choice("normal"))
+    #expect(LayerProperty.maskMode.defaultValue == .choice("alpha"))
+    #expect(LayerProperty.filters.defaultValue == .value(.filters([])))
+  }
+}
