@@ -46,11 +46,38 @@ struct PremultipliedPixels {
         }
       }
     case .tint(let black, let white, let amount):
-      mapColors(amount: amount) { level in Self.mix(black, white, level) }
+      tint(black: black, white: white, amount: amount)
     case .tritone(let bright, let midtone, let dark, let amount):
       mapColors(amount: amount) { level in
         level < 0.5
           ? Self.mix(dark, midtone, level * 2) : Self.mix(midtone, bright, level * 2 - 1)
+      }
+    }
+  }
+
+  /// Lottie's Tint as lottie-web builds it: the grey level (as `mapColors`) at alpha × `amount`,
+  /// then that level mapped from `black` to `white` at alpha × `amount`, both composited over
+  /// the pixel (SVG's feMerge of the source and its two color matrices).
+  private func tint(black: Color, white: Color, amount: Double) {
+    let k = Swift.min(1, Swift.max(0, amount))
+    guard k > 0 else { return }
+    forEachRow { row in
+      for x in 0..<width {
+        let p = row[x]
+        let a8 = p >> 24
+        guard a8 > 0 else { continue }
+        let a = Double(a8) / 255
+        let r = Double((p >> 16) & 0xFF) / 255, g = Double((p >> 8) & 0xFF) / 255
+        let b = Double(p & 0xFF) / 255
+        let level = Self.greyLevel(r / a, g / a, b / a)
+        let (mr, mg, mb) = Self.mix(black, white, level)
+        let t = a * k  // the alpha of both tinted layers
+        // Premultiplied: source, the grey over it, the mapped color over that.
+        func over(_ top: Double, _ below: Double) -> Double { top * t + below * (1 - t) }
+        let outA = t + (1 - t) * (t + (1 - t) * a)
+        let outR = over(mr, over(level, r)), outG = over(mg, over(level, g))
+        let outB = over(mb, over(level, b))
+        row[x] = Self.pack(outR / outA, outG / outA, outB / outA, outA)
       }
     }
   }
@@ -68,8 +95,7 @@ struct PremultipliedPixels {
         let a = Double(a8) / 255
         let r = Double((p >> 16) & 0xFF) / 255 / a, g = Double((p >> 8) & 0xFF) / 255 / a
         let b = Double(p & 0xFF) / 255 / a
-        let linear = (Self.linear(r) + Self.linear(g) + Self.linear(b)) / 3
-        let (mr, mg, mb) = map(Self.sRGB(linear))
+        let (mr, mg, mb) = map(Self.greyLevel(r, g, b))
         row[x] = Self.pack(r + (mr - r) * k, g + (mg - g) * k, b + (mb - b) * k, a)
       }
     }
@@ -107,6 +133,12 @@ struct PremultipliedPixels {
         row[x] = a << 24 | r << 16 | g << 8 | b
       }
     }
+  }
+
+  /// The grey level of a straight sRGB color, as lottie-web's effects take it: the mean of the
+  /// linear-light channels (a color matrix in linearRGB), back in sRGB.
+  static func greyLevel(_ r: Double, _ g: Double, _ b: Double) -> Double {
+    sRGB((linear(r) + linear(g) + linear(b)) / 3)
   }
 
   /// A straight color (components 0...1) and alpha as a premultiplied pixel.

@@ -14,9 +14,10 @@ public enum LayerFilter: Hashable, Sendable {
   /// Lottie's Fill effect: every pixel takes `color`'s red, green and blue, and its alpha is
   /// multiplied by `opacity` (0...1; the color's own alpha is ignored, as in lottie-web).
   case fill(color: Color, opacity: Double)
-  /// Lottie's Tint effect: each pixel's grey level (the mean of its linear-light channels) maps
-  /// from `black` (grey 0) to `white` (grey 1), mixed with the pixel's own color by `amount`
-  /// (0...1). Alpha is kept.
+  /// Lottie's Tint effect, as lottie-web builds it: each pixel's grey level (the mean of its
+  /// linear-light channels, in sRGB) maps from `black` (grey 0) to `white` (grey 1); the grey,
+  /// then the mapped color, each at the pixel's alpha × `amount` (0...1), are composited over
+  /// the pixel. With `amount` 1 an opaque pixel becomes the mapped color.
   case tint(black: Color, white: Color, amount: Double)
   /// Lottie's Tritone effect: each pixel's grey level maps through `dark` (0), `midtone` (0.5)
   /// and `bright` (1), mixed with the pixel's own color by `amount` (0...1; 1: the tritone

@@ -126,7 +126,8 @@ import Testing
     let bw = LayerFilter.tint(black: .black, white: .white, amount: 1)
     #expect(try filtered(bw) == RGBA8(156, 156, 156, 255))
     let half = LayerFilter.tint(black: .black, white: .white, amount: 0.5)
-    #expect(try filtered(half) == RGBA8(206, 78, 78, 255))
+    // lottie-web's merge: grey (0.6125) at half over red, then the mapped grey at half over that.
+    #expect(try filtered(half) == RGBA8(181, 117, 117, 255))
     let tritone = LayerFilter.tritone(bright: .white, midtone: .blue, dark: .black, amount: 1)
     #expect(try filtered(tritone, color: .white) == RGBA8(255, 255, 255, 255))
     #expect(try filtered(tritone, color: .black) == RGBA8(0, 0, 0, 255))
