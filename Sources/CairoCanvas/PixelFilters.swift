@@ -102,37 +102,63 @@ struct PremultipliedPixels {
   }
 
   /// Blurs the four premultiplied channels with a Gaussian of standard deviation `sigma` pixels
-  /// (the shadows' blur, `Blur`), zero outside the surface.
+  /// (the shadows' blur, `Blur`), zero outside the surface. Only the drawn pixels' bounding box,
+  /// grown by the blur's reach, is blurred: the rest stays transparent.
   private func blur(sigma: Double) {
     guard sigma > 0, sigma.isFinite, width > 0, height > 0 else { return }
     let passes = Blur.passes(sigma: Swift.min(sigma, 4 * Double(Swift.max(width, height))))
-    var channel = [Float](repeating: 0, count: width * height)
-    for shift in [UInt32(24), 16, 8, 0] {
-      var i = 0
-      forEachRow { row in
-        for x in 0..<width { channel[i + x] = Float((row[x] >> shift) & 0xFF) }
-        i += width
+    guard let drawn = drawnBox() else { return }
+    let reach = passes.reach + 1
+    let x0 = Swift.max(0, drawn.x0 - reach), x1 = Swift.min(width, drawn.x1 + reach)
+    let y0 = Swift.max(0, drawn.y0 - reach), y1 = Swift.min(height, drawn.y1 + reach)
+    let w = x1 - x0, h = y1 - y0
+    var channel = [Float](repeating: 0, count: w * h)
+    func rows(_ body: (UnsafeMutablePointer<UInt32>, Int) -> Void) {
+      for y in y0..<y1 {
+        (data + y * stride).withMemoryRebound(to: UInt32.self, capacity: width) {
+          body($0 + x0, (y - y0) * w)
+        }
       }
-      Blur.apply(passes, to: &channel, width: width, height: height)
-      i = 0
-      forEachRow { row in
-        for x in 0..<width {
+    }
+    for shift in [UInt32(24), 16, 8, 0] {
+      rows { row, i in
+        for x in 0..<w { channel[i + x] = Float((row[x] >> shift) & 0xFF) }
+      }
+      Blur.apply(passes, to: &channel, width: w, height: h)
+      rows { row, i in
+        for x in 0..<w {
           let v = UInt32(Swift.min(255, Swift.max(0, channel[i + x]) + 0.5))
           row[x] = (row[x] & ~(0xFF << shift)) | v << shift
         }
-        i += width
       }
     }
     // Rounding per channel may leave a color component above alpha; premultiplied pixels
     // must not have one.
-    forEachRow { row in
-      for x in 0..<width {
+    rows { row, _ in
+      for x in 0..<w {
         let p = row[x], a = p >> 24
         let r = Swift.min(a, (p >> 16) & 0xFF), g = Swift.min(a, (p >> 8) & 0xFF)
         let b = Swift.min(a, p & 0xFF)
         row[x] = a << 24 | r << 16 | g << 8 | b
       }
     }
+  }
+
+  /// The bounding box of the pixels that are not fully transparent (`x1`, `y1` exclusive), or
+  /// `nil` when there are none.
+  func drawnBox() -> (x0: Int, y0: Int, x1: Int, y1: Int)? {
+    var x0 = width, y0 = height, x1 = 0, y1 = 0
+    var y = 0
+    forEachRow { row in
+      for x in 0..<width where row[x] != 0 {
+        x0 = Swift.min(x0, x)
+        x1 = Swift.max(x1, x + 1)
+        y0 = Swift.min(y0, y)
+        y1 = Swift.max(y1, y + 1)
+      }
+      y += 1
+    }
+    return x1 > x0 ? (x0, y0, x1, y1) : nil
   }
 
   /// The grey level of a straight sRGB color, as lottie-web's effects take it: the mean of the
