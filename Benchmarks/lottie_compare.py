@@ -19,7 +19,8 @@ The references AGREE on a frame when rlottie's and python-lottie's renders match
 judged against rlottie on those frames only.
 
 Timing (the first --timing files, default 10, that Flipbook reads): lottie2gif (pyrlottie's
-binary) against `flipbook render FILE -o out.gif`, wall time; and rlottie's mean time per frame.
+binary, which writes IN.json.gif) against `flipbook render FILE -o out.gif`: wall time and
+bytes; and rlottie's time per frame.
 Prints a Markdown report (also written to --report).
 """
 import argparse
@@ -248,7 +249,8 @@ def main():
         out.append("rlottie: median %.2f ms per frame." % (1000 * statistics.median(rlottie_frame_seconds)))
 
     if timed and os.path.exists(opts.lottie2gif):
-        out += ["", "| file | lottie2gif s | flipbook render .gif s |", "|---|---|---|"]
+        out += ["", "| file | lottie2gif s | flipbook render .gif s | lottie2gif bytes | Flipbook bytes |",
+                "|---|---|---|---|---|"]
         ratios = []
         for path in timed:
             d = tempfile.mkdtemp(dir=work)
@@ -258,9 +260,12 @@ def main():
             t_fb, rc_fb = time_command([os.path.abspath(opts.flipbook), "render", "in.json", "-o", "out.gif", "--quiet"], d)
             if rc_ref == 0 and rc_fb == 0:
                 ratios.append(t_fb / t_ref)
-            out.append("| %s | %.2f%s | %.2f%s |" % (
+            def size(name):
+                full = os.path.join(d, name)
+                return str(os.path.getsize(full)) if os.path.exists(full) else "-"
+            out.append("| %s | %.2f%s | %.2f%s | %s | %s |" % (
                 os.path.relpath(path, opts.samples), t_ref, "" if rc_ref == 0 else " (failed)",
-                t_fb, "" if rc_fb == 0 else " (failed)"))
+                t_fb, "" if rc_fb == 0 else " (failed)", size("in.json.gif"), size("out.gif")))
         if ratios:
             out.append("")
             out.append("Median Flipbook / lottie2gif time: %.2f" % statistics.median(ratios))
