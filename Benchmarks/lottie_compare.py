@@ -244,7 +244,8 @@ def main():
         out.append("Flipbook matches rlottie on %d of %d of those frames (%.1f%%)." % (
             s["flipbook_match"], s["flipbook_judged"], 100 * s["flipbook_match"] / s["flipbook_judged"]))
     elif flipbook_note:
-        out.append("Flipbook was not compared: %s" % flipbook_note)
+        out.append("Flipbook was not compared: `flipbook frame` does not read these files yet "
+                   "(it said: %s). It is compared once the Lottie reader lands." % flipbook_note)
     if rlottie_frame_seconds:
         out.append("rlottie: median %.2f ms per frame." % (1000 * statistics.median(rlottie_frame_seconds)))
 

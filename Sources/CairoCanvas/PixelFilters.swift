@@ -169,8 +169,10 @@ struct PremultipliedPixels {
 
   /// A straight color (components 0...1) and alpha as a premultiplied pixel.
   static func pack(_ r: Double, _ g: Double, _ b: Double, _ a: Double) -> UInt32 {
-    func level(_ x: Double) -> UInt32 { UInt32((Swift.min(1, Swift.max(0, x)) * 255).rounded()) }
-    let alpha = Swift.min(1, Swift.max(0, a))
+    // NaN (a color given as NaN from Swift) counts as 0, so that no conversion traps.
+    func unit(_ x: Double) -> Double { x.isNaN ? 0 : Swift.min(1, Swift.max(0, x)) }
+    func level(_ x: Double) -> UInt32 { UInt32((unit(x) * 255).rounded()) }
+    let alpha = unit(a)
     return level(alpha) << 24 | level(r * alpha) << 16 | level(g * alpha) << 8 | level(b * alpha)
   }
 

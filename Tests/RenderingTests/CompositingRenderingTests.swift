@@ -78,6 +78,48 @@ import Testing
     #expect(b[10, 10] == RGBA8(255, 0, 0, 255))
   }
 
+  /// The alpha at (10, 10) of a blue layer whose mask is one layer of white shape sublayers,
+  /// each given as (its rectangle, compositing filter, opacity): scene-format.md §4.4's
+  /// mapping of Lottie's masks.
+  func lottieMasked(_ shapes: [(Rect, CompositingFilter, Double)]) throws -> UInt8 {
+    let b = try render(Size(20, 20)) { scene in
+      let l = square(.blue)
+      let mask = Layer()
+      mask.frame = Rect(0, 0, 20, 20)
+      for (rect, mode, opacity) in shapes {
+        let shape = ShapeLayer()
+        shape.frame = Rect(0, 0, 20, 20)
+        shape.path = Path(rect: rect)
+        shape.fillColor = .white
+        shape.compositingFilter = mode
+        shape.opacity = opacity
+        mask.addSublayer(shape)
+      }
+      l.mask = mask
+      scene.addLayer(l)
+    }
+    return b[10, 10].a
+  }
+
+  @Test func lottieMaskModesCombineAsDocumented() throws {
+    let all = Rect(0, 0, 20, 20), hit = Rect(5, 5, 10, 10), miss = Rect(0, 0, 4, 4)
+    // add: A + a − A·a
+    // (Opacities are 8-bit in the canvas: within a level of the formula.)
+    func near(_ a: UInt8, _ b: Double) -> Bool { abs(Double(a) - b) <= 1 }
+    #expect(near(try lottieMasked([(hit, .normal, 0.5), (hit, .normal, 0.5)]), 191.25))
+    // subtract, first mask: the white rectangle first, then A·(1 − a)
+    #expect(try lottieMasked([(all, .normal, 1), (hit, .destinationOut, 0.5)]) == 127)
+    #expect(try lottieMasked([(all, .normal, 1), (miss, .destinationOut, 1)]) == 255)
+    // intersect: A·a·o (the shape's alpha times its opacity), as lottie-web's alpha mask
+    #expect(try lottieMasked([(all, .normal, 1), (hit, .destinationIn, 1)]) == 255)
+    #expect(try lottieMasked([(all, .normal, 1), (miss, .destinationIn, 1)]) == 0)
+    #expect(near(try lottieMasked([(all, .normal, 1), (hit, .destinationIn, 0.25)]), 63.75))
+    #expect(try lottieMasked([(all, .normal, 1), (miss, .destinationIn, 0.25)]) == 0)
+    // difference: A + a − 2·A·a
+    #expect(try lottieMasked([(hit, .normal, 1), (hit, .xor, 1)]) == 0)
+    #expect(try lottieMasked([(miss, .normal, 1), (hit, .xor, 1)]) == 255)
+  }
+
   /// A blue square masked by a mask of `maskColor` in `mode`; its alpha at the centre.
   func maskedAlpha(_ mode: MaskMode, maskColor: Color?) throws -> UInt8 {
     let b = try render(Size(20, 20)) { scene in
