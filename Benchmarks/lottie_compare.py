@@ -83,7 +83,8 @@ def render_rlottie(path, frames, w, h, ip):
         raw = anim.lottie_animation_render(frame_num=n, width=w, height=h)
         seconds.append(time.perf_counter() - start)
         bgra = np.frombuffer(raw, np.uint8).reshape(h, w, 4)
-        # rlottie's buffers are premultiplied BGRA (ARGB32 in memory): swap to RGBA, keep premultiplied.
+        # rlottie's buffers are premultiplied BGRA (ARGB32 in memory): swap to RGBA, keep them
+        # premultiplied.
         images.append(bgra[..., [2, 1, 0, 3]].astype(np.int16))
     return images, seconds
 
@@ -158,7 +159,8 @@ def main():
     parser.add_argument("--timing", type=int, default=10)
     parser.add_argument("--only", default="")
     parser.add_argument("--report", default=".build/bench/lottie-report.md")
-    parser.add_argument("--lottie2gif", default=os.path.expanduser("~/.cache/flipbook/bin/lottie2gif"))
+    parser.add_argument(
+        "--lottie2gif", default=os.path.expanduser("~/.cache/flipbook/bin/lottie2gif"))
     opts = parser.parse_args()
 
     files = sorted(glob.glob(os.path.join(opts.samples, "**", "*.json"), recursive=True))
@@ -224,14 +226,16 @@ def main():
             flipbook_note = flipbook_note or "no Flipbook binary at %s" % opts.flipbook
         rows.append((name, "%d/%d" % (sum(agree), len(frames)),
                      "%.2f" % (1000 * statistics.mean(seconds)), fb_cell, "%dx%d" % (w, h)))
-        print("%-60s references agree %s  flipbook %s" % (name, rows[-1][1], fb_cell), file=sys.stderr)
+        print("%-60s references agree %s  flipbook %s" % (name, rows[-1][1], fb_cell),
+              file=sys.stderr)
 
     out = ["# Lottie: Flipbook against rlottie where rlottie and python-lottie agree", ""]
     out.append("Tolerance: a pixel differs when its premultiplied RGBA is more than %d levels "
                "from all of the other render's 3 x 3 neighbourhood (both ways); a frame matches "
                "when at most %.1f%% of its pixels differ." % (MAX_DIFF, 100 * MAX_FRACTION))
     out.append("")
-    out.append("| file | references agree (frames) | rlottie ms/frame | Flipbook matches rlottie | size |")
+    out.append("| file | references agree (frames) | rlottie ms/frame "
+               "| Flipbook matches rlottie | size |")
     out.append("|---|---|---|---|---|")
     for r in rows:
         out.append("| " + " | ".join(r) + " |")
@@ -242,15 +246,18 @@ def main():
             s["agree"], s["sampled"], 100 * s["agree"] / s["sampled"]))
     if s["flipbook_judged"]:
         out.append("Flipbook matches rlottie on %d of %d of those frames (%.1f%%)." % (
-            s["flipbook_match"], s["flipbook_judged"], 100 * s["flipbook_match"] / s["flipbook_judged"]))
+            s["flipbook_match"], s["flipbook_judged"],
+            100 * s["flipbook_match"] / s["flipbook_judged"]))
     elif flipbook_note:
         out.append("Flipbook was not compared: `flipbook frame` does not read these files yet "
                    "(it said: %s). It is compared once the Lottie reader lands." % flipbook_note)
     if rlottie_frame_seconds:
-        out.append("rlottie: median %.2f ms per frame." % (1000 * statistics.median(rlottie_frame_seconds)))
+        median = 1000 * statistics.median(rlottie_frame_seconds)
+        out.append("rlottie: median %.2f ms per frame." % median)
 
     if timed and os.path.exists(opts.lottie2gif):
-        out += ["", "| file | lottie2gif s | flipbook render .gif s | lottie2gif bytes | Flipbook bytes |",
+        out += ["", "| file | lottie2gif s | flipbook render .gif s | lottie2gif bytes "
+                "| Flipbook bytes |",
                 "|---|---|---|---|---|"]
         ratios = []
         for path in timed:
@@ -258,7 +265,9 @@ def main():
             local = os.path.join(d, "in.json")
             shutil.copy(path, local)
             t_ref, rc_ref = time_command([opts.lottie2gif, "in.json"], d)
-            t_fb, rc_fb = time_command([os.path.abspath(opts.flipbook), "render", "in.json", "-o", "out.gif", "--quiet"], d)
+            render = [os.path.abspath(opts.flipbook), "render", "in.json", "-o", "out.gif",
+                      "--quiet"]
+            t_fb, rc_fb = time_command(render, d)
             if rc_ref == 0 and rc_fb == 0:
                 ratios.append(t_fb / t_ref)
             def size(name):
