@@ -19,8 +19,10 @@ The references AGREE on a frame when rlottie's and python-lottie's renders match
 judged against rlottie on those frames only.
 
 Timing (the first --timing files, default 10, that Flipbook reads): lottie2gif (pyrlottie's
-binary, which writes IN.json.gif) against `flipbook render FILE -o out.gif`: wall time and
-bytes; and rlottie's time per frame.
+binary, which writes IN.json.gif) against `flipbook render FILE -o out.gif`: wall time, bytes,
+and the PSNR of each GIF's decoded frames against rlottie's, composited over mid-grey (so a
+missing transparency or dark edges cost), with whether the GIF is transparent; and rlottie's
+time per frame.
 Prints a Markdown report (also written to --report).
 """
 import argparse
@@ -144,6 +146,42 @@ def matches(a, b):
     return differing_fraction(a, b) <= MAX_FRACTION
 
 
+def gif_fidelity(gif_path, lottie_path):
+    """(PSNR in dB over mid-grey, transparent?) of a GIF against rlottie's frames: each of
+    rlottie's N frames n (from ip) is compared with the GIF frame showing at the fraction n / N
+    of the GIF's whole duration (by its delays: encoders merge identical frames, and round
+    delays, lottie2gif to 30 ms at 30 fps), composited over grey, so that dark fringes and
+    missing transparency both cost."""
+    import rlottie_python as rl
+    from PIL import ImageSequence
+
+    anim = rl.LottieAnimation.from_file(lottie_path)
+    w, h = anim.lottie_animation_get_size()
+    total = anim.lottie_animation_get_totalframe()
+    gif = Image.open(gif_path)
+    transparent = "transparency" in gif.info
+    shown, starts, t = [], [], 0.0
+    for frame in ImageSequence.Iterator(gif):
+        a = np.asarray(frame.convert("RGBA").resize((w, h)), dtype=np.float64)
+        alpha = a[..., 3:4] / 255
+        shown.append(a[..., :3] * alpha + 128 * (1 - alpha))
+        starts.append(t)
+        t += frame.info.get("duration", 0) / 1000
+    errors = []
+    k = 0
+    for n in range(total):
+        time_n = (n + 0.5) / total * t
+        while k + 1 < len(starts) and starts[k + 1] <= time_n:
+            k += 1
+        raw = np.frombuffer(anim.lottie_animation_render(frame_num=n), np.uint8).reshape(h, w, 4)
+        ref = raw[..., [2, 1, 0, 3]].astype(np.float64)  # premultiplied
+        ref_on_grey = ref[..., :3] + 128 * (1 - ref[..., 3:4] / 255)
+        errors.append(((ref_on_grey - shown[k]) ** 2).mean())
+    mse = statistics.mean(errors) if errors else float("nan")
+    psnr = float("inf") if mse == 0 else 10 * np.log10(255 ** 2 / mse)
+    return psnr, transparent
+
+
 def time_command(args, cwd):
     start = time.perf_counter()
     r = subprocess.run(args, cwd=cwd, capture_output=True, timeout=600)
@@ -256,15 +294,18 @@ def main():
         out.append("rlottie: median %.2f ms per frame." % median)
 
     if timed and os.path.exists(opts.lottie2gif):
-        out += ["", "| file | lottie2gif s | flipbook render .gif s | lottie2gif bytes "
-                "| Flipbook bytes |",
-                "|---|---|---|---|---|"]
+        out += ["", "GIFs: wall time, bytes, and PSNR of the decoded frames against rlottie's over "
+                "mid-grey (T: the GIF has transparency).", "",
+                "| file | lottie2gif s | flipbook render .gif s | lottie2gif bytes "
+                "| Flipbook bytes | lottie2gif dB | Flipbook dB |",
+                "|---|---|---|---|---|---|---|"]
         ratios = []
         for path in timed:
             d = tempfile.mkdtemp(dir=work)
             local = os.path.join(d, "in.json")
             shutil.copy(path, local)
-            t_ref, rc_ref = time_command([opts.lottie2gif, "in.json"], d)
+            size_arg = "%dx%d" % (int(is_lottie(path)["w"]), int(is_lottie(path)["h"]))
+            t_ref, rc_ref = time_command([opts.lottie2gif, "in.json", size_arg], d)
             render = [os.path.abspath(opts.flipbook), "render", "in.json", "-o", "out.gif",
                       "--quiet"]
             t_fb, rc_fb = time_command(render, d)
@@ -273,9 +314,20 @@ def main():
             def size(name):
                 full = os.path.join(d, name)
                 return str(os.path.getsize(full)) if os.path.exists(full) else "-"
-            out.append("| %s | %.2f%s | %.2f%s | %s | %s |" % (
+
+            def quality(name):
+                full = os.path.join(d, name)
+                if not os.path.exists(full):
+                    return "-"
+                try:
+                    psnr, transparent = gif_fidelity(full, local)
+                except Exception as e:
+                    return "(%s)" % type(e).__name__
+                return "%.1f%s" % (psnr, " T" if transparent else "")
+            out.append("| %s | %.2f%s | %.2f%s | %s | %s | %s | %s |" % (
                 os.path.relpath(path, opts.samples), t_ref, "" if rc_ref == 0 else " (failed)",
-                t_fb, "" if rc_fb == 0 else " (failed)", size("in.json.gif"), size("out.gif")))
+                t_fb, "" if rc_fb == 0 else " (failed)", size("in.json.gif"), size("out.gif"),
+                quality("in.json.gif"), quality("out.gif")))
         if ratios:
             out.append("")
             out.append("Median Flipbook / lottie2gif time: %.2f" % statistics.median(ratios))
