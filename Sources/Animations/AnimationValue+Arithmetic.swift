@@ -77,7 +77,7 @@ extension AnimationValue {
       guard let a, let b else { return a == nil && b == nil }
       return a.count == b.count
     case (.filters(let a), .filters(let b)):
-      return a.map(\.name) == b.map(\.name)
+      return a.map(\.interpolationKey) == b.map(\.interpolationKey)
     default:
       return kind == other.kind && !kind.isDiscrete
     }

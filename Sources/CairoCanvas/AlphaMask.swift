@@ -108,8 +108,20 @@ enum Blur {
   /// How many extended boxes make one axis's blur.
   static let boxCount = 5
 
-  /// Blurs `buffer` (`width × height`, row by row) in place along both axes.
-  static func apply(_ passes: Passes, to buffer: inout [Float], width: Int, height: Int) {
+  /// Which axes a blur acts along.
+  enum Axes {
+    /// Rows and columns: a round blur.
+    case both
+    /// Along each row only.
+    case horizontal
+    /// Down each column only.
+    case vertical
+  }
+
+  /// Blurs `buffer` (`width × height`, row by row) in place along `axes` (default both).
+  static func apply(
+    _ passes: Passes, to buffer: inout [Float], width: Int, height: Int, axes: Axes = .both
+  ) {
     var scratch = [Float](repeating: 0, count: buffer.count)
     var sums = [Float](repeating: 0, count: Swift.max(width, height))
     buffer.withUnsafeMutableBufferPointer { a in
@@ -118,23 +130,35 @@ enum Blur {
           switch passes {
           case .kernel(let k):
             k.withUnsafeBufferPointer { k in
-              convolveRows(a, into: b, k, width: width, height: height)
-              convolveColumns(b, into: a, k, width: width, height: height)
+              switch axes {
+              case .both:
+                convolveRows(a, into: b, k, width: width, height: height)
+                convolveColumns(b, into: a, k, width: width, height: height)
+              case .horizontal:
+                convolveRows(a, into: b, k, width: width, height: height)
+                _ = a.update(fromContentsOf: b)
+              case .vertical:
+                convolveColumns(a, into: b, k, width: width, height: height)
+                _ = a.update(fromContentsOf: b)
+              }
             }
           case .boxes(let r, let alpha, let count):
             // Column passes vectorise (one running sum per column, a row at a time) where row
             // passes cannot, so rows are blurred as the columns of the transposed image.
             var (src, dst) = (a, b)
-            transpose(src, into: dst, width: width, height: height)
-            swap(&src, &dst)
-            for _ in 0..<count {
-              boxColumns(
-                src, into: dst, radius: r, alpha: alpha, width: height, height: width, sums: sums)
+            if axes != .vertical {
+              transpose(src, into: dst, width: width, height: height)
+              swap(&src, &dst)
+              for _ in 0..<count {
+                boxColumns(
+                  src, into: dst, radius: r, alpha: alpha, width: height, height: width,
+                  sums: sums)
+                swap(&src, &dst)
+              }
+              transpose(src, into: dst, width: height, height: width)
               swap(&src, &dst)
             }
-            transpose(src, into: dst, width: height, height: width)
-            swap(&src, &dst)
-            for _ in 0..<count {
+            for _ in 0..<(axes == .horizontal ? 0 : count) {
               boxColumns(
                 src, into: dst, radius: r, alpha: alpha, width: width, height: height, sums: sums)
               swap(&src, &dst)

@@ -36,7 +36,9 @@ struct PremultipliedPixels {
   func apply(_ filter: LayerFilter, pixelsPerPoint: Double) {
     switch filter {
     case .gaussianBlur(let radius):
-      blur(sigma: radius * pixelsPerPoint)
+      blur(sigma: radius * pixelsPerPoint, axes: .both)
+    case .directionalBlur(let radius, let axis):
+      blur(sigma: radius * pixelsPerPoint, axes: axis == .horizontal ? .horizontal : .vertical)
     case .fill(let color, let opacity):
       let o = Swift.min(1, Swift.max(0, opacity))
       forEachRow { row in
@@ -104,13 +106,14 @@ struct PremultipliedPixels {
   /// Blurs the four premultiplied channels with a Gaussian of standard deviation `sigma` pixels
   /// (the shadows' blur, `Blur`), zero outside the surface. Only the drawn pixels' bounding box,
   /// grown by the blur's reach, is blurred: the rest stays transparent.
-  private func blur(sigma: Double) {
+  private func blur(sigma: Double, axes: Blur.Axes) {
     guard sigma > 0, sigma.isFinite, width > 0, height > 0 else { return }
     let passes = Blur.passes(sigma: Swift.min(sigma, 4 * Double(Swift.max(width, height))))
     guard let drawn = drawnBox() else { return }
     let reach = passes.reach + 1
-    let x0 = Swift.max(0, drawn.x0 - reach), x1 = Swift.min(width, drawn.x1 + reach)
-    let y0 = Swift.max(0, drawn.y0 - reach), y1 = Swift.min(height, drawn.y1 + reach)
+    let reachX = axes == .vertical ? 0 : reach, reachY = axes == .horizontal ? 0 : reach
+    let x0 = Swift.max(0, drawn.x0 - reachX), x1 = Swift.min(width, drawn.x1 + reachX)
+    let y0 = Swift.max(0, drawn.y0 - reachY), y1 = Swift.min(height, drawn.y1 + reachY)
     let w = x1 - x0, h = y1 - y0
     var channel = [Float](repeating: 0, count: w * h)
     func rows(_ body: (UnsafeMutablePointer<UInt32>, Int) -> Void) {
@@ -124,7 +127,7 @@ struct PremultipliedPixels {
       rows { row, i in
         for x in 0..<w { channel[i + x] = Float((row[x] >> shift) & 0xFF) }
       }
-      Blur.apply(passes, to: &channel, width: w, height: h)
+      Blur.apply(passes, to: &channel, width: w, height: h, axes: axes)
       rows { row, i in
         for x in 0..<w {
           let v = UInt32(Swift.min(255, Swift.max(0, channel[i + x]) + 0.5))

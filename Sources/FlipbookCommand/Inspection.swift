@@ -74,6 +74,8 @@ enum Inspection {
     let fields: [(String, String)]
     switch f {
     case .gaussianBlur(let r): fields = [("radius", number(r))]
+    case .directionalBlur(let r, let axis):
+      fields = [("radius", number(r)), ("axis", string(axis.rawValue))]
     case .fill(let c, let o): fields = [("color", color(c)), ("opacity", number(o))]
     case .tint(let b, let w, let a):
       fields = [("black", color(b)), ("white", color(w)), ("amount", number(a))]

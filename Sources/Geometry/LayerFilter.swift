@@ -11,6 +11,11 @@ public enum LayerFilter: Hashable, Sendable {
   /// (`inputRadius`); Lottie's Gaussian Blur effect with `radius` = 0.3 × blurriness (lottie-web's
   /// σ). The blur spreads only within the canvas: what is off it does not bleed in.
   case gaussianBlur(radius: Double)
+  /// A Gaussian blur along one axis only, of standard deviation `radius` points: Lottie's
+  /// Gaussian Blur effect with its Blur Dimensions set to horizontal or vertical. The axis is
+  /// the canvas's (a rotated layer's blur does not turn with it); the radius is scaled by the
+  /// layer's scale as `gaussianBlur`'s is.
+  case directionalBlur(radius: Double, axis: BlurAxis)
   /// Lottie's Fill effect: every pixel takes `color`'s red, green and blue, and its alpha is
   /// multiplied by `opacity` (0...1; the color's own alpha is ignored, as in lottie-web).
   case fill(color: Color, opacity: Double)
@@ -28,10 +33,17 @@ public enum LayerFilter: Hashable, Sendable {
   public var name: String {
     switch self {
     case .gaussianBlur: return "gaussianBlur"
+    case .directionalBlur: return "directionalBlur"
     case .fill: return "fill"
     case .tint: return "tint"
     case .tritone: return "tritone"
     }
+  }
+
+  /// What must be equal for two filters to interpolate: the name, and a directional blur's axis.
+  public var interpolationKey: String {
+    if case .directionalBlur(_, let axis) = self { return name + "." + axis.rawValue }
+    return name
   }
 
   /// The filter's parameters as numbers (colors as red, green, blue, alpha), in the order of
@@ -40,6 +52,7 @@ public enum LayerFilter: Hashable, Sendable {
     func c(_ x: Color) -> [Double] { [x.red, x.green, x.blue, x.alpha] }
     switch self {
     case .gaussianBlur(let r): return [r]
+    case .directionalBlur(let r, _): return [r]
     case .fill(let color, let opacity): return c(color) + [opacity]
     case .tint(let black, let white, let amount): return c(black) + c(white) + [amount]
     case .tritone(let b, let m, let d, let amount): return c(b) + c(m) + c(d) + [amount]
@@ -51,9 +64,18 @@ public enum LayerFilter: Hashable, Sendable {
     func c(_ i: Int) -> Color { Color(red: p[i], green: p[i + 1], blue: p[i + 2], alpha: p[i + 3]) }
     switch self {
     case .gaussianBlur: return .gaussianBlur(radius: p[0])
+    case .directionalBlur(_, let axis): return .directionalBlur(radius: p[0], axis: axis)
     case .fill: return .fill(color: c(0), opacity: p[4])
     case .tint: return .tint(black: c(0), white: c(4), amount: p[8])
     case .tritone: return .tritone(bright: c(0), midtone: c(4), dark: c(8), amount: p[12])
     }
   }
+}
+
+/// The axis a `LayerFilter.directionalBlur` blurs along, on the canvas.
+public enum BlurAxis: String, Hashable, Sendable, CaseIterable {
+  /// Along x: left and right.
+  case horizontal
+  /// Along y: up and down.
+  case vertical
 }

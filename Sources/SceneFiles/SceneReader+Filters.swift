@@ -3,6 +3,7 @@ import Geometry
 // A layer's `filters` in scene files (docs/scene-format.md, "Filters"): a list of objects, each
 // with a `type` and that filter's parameters, all required:
 //   {"type": "gaussianBlur", "radius": 4}
+//   {"type": "directionalBlur", "radius": 4, "axis": "horizontal"}
 //   {"type": "fill", "color": "#ff0000", "opacity": 1}
 //   {"type": "tint", "black": "#000000", "white": "#ffffff", "amount": 1}
 //   {"type": "tritone", "bright": "#ffffff", "midtone": "#808080", "dark": "#000000", "amount": 1}
@@ -10,9 +11,14 @@ import Geometry
 extension SceneReader {
   /// The keys each filter type takes, besides `type`.
   static let filterKeys: [String: [String]] = [
-    "gaussianBlur": ["radius"], "fill": ["color", "opacity"],
+    "gaussianBlur": ["radius"], "directionalBlur": ["radius", "axis"],
+    "fill": ["color", "opacity"],
     "tint": ["black", "white", "amount"], "tritone": ["bright", "midtone", "dark", "amount"],
   ]
+
+  /// The filter types, quoted, in messages.
+  static let filterTypeNames = ["gaussianBlur", "directionalBlur", "fill", "tint", "tritone"]
+    .map { "\"\($0)\"" }.joined(separator: ", ")
 
   /// A list of filters; `nil` when any is wrong (each problem reported).
   func filterList(_ json: JSONValue, at place: String) -> [LayerFilter]? {
@@ -36,14 +42,14 @@ extension SceneReader {
       return nil
     }
     guard let typeValue = entries.first(where: { $0.key == "type" })?.value else {
-      report(place, "missing \"type\" (one of \"gaussianBlur\", \"fill\", \"tint\", \"tritone\")")
+      report(place, "missing \"type\" (one of \(SceneReader.filterTypeNames))")
       return nil
     }
     guard let type = string(typeValue, at: place + ".type") else { return nil }
     guard let keys = SceneReader.filterKeys[type] else {
       report(
         place + ".type",
-        "unknown filter \"\(type)\" (expected \"gaussianBlur\", \"fill\", \"tint\" or \"tritone\")")
+        "unknown filter \"\(type)\" (expected one of \(SceneReader.filterTypeNames))")
       return nil
     }
     guard let f = fields(json, at: place, allowed: ["type"] + keys, what: "a filter") else {
@@ -73,6 +79,11 @@ extension SceneReader {
         return nil
       }
       return .gaussianBlur(radius: r)
+    case "directionalBlur":
+      let r = value("radius").flatMap { nonNegative($0, at: f.place("radius")) }
+      let axis = value("axis").flatMap { choice($0, at: f.place("axis"), BlurAxis.self) }
+      guard let r, let axis else { return nil }
+      return .directionalBlur(radius: r, axis: axis)
     case "fill":
       let color = solid("color"), opacity = amount("opacity")
       guard let color, let opacity, !missing else { return nil }

@@ -195,6 +195,32 @@ import Testing
     #expect(worst <= 2, "largest difference from the Gaussian's edge: \(worst) levels")
   }
 
+  @Test(arguments: [BlurAxis.horizontal, .vertical])
+  func directionalBlurBlursAlongItsAxisOnly(axis: BlurAxis) throws {
+    // A black square whose top-left corner is at (50, 50): one edge of each direction.
+    let b = try render(Size(100, 100)) { scene in
+      let l = square(.black, Rect(50, 50, 200, 200))
+      l.filters = [.directionalBlur(radius: 3, axis: axis)]
+      scene.addLayer(l)
+    }
+    func phi(_ x: Double) -> Double { 0.5 * (1 + erf(x / 2.squareRoot())) }
+    var worst = 0.0
+    for i in 41..<59 {
+      let expected = phi((Double(i) + 0.5 - 50) / 3) * 255
+      let across = axis == .horizontal ? b[i, 75] : b[75, i]
+      worst = max(worst, abs(Double(across.a) - expected))
+    }
+    #expect(worst <= 2, "largest difference from the Gaussian's edge: \(worst) levels")
+    // The other edge stays sharp.
+    let outside = axis == .horizontal ? b[75, 49] : b[49, 75]
+    let inside = axis == .horizontal ? b[75, 50] : b[50, 75]
+    #expect(outside.a == 0 && inside.a == 255)
+    // Interpolation keeps the axis; the two axes do not interpolate.
+    let h = AnimationValue.filters([.directionalBlur(radius: 0, axis: .horizontal)])
+    let v = AnimationValue.filters([.directionalBlur(radius: 4, axis: .vertical)])
+    #expect(AnimationValue.interpolate(h, v, 0.25) == h)
+  }
+
   @Test func filtersInterpolateParameterByParameter() {
     let a = AnimationValue.filters([.gaussianBlur(radius: 0), .fill(color: .black, opacity: 0)])
     let b = AnimationValue.filters([.gaussianBlur(radius: 6), .fill(color: .white, opacity: 1)])
