@@ -70,11 +70,31 @@ enum Inspection {
       return list.map { $0.map(color).joined(separator: ", ").bracketed } ?? "null"
     case .value(.numbers(let list)):
       return list.map { $0.map(number).joined(separator: ", ").bracketed } ?? "null"
+    case .value(.filters(let list)): return list.map(filter).joined(separator: ", ").bracketed
     case .choice(let name): return string(name)
     case .numbers(let list):
       return list.map { $0.map(number).joined(separator: ", ").bracketed } ?? "null"
     case .text(let s): return s.map(string) ?? "null"
     }
+  }
+
+  /// A filter as the scene file writes it: `{"type": "gaussianBlur", "radius": 4}`.
+  static func filter(_ f: LayerFilter) -> String {
+    let fields: [(String, String)]
+    switch f {
+    case .gaussianBlur(let r): fields = [("radius", number(r))]
+    case .directionalBlur(let r, let axis):
+      fields = [("radius", number(r)), ("axis", string(axis.rawValue))]
+    case .fill(let c, let o): fields = [("color", color(c)), ("opacity", number(o))]
+    case .tint(let b, let w, let a):
+      fields = [("black", color(b)), ("white", color(w)), ("amount", number(a))]
+    case .tritone(let b, let m, let d, let a):
+      fields = [
+        ("bright", color(b)), ("midtone", color(m)), ("dark", color(d)), ("amount", number(a)),
+      ]
+    }
+    let entries = [("type", string(f.name))] + fields
+    return "{" + entries.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}"
   }
 
   static func number(_ x: Double) -> String { shortestNumber(x) }
