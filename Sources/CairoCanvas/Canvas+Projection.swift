@@ -51,6 +51,18 @@ extension Canvas {
     cairo_restore(cr)
   }
 
+  /// The box around the current clip, in device pixels, within the canvas.
+  public var deviceClipBounds: Rect {
+    var clip = (x1: 0.0, y1: 0.0, x2: 0.0, y2: 0.0)
+    cairo_save(cr)
+    cairo_identity_matrix(cr)
+    cairo_clip_extents(cr, &clip.x1, &clip.y1, &clip.x2, &clip.y2)
+    cairo_restore(cr)
+    let x1 = Swift.max(clip.x1, 0), y1 = Swift.max(clip.y1, 0)
+    let x2 = Swift.min(clip.x2, Double(pixelWidth)), y2 = Swift.min(clip.y2, Double(pixelHeight))
+    return Rect(x: x1, y: y1, width: Swift.max(0, x2 - x1), height: Swift.max(0, y2 - y1))
+  }
+
   /// The device pixels `source`'s image covers under `map`: the box around its corners' images
   /// (its outline cut where `w` reaches 0 first), grown to whole pixels and cut to this
   /// canvas's clip; `nil` when empty.
@@ -68,15 +80,11 @@ extension Canvas {
       (minX, minY) = (Swift.min(minX, q.x), Swift.min(minY, q.y))
       (maxX, maxY) = (Swift.max(maxX, q.x), Swift.max(maxY, q.y))
     }
-    var clip = (x1: 0.0, y1: 0.0, x2: 0.0, y2: 0.0)
-    cairo_save(cr)
-    cairo_identity_matrix(cr)
-    cairo_clip_extents(cr, &clip.x1, &clip.y1, &clip.x2, &clip.y2)
-    cairo_restore(cr)
-    let left = Swift.max(minX.rounded(.down), clip.x1, 0)
-    let top = Swift.max(minY.rounded(.down), clip.y1, 0)
-    let right = Swift.min(maxX.rounded(.up), clip.x2, Double(pixelWidth))
-    let bottom = Swift.min(maxY.rounded(.up), clip.y2, Double(pixelHeight))
+    let clip = deviceClipBounds
+    let left = Swift.max(minX.rounded(.down), clip.minX)
+    let top = Swift.max(minY.rounded(.down), clip.minY)
+    let right = Swift.min(maxX.rounded(.up), clip.maxX)
+    let bottom = Swift.min(maxY.rounded(.up), clip.maxY)
     guard left.isFinite, top.isFinite, right.isFinite, bottom.isFinite, right > left,
       bottom > top
     else { return nil }

@@ -70,11 +70,24 @@ public struct Homography: Hashable, Sendable {
       + m13 * (m21 * m32 - m22 * m31)
   }
 
-  /// The inverse map (the adjugate scaled to a unit determinant's size), or `nil` when the map
-  /// collapses the plane.
+  /// The inverse map (the adjugate divided by the determinant), or `nil` when the map collapses
+  /// the plane. Entries so large or small that the determinant leaves the range of `Double` are
+  /// first scaled by a positive factor (the same map, the same signs of w).
   public var inverted: Homography? {
     let det = determinant
-    guard det != 0, det.isFinite else { return nil }
+    guard det != 0, det.isFinite else {
+      let entries = [m11, m12, m13, m21, m22, m23, m31, m32, m33].map { Swift.abs($0) }
+      guard let largest = entries.max(), largest > 0, largest.isFinite, largest != 1 else {
+        return nil
+      }
+      let k = 1 / largest
+      let scaled = Homography(
+        m11: m11 * k, m12: m12 * k, m13: m13 * k, m21: m21 * k, m22: m22 * k, m23: m23 * k,
+        m31: m31 * k, m32: m32 * k, m33: m33 * k)
+      let d = scaled.determinant
+      guard d != 0, d.isFinite else { return nil }
+      return scaled.inverted
+    }
     let k = 1 / det
     return Homography(
       m11: (m22 * m33 - m23 * m32) * k, m12: (m13 * m32 - m12 * m33) * k,
@@ -106,15 +119,34 @@ public struct Homography: Hashable, Sendable {
   /// The polygon `points` cut to the part where `map`'s `w` is at least a small positive
   /// margin (Sutherland-Hodgman against one line), so that every point left has an image.
   public static func clipToFront(_ points: [Point], of map: Homography) -> [Point] {
-    let scale = Swift.max(abs(map.m13), abs(map.m23), abs(map.m33))
+    let scale = Swift.max(Swift.abs(map.m13), Swift.abs(map.m23), Swift.abs(map.m33))
     let epsilon = scale * 1e-6
+    return clip(points) { map.w(at: $0) - epsilon }
+  }
+
+  /// The part of the plane's polygon `points` (cut to the front first) whose image lies in
+  /// `rect`: the image's x ≥ minX is `X − minX · w ≥ 0` where w > 0, a half-plane of the plane,
+  /// and likewise for the other three sides.
+  public static func clip(_ points: [Point], of map: Homography, to rect: Rect) -> [Point] {
+    var out = clipToFront(points, of: map)
+    func x(_ p: Point) -> Double { p.x * map.m11 + p.y * map.m21 + map.m31 }
+    func y(_ p: Point) -> Double { p.x * map.m12 + p.y * map.m22 + map.m32 }
+    out = clip(out) { x($0) - rect.minX * map.w(at: $0) }
+    out = clip(out) { rect.maxX * map.w(at: $0) - x($0) }
+    out = clip(out) { y($0) - rect.minY * map.w(at: $0) }
+    out = clip(out) { rect.maxY * map.w(at: $0) - y($0) }
+    return out
+  }
+
+  /// The convex polygon `points` cut to where the affine function `value` is ≥ 0.
+  static func clip(_ points: [Point], where value: (Point) -> Double) -> [Point] {
     var out: [Point] = []
     for i in points.indices {
       let a = points[i], b = points[(i + 1) % points.count]
-      let wa = map.w(at: a) - epsilon, wb = map.w(at: b) - epsilon
-      if wa >= 0 { out.append(a) }
-      if (wa >= 0) != (wb >= 0) {
-        let t = wa / (wa - wb)
+      let va = value(a), vb = value(b)
+      if va >= 0 { out.append(a) }
+      if (va >= 0) != (vb >= 0) {
+        let t = va / (va - vb)
         out.append(Point(x: a.x + (b.x - a.x) * t, y: a.y + (b.y - a.y) * t))
       }
     }

@@ -36,16 +36,25 @@ extension LayerRenderer {
     let toUser = Homography(placement)
     let device = canvas.deviceTransform
     let toDevice = toUser.concatenating(Homography(device))
-    guard toDevice.determinant != 0, toDevice.determinant.isFinite else { return }
+    guard toDevice.inverted != nil else { return }
     if !layer.isDoubleSided, isBackFacing(toUser, in: canvas) { return }
-    guard let extent = drawnExtent(of: layer), extent.width > 0, extent.height > 0 else { return }
-    let front = Homography.clipToFront(extent.corners, of: toDevice)
-    guard front.count >= 3 else { return }
+    guard let whole = drawnExtent(of: layer), whole.width > 0, whole.height > 0 else { return }
+    // The part of the plane that shows: in front of the eye and inside the clip.
+    let visible = Homography.clip(whole.corners, of: toDevice, to: canvas.deviceClipBounds)
+    guard visible.count >= 3 else { return }
     // Pixels per point of the plane: the most the map stretches it where it shows, at most four
     // times the canvas's own density, within the pixel budget.
     let deviceScale = Swift.max(abs(device.a * device.d - device.b * device.c).squareRoot(), 1e-9)
-    var density = front.map { toDevice.localScale(at: $0) }.max() ?? 0
+    var density = visible.map { toDevice.localScale(at: $0) }.max() ?? 0
     density = Swift.min(density, 4 * deviceScale)
+    guard density > 0, density.isFinite else { return }
+    // What is drawn offscreen: the visible part with two pixels to spare (for the sampling at
+    // its edges), within the whole.
+    var extent = Box(minX: .infinity, minY: .infinity, maxX: -.infinity, maxY: -.infinity)
+    for p in visible { extent.add(Box(minX: p.x, minY: p.y, maxX: p.x, maxY: p.y)) }
+    extent.grow(by: 2 / density)
+    extent = extent.intersection(whole)
+    guard extent.isFinite, extent.width > 0, extent.height > 0 else { return }
     let budget = Swift.min(
       Double(Canvas.maximumPixelCount),
       LayerRenderer.offscreenBudget * Double(canvas.pixelWidth * canvas.pixelHeight))
@@ -229,6 +238,13 @@ struct Box {
 
   mutating func offset(by s: Size) {
     (minX, maxX, minY, maxY) = (minX + s.width, maxX + s.width, minY + s.height, maxY + s.height)
+  }
+
+  /// The part of the box inside `other` (empty boxes have a negative width or height).
+  func intersection(_ other: Box) -> Box {
+    Box(
+      minX: Swift.max(minX, other.minX), minY: Swift.max(minY, other.minY),
+      maxX: Swift.min(maxX, other.maxX), maxY: Swift.min(maxY, other.maxY))
   }
 
   mutating func grow(by d: Double) {
