@@ -62,4 +62,21 @@ import Testing
       .concatenating({ var p = Transform3D.identity; p.m34 = -0.5 / 400; return p }())
     #expect(close(mid, expected))
   }
+
+  /// A `transform` animation from the model's perspective to the card turned half over goes
+  /// through the quarter turn with the perspective kept, as Core Animation's matrix
+  /// interpolation flips a card (not through the two other Euler turns of rotateY(π)).
+  @Test func aWholeTransformAnimationFlipsTheCard() {
+    let model = Transform3D.perspective(distance: 500)
+    let turned = model.rotated(.pi, x: 0, y: 1, z: 0)
+    for t in [0.25, 0.5, 0.75] {
+      guard case .transform(let value) = AnimationValue.interpolate(
+        .transform(model), .transform(turned), t)
+      else {
+        Issue.record("not a transform")
+        return
+      }
+      #expect(close(value, model.rotated(t * .pi, x: 0, y: 1, z: 0)), "\(t)")
+    }
+  }
 }
