@@ -226,8 +226,10 @@ struct Box {
   var height: Double { maxY - minY }
   var isFinite: Bool { minX.isFinite && minY.isFinite && maxX.isFinite && maxY.isFinite }
   var corners: [Point] {
-    [Point(x: minX, y: minY), Point(x: maxX, y: minY), Point(x: maxX, y: maxY),
-     Point(x: minX, y: maxY)]
+    [
+      Point(x: minX, y: minY), Point(x: maxX, y: minY), Point(x: maxX, y: maxY),
+      Point(x: minX, y: maxY),
+    ]
   }
 
   mutating func add(_ other: Box?) {

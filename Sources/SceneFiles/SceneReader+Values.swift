@@ -307,7 +307,8 @@ extension SceneReader {
         else { return nil }
         t = m.concatenating(t)
       default:
-        report(valuePlace, "unknown transform operation (expected " + SceneReader.operationNames + ")")
+        report(
+          valuePlace, "unknown transform operation (expected " + SceneReader.operationNames + ")")
         return nil
       }
     }

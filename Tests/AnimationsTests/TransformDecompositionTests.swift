@@ -59,7 +59,10 @@ import Testing
       return
     }
     let expected = Transform3D.rotation(0.5, x: 0, y: 1, z: 0)
-      .concatenating({ var p = Transform3D.identity; p.m34 = -0.5 / 400; return p }())
+      .concatenating(
+        {
+          var p = Transform3D.identity; p.m34 = -0.5 / 400; return p
+        }())
     #expect(close(mid, expected))
   }
 
@@ -70,8 +73,9 @@ import Testing
     let model = Transform3D.perspective(distance: 500)
     let turned = model.rotated(.pi, x: 0, y: 1, z: 0)
     for t in [0.25, 0.5, 0.75] {
-      guard case .transform(let value) = AnimationValue.interpolate(
-        .transform(model), .transform(turned), t)
+      guard
+        case .transform(let value) = AnimationValue.interpolate(
+          .transform(model), .transform(turned), t)
       else {
         Issue.record("not a transform")
         return
