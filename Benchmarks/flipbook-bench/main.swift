@@ -92,6 +92,7 @@ let cases: [String: () -> Void] = [
   "text": textBenchmark,
   "blur": blurBenchmark,
   "shadows": shadowsBenchmark,
+  "perspective": perspectiveBenchmark,
   "webp-grid": webpGridBenchmark,
 ]
 let asked = CommandLine.arguments.dropFirst()
@@ -109,7 +110,7 @@ for name
   in (asked.isEmpty
   ? [
     "presentation", "keyframes", "png", "dynamics", "diff", "gif-encode", "image-draw", "blur",
-    "shadows",
+    "shadows", "perspective",
   ] : Array(asked))
 {
   guard let run = cases[name] else {

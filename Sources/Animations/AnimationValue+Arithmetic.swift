@@ -2,7 +2,8 @@ import Geometry
 
 // Values as vectors: what interpolation, `additive`, `cumulative`, paced spacing and cubic splines
 // need. Scalars, points, sizes, rects and colors are their components; a transform is its
-// decomposition (translation, scale, rotation, shear); a path is the coordinates of its points,
+// decomposition (translation, scale, rotation, shear, then the 3D parts: z translation and
+// scale, rotations about x and y, perspective terms); a path is the coordinates of its points,
 // given another path with the same element kinds. Images and flags have no components: they
 // change discretely.
 
@@ -19,7 +20,10 @@ extension AnimationValue {
       return [c.red, c.green, c.blue, c.alpha]
     case .transform(let t):
       let d = TransformDecomposition(t)
-      return [d.translationX, d.translationY, d.scaleX, d.scaleY, d.rotation, d.shear]
+      return [
+        d.translationX, d.translationY, d.scaleX, d.scaleY, d.rotation, d.shear,
+        d.translationZ, d.scaleZ, d.rotationX, d.rotationY,
+      ] + d.perspective
     case .path(let p): return p.map(Self.pathComponents) ?? []
     case .colors(let list): return (list ?? []).flatMap { [$0.red, $0.green, $0.blue, $0.alpha] }
     case .numbers(let list): return list ?? []
@@ -38,11 +42,17 @@ extension AnimationValue {
     case .rect: return .rect(Rect(x: c[0], y: c[1], width: c[2], height: c[3]))
     case .color: return .color(Color(red: c[0], green: c[1], blue: c[2], alpha: c[3]))
     case .transform:
-      return .transform(
-        TransformDecomposition(
-          translationX: c[0], translationY: c[1], scaleX: c[2], scaleY: c[3], rotation: c[4],
-          shear: c[5]
-        ).transform)
+      var d = TransformDecomposition(
+        translationX: c[0], translationY: c[1], scaleX: c[2], scaleY: c[3], rotation: c[4],
+        shear: c[5])
+      // The 3D parts, unless a spline left identity values a rounding error away (a planar
+      // transform keeps its exact 2D composition).
+      let extras = Array(c[6..<14]), identity: [Double] = [0, 1, 0, 0, 0, 0, 0, 1]
+      if zip(extras, identity).contains(where: { abs($0 - $1) > 1e-12 }) {
+        (d.translationZ, d.scaleZ, d.rotationX, d.rotationY) = (c[6], c[7], c[8], c[9])
+        d.perspective = Array(c[10..<14])
+      }
+      return .transform(d.transform)
     case .path(let p): return .path(p.map { Self.path($0, replacingComponentsWith: c) })
     case .colors(let list):
       guard list != nil else { return self }

@@ -8,7 +8,7 @@ import Flipbook
 /// article's numbers.
 public struct Demo: Sendable {
   /// The demo's name on the command line: `radar`, `cradle`, `waves`, `spinner`, `cat`,
-  /// `counter`, `shimmer`, `activity` or `lift`.
+  /// `counter`, `shimmer`, `activity`, `lift` or `flip`.
   public let name: String
   /// A one-line description (what `flipbook demo --list` prints).
   public let summary: String
@@ -23,7 +23,7 @@ public struct Demo: Sendable {
   }
 
   /// Every built-in demo: the articles' in their order, then the text demo, then the effects
-  /// demos.
+  /// demos, then the 3D demo.
   public static let all: [Demo] = [
     Demo(
       name: "radar",
@@ -70,6 +70,11 @@ public struct Demo: Sendable {
       summary:
         "Lifting card: shadow radius, offset and opacity animated with a scale, then settling back",
       recipe: SceneRecipe { LiftingCard.makeScene() }),
+    Demo(
+      name: "flip",
+      summary:
+        "3D: a card flips to its back and over again on a spring (m34, isDoubleSided), a cube turns in a transform layer",
+      recipe: SceneRecipe { FlipAndCube.makeScene() }),
   ]
 
   /// The built-in demo called `name`, if there is one.

@@ -8,7 +8,7 @@ struct DemoCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "demo",
     abstract:
-      "Render a built-in demo (radar, cradle, waves, spinner, cat, counter, shimmer, activity, lift), or all of them.",
+      "Render a built-in demo (radar, cradle, waves, spinner, cat, counter, shimmer, activity, lift, flip), or all of them.",
     discussion: """
       Output rules and flags are render's. --all writes FOLDER/NAME.gif for every demo; --list \
       prints each demo's name and a one-line description.

@@ -51,7 +51,8 @@ enum Inspection {
   }
 
   /// A property value in the report's form: numbers in shortest round-trip form, points and
-  /// rectangles as lists, transforms as `[a, b, c, d, tx, ty]`, colors as `[r, g, b, a]`, paths as
+  /// rectangles as lists, transforms as `[a, b, c, d, tx, ty]` (16 numbers with 3D terms),
+  /// colors as `[r, g, b, a]`, paths as
   /// SVG path data, images by name.
   static func json(_ value: PropertyValue) -> String {
     switch value {
@@ -102,8 +103,11 @@ enum Inspection {
   static func rect(_ r: Rect) -> String {
     "[\(number(r.origin.x)), \(number(r.origin.y)), \(number(r.size.width)), \(number(r.size.height))]"
   }
+  /// `[a, b, c, d, tx, ty]` for a transform of the plane, the sixteen entries `[m11, ..., m44]`
+  /// for one with any 3D term (visual-effects.md §7).
   static func transform(_ t: Transform3D) -> String {
-    [t.m11, t.m12, t.m21, t.m22, t.m41, t.m42].map(number).joined(separator: ", ").bracketed
+    let entries = t.has3DTerms ? t.entries : [t.m11, t.m12, t.m21, t.m22, t.m41, t.m42]
+    return entries.map(number).joined(separator: ", ").bracketed
   }
   static func color(_ c: Color?) -> String {
     guard let c else { return "null" }

@@ -5,8 +5,9 @@
 /// the new operation is applied *before* (in the local space of) the existing transform.
 /// `a.concatenating(b)` is `CATransform3DConcat(a, b)`: `a` is applied first.
 ///
-/// Flipbook draws layers flattened into their superlayer's plane, as a plain `CALayer` does, and
-/// does not support perspective yet: see `affineTransform()`.
+/// A layer's plane (z = 0) lands in its superlayer's through `Homography(t)`; when that map is
+/// affine (`isAffineInPlane`) the layer draws through `affineTransform`'s entries, otherwise
+/// through a projective warp (docs/geometry.md).
 public struct Transform3D: Hashable, Sendable {
   public var m11: Double, m12: Double, m13: Double, m14: Double
   public var m21: Double, m22: Double, m23: Double, m24: Double
@@ -118,13 +119,67 @@ public struct Transform3D: Hashable, Sendable {
   /// Whether this is exactly `CATransform3DIdentity`.
   public var isIdentity: Bool { self == .identity }
 
-  /// Whether the transform has perspective terms (`m14`, `m24`, `m34` non-zero or `m44` not 1),
-  /// which Flipbook does not render yet.
+  /// `CATransform3DIdentity` with `m34 = -1 / distance`: the perspective of an eye `distance`
+  /// points in front of the plane z = 0 (the `m34 = -1/500` idiom). A distance of 0 or one that
+  /// is not finite gives the identity.
+  public static func perspective(distance: Double) -> Transform3D {
+    var t = identity
+    if distance != 0, distance.isFinite { t.m34 = -1 / distance }
+    return t
+  }
+
+  /// The sixteen entries in `CATransform3D`'s order, `m11, m12, ..., m44`.
+  public var entries: [Double] {
+    [m11, m12, m13, m14, m21, m22, m23, m24, m31, m32, m33, m34, m41, m42, m43, m44]
+  }
+
+  /// Creates a transform from its sixteen entries in `CATransform3D`'s order; `nil` unless
+  /// there are exactly sixteen.
+  public init?(entries e: [Double]) {
+    guard e.count == 16 else { return nil }
+    self.init(
+      m11: e[0], m12: e[1], m13: e[2], m14: e[3], m21: e[4], m22: e[5], m23: e[6], m24: e[7],
+      m31: e[8], m32: e[9], m33: e[10], m34: e[11], m41: e[12], m42: e[13], m43: e[14],
+      m44: e[15])
+  }
+
+  /// Whether any entry is not the one an affine transform of the plane has (`m13`, `m23`,
+  /// `m31`, `m32`, `m34`, `m14`, `m24`, `m43` zero, `m33` and `m44` one): what `flipbook inspect`
+  /// prints as sixteen numbers rather than six.
+  public var has3DTerms: Bool {
+    m13 != 0 || m14 != 0 || m23 != 0 || m24 != 0 || m31 != 0 || m32 != 0 || m33 != 1
+      || m34 != 0 || m43 != 0 || m44 != 1
+  }
+
+  /// Whether the layer plane z = 0 lands in the target plane through an affine map
+  /// (`m14 = m24 = 0`, `m44 = 1`): such a layer draws through `affineTransform` as a 2D one,
+  /// whatever its z terms (`m34` alone, a rotation about x or y without perspective).
+  public var isAffineInPlane: Bool { m14 == 0 && m24 == 0 && m44 == 1 }
+
+  /// Whether the transform has perspective terms (`m14`, `m24`, `m34` non-zero or `m44` not 1).
   public var hasPerspective: Bool { m14 != 0 || m24 != 0 || m34 != 0 || m44 != 1 }
 
   /// The 2D part that acts on the layer's plane (`m11 m12 m21 m22 m41 m42`), as
-  /// `CATransform3DGetAffineTransform`, or `nil` when the transform has perspective terms.
+  /// `CATransform3DGetAffineTransform`, or `nil` when the transform has perspective terms (see
+  /// `isAffineInPlane` for what the renderer asks).
   public var affineTransform: AffineTransform? {
     hasPerspective ? nil : AffineTransform(a: m11, b: m12, c: m21, d: m22, tx: m41, ty: m42)
+  }
+
+  /// The affine map of the layer plane into the target plane (`m11 m12 m21 m22 m41 m42`) when
+  /// `isAffineInPlane`, else `nil`: what the renderer concatenates for a layer drawn as in 2D.
+  public var planeAffineTransform: AffineTransform? {
+    isAffineInPlane ? AffineTransform(a: m11, b: m12, c: m21, d: m22, tx: m41, ty: m42) : nil
+  }
+
+  /// The image of the point `(x, y, z)`, as `(x, y, z, 1) · self` divided by its w, and that w.
+  public func project(
+    x: Double, y: Double, z: Double = 0
+  ) -> (x: Double, y: Double, z: Double, w: Double) {
+    let w = x * m14 + y * m24 + z * m34 + m44
+    return (
+      (x * m11 + y * m21 + z * m31 + m41) / w, (x * m12 + y * m22 + z * m32 + m42) / w,
+      (x * m13 + y * m23 + z * m33 + m43) / w, w
+    )
   }
 }

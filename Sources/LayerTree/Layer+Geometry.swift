@@ -10,10 +10,11 @@ extension Layer {
   }
 
   /// The transform from the layer's coordinates to its superlayer's (before the superlayer's
-  /// `sublayerTransform`): `Tr(-anchor) · transform · Tr(position)`, row-vector order.
+  /// `sublayerTransform`): `Tr(-anchor) · transform · Tr(position)`, row-vector order, where the
+  /// anchor's z is `anchorPointZ` and the position's z is `zPosition`.
   public var transformToSuperlayer: Transform3D {
     let a = anchorPointInBounds
-    return Transform3D.translation(x: -a.x, y: -a.y)
+    return Transform3D.translation(x: -a.x, y: -a.y, z: -anchorPointZ)
       .concatenating(transform)
       .concatenating(.translation(x: position.x, y: position.y, z: zPosition))
   }

@@ -70,6 +70,18 @@ public class Layer {
     get { properties.zPosition }
     set { properties.zPosition = newValue }
   }
+  /// The anchor point's z, in points: what `transform` pivots about along z (default 0).
+  public var anchorPointZ: Double {
+    get { properties.anchorPointZ }
+    set { properties.anchorPointZ = newValue }
+  }
+  /// Whether the layer shows when its plane faces away from the viewer (default true). When
+  /// false, a layer whose projection into the plane it is drawn in reverses orientation (seen
+  /// from behind: a card turned past a quarter turn) is not drawn, nor is its subtree.
+  public var isDoubleSided: Bool {
+    get { properties.isDoubleSided }
+    set { properties.isDoubleSided = newValue }
+  }
   /// The color that fills the rounded bounds behind the contents (default none).
   public var backgroundColor: Color? {
     get { properties.backgroundColor }
@@ -188,6 +200,10 @@ package struct LayerProperties: Hashable, Sendable {
   /// The drawing order among siblings: higher is drawn later, on top; equal values keep the order
   /// of `sublayers` (default 0).
   public var zPosition: Double = 0
+  /// The anchor point's z, in points.
+  public var anchorPointZ: Double = 0
+  /// Whether the layer shows seen from behind.
+  public var isDoubleSided: Bool = true
   /// The color that fills the rounded bounds behind the contents (default none).
   public var backgroundColor: Color? = nil
   /// The color of the border band (default opaque black; `nil` draws no border).

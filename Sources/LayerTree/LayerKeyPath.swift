@@ -7,9 +7,10 @@ import Geometry
 ///
 /// The components come from the property's kind, so every property of a kind has them: points
 /// have `x` and `y`; sizes `width` and `height`; rectangles `origin`, `origin.x`, `origin.y`,
-/// `size`, `size.width`, `size.height`; transforms `scale`, `scale.x`, `scale.y`, `rotation`
-/// (also `rotation.z`), `translation.x` and `translation.y`, which act on the transform's
-/// decomposition (docs/timing.md).
+/// `size`, `size.width`, `size.height`; transforms `scale`, `scale.x`, `scale.y`, `scale.z`,
+/// `rotation.x`, `rotation.y`, `rotation` (also `rotation.z`), `translation.x`, `translation.y`
+/// and `translation.z`, which act on the transform's decomposition (docs/timing.md,
+/// `TransformDecomposition`).
 public struct LayerKeyPath: Hashable, Sendable, CustomStringConvertible {
   /// The property's position in `LayerProperty.all`.
   let propertyIndex: Int

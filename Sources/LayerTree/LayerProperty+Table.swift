@@ -13,7 +13,7 @@ extension LayerProperty {
   /// those of shape layers, then those of text layers.
   public static let all: [LayerProperty] = [
     layerName, position, bounds, anchorPoint, opacity, transform, sublayerTransform, zPosition,
-    hidden,
+    anchorPointZ, hidden, isDoubleSided,
     cornerRadius, borderWidth, borderColor, backgroundColor, contents, masksToBounds,
     contentsGravity,
     contentsScale, beginTime, speed, timeOffset, collisionBoundsType,
@@ -61,6 +61,13 @@ extension LayerProperty {
     "sublayerTransform", { $0.sublayerTransform }, { $0.sublayerTransform = $1 })
   /// `zPosition`.
   public static let zPosition = scalarProperty("zPosition", { $0.zPosition }, { $0.zPosition = $1 })
+  /// `anchorPointZ`, in points.
+  public static let anchorPointZ = scalarProperty(
+    "anchorPointZ", { $0.anchorPointZ }, { $0.anchorPointZ = $1 })
+  /// `isDoubleSided` (the scene files' spelling, visual-effects.md §7; Core Animation's key is
+  /// `doubleSided`): whether the layer shows seen from behind.
+  public static let isDoubleSided = boolProperty(
+    "isDoubleSided", { $0.isDoubleSided }, { $0.isDoubleSided = $1 })
   /// `hidden` (Core Animation's key for `isHidden`).
   public static let hidden = boolProperty("hidden", { $0.isHidden }, { $0.isHidden = $1 })
   /// `cornerRadius`, in points.
@@ -271,7 +278,8 @@ extension LayerProperty {
   public static let instanceAlphaOffset = scalarProperty(
     "instanceAlphaOffset", of: .replicator,
     { replicator($0).instanceAlphaOffset }, { replicator($0).instanceAlphaOffset = $1 })
-  /// `preservesDepth` (stored; Flipbook draws in 2D).
+  /// `preservesDepth`: whether instances are drawn in depth order as a transform layer's
+  /// sublayers (visual-effects.md §7).
   public static let preservesDepth = boolProperty(
     "preservesDepth", of: .replicator, animatable: false,
     { replicator($0).preservesDepth }, { replicator($0).preservesDepth = $1 })

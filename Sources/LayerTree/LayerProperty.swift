@@ -43,6 +43,8 @@ public final class LayerProperty: Sendable, CustomStringConvertible {
     case gradient
     /// Replicator layers (`CAReplicatorLayer`).
     case replicator
+    /// Transform layers (`CATransformLayer`): `"type": "transform"` in scene files.
+    case transform
 
     /// Whether `layer` is of this type.
     public func includes(_ layer: Layer) -> Bool {
@@ -52,6 +54,7 @@ public final class LayerProperty: Sendable, CustomStringConvertible {
       case .text: return layer is TextLayer
       case .gradient: return layer is GradientLayer
       case .replicator: return layer is ReplicatorLayer
+      case .transform: return layer is TransformLayer
       }
     }
 
@@ -63,6 +66,7 @@ public final class LayerProperty: Sendable, CustomStringConvertible {
       case .text: return TextLayer()
       case .gradient: return GradientLayer()
       case .replicator: return ReplicatorLayer()
+      case .transform: return TransformLayer()
       }
     }
   }

@@ -60,8 +60,10 @@ public final class ReplicatorLayer: Layer {
     get { replicatorProperties.instanceAlphaOffset }
     set { replicatorProperties.instanceAlphaOffset = newValue }
   }
-  /// Whether instances keep their depth rather than flatten (default false). Flipbook draws in
-  /// 2D, so this is stored and reported but changes nothing yet.
+  /// Whether instances keep their depth rather than flatten into the replicator's plane
+  /// (default false). When true the replicator draws as a `TransformLayer` does: every instance's
+  /// sublayers are projected into the plane of the nearest ancestor that flattens and drawn
+  /// farthest first (visual-effects.md §7).
   public var preservesDepth: Bool {
     get { replicatorProperties.preservesDepth }
     set { replicatorProperties.preservesDepth = newValue }

@@ -34,12 +34,20 @@ public enum ValueComponent: String, Hashable, Sendable, CaseIterable {
   case scaleX = "scale.x"
   /// A transform's y scale factor.
   case scaleY = "scale.y"
+  /// A transform's z scale factor.
+  case scaleZ = "scale.z"
+  /// A transform's rotation about x, in radians (applied before those about y and z).
+  case rotationX = "rotation.x"
+  /// A transform's rotation about y, in radians (applied before the one about z).
+  case rotationY = "rotation.y"
   /// A transform's rotation about z, in radians (also spelled `rotation`).
   case rotation = "rotation.z"
   /// A transform's x translation, in points.
   case translationX = "translation.x"
   /// A transform's y translation, in points.
   case translationY = "translation.y"
+  /// A transform's z translation, in points.
+  case translationZ = "translation.z"
 
   /// Every component in declaration order, computed once (`allCases` builds a new array on each
   /// use, and presentation looks components up per animation sample).
@@ -51,7 +59,9 @@ public enum ValueComponent: String, Hashable, Sendable, CaseIterable {
     case .x, .y: return .point
     case .width, .height: return .size
     case .origin, .originX, .originY, .size, .sizeWidth, .sizeHeight: return .rect
-    case .scale, .scaleX, .scaleY, .rotation, .translationX, .translationY: return .transform
+    case .scale, .scaleX, .scaleY, .scaleZ, .rotationX, .rotationY, .rotation, .translationX,
+      .translationY, .translationZ:
+      return .transform
     }
   }
 
@@ -126,9 +136,13 @@ extension Transform3D {
       case .scale: return .scale(x: x, y: x)
       case .scaleX: return .scale(x: x, y: 1)
       case .scaleY: return .scale(x: 1, y: x)
+      case .scaleZ: return .scale(x: 1, y: 1, z: x)
+      case .rotationX: return .rotation(x, x: 1, y: 0, z: 0)
+      case .rotationY: return .rotation(x, x: 0, y: 1, z: 0)
       case .rotation: return .rotation(x)
       case .translationX: return .translation(x: x, y: 0)
       case .translationY: return .translation(x: 0, y: x)
+      case .translationZ: return .translation(x: 0, y: 0, z: x)
       default: return self
       }
     }
@@ -139,14 +153,19 @@ extension Transform3D {
 }
 
 extension TransformDecomposition {
-  /// The part a `transform.*` key path animates; reading `.scale` gives the mean of the two
-  /// scale factors, writing it sets both. Components of other kinds read 0 and write nothing.
+  /// The part a `transform.*` key path animates; reading `.scale` gives the mean of the x and y
+  /// scale factors, writing it sets both (z is left alone, so a flat layer's transform stays
+  /// flat). Components of other kinds read 0 and write nothing.
   subscript(component: ValueComponent) -> Double {
     get {
       switch component {
       case .scale: return (scaleX + scaleY) / 2
       case .scaleX: return scaleX
       case .scaleY: return scaleY
+      case .scaleZ: return scaleZ
+      case .rotationX: return rotationX
+      case .rotationY: return rotationY
+      case .translationZ: return translationZ
       case .rotation: return rotation
       case .translationX: return translationX
       case .translationY: return translationY
@@ -158,6 +177,10 @@ extension TransformDecomposition {
       case .scale: (scaleX, scaleY) = (newValue, newValue)
       case .scaleX: scaleX = newValue
       case .scaleY: scaleY = newValue
+      case .scaleZ: scaleZ = newValue
+      case .rotationX: rotationX = newValue
+      case .rotationY: rotationY = newValue
+      case .translationZ: translationZ = newValue
       case .rotation: rotation = newValue
       case .translationX: translationX = newValue
       case .translationY: translationY = newValue

@@ -12,7 +12,10 @@ import Glibc
 /// of them clipped to the rounded bounds when `masksToBounds`), and last the border on top.
 /// That group is masked by the layer's `mask` (by its `maskMode`), filtered by its `filters`,
 /// and composited with its opacity and `compositingFilter`, in that order.
-/// A layer whose transform collapses it to a line or point (scale 0) draws nothing.
+/// A layer whose transform collapses it to a line or point (scale 0) draws nothing. A layer whose
+/// plane reaches the canvas through a projective map (perspective) is drawn flattened into an
+/// offscreen canvas of its own plane and warped (LayerRenderer+Projection.swift); transform
+/// layers draw their sublayers in depth order.
 public struct LayerRenderer: Sendable {
   /// The blurred shadows kept between frames (shared by every renderer unless one is given).
   let shadows: ShadowCache
@@ -26,14 +29,39 @@ public struct LayerRenderer: Sendable {
   /// Draws `layer` and its subtree into `canvas`, whose current user space is taken to be the
   /// layer's superlayer's coordinate space.
   ///
-  /// - Throws: `RenderingError.perspectiveUnsupported` for a transform with perspective terms,
-  ///   `RenderingError.unknownFont` for a text layer whose font resolves to no installed face.
+  /// - Throws: `RenderingError.unknownFont` for a text layer whose font resolves to no installed
+  ///   face.
   public func draw(_ layer: Layer, in canvas: Canvas) throws(RenderingError) {
-    guard !layer.isHidden, layer.opacity > 0 else { return }
-    guard let placement = layer.transformToSuperlayer.affineTransform else {
-      throw .perspectiveUnsupported(layer: layer.name)
+    try draw(layer, in: canvas, through: nil)
+  }
+
+  /// Draws `layer` whose superlayer's space reaches the canvas's user space through `outer`
+  /// (`nil`: the identity; a 3D placement the canvas cannot hold: a `sublayerTransform`,
+  /// replicator instance or transform layer with 3D terms).
+  func draw(_ layer: Layer, in canvas: Canvas, through outer: Transform3D?) throws(RenderingError) {
+    var placement = layer.transformToSuperlayer
+    if let outer { placement = placement.concatenating(outer) }
+    try draw(layer, placedBy: placement, in: canvas)
+  }
+
+  /// Draws `layer` whose own plane reaches the canvas's user space through `placement`: as in
+  /// 2D when that map is affine, through a projective warp otherwise, in depth order for a
+  /// transform layer (LayerRenderer+Projection.swift).
+  func draw(
+    _ layer: Layer, placedBy placement3D: Transform3D, in canvas: Canvas
+  ) throws(RenderingError) {
+    guard !layer.isHidden else { return }
+    if layer.drawsInDepthOrder {
+      try drawInDepthOrder(layer, placedBy: placement3D, in: canvas)
+      return
+    }
+    guard layer.opacity > 0 else { return }
+    guard let placement = placement3D.planeAffineTransform else {
+      try drawProjected(layer, placedBy: placement3D, in: canvas)
+      return
     }
     guard placement.isInvertible else { return }
+    if !layer.isDoubleSided, isBackFacing(Homography(placement), in: canvas) { return }
     canvas.save()
     defer { canvas.restore() }
     canvas.concatenate(placement)
@@ -49,7 +77,7 @@ public struct LayerRenderer: Sendable {
   }
 
   /// The layer's group: its shadow and content, multiplied by its mask's alpha when it has one.
-  private func drawMaskedContent(of layer: Layer, in canvas: Canvas) throws(RenderingError) {
+  func drawMaskedContent(of layer: Layer, in canvas: Canvas) throws(RenderingError) {
     guard let mask = layer.mask else {
       try drawShadowAndContent(of: layer, in: canvas)
       return
@@ -122,17 +150,14 @@ public struct LayerRenderer: Sendable {
     if !layer.sublayers.isEmpty {
       let sublayerPlacement = layer.sublayerTransformAboutAnchor
       if sublayerPlacement.isIdentity {
-        try drawSublayers(of: layer, in: canvas)
-      } else {
-        guard let affine = sublayerPlacement.affineTransform else {
-          throw .perspectiveUnsupported(layer: layer.name)
-        }
-        if affine.isInvertible {
-          canvas.save()
-          canvas.concatenate(affine)
-          try drawSublayers(of: layer, in: canvas)
-          canvas.restore()
-        }
+        try drawSublayers(of: layer, in: canvas, through: nil)
+      } else if sublayerPlacement.has3DTerms {
+        try drawSublayers(of: layer, in: canvas, through: sublayerPlacement)
+      } else if let affine = sublayerPlacement.affineTransform, affine.isInvertible {
+        canvas.save()
+        canvas.concatenate(affine)
+        try drawSublayers(of: layer, in: canvas, through: nil)
+        canvas.restore()
       }
     }
 
@@ -152,27 +177,38 @@ public struct LayerRenderer: Sendable {
     }
   }
 
-  /// The sublayers in drawing order; for a replicator, once per instance, each instance placed,
-  /// delayed and tinted a step further (visual-effects.md §6).
-  private func drawSublayers(of layer: Layer, in canvas: Canvas) throws(RenderingError) {
+  /// The sublayers in drawing order, placed in this layer's space through `outer` (`nil`: the
+  /// canvas's current space); for a replicator, once per instance, each instance placed, delayed
+  /// and tinted a step further (visual-effects.md §6).
+  private func drawSublayers(
+    of layer: Layer, in canvas: Canvas, through outer: Transform3D?
+  ) throws(RenderingError) {
     guard let replicator = layer as? ReplicatorLayer else {
-      for sublayer in layer.sublayersInDrawingOrder { try draw(sublayer, in: canvas) }
+      for sublayer in layer.sublayersInDrawingOrder {
+        try draw(sublayer, in: canvas, through: outer)
+      }
       return
     }
     let count = Swift.min(replicator.instanceCount, ReplicatorLayer.maximumInstanceCount)
     for k in 0..<count {
-      guard let placement = replicator.instancePlacement(at: k).affineTransform else {
-        throw .perspectiveUnsupported(layer: layer.name)
+      let placement = replicator.instancePlacement(at: k)
+      // A planar instance placement goes on the canvas as before; a 3D one joins `outer`.
+      var instanceOuter: Transform3D? = nil
+      var affine = AffineTransform.identity
+      if outer != nil || placement.has3DTerms {
+        instanceOuter = outer.map { placement.concatenating($0) } ?? placement
+      } else if let planar = placement.affineTransform {
+        affine = planar
       }
-      guard placement.isInvertible else { continue }
+      guard affine.isInvertible else { continue }
       let sublayers = replicator.instanceSublayers(at: k).sorted { $0.zPosition < $1.zPosition }
       let tint = replicator.instanceColor(at: k)
       guard tint.alpha > 0 else { continue }
       canvas.save()
-      canvas.concatenate(placement)
+      if instanceOuter == nil { canvas.concatenate(affine) }
       defer { canvas.restore() }
       try canvas.drawTinted(by: tint) { () throws(RenderingError) in
-        for sublayer in sublayers { try draw(sublayer, in: canvas) }
+        for sublayer in sublayers { try draw(sublayer, in: canvas, through: instanceOuter) }
       }
     }
   }

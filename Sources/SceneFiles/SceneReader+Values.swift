@@ -138,6 +138,28 @@ extension SceneReader {
     return out
   }
 
+  /// A list of numbers whose length is in `counts`.
+  func numbers(
+    _ json: JSONValue, at place: String, counts: ClosedRange<Int>, shape: String
+  ) -> [Double]? {
+    guard case .array(let items) = json, counts.contains(items.count) else {
+      report(place, "expected \(shape), found \(describeShape(json))")
+      return nil
+    }
+    return numbers(json, at: place, count: items.count, shape: shape)
+  }
+
+  /// The operations a transform list may hold, for messages.
+  static let transformOperations =
+    "{\"translate\": [tx, ty, tz]}, {\"scale\": [sx, sy, sz]}, {\"rotate\": angle}, "
+    + "{\"rotate\": [angle, x, y, z]}, {\"rotateX\": angle}, {\"rotateY\": angle}, "
+    + "{\"perspective\": d}, {\"matrix\": [a, b, c, d, tx, ty]} or {\"matrix3d\": [m11, ..., m44]}"
+
+  /// The names of the transform operations, for messages.
+  static let operationNames =
+    "\"translate\", \"scale\", \"rotate\", \"rotateX\", \"rotateY\", \"perspective\", "
+    + "\"matrix\" or \"matrix3d\""
+
   func describeShape(_ json: JSONValue) -> String {
     if case .array(let items) = json { return "a list of \(items.count)" }
     return json.kindDescription
@@ -230,42 +252,63 @@ extension SceneReader {
       guard case .object(let entries) = op, entries.count == 1,
         let (key, value) = entries.first.map({ ($0.key, $0.value) })
       else {
-        report(
-          opPlace,
-          "expected one operation: {\"translate\": [tx, ty]}, {\"scale\": [sx, sy]}, {\"rotate\": angle} or {\"matrix\": [a, b, c, d, tx, ty]}"
-        )
+        report(opPlace, "expected one operation: " + SceneReader.transformOperations)
         return nil
       }
       let valuePlace = "\(opPlace).\(key)"
       switch key {
       case "translate":
-        guard let n = numbers(value, at: valuePlace, count: 2, shape: "[tx, ty]") else {
-          return nil
-        }
-        t = t.translated(x: n[0], y: n[1])
+        guard
+          let n = numbers(value, at: valuePlace, counts: 2...3, shape: "[tx, ty] or [tx, ty, tz]")
+        else { return nil }
+        t = t.translated(x: n[0], y: n[1], z: n.count > 2 ? n[2] : 0)
       case "scale":
         if case .number = value {
           guard let s = number(value, at: valuePlace) else { return nil }
           t = t.scaled(x: s, y: s)
         } else {
-          guard let n = numbers(value, at: valuePlace, count: 2, shape: "a number or [sx, sy]")
+          guard
+            let n = numbers(
+              value, at: valuePlace, counts: 2...3, shape: "a number, [sx, sy] or [sx, sy, sz]")
           else { return nil }
-          t = t.scaled(x: n[0], y: n[1])
+          t = t.scaled(x: n[0], y: n[1], z: n.count > 2 ? n[2] : 1)
         }
       case "rotate":
+        if case .array = value {
+          guard let n = numbers(value, at: valuePlace, count: 4, shape: "angle or [angle, x, y, z]")
+          else { return nil }
+          t = t.rotated(n[0], x: n[1], y: n[2], z: n[3])
+        } else {
+          guard let a = number(value, at: valuePlace) else { return nil }
+          t = t.rotated(a)
+        }
+      case "rotateX":
         guard let a = number(value, at: valuePlace) else { return nil }
-        t = t.rotated(a)
+        t = t.rotated(a, x: 1, y: 0, z: 0)
+      case "rotateY":
+        guard let a = number(value, at: valuePlace) else { return nil }
+        t = t.rotated(a, x: 0, y: 1, z: 0)
+      case "perspective":
+        guard let d = number(value, at: valuePlace) else { return nil }
+        guard d != 0 else {
+          report(valuePlace, "the eye's distance must not be 0")
+          return nil
+        }
+        t = Transform3D.perspective(distance: d).concatenating(t)
       case "matrix":
         guard let n = numbers(value, at: valuePlace, count: 6, shape: "[a, b, c, d, tx, ty]") else {
           return nil
         }
         t = Transform3D(AffineTransform(a: n[0], b: n[1], c: n[2], d: n[3], tx: n[4], ty: n[5]))
           .concatenating(t)
+      case "matrix3d":
+        guard let n = numbers(value, at: valuePlace, count: 16, shape: "[m11, m12, ..., m44]"),
+          let m = Transform3D(entries: n)
+        else { return nil }
+        t = m.concatenating(t)
       default:
         report(
-          valuePlace,
-          "unknown transform operation (expected \"translate\", \"scale\", \"rotate\" or \"matrix\")"
-        )
+          valuePlace, "unknown transform operation (expected " + SceneReader.operationNames + ")")
         return nil
       }
     }

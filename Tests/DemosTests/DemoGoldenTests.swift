@@ -38,10 +38,11 @@ import Testing
     #expect(orphans.isEmpty, "demo goldens no test uses: \(orphans.sorted()); delete them")
   }
 
-  @Test func theListHasTheFiveArticlesInOrderThenTheTextAndEffectsDemos() {
+  @Test func theListHasTheFiveArticlesInOrderThenTheTextEffectsAnd3DDemos() {
     #expect(
       Demo.all.map(\.name) == [
         "radar", "cradle", "waves", "spinner", "cat", "counter", "shimmer", "activity", "lift",
+        "flip",
       ])
     #expect(Demo.named("cat") != nil && Demo.named("dog") == nil)
   }

@@ -22,6 +22,7 @@ import Testing
     #expect(
       lines.map { String($0.split(separator: " ")[0]) } == [
         "radar", "cradle", "waves", "spinner", "cat", "counter", "shimmer", "activity", "lift",
+        "flip",
       ])
     #expect(lines.allSatisfy { $0.split(separator: " ").count > 3 })
   }

@@ -85,17 +85,6 @@ import Testing
       b[15, 15] == RGBA8(255, 0, 0, 255) && b[29, 29] == RGBA8(255, 0, 0, 255) && b[30, 30].a == 0)
   }
 
-  @Test func perspectiveIsRejectedWithTheLayerName() throws {
-    let scene = Scene(size: Size(10, 10))
-    let l = Layer()
-    l.name = "tilted"
-    l.transform.m34 = -1 / 500
-    scene.addLayer(l)
-    #expect(throws: RenderingError.perspectiveUnsupported(layer: "tilted")) {
-      try scene.makeFrame(at: 0)
-    }
-  }
-
   @Test func shapeIsDrawnBetweenContentsAndSublayers() throws {
     let b = try render { scene in
       let shape = ShapeLayer()
