@@ -83,10 +83,15 @@ let package = Package(
     .target(name: "GoldenTesting", dependencies: ["Flipbook", "ImageComparison"]),
     // The five seed articles' animations, on Flipbook's public API only.
     .target(name: "Demos", dependencies: ["Flipbook"]),
+    // Self-contained HTML pages (escaping, shared style, the self-test a headless browser reads).
+    .target(name: "Pages"),
+    // `flipbook batch`: finding inputs, content hashes, the manifest, rendering many animations
+    // across cores, and the gallery page.
+    .target(name: "Batch", dependencies: ["Flipbook", "Parallelism", "Pages"]),
     .target(
       name: "FlipbookCommand",
       dependencies: [
-        "Flipbook", "Demos", "ImageComparison",
+        "Flipbook", "Demos", "ImageComparison", "Batch", "Pages",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
     .executableTarget(name: "flipbook", dependencies: ["FlipbookCommand"]),
@@ -123,6 +128,7 @@ let package = Package(
     .testTarget(name: "DemosTests", dependencies: ["Demos", "Flipbook", "FlipbookTestSupport"]),
     .testTarget(
       name: "FlipbookCommandTests", dependencies: ["FlipbookCommand", "FlipbookTestSupport"]),
+    .testTarget(name: "BatchTests", dependencies: ["Batch", "Flipbook", "FlipbookTestSupport"]),
   ],
   swiftLanguageModes: [.v6]
 )
