@@ -78,7 +78,9 @@ let package = Package(
         "Rendering", "Scenes", "SceneFiles", "FileIO",
       ]),
     // Image comparison (pixelmatch's perceptual diff with anti-aliasing detection) and GIF comparison.
-    .target(name: "ImageComparison", dependencies: ["Geometry", "ImageEncoding", "Parallelism"]),
+    .target(
+      name: "ImageComparison",
+      dependencies: ["Geometry", "ImageEncoding", "Parallelism", "Pages", "FileIO"]),
     // Golden-image assertions for XCTest and Swift Testing (a library for test targets).
     .target(name: "GoldenTesting", dependencies: ["Flipbook", "ImageComparison"]),
     // The five seed articles' animations, on Flipbook's public API only.

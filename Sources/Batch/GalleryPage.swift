@@ -192,7 +192,8 @@ public enum GalleryPage {
         const video = shown.format === 'mp4' || shown.format === 'webm';
         const element = document.createElement(video ? 'video' : 'img');
         if (video) {
-          element.muted = true; element.loop = true; element.autoplay = true; element.controls = true;
+          element.muted = true; element.loop = true; element.autoplay = true;
+          element.controls = true;
         }
         element.src = encodeURI(shown.file).replace(/[?#]/g, encodeURIComponent);
         element.className = 'checker';

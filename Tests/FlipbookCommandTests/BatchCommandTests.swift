@@ -202,3 +202,39 @@ import Testing
     #expect(errors.contains("missing shard manifests: manifest.2-of-2.json"))
   }
 }
+
+/// `flipbook diff -o report.html`: the golden-failure page for one comparison, pictures inside.
+@Suite struct DiffReportTests {
+  let folder = FixtureFiles.temporaryFolder()
+
+  @Test func aReportPageHoldsItsPicturesAndOpensOnTheWorstFrame() throws {
+    func gif(_ widest: Double) throws -> [UInt8] {
+      try Export.gifData(
+        SceneRecipe {
+          let scene = Scene(size: Size(40, 20), duration: 0.4, fps: 10, backgroundColor: .white)
+          let bar = Layer()
+          bar.bounds = Rect(0, 0, 6, 6)
+          bar.position = Point(20, 10)
+          bar.backgroundColor = .black
+          bar.add(
+            KeyframeAnimation(keyPath: "bounds.size.width", values: [6, widest, 6], duration: 0.4),
+            forKey: "widen")
+          scene.addLayer(bar)
+          return scene
+        })
+    }
+    try AtomicFile.write(try gif(30), to: folder + "/e.gif")
+    try AtomicFile.write(try gif(10), to: folder + "/a.gif")
+    var errors = ""
+    let status = FlipbookTool.run(
+      ["diff", folder + "/e.gif", folder + "/a.gif", "-o", folder + "/report.html"],
+      standardError: { errors += $0 })
+    #expect(status == 1)
+    let html = String(decoding: try AtomicFile.read(folder + "/report.html"), as: UTF8.self)
+    #expect(html.contains("data-worst=\"2\""))
+    #expect(html.contains("src=\"data:image/png;base64,"))
+    #expect(!html.contains("http://") && !html.contains("https://"))
+    #expect(
+      FlipbookTool.run(["diff", "a.png", "b.png", "-o", "r.html", "--strip"]) { _ in } == 2)
+  }
+}
