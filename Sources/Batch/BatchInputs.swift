@@ -115,8 +115,10 @@ public enum BatchInputs {
       return BatchInput(
         path: file, relativePath: relative, name: Paths.removingExtension(relative))
     }
-    return (inputs.sorted { $0.relativePath.utf8.lexicographicallyPrecedes($1.relativePath.utf8) },
-      root)
+    return (
+      inputs.sorted { $0.relativePath.utf8.lexicographicallyPrecedes($1.relativePath.utf8) },
+      root
+    )
   }
 
   /// The animations of shard `index` of `count` (1-based): sorted by relative path, every

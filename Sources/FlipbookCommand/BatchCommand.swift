@@ -114,7 +114,8 @@ struct BatchCommand: ParsableCommand {
       throw CommandFailure(
         message: "no scene or Lottie files found in \(inputs.joined(separator: " "))")
     }
-    let selected = shard.map { BatchInputs.shard(found.inputs, index: $0.index, of: $0.count) }
+    let selected =
+      shard.map { BatchInputs.shard(found.inputs, index: $0.index, of: $0.count) }
       ?? found.inputs
     try failing(outdir) { try Paths.makeFolders(outdir) }
     let manifestName =

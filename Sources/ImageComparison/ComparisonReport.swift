@@ -32,10 +32,11 @@ public enum ComparisonReport {
       return ComparisonPage.Item(
         title: title, message: message, frames: [], worst: 0, frameCount: 0)
     }
-    let worst = (0..<count).max { a, b in
-      diffs[a].differingPixels < diffs[b].differingPixels
-        || (diffs[a].differingPixels == diffs[b].differingPixels && a > b)
-    } ?? 0
+    let worst =
+      (0..<count).max { a, b in
+        diffs[a].differingPixels < diffs[b].differingPixels
+          || (diffs[a].differingPixels == diffs[b].differingPixels && a > b)
+      } ?? 0
     let start = Swift.max(0, Swift.min(worst - maximumFrames / 2, count - maximumFrames))
     let shown = start..<Swift.min(count, start + maximumFrames)
     if case .files(let folder, _, _) = pictures { try AtomicFile.makeFolder(folder) }

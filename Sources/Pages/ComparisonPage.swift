@@ -13,8 +13,10 @@ public enum ComparisonPage {
     public var differingPixels: Int
 
     /// Creates a frame.
-    public init(expected: String, actual: String, difference: String, time: Double,
-      differingPixels: Int) {
+    public init(
+      expected: String, actual: String, difference: String, time: Double,
+      differingPixels: Int
+    ) {
       (self.expected, self.actual, self.difference) = (expected, actual, difference)
       (self.time, self.differingPixels) = (time, differingPixels)
     }

@@ -123,9 +123,10 @@ import Testing
     #expect(run(args).status == 0)
     let third = try manifest("out")
     #expect(third.animations[4].hash != first.animations[4].hash)
-    #expect(third.animations.map { $0.outputs[0].renderSeconds == 999 } == [
-      true, true, true, true, false,
-    ])
+    #expect(
+      third.animations.map { $0.outputs[0].renderSeconds == 999 } == [
+        true, true, true, true, false,
+      ])
     #expect(third.animations[4].outputs[0].bytes == first.animations[4].outputs[0].bytes)
     // --force renders all.
     #expect(run(args + ["--force"]).status == 0)
@@ -177,8 +178,10 @@ import Testing
     try makeInputs()
     for jobs in [1, 3] {
       let (status, errors) = run(
-        ["batch", folder + "/in", "-o", folder + "/j\(jobs)", "--jobs", "\(jobs)", "--quiet",
-         "--formats", "gif,webp"])
+        [
+          "batch", folder + "/in", "-o", folder + "/j\(jobs)", "--jobs", "\(jobs)", "--quiet",
+          "--formats", "gif,webp",
+        ])
       #expect(status == 0, "\(errors)")
     }
     #expect(try files("j1") == files("j3"))
