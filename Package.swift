@@ -3,6 +3,8 @@
 //
 // Dependencies point one way, down this list (see README "Architecture"):
 //   flipbook -> FlipbookCommand -> Demos -> Flipbook (umbrella) -> SceneFiles -> Scenes
+//   FlipbookCommand -> Batch (flipbook batch) -> Flipbook, Parallelism, Pages (HTML pages)
+//   GoldenTesting -> ImageComparison -> Pages (the comparison page)
 //   Scenes (scenes, frame renderer, frame sinks, Export) -> Rendering, ImageEncoding, Dynamics, FileIO
 //   Rendering -> LayerTree, CairoCanvas;  LayerTree -> Animations, Dynamics -> Geometry;  CairoCanvas -> CCairo, Geometry
 //   ImageEncoding (PNG, GIF, WebP, APNG) -> CPNGShim, CGIF, CWebP, CZlib, Geometry, FileIO;  FileIO -> nothing

@@ -55,7 +55,7 @@ public struct BatchRun: Sendable {
   /// The options as hashed text.
   public static let optionsDescription =
     "fps=scene scale=scene from=0 to=duration gif=256,floyd-steinberg loop=scene "
-    + "webp=lossless apng=default png=default crf=default frames-sheet=16M"
+    + "webp=lossless apng=default png=default crf=default frames-sheet=4M"
 
   /// Creates a run.
   public init(

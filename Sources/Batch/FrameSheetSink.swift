@@ -5,8 +5,9 @@ import Flipbook
 /// frames (so memory stays bounded whatever the frame count), laid out as `ContactSheet` lays
 /// frames out (each captioned with its time). It rides beside an animated output in a `TeeSink`.
 final class FrameSheetSink: FrameSink {
-  /// Frame pixels a sheet may hold: 16 million (64 MB while it is made).
-  static let pixelBudget = 16_000_000
+  /// Frame pixels a sheet may hold: 4 million (16 MB while it is made), so that the sheet adds
+  /// little to an animation's memory; longer or larger animations show every k-th frame.
+  static let pixelBudget = 4_000_000
 
   let path: String
   private(set) var step = 1
