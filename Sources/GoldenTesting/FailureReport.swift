@@ -15,8 +15,13 @@ import Pages
 /// test processes running side by side each add theirs. A golden that matches again has its
 /// pictures and section removed, and the page is made again (removed when nothing fails).
 extension GoldenFile {
-  /// The folder that holds every test file's failure pictures and the page.
-  var failuresRoot: String { GoldenFile.folder(of: artifactsFolder) }
+  /// The folder that holds every test file's failure pictures and the page: the artifacts
+  /// folder itself when it is named `golden-failures` (pictures kept in one folder), else the
+  /// folder above it (`.build/golden-failures/<TestFile>/`).
+  var failuresRoot: String {
+    GoldenFile.baseName(of: artifactsFolder) == "golden-failures"
+      ? artifactsFolder : GoldenFile.folder(of: artifactsFolder)
+  }
 
   /// The page's path.
   public var failureReportPath: String { failuresRoot + "/index.html" }
@@ -26,7 +31,8 @@ extension GoldenFile {
     message: String, expected: [Bitmap], actual: [Bitmap], diffs: [ImageDiff], times: [Double]
   ) {
     let base = artifactBase
-    let testFolder = GoldenFile.baseName(of: artifactsFolder)
+    let prefix =
+      failuresRoot == artifactsFolder ? "" : GoldenFile.baseName(of: artifactsFolder) + "/"
     do {
       try GoldenFile.makeFolders(for: artifactsFolder + "/" + base)
       removeFiles(in: artifactsFolder + "/" + base + ".frames")
@@ -35,7 +41,7 @@ extension GoldenFile {
         times: times,
         pictures: .files(
           folder: artifactsFolder + "/" + base + ".frames", prefix: "",
-          urlPrefix: HTML.urlPath(testFolder + "/" + base + ".frames/")))
+          urlPrefix: HTML.urlPath(prefix + base + ".frames/")))
       try AtomicFile.write(
         Array(ComparisonPage.section(item).utf8),
         to: artifactsFolder + "/" + base + ".section.html")
@@ -70,9 +76,13 @@ extension GoldenFile {
   /// are none.
   static func writeFailureReport(root: String) {
     var sections: [String] = []
-    for folder in AtomicFile.names(in: root) where AtomicFile.isFolder(root + "/" + folder) {
-      for name in AtomicFile.names(in: root + "/" + folder, suffix: ".section.html") {
-        if let bytes = try? AtomicFile.read(root + "/" + folder + "/" + name) {
+    let folders =
+      [root]
+      + AtomicFile.names(in: root).map { root + "/" + $0 }
+      .filter { AtomicFile.isFolder($0) && !$0.hasSuffix(".frames") }
+    for folder in folders {
+      for name in AtomicFile.names(in: folder, suffix: ".section.html") {
+        if let bytes = try? AtomicFile.read(folder + "/" + name) {
           sections.append(String(decoding: bytes, as: UTF8.self))
         }
       }

@@ -132,9 +132,10 @@ public enum ComparisonPage {
     .bar { display: flex; align-items: center; gap: 8px; flex-wrap: wrap; }
     .side { display: grid; grid-template-columns: repeat(auto-fit, minmax(200px, 1fr)); gap: 8px; }
     figure { margin: 0; text-align: center; }
-    figure img { display: block; margin: 0 auto; }
+    figure img { display: block; margin: 0 auto; width: 100%; max-width: 480px; }
     figcaption { font-size: 13px; color: var(--muted); }
-    .stack { position: relative; display: inline-block; line-height: 0; }
+    .stack { position: relative; display: inline-block; line-height: 0; width: min(100%, 480px); }
+    .stack img { width: 100%; }
     .stack .over { position: absolute; left: 0; top: 0; }
     .swiper { width: 100%; max-width: 480px; display: block; }
     .scrub { flex: 1; min-width: 120px; max-width: 480px; }

@@ -79,6 +79,18 @@ import Testing
     for k in 0..<4 { #expect(FixtureFiles.exists(folder + "/T/bar.frames/actual-0000\(k).png")) }
   }
 
+  @Test func picturesKeptInOneGoldenFailuresFolderHaveThePageInIt() throws {
+    let root = folder + "/golden-failures"
+    let g = GoldenFile(path: folder + "/goldens/c.png", artifactsFolder: root)
+    _ = g.verify(try disc(.blue), mode: .missing)
+    #expect(g.verify(try disc(.red), mode: .never).isFailure)
+    #expect(g.failureReportPath == root + "/index.html")
+    let html = FixtureFiles.text(root + "/index.html")
+    #expect(html.contains("src=\"c.frames/expected-00000.png\""))
+    #expect(g.verify(try disc(.blue), mode: .never) == .matched)
+    #expect(!FixtureFiles.exists(root + "/index.html"))
+  }
+
   @Test func sectionsEscapeTextAndCarryEveryFrame() {
     let item = ComparisonPage.Item(
       title: "a <b>.png", message: "x & y",
