@@ -3,6 +3,8 @@
 //
 // Dependencies point one way, down this list (see README "Architecture"):
 //   flipbook -> FlipbookCommand -> Demos -> Flipbook (umbrella) -> SceneFiles -> Scenes
+//   FlipbookCommand -> Batch (flipbook batch) -> Flipbook, Parallelism, Pages (HTML pages)
+//   GoldenTesting -> ImageComparison -> Pages (the comparison page)
 //   Scenes (scenes, frame renderer, frame sinks, Export) -> Rendering, ImageEncoding, Dynamics, FileIO
 //   Rendering -> LayerTree, CairoCanvas;  LayerTree -> Animations, Dynamics -> Geometry;  CairoCanvas -> CCairo, Geometry
 //   ImageEncoding (PNG, GIF, WebP, APNG) -> CPNGShim, CGIF, CWebP, CZlib, Geometry, FileIO;  FileIO -> nothing
@@ -78,15 +80,22 @@ let package = Package(
         "Rendering", "Scenes", "SceneFiles", "FileIO",
       ]),
     // Image comparison (pixelmatch's perceptual diff with anti-aliasing detection) and GIF comparison.
-    .target(name: "ImageComparison", dependencies: ["Geometry", "ImageEncoding", "Parallelism"]),
+    .target(
+      name: "ImageComparison",
+      dependencies: ["Geometry", "ImageEncoding", "Parallelism", "Pages", "FileIO"]),
     // Golden-image assertions for XCTest and Swift Testing (a library for test targets).
     .target(name: "GoldenTesting", dependencies: ["Flipbook", "ImageComparison"]),
     // The five seed articles' animations, on Flipbook's public API only.
     .target(name: "Demos", dependencies: ["Flipbook"]),
+    // Self-contained HTML pages (escaping, shared style, the self-test a headless browser reads).
+    .target(name: "Pages"),
+    // `flipbook batch`: finding inputs, content hashes, the manifest, rendering many animations
+    // across cores, and the gallery page.
+    .target(name: "Batch", dependencies: ["Flipbook", "Parallelism", "Pages"]),
     .target(
       name: "FlipbookCommand",
       dependencies: [
-        "Flipbook", "Demos", "ImageComparison",
+        "Flipbook", "Demos", "ImageComparison", "Batch", "Pages",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
     .executableTarget(name: "flipbook", dependencies: ["FlipbookCommand"]),
@@ -123,6 +132,7 @@ let package = Package(
     .testTarget(name: "DemosTests", dependencies: ["Demos", "Flipbook", "FlipbookTestSupport"]),
     .testTarget(
       name: "FlipbookCommandTests", dependencies: ["FlipbookCommand", "FlipbookTestSupport"]),
+    .testTarget(name: "BatchTests", dependencies: ["Batch", "Flipbook", "FlipbookTestSupport"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ImageComparison
+import Pages
 import Flipbook
 
 /// `flipbook diff EXPECTED ACTUAL [--threshold T] [--max-diff-pixels N | --max-diff-ratio R]
@@ -36,7 +37,9 @@ struct DiffCommand: ParsableCommand {
   @Option(name: .long, parsing: .unconditional, help: "The share of pixels that may differ, 0...1.")
   var maxDiffRatio: Double?
 
-  @Option(name: [.customShort("o"), .long], help: "Write the difference picture to this PNG.")
+  @Option(
+    name: [.customShort("o"), .long],
+    help: "Write the difference picture to this PNG, or the comparison page to this .html.")
   var output: String?
 
   @Flag(name: .long, help: "With -o: expected, actual and heatmap side by side.")
@@ -53,9 +56,10 @@ struct DiffCommand: ParsableCommand {
     if maxDiffPixels != nil && maxDiffRatio != nil {
       throw ValidationError("give --max-diff-pixels or --max-diff-ratio, not both")
     }
-    if let output, !output.lowercased().hasSuffix(".png") {
-      throw ValidationError("-o must name a .png file, got '\(output)'")
+    if let output, !output.lowercased().hasSuffix(".png"), !isReport {
+      throw ValidationError("-o must name a .png or .html file, got '\(output)'")
     }
+    if strip && isReport { throw ValidationError("--strip applies to a .png picture only") }
     if strip && output == nil { throw ValidationError("--strip needs -o") }
   }
 
@@ -64,6 +68,9 @@ struct DiffCommand: ParsableCommand {
       threshold: threshold, ignoresAntialiasing: true, maxDifferingPixels: maxDiffPixels ?? 0,
       maxDifferingRatio: maxDiffRatio)
   }
+
+  /// Whether `-o` names a report page (`.html`) rather than a picture.
+  var isReport: Bool { output?.lowercased().hasSuffix(".html") ?? false }
 
   func run() throws {
     let a = try failing(expected) { try AtomicFile.read(expected) }
@@ -85,7 +92,10 @@ struct DiffCommand: ParsableCommand {
         c = try failing(actual) { try GIF.decode(b) }
       let diff = AnimationDiff(expected: e, actual: c, tolerance: tolerance)
       print(diff.summary)
-      if let output, let k = diff.failingFrames.first ?? (diff.frames.isEmpty ? nil : 0) {
+      if isReport {
+        try writeReport(
+          diff, expected: e.frames, actual: c.frames, durations: e.delays.map { Double($0) / 100 })
+      } else if let output, let k = diff.failingFrames.first ?? (diff.frames.isEmpty ? nil : 0) {
         try write(diff.frames[k], expected: e.frames[k], actual: c.frames[k], to: output)
       }
       passes = diff.passes
@@ -99,7 +109,12 @@ struct DiffCommand: ParsableCommand {
         throw CommandFailure(message: "\(expected) and \(actual) differ: \(error.description)")
       }
       print(diff.summary)
-      if let output { try write(diff, expected: e, actual: c, to: output) }
+      if isReport {
+        try writeReport(
+          summary: diff.summary, expected: [e], actual: [c], diffs: [diff], times: [0])
+      } else if let output {
+        try write(diff, expected: e, actual: c, to: output)
+      }
       passes = diff.passes
     }
     guard passes else { throw CommandFailure(message: "\(expected) and \(actual) differ") }
@@ -110,6 +125,39 @@ struct DiffCommand: ParsableCommand {
   ) throws {
     let picture = strip ? diff.strip(expected: e, actual: c) : diff.heatmap(over: e)
     try failing(path) { try AtomicFile.write(PNG.encode(picture), to: path) }
+  }
+
+  /// The report page for an animation: every frame stepped, opening on the one that differs
+  /// most; `durations` in seconds (`nil`: frame times unknown, shown as 0).
+  private func writeReport(
+    _ diff: AnimationDiff, expected: [Bitmap], actual: [Bitmap], durations: [Double]?
+  ) throws {
+    var times: [Double] = []
+    var t = 0.0
+    for d in durations ?? Array(repeating: 0, count: expected.count) {
+      times.append(t)
+      t += d
+    }
+    try writeReport(
+      summary: diff.summary, expected: expected, actual: actual, diffs: diff.frames, times: times)
+  }
+
+  /// `flipbook diff -o report.html`: the comparison page `GoldenTesting` also writes, with its
+  /// pictures inside the file.
+  private func writeReport(
+    summary: String, expected e: [Bitmap], actual c: [Bitmap], diffs: [ImageDiff],
+    times: [Double]
+  ) throws {
+    guard let output else { return }
+    try failing(output) {
+      let item = try ComparisonReport.item(
+        title: "\(expected) vs \(actual)", message: summary, expected: e, actual: c, diffs: diffs,
+        times: times, pictures: .embedded)
+      let page = ComparisonPage.html(
+        title: "flipbook diff", summary: "\(expected) (expected) and \(actual) (actual)",
+        items: [item])
+      try AtomicFile.write(Array(page.utf8), to: output)
+    }
   }
 
   static func isGIF(_ bytes: [UInt8]) -> Bool { bytes.starts(with: Array("GIF8".utf8)) }
@@ -162,7 +210,9 @@ struct DiffCommand: ParsableCommand {
       )
     }
     print(diff.summary)
-    if let output, let k = diff.failingFrames.first ?? (diff.frames.isEmpty ? nil : 0) {
+    if isReport {
+      try writeReport(diff, expected: ef, actual: cf, durations: nil)
+    } else if let output, let k = diff.failingFrames.first ?? (diff.frames.isEmpty ? nil : 0) {
       try write(diff.frames[k], expected: ef[k], actual: cf[k], to: output)
     }
     return diff.passes

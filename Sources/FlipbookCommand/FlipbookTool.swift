@@ -19,7 +19,7 @@ public struct FlipbookTool: ParsableCommand {
     version: "0.1.0",
     subcommands: [
       RenderCommand.self, FrameCommand.self, InspectCommand.self, DemoCommand.self,
-      DiffCommand.self, SheetCommand.self,
+      DiffCommand.self, SheetCommand.self, BatchCommand.self,
     ])
 
   /// Creates the root command (it only dispatches to subcommands).
@@ -60,8 +60,9 @@ public struct FlipbookTool: ParsableCommand {
 }
 
 /// A failure of the work itself (exit status 1), with the lines to print.
-struct CommandFailure: Error {
+struct CommandFailure: Error, CustomStringConvertible {
   var message: String
+  var description: String { message }
 }
 
 /// Unbuffered writes to standard error.

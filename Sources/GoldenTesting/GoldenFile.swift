@@ -113,10 +113,17 @@ public struct GoldenFile: Sendable {
         "\(error.description)", expected: expected, actual: actual, diff: nil, bytes: bytes,
         mode: mode)
     }
-    if diff.passes { return .matched }
-    return mismatch(
+    if diff.passes {
+      removeFailurePictures()
+      return .matched
+    }
+    let outcome = mismatch(
       diff.summary + " (tolerance: \(tolerance))", expected: expected, actual: actual, diff: diff,
       bytes: bytes, mode: mode)
+    reportFailure(
+      message: outcome.message ?? "", expected: [expected], actual: [actual], diffs: [diff],
+      times: [0])
+    return outcome
   }
 
   /// Compares the GIF `bytes` with the golden GIF frame by frame (frame count, delays and loop
@@ -170,7 +177,10 @@ public struct GoldenFile: Sendable {
       return .failed(message: "cannot read \(path) or the new \(format): \(error)")
     }
     let diff = compare(expected, actual)
-    if diff.passes { return .matched }
+    if diff.passes {
+      removeFailurePictures()
+      return .matched
+    }
     let k = diff.failingFrames.max {
       diff.frames[$0].differingPixels < diff.frames[$1].differingPixels
     }
@@ -183,9 +193,19 @@ public struct GoldenFile: Sendable {
         + " (at \(shortestTime(time)) s),"
         + " the one that differs most: \(diff.frames[k].differingPixels) pixels"
     }
-    return mismatch(
+    let outcome = mismatch(
       what, expected: k.map { expectedFrames[$0] }, actual: k.map { actualFrames[$0] },
       diff: k.map { diff.frames[$0] }, bytes: bytes, mode: mode)
+    var starts: [Double] = []
+    var time = 0.0
+    for duration in durations(expected) {
+      starts.append(time)
+      time += duration
+    }
+    reportFailure(
+      message: outcome.message ?? "", expected: expectedFrames, actual: actualFrames,
+      diffs: diff.frames, times: starts)
+    return outcome
   }
 
   /// A time in seconds as messages show it: `0.5`, `2`.

@@ -15,10 +15,15 @@ import Dispatch
 /// try OrderedJobs.run(count: 300, threads: 2, window: 4, makeState: { try Worker() },
 ///                     job: { worker, i in try worker.frame(i) }) { i, frame in try sink(frame) }
 /// ```
+///
+/// With `balanced: true` a thread takes the lowest index no thread has taken yet instead of
+/// its fixed stride, so jobs of very different lengths (whole animations of a batch) keep every
+/// thread busy; a job's result must then not depend on the per-thread state it ran with.
 public enum OrderedJobs {
   /// Runs the jobs; with one thread (or one job) everything runs on the calling thread.
   public static func run<State, Output: Sendable>(
     count: Int, threads: Int, window: Int,
+    balanced: Bool = false,
     makeState: @escaping @Sendable () throws -> State,
     job: @escaping @Sendable (inout State, Int) throws -> Output,
     deliver: (Int, Output) throws -> Void
@@ -39,15 +44,22 @@ public enum OrderedJobs {
           var state = try makeState()
           var i = w
           while i < count {
-            let index = i
             // Wait for room in the window; stop when anything failed.
-            let go = monitor.wait { p -> Bool? in
-              p.failure != nil ? false : (index < p.next + window ? true : nil)
+            let taken = monitor.wait { p -> Int?? in
+              if p.failure != nil { return .some(nil) }
+              if balanced {
+                guard p.claimed < count else { return .some(nil) }
+                guard p.claimed < p.next + window else { return nil }  // not yet: wait
+                p.claimed += 1
+                return p.claimed - 1
+              }
+              guard i < p.next + window else { return nil }  // not yet: wait
+              return i
             }
-            guard go else { break }
+            guard let index = taken else { break }
             let output = try job(&state, index)
             monitor.update { $0.ready[index] = output }
-            i += threads
+            i = balanced ? 0 : i + threads
           }
         } catch {
           monitor.update { p in if p.failure == nil { p.failure = error } }
@@ -82,6 +94,8 @@ public enum OrderedJobs {
     var ready: [Int: Output] = [:]
     /// The index the caller takes next.
     var next = 0
+    /// Balanced runs: how many indices threads have taken (the next one to take).
+    var claimed = 0
     /// The first error; set, it stops every thread.
     var failure: (any Error)? = nil
   }

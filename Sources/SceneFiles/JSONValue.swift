@@ -1,6 +1,7 @@
 /// A parsed JSON document that keeps what a scene reader needs for good messages: object keys
 /// in document order and numbers as written (doubles; `true`/`false` kept apart from numbers).
-enum JSONValue: Equatable {
+/// Public so that other readers of JSON documents (the batch manifest) share this one parser.
+public enum JSONValue: Equatable, Sendable {
   case null
   case bool(Bool)
   case number(Double)
@@ -8,7 +9,8 @@ enum JSONValue: Equatable {
   case array([JSONValue])
   case object([(key: String, value: JSONValue)])
 
-  static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+  /// Equal kinds and values; objects compare their keys in order.
+  public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
     switch (lhs, rhs) {
     case (.null, .null): return true
     case (.bool(let a), .bool(let b)): return a == b
@@ -35,14 +37,17 @@ enum JSONValue: Equatable {
 }
 
 /// A JSON syntax error with its 1-based line and column.
-struct JSONSyntaxError: Error, Equatable {
-  var line: Int
-  var column: Int
-  var message: String
+public struct JSONSyntaxError: Error, Equatable {
+  /// The line, from 1.
+  public var line: Int
+  /// The column, from 1.
+  public var column: Int
+  /// What is wrong.
+  public var message: String
 }
 
 /// A strict RFC 8259 reader: no comments, no trailing commas, no duplicate keys.
-struct JSONParser {
+public struct JSONParser {
   private let bytes: [UInt8]
   private var i = 0
   private var depth = 0
@@ -50,7 +55,8 @@ struct JSONParser {
 
   init(_ bytes: [UInt8]) { self.bytes = bytes }
 
-  static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
+  /// Parses one JSON document (a UTF-8 byte order mark is allowed).
+  public static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
     var parser = JSONParser(bytes)
     if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { parser.i = 3 }
     parser.skipWhitespace()

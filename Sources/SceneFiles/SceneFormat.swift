@@ -68,6 +68,7 @@ public enum SceneFormat {
     guard reader.problems.isEmpty, let scene else {
       throw DecodingError(file: file, problems: reader.problems)
     }
+    scene.inputFiles = reader.imageFiles
     // A document reads the same every time, so its replicas are the bytes read again.
     scene.rebuild { try decode(bytes, file: file, baseDirectory: baseDirectory) }
     return scene

@@ -334,6 +334,9 @@ final class SceneReader {
 
   // MARK: Images
 
+  /// The image files the document named, resolved against `baseDirectory`, sorted.
+  var imageFiles: [String] { images.keys.sorted() }
+
   enum FileOrImageError: Error {
     case file(String)
     case image(String)

@@ -63,6 +63,10 @@ public final class Scene {
   public var backgroundColor: Color?
   /// How many times an animated GIF plays: 0 forever (the default), N times in all otherwise.
   public var loopCount: Int
+  /// The files read to make this scene besides its own document (the images a scene file
+  /// names), as the reader resolved them; empty for scenes built in code. `flipbook batch`
+  /// hashes them, so that a changed image renders its animations again.
+  public var inputFiles: [String] = []
 
   /// The layer whose sublayers are the scene's layers; its bounds are the scene's size and its
   /// anchor point is its top-left corner, at the scene's origin.

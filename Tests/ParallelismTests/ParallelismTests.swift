@@ -19,6 +19,35 @@ import Testing
     #expect(seen == Array(0..<100))
   }
 
+  /// Balanced: threads take the next free index, whatever the jobs' lengths; the results still
+  /// come in order, each index exactly once, and no thread runs past the window.
+  @Test(arguments: [1, 2, 3])
+  func balancedRunsDeliverEveryResultOnceInOrder(threads: Int) throws {
+    let runs = Mutex([Int](repeating: 0, count: 60))
+    let next = Atomic<Int>(0)
+    let violations = Atomic<Int>(0)
+    var seen: [Int] = []
+    try OrderedJobs.run(
+      count: 60, threads: threads, window: threads + 1, balanced: true, makeState: { () },
+      job: { _, i in
+        if i > next.load(ordering: .acquiring) + threads + 1 {
+          violations.add(1, ordering: .relaxed)
+        }
+        runs.withLock { $0[i] += 1 }
+        var x = 0
+        for k in 0..<(i % 7 == 0 ? 200_000 : 10) { x &+= k }  // some jobs are much longer
+        return i + (x & 0)
+      }
+    ) { i, value in
+      #expect(value == i)
+      seen.append(i)
+      next.store(i + 1, ordering: .releasing)
+    }
+    #expect(seen == Array(0..<60))
+    #expect(runs.withLock { $0 } == [Int](repeating: 1, count: 60))
+    #expect(violations.load(ordering: .relaxed) == 0)
+  }
+
   /// A job starts only below `next + window`, `next` being taken before delivery: at most one
   /// past the count delivered so far (`delivered + window`).
   @Test func neverRunsMoreThanTheWindowAhead() throws {

@@ -284,10 +284,11 @@ public enum Export {
   }
 
   /// The sink that writes `format` to `path` with `options` (the loop count from `gif.loopCount`
-  /// when `loopCountIsSet`, else the scene's).
+  /// when `loopCountIsSet`, else the scene's); `SendableMetatype` so that it can be one side of a
+  /// `TeeSink`.
   public static func sink(
     _ format: Format, to path: String, options: Options = Options()
-  ) -> any FrameSink {
+  ) -> any FrameSink & SendableMetatype {
     let loop = options.loopCountIsSet ? options.gif.loopCount : nil
     switch format {
     case .gif:

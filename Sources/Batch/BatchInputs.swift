@@ -1,0 +1,136 @@
+import FileIO
+import SceneFiles
+
+/// One animation of a batch: where its file is and the name its outputs take.
+public struct BatchInput: Hashable, Sendable {
+  /// The file, absolute and normalized (what is opened).
+  public var path: String
+  /// The file relative to the batch's common folder (`icons/spinner.json`): what the manifest
+  /// records, the same on every machine.
+  public var relativePath: String
+  /// `relativePath` without its extension (`icons/spinner`): outputs are `OUTDIR/NAME.FORMAT`.
+  public var name: String
+
+  /// Creates an input.
+  public init(path: String, relativePath: String, name: String) {
+    (self.path, self.relativePath, self.name) = (path, relativePath, name)
+  }
+}
+
+/// Finds a batch's animations from its INPUT arguments (docs/command-line.md "batch"): files
+/// are taken as named; folders are searched recursively for `*.json` and `*.lottie` files whose
+/// content is a scene or a Lottie animation (other JSON is skipped); `@list.txt` names one path
+/// a line (relative to the working folder, blank lines and `#` comments skipped).
+public enum BatchInputs {
+  /// Why the inputs could not be listed.
+  public struct Failure: Error, CustomStringConvertible {
+    /// The message.
+    public var description: String
+  }
+
+  /// What a folder search recognises a file as.
+  public enum Kind: Equatable, Sendable {
+    /// A Flipbook scene file (a JSON object with a `"flipbook"` key).
+    case scene
+    /// A Lottie animation: JSON with `v`, `fr`, `ip`, `op` and `layers`, or a dotLottie archive.
+    case lottie
+  }
+
+  /// The most bytes a file found in a folder may have to be looked at (as `SceneFormat`'s).
+  public static let maximumFileSize = SceneFormat.maximumFileSize
+
+  /// What `bytes` (a file's content) are, or `nil` when neither a scene nor a Lottie file.
+  public static func kind(of bytes: [UInt8]) -> Kind? {
+    if bytes.starts(with: [0x50, 0x4B, 0x03, 0x04]) { return .lottie }  // dotLottie: a ZIP
+    guard let json = try? JSONParser.parse(bytes), case .object(let members) = json else {
+      return nil
+    }
+    let keys = Set(members.map(\.key))
+    if keys.contains("flipbook") { return .scene }
+    if keys.isSuperset(of: ["v", "fr", "ip", "op", "layers"]) { return .lottie }
+    return nil
+  }
+
+  /// The animations `arguments` name, sorted by relative path, and their common folder.
+  ///
+  /// - Parameters:
+  ///   - workingDirectory: what relative arguments resolve against.
+  ///   - excluding: a folder not to search (the output folder).
+  /// - Throws: `Failure` when a list file cannot be read.
+  public static func find(
+    _ arguments: [String], workingDirectory: String, excluding: String? = nil
+  ) throws(Failure) -> (inputs: [BatchInput], root: String) {
+    var files: [String] = []
+    var seen: Set<String> = []
+    func add(_ file: String) { if seen.insert(file).inserted { files.append(file) } }
+    let excluded = excluding.map { Paths.absolute($0, base: workingDirectory) }
+
+    func take(_ argument: String, listDepth: Int) throws(Failure) {
+      if argument.hasPrefix("@") {
+        let list = Paths.absolute(String(argument.dropFirst()), base: workingDirectory)
+        guard listDepth < 8 else { throw Failure(description: "\(argument): lists nest too deep") }
+        let bytes: [UInt8]
+        do {
+          bytes = try AtomicFile.read(list)
+        } catch {
+          throw Failure(
+            description: "\(argument.dropFirst()): cannot read the list: \(error.reason)")
+        }
+        for line in String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isNewline) {
+          let entry = line.trimmingSpaces()
+          if entry.isEmpty || entry.hasPrefix("#") { continue }
+          try take(entry, listDepth: listDepth + 1)
+        }
+        return
+      }
+      let path = Paths.absolute(argument, base: workingDirectory)
+      if Paths.isFolder(path) {
+        search(path)
+      } else {
+        add(path)  // taken as named; a missing or bad file is reported by the batch
+      }
+    }
+
+    func search(_ folder: String) {
+      if folder == excluded { return }
+      for entry in Paths.entries(of: folder) where !entry.hasPrefix(".") {
+        let path = folder == "/" ? "/" + entry : folder + "/" + entry
+        if Paths.isFolder(path) {
+          if !Paths.isLink(path) { search(path) }  // no loops through linked folders
+          continue
+        }
+        let lower = entry.lowercased()
+        guard lower.hasSuffix(".json") || lower.hasSuffix(".lottie") else { continue }
+        guard let bytes = try? AtomicFile.read(path, limit: maximumFileSize),
+          kind(of: bytes) != nil
+        else { continue }
+        add(path)
+      }
+    }
+
+    for argument in arguments { try take(argument, listDepth: 0) }
+    let root = Paths.commonFolder(files.map(Paths.folder(of:)))
+    let inputs = files.map { file in
+      let relative = Paths.relative(file, to: root)
+      return BatchInput(
+        path: file, relativePath: relative, name: Paths.removingExtension(relative))
+    }
+    return (
+      inputs.sorted { $0.relativePath.utf8.lexicographicallyPrecedes($1.relativePath.utf8) },
+      root
+    )
+  }
+
+  /// The animations of shard `index` of `count` (1-based): sorted by relative path, every
+  /// `count`-th starting at the `index`-th.
+  public static func shard(_ inputs: [BatchInput], index: Int, of count: Int) -> [BatchInput] {
+    precondition(1 <= index && index <= count, "a shard is 1...count")
+    return inputs.enumerated().filter { $0.offset % count == index - 1 }.map(\.element)
+  }
+}
+
+extension Substring {
+  fileprivate func trimmingSpaces() -> String {
+    String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+  }
+}

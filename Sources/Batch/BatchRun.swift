@@ -1,0 +1,246 @@
+import Dispatch
+import Flipbook
+import Parallelism
+
+/// One `flipbook batch` run: renders each animation to every format asked for, reusing outputs
+/// whose content hash is unchanged, across all cores (`OrderedJobs`, balanced: one animation
+/// per thread at a time, so memory is bounded by the largest animations being rendered, not by
+/// their number), and returns the manifest. A failing animation is recorded and the rest go on.
+public struct BatchRun: Sendable {
+  /// The output formats a batch makes: the animated formats and `png` (the first frame).
+  public enum Format: String, CaseIterable, Sendable {
+    /// Animated GIF.
+    case gif
+    /// Animated WebP (lossless).
+    case webp
+    /// Animated PNG.
+    case apng
+    /// One PNG of the first frame.
+    case png
+    /// H.264 video (needs ffmpeg).
+    case mp4
+    /// VP9 video (needs ffmpeg).
+    case webm
+
+    /// Whether the format is animated (it then carries the frame sheet).
+    public var isAnimated: Bool { self != .png }
+  }
+
+  /// Loads an animation file: the command's one scene-loading path (scene files, and Lottie
+  /// files once that reader is in).
+  public typealias Loader = @Sendable (String) throws -> Scene
+
+  /// The animations, sorted by relative path.
+  public var inputs: [BatchInput]
+  /// Their common folder.
+  public var root: String
+  /// Where outputs go (existing or made).
+  public var outputFolder: String
+  /// The formats, in the order asked for.
+  public var formats: [Format]
+  /// Animations rendered at once (default: the number of cores).
+  public var jobs: Int = FrameRenderer.coreCount
+  /// Render everything even when the recorded hash matches.
+  public var force = false
+  /// The Flipbook version recorded and hashed.
+  public var version: String
+  /// The records of an earlier run, by name (outputs whose hash matches are reused).
+  public var previous: [String: Manifest.Entry] = [:]
+  /// The loader.
+  public var load: Loader
+
+  /// The render options every output uses (the batch has no per-format flags yet); described
+  /// in `optionsDescription`, which the content hash covers.
+  public static let options = Export.Options()
+  /// The options as hashed text.
+  public static let optionsDescription =
+    "fps=scene scale=scene from=0 to=duration gif=256,floyd-steinberg loop=scene "
+    + "webp=lossless apng=default png=default crf=default frames-sheet=4M"
+
+  /// Creates a run.
+  public init(
+    inputs: [BatchInput], root: String, outputFolder: String, formats: [Format], version: String,
+    load: @escaping Loader
+  ) {
+    (self.inputs, self.root, self.outputFolder, self.formats, self.version, self.load) =
+      (inputs, root, outputFolder, formats, version, load)
+  }
+
+  /// Renders every input and returns their entries, in input order; `progress` is told of
+  /// frames and animations as they finish.
+  public func run(progress: BatchProgress? = nil) throws -> [Outcome] {
+    var outcomes: [Outcome] = []
+    let threads = Swift.max(1, Swift.min(jobs, inputs.count))
+    let framesJobs = Swift.max(1, jobs / threads)
+    let run = self
+    try OrderedJobs.run(
+      count: inputs.count, threads: threads, window: Swift.max(threads, inputs.count),
+      balanced: true, makeState: {},
+      job: { _, i in run.entry(for: run.inputs[i], frameJobs: framesJobs, progress: progress) }
+    ) { _, outcome in
+      outcomes.append(outcome)
+      progress?.animationDone()
+    }
+    return outcomes
+  }
+
+  /// What became of one animation.
+  public struct Outcome: Sendable {
+    /// Its manifest record.
+    public var entry: Manifest.Entry
+    /// Outputs rendered this run (0 when everything was reused or it failed early).
+    public var rendered: Int
+  }
+
+  /// `OUTDIR/NAME.EXT`.
+  func outputPath(_ name: String, _ ext: String) -> String {
+    outputFolder + "/" + name + "." + ext
+  }
+
+  /// The hash of `input` with the dependencies (relative to the root) it read.
+  func hash(_ bytes: [UInt8], _ dependencies: [String]) -> String? {
+    ContentHash.compute(
+      version: version, options: BatchRun.optionsDescription, input: bytes,
+      dependencies: dependencies.map { ($0, Paths.absolute($0, base: root)) })
+  }
+
+  /// Whether a recorded output is still on disk as recorded.
+  func isPresent(_ file: String, bytes: Int) -> Bool {
+    Paths.fileSize(outputFolder + "/" + file) == bytes
+  }
+
+  /// Renders (or reuses) one animation's outputs.
+  func entry(for input: BatchInput, frameJobs: Int, progress: BatchProgress?) -> Outcome {
+    var entry = Manifest.Entry(name: input.name, input: input.relativePath)
+    let bytes: [UInt8]
+    do {
+      bytes = try AtomicFile.read(input.path, limit: SceneFormat.maximumFileSize)
+    } catch {
+      entry.error = "\(input.relativePath): cannot read the file: \(error.reason)"
+      return Outcome(entry: entry, rendered: 0)
+    }
+    // What an earlier run made that is still valid.
+    var reusable: [String: Manifest.Output] = [:]
+    var reusableSheet: Manifest.FrameSheet? = nil
+    if !force, let old = previous[input.name], old.input == input.relativePath, old.error == nil,
+      let oldHash = old.hash, hash(bytes, old.dependencies) == oldHash
+    {
+      for output in old.outputs where isPresent(output.file, bytes: output.bytes) {
+        reusable[output.format] = output
+      }
+      if let sheet = old.frames, Paths.fileSize(outputFolder + "/" + sheet.file) != nil {
+        reusableSheet = sheet
+      }
+      let needsSheet = formats.contains { $0.isAnimated }
+      if formats.allSatisfy({ reusable[$0.rawValue] != nil })
+        && (!needsSheet || reusableSheet != nil)
+      {
+        var kept = old
+        kept.outputs = formats.compactMap { reusable[$0.rawValue] }
+        kept.frames = needsSheet ? reusableSheet : nil
+        return Outcome(entry: kept, rendered: 0)
+      }
+    }
+    // Load and render.
+    let scene: Scene
+    do {
+      scene = try load(input.path)
+    } catch {
+      entry.error = relativeMessage(error)
+      return Outcome(entry: entry, rendered: 0)
+    }
+    entry.dependencies = scene.inputFiles
+      .map { Paths.relative(Paths.absolute($0, base: root), to: root) }
+      .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    entry.hash = hash(bytes, entry.dependencies)
+    let (width, height) = scene.pixelSize()
+    (entry.width, entry.height, entry.duration, entry.fps) =
+      (width, height, scene.duration, scene.fps)
+    entry.frameCount = FrameSequence(from: 0, to: scene.duration, fps: scene.fps).count
+    if let hash = entry.hash, hash != previous[input.name]?.hash || force {
+      reusable = [:]
+      reusableSheet = nil
+    }
+    do {
+      try Paths.makeFolders(Paths.folder(of: outputPath(input.name, "x")))
+    } catch {
+      entry.error = relativeMessage(error)
+      return Outcome(entry: entry, rendered: 0)
+    }
+    var options = BatchRun.options
+    options.jobs = frameJobs
+    let recipe = scene.recipe
+    var sheetPending = formats.contains { $0.isAnimated } && reusableSheet == nil
+    entry.frames = reusableSheet
+    var errors: [String] = []
+    var rendered = 0
+    for format in formats {
+      if let output = reusable[format.rawValue] {
+        entry.outputs.append(output)
+        continue
+      }
+      let file = input.name + "." + format.rawValue
+      let path = outputFolder + "/" + file
+      let start = DispatchTime.now().uptimeNanoseconds
+      do {
+        let report: Export.Report
+        let frame: Export.Progress = { _, _, _ in progress?.frame() }
+        switch format {
+        case .png:
+          report = try Export.png(recipe, to: path, options: options)
+        default:
+          let exportFormat = Export.Format(rawValue: format.rawValue)!
+          let sink = Export.sink(exportFormat, to: path, options: options)
+          if sheetPending {
+            let sheetFile = input.name + ".frames.png"
+            let sheet = FrameSheetSink(path: outputFolder + "/" + sheetFile)
+            report = try BatchRun.render(
+              recipe, into: sink, beside: sheet, options: options, progress: frame)
+            entry.frames = Manifest.FrameSheet(
+              file: sheetFile, count: sheet.kept, columns: sheet.columns, step: sheet.step)
+            sheetPending = false
+          } else {
+            report = try Export.render(recipe, into: sink, options: options, progress: frame)
+          }
+        }
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        rendered += 1
+        entry.outputs.append(
+          Manifest.Output(
+            format: format.rawValue, file: file, bytes: report.byteCount, width: width,
+            height: height, duration: format == .png ? 0 : Double(report.frameCount) / scene.fps,
+            frames: report.storedFrameCount, renderSeconds: seconds))
+        entry.frameCount = format == .png ? entry.frameCount : report.frameCount
+        for warning in report.warnings where !entry.warnings.contains(warning) {
+          entry.warnings.append(warning)
+        }
+      } catch {
+        errors.append("\(format.rawValue): \(relativeMessage(error))")
+      }
+    }
+    if !errors.isEmpty { entry.error = errors.joined(separator: "; ") }
+    return Outcome(entry: entry, rendered: rendered)
+  }
+
+  /// Renders into `sink` and, from the same frames, `sheet`.
+  static func render<Sink: FrameSink & SendableMetatype>(
+    _ recipe: SceneRecipe, into sink: Sink, beside sheet: FrameSheetSink, options: Export.Options,
+    progress: Export.Progress?
+  ) throws -> Export.Report {
+    try Export.render(recipe, into: TeeSink(sink, sheet), options: options, progress: progress)
+  }
+
+  /// An error's message with the common folder taken off the paths it names, so manifests do
+  /// not depend on where the inputs lie.
+  func relativeMessage(_ error: any Error) -> String {
+    let text = String(describing: error)
+    let prefix = root == "/" ? "/" : root + "/"
+    var out = ""
+    var rest = Substring(text)
+    while let range = rest.firstRange(of: prefix) {
+      out += rest[..<range.lowerBound]
+      rest = rest[range.upperBound...]
+    }
+    return out + rest
+  }
+}

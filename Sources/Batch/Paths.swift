@@ -1,0 +1,105 @@
+import FileIO
+import Glibc
+
+/// Lexical path arithmetic for the batch: absolute paths without `.`, `..` or repeated slashes,
+/// and paths relative to a folder, so that names do not depend on where a run starts.
+public enum Paths {
+  /// The working folder (`/` when it cannot be read).
+  public static func workingDirectory() -> String {
+    var buffer = [CChar](repeating: 0, count: 4096)
+    guard getcwd(&buffer, buffer.count) != nil else { return "/" }
+    let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// `path` made absolute against `base` and normalized lexically: `a/./b/../c` is `a/c`.
+  public static func absolute(_ path: String, base: String) -> String {
+    let joined = path.hasPrefix("/") ? path : base + "/" + path
+    var parts: [Substring] = []
+    for part in joined.split(separator: "/", omittingEmptySubsequences: true) {
+      if part == "." { continue }
+      if part == ".." {
+        if !parts.isEmpty { parts.removeLast() }
+        continue
+      }
+      parts.append(part)
+    }
+    return "/" + parts.joined(separator: "/")
+  }
+
+  /// The folder part of an absolute path (`/a/b` for `/a/b/c.json`; `/` for `/c.json`).
+  public static func folder(of path: String) -> String {
+    guard let slash = path.lastIndex(of: "/") else { return "." }
+    let folder = String(path[..<slash])
+    return folder.isEmpty ? "/" : folder
+  }
+
+  /// The longest folder that holds every one of `folders` (absolute, normalized).
+  public static func commonFolder(_ folders: [String]) -> String {
+    guard var common = folders.first?.split(separator: "/") else { return "/" }
+    for folder in folders.dropFirst() {
+      let parts = folder.split(separator: "/")
+      var n = 0
+      while n < common.count && n < parts.count && common[n] == parts[n] { n += 1 }
+      common = Array(common.prefix(n))
+    }
+    return "/" + common.joined(separator: "/")
+  }
+
+  /// `path` relative to `folder` (both absolute, normalized): `b/c.png`, or `../x/c.png` when
+  /// `path` lies outside `folder`.
+  public static func relative(_ path: String, to folder: String) -> String {
+    let p = path.split(separator: "/"), f = folder.split(separator: "/")
+    var n = 0
+    while n < p.count && n < f.count && p[n] == f[n] { n += 1 }
+    let up = Array(repeating: "..", count: f.count - n)
+    return (up + p[n...].map(String.init)).joined(separator: "/")
+  }
+
+  /// `path` without its extension (`a/b` for `a/b.json`; the dot of a hidden name stays).
+  public static func removingExtension(_ path: String) -> String {
+    let name = path.split(separator: "/").last.map(String.init) ?? path
+    guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return path }
+    return String(path.dropLast(name.distance(from: dot, to: name.endIndex)))
+  }
+
+  /// Whether `path` is an existing folder (following symbolic links).
+  static func isFolder(_ path: String) -> Bool {
+    var info = stat()
+    return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+  }
+
+  /// The size in bytes of the file at `path`, or `nil` when there is none.
+  static func fileSize(_ path: String) -> Int? {
+    var info = stat()
+    guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+    return Int(info.st_size)
+  }
+
+  /// Makes `folder` and the folders above it that are missing (`mkdir -p`).
+  public static func makeFolders(_ folder: String) throws(FileError) {
+    if isFolder(folder) || folder == "/" || folder.isEmpty { return }
+    try makeFolders(Paths.folder(of: folder))
+    try AtomicFile.makeFolder(folder)
+  }
+
+  /// Whether `path` is a symbolic link.
+  static func isLink(_ path: String) -> Bool {
+    var info = stat()
+    return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK
+  }
+
+  /// The entries of `folder` (not `.` and `..`; hidden names included), sorted by their bytes.
+  static func entries(of folder: String) -> [String] {
+    guard let dir = opendir(folder) else { return [] }
+    defer { closedir(dir) }
+    var out: [String] = []
+    while let entry = readdir(dir) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) {
+        String(cString: $0.bindMemory(to: CChar.self).baseAddress!)
+      }
+      if name != "." && name != ".." { out.append(name) }
+    }
+    return out.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+  }
+}

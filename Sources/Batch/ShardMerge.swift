@@ -1,0 +1,66 @@
+/// `flipbook batch --merge OUTDIR`: the shards' manifests (`manifest.I-of-N.json`, every I of
+/// one N) joined into the manifest one unsharded run writes: the same animations, sorted by
+/// name, the same bytes but for the measured render times.
+public enum ShardMerge {
+  /// Why the shards cannot be merged.
+  public struct Failure: Error, CustomStringConvertible {
+    /// The message.
+    public var description: String
+  }
+
+  /// The shard manifests in `folder`, as (I, N, file name).
+  static func shardFiles(in folder: String) -> [(index: Int, count: Int, name: String)] {
+    Paths.entries(of: folder).compactMap { name in
+      guard name.hasPrefix("manifest."), name.hasSuffix(".json") else { return nil }
+      let middle = name.dropFirst("manifest.".count).dropLast(".json".count)
+      let parts = middle.split(separator: "-", omittingEmptySubsequences: false)
+      guard parts.count == 3, parts[1] == "of", let i = Int(parts[0]), let n = Int(parts[2]),
+        (1...n).contains(i)
+      else { return nil }
+      return (i, n, name)
+    }
+  }
+
+  /// The merged manifest of `folder`'s shards.
+  public static func merge(in folder: String) throws(Failure) -> Manifest {
+    let files = shardFiles(in: folder)
+    let counts = Set(files.map(\.count))
+    guard let count = counts.first else {
+      throw Failure(description: "\(folder): no shard manifests (manifest.I-of-N.json) to merge")
+    }
+    guard counts.count == 1 else {
+      let names = files.map(\.name).joined(separator: ", ")
+      throw Failure(
+        description: "\(folder): shard manifests of different shard counts (\(names)); "
+          + "remove the stale ones")
+    }
+    let present = Set(files.map(\.index))
+    let missing = (1...count).filter { !present.contains($0) }
+    guard missing.isEmpty else {
+      let names = missing.map { Manifest.shardFileName($0, of: count) }.joined(separator: ", ")
+      throw Failure(description: "\(folder): missing shard manifests: \(names)")
+    }
+    var version: String? = nil
+    var formats: [String]? = nil
+    var entries: [Manifest.Entry] = []
+    for file in files.sorted(by: { $0.index < $1.index }) {
+      let manifest: Manifest
+      do {
+        manifest = try Manifest.read(folder + "/" + file.name)
+      } catch {
+        throw Failure(description: error.description)
+      }
+      if let version, version != manifest.flipbookVersion || formats != manifest.formats {
+        throw Failure(
+          description: "\(file.name): made by another Flipbook version or with other formats "
+            + "than \(Manifest.shardFileName(1, of: count))")
+      }
+      version = manifest.flipbookVersion
+      formats = manifest.formats
+      entries += manifest.animations
+    }
+    entries.sort { $0.input.utf8.lexicographicallyPrecedes($1.input.utf8) }
+    return Manifest(
+      flipbookVersion: version ?? "", formats: formats ?? [], shard: nil, animations: entries)
+  }
+}

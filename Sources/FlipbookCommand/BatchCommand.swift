@@ -1,0 +1,191 @@
+import ArgumentParser
+import Batch
+import Flipbook
+import Glibc
+
+/// `flipbook batch INPUT... -o OUTDIR [...]` and `flipbook batch --merge OUTDIR`: many
+/// animations in one run (docs/command-line.md "batch").
+struct BatchCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "batch",
+    abstract: "Render many scene or Lottie files at once, with a manifest and a gallery page.",
+    discussion: """
+      Each INPUT is a file, a folder (searched recursively for *.json and *.lottie files that are \
+      scenes or Lottie animations) or @LIST (a text file of paths, one a line). Animation A (its \
+      path relative to the inputs' common folder, without extension) gives OUTDIR/A.FORMAT for \
+      each format, plus OUTDIR/manifest.json and OUTDIR/index.html. Outputs whose content hash \
+      is unchanged are not rendered again (--force renders all). --shard I/N renders every N-th \
+      animation from the I-th and writes OUTDIR/manifest.I-of-N.json; --merge OUTDIR joins the \
+      shards' manifests. A bad input is reported and the rest render; the exit status is then 1.
+      """)
+
+  @Argument(help: "Scene or Lottie files, folders, or @LIST files.")
+  var inputs: [String] = []
+
+  @Option(name: [.customShort("o"), .long], help: "The output folder.")
+  var output: String?
+
+  @Option(
+    name: .long,
+    help:
+      "Comma-separated formats: gif, webp, apng, png (the first frame), mp4, webm (default gif)."
+  )
+  var formats: String = "gif"
+
+  @Option(name: .long, help: "Render only shard I of N (1 ≤ I ≤ N), e.g. 2/3.")
+  var shard: String?
+
+  @Option(
+    name: .long, parsing: .unconditional,
+    help: "Rendering threads, across animations (default: the number of cores).")
+  var jobs: Int = FrameRenderer.coreCount
+
+  @Flag(name: .long, help: "Render every output, even those whose content hash is unchanged.")
+  var force = false
+
+  @Flag(name: .long, help: "Print nothing but errors (no progress bar, no summary).")
+  var quiet = false
+
+  @Option(name: .long, help: "Join OUTDIR's shard manifests into manifest.json and index.html.")
+  var merge: String?
+
+  /// The formats asked for, in order, without repeats.
+  var chosenFormats: [BatchRun.Format] {
+    get throws {
+      var out: [BatchRun.Format] = []
+      for name in formats.split(separator: ",") {
+        let trimmed = name.trimmingCharacters(in: " ").lowercased()
+        guard let format = BatchRun.Format(rawValue: trimmed) else {
+          throw ValidationError(
+            "--formats: unknown format '\(trimmed)' (use gif, webp, apng, png, mp4, webm)")
+        }
+        if !out.contains(format) { out.append(format) }
+      }
+      guard !out.isEmpty else { throw ValidationError("--formats names no format") }
+      return out
+    }
+  }
+
+  /// `--shard I/N` as numbers.
+  var chosenShard: (index: Int, count: Int)? {
+    get throws {
+      guard let shard else { return nil }
+      let parts = shard.split(separator: "/", omittingEmptySubsequences: false)
+      guard parts.count == 2, let i = Int(parts[0]), let n = Int(parts[1]), n >= 1,
+        (1...n).contains(i)
+      else {
+        throw ValidationError("--shard must be I/N with 1 ≤ I ≤ N, found '\(shard)'")
+      }
+      return (i, n)
+    }
+  }
+
+  func validate() throws {
+    if merge != nil {
+      guard inputs.isEmpty, output == nil, shard == nil else {
+        throw ValidationError("--merge OUTDIR takes no inputs, -o or --shard")
+      }
+      return
+    }
+    guard !inputs.isEmpty else { throw ValidationError("Missing expected argument '<inputs> ...'") }
+    guard output != nil else {
+      throw ValidationError("Missing expected argument '--output <output>'")
+    }
+    _ = try chosenFormats
+    _ = try chosenShard
+    guard jobs >= 1 && jobs <= 256 else {
+      throw ValidationError("--jobs must be 1...256, found \(jobs)")
+    }
+  }
+
+  func run() throws {
+    if let merge { return try runMerge(merge) }
+    let outdir = Paths.absolute(output ?? "", base: Paths.workingDirectory())
+    let formats = try chosenFormats
+    let shard = try chosenShard
+    let found: (inputs: [BatchInput], root: String)
+    do {
+      found = try BatchInputs.find(
+        inputs, workingDirectory: Paths.workingDirectory(), excluding: outdir)
+    } catch {
+      throw CommandFailure(message: error.description)
+    }
+    guard !found.inputs.isEmpty else {
+      throw CommandFailure(
+        message: "no scene or Lottie files found in \(inputs.joined(separator: " "))")
+    }
+    let selected =
+      shard.map { BatchInputs.shard(found.inputs, index: $0.index, of: $0.count) }
+      ?? found.inputs
+    try failing(outdir) { try Paths.makeFolders(outdir) }
+    let manifestName =
+      shard.map { Manifest.shardFileName($0.index, of: $0.count) } ?? "manifest.json"
+    var run = BatchRun(
+      inputs: selected, root: found.root, outputFolder: outdir, formats: formats,
+      version: FlipbookTool.configuration.version, load: { path in try loadScene(path) })
+    run.jobs = jobs
+    run.force = force
+    for name in ["manifest.json", manifestName] {
+      guard let old = try? Manifest.read(outdir + "/" + name) else { continue }
+      for entry in old.animations { run.previous[entry.name] = entry }
+    }
+    let progress =
+      !quiet && isatty(2) == 1
+      ? BatchProgress(total: selected.count) { FileHandleStandardError.writeRaw($0) } : nil
+    let outcomes = try run.run(progress: progress)
+    progress?.finish()
+    let manifest = Manifest(
+      flipbookVersion: run.version, formats: formats.map(\.rawValue),
+      shard: shard.map { "\($0.index)/\($0.count)" }, animations: outcomes.map(\.entry))
+    try write(manifest, to: outdir, manifestName: manifestName, page: shard == nil)
+    let rendered = outcomes.filter { $0.rendered > 0 }.count
+    let failed = outcomes.filter { $0.entry.error != nil }
+    if !quiet {
+      print(
+        "\(output ?? outdir): \(selected.count) animations, \(rendered) rendered, "
+          + "\(selected.count - rendered - failed.count) unchanged, \(failed.count) failed")
+    }
+    if !failed.isEmpty {
+      throw CommandFailure(
+        message: failed.map { "\($0.entry.name): \($0.entry.error ?? "")" }.joined(separator: "\n"))
+    }
+  }
+
+  /// Writes the manifest and, for a whole batch, the page.
+  func write(_ manifest: Manifest, to outdir: String, manifestName: String, page: Bool) throws {
+    try failing(outdir) {
+      try AtomicFile.write(
+        Array(manifest.json.serialized().utf8), to: outdir + "/" + manifestName)
+      if page {
+        try AtomicFile.write(Array(GalleryPage.html(manifest).utf8), to: outdir + "/index.html")
+      }
+    }
+  }
+
+  /// `--merge OUTDIR`: joins `manifest.I-of-N.json` (all N of them) into `manifest.json` and
+  /// `index.html`.
+  func runMerge(_ folder: String) throws {
+    let outdir = Paths.absolute(folder, base: Paths.workingDirectory())
+    let merged: Manifest
+    do {
+      merged = try ShardMerge.merge(in: outdir)
+    } catch {
+      throw CommandFailure(message: error.description)
+    }
+    try write(merged, to: outdir, manifestName: "manifest.json", page: true)
+    let failed = merged.animations.filter { $0.error != nil }
+    if !quiet {
+      print("\(folder): \(merged.animations.count) animations merged, \(failed.count) failed")
+    }
+    if !failed.isEmpty {
+      throw CommandFailure(
+        message: failed.map { "\($0.name): \($0.error ?? "")" }.joined(separator: "\n"))
+    }
+  }
+}
+
+extension Substring {
+  fileprivate func trimmingCharacters(in set: String) -> String {
+    String(drop { set.contains($0) }.reversed().drop { set.contains($0) }.reversed())
+  }
+}

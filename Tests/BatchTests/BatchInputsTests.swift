@@ -1,0 +1,81 @@
+import FileIO
+import FlipbookTestSupport
+import Testing
+
+@testable import Batch
+
+/// docs/command-line.md "batch": which files a batch takes, and the names their outputs get.
+@Suite struct BatchInputsTests {
+  let folder = FixtureFiles.temporaryFolder()
+
+  func write(_ text: String, _ name: String) throws {
+    let path = folder + "/" + name
+    try Paths.makeFolders(Paths.folder(of: path))
+    try AtomicFile.write(Array(text.utf8), to: path)
+  }
+
+  @Test func pathsAreNormalizedAndMadeRelative() {
+    #expect(Paths.absolute("a/./b/../c.json", base: "/w") == "/w/a/c.json")
+    #expect(Paths.absolute("/x//y/", base: "/w") == "/x/y")
+    #expect(Paths.commonFolder(["/a/b/c", "/a/b", "/a/bc"]) == "/a")
+    #expect(Paths.relative("/a/b/c.png", to: "/a") == "b/c.png")
+    #expect(Paths.relative("/a/img/c.png", to: "/a/b") == "../img/c.png")
+    #expect(Paths.removingExtension("icons/spin.ner.json") == "icons/spin.ner")
+    #expect(Paths.removingExtension("a.b/c") == "a.b/c")
+  }
+
+  @Test func contentTellsScenesAndLottieFromOtherJSON() {
+    #expect(BatchInputs.kind(of: Array(#"{"flipbook": 1, "layers": []}"#.utf8)) == .scene)
+    #expect(
+      BatchInputs.kind(
+        of: Array(#"{"v":"5.7","fr":30,"ip":0,"op":60,"w":1,"h":1,"layers":[]}"#.utf8))
+        == .lottie)
+    #expect(BatchInputs.kind(of: [0x50, 0x4B, 0x03, 0x04, 0]) == .lottie)
+    #expect(BatchInputs.kind(of: Array(#"{"name": "package"}"#.utf8)) == nil)
+    #expect(BatchInputs.kind(of: Array("[1, 2]".utf8)) == nil)
+    #expect(BatchInputs.kind(of: Array("not json".utf8)) == nil)
+  }
+
+  @Test func foldersAreSearchedRecursivelyListsAndFilesTakenAsNamed() throws {
+    let scene = #"{"flipbook": 1}"#
+    try write(scene, "in/b.json")
+    try write(scene, "in/deep/er/a.json")
+    try write(#"{"v":"5","fr":30,"ip":0,"op":1,"layers":[]}"#, "in/deep/anim.json")
+    try write(#"{"other": true}"#, "in/package.json")
+    try write(scene, "in/.hidden/x.json")
+    try write(scene, "in/notes.txt")
+    try write(scene, "in/out/old.json")  // the output folder is not searched
+    try write(scene, "extra/named.scene")
+    try write("# comment\n\n  extra/named.scene  \n", "list.txt")
+    let found = try BatchInputs.find(
+      ["in", "@list.txt", "in/b.json"], workingDirectory: folder, excluding: "in/out")
+    #expect(found.root == folder)
+    #expect(
+      found.inputs.map(\.relativePath) == [
+        "extra/named.scene", "in/b.json", "in/deep/anim.json", "in/deep/er/a.json",
+      ])
+    #expect(found.inputs.map(\.name) == ["extra/named", "in/b", "in/deep/anim", "in/deep/er/a"])
+    #expect(found.inputs[1].path == folder + "/in/b.json")
+  }
+
+  @Test func oneFileIsNamedByItsOwnName() throws {
+    try write(#"{"flipbook": 1}"#, "x/one.json")
+    let found = try BatchInputs.find(["x/one.json"], workingDirectory: folder)
+    #expect(found.root == folder + "/x")
+    #expect(found.inputs.map(\.name) == ["one"])
+  }
+
+  @Test func anUnreadableListIsAFailure() {
+    #expect(throws: BatchInputs.Failure.self) {
+      try BatchInputs.find(["@missing.txt"], workingDirectory: folder)
+    }
+  }
+
+  @Test func shardsTakeEveryNthFromTheIth() {
+    let inputs = (0..<7).map { BatchInput(path: "/\($0)", relativePath: "\($0)", name: "\($0)") }
+    #expect(BatchInputs.shard(inputs, index: 1, of: 3).map(\.name) == ["0", "3", "6"])
+    #expect(BatchInputs.shard(inputs, index: 2, of: 3).map(\.name) == ["1", "4"])
+    #expect(BatchInputs.shard(inputs, index: 3, of: 3).map(\.name) == ["2", "5"])
+    #expect(BatchInputs.shard(inputs, index: 1, of: 1).count == 7)
+  }
+}

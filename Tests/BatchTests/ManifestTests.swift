@@ -1,0 +1,75 @@
+import SceneFiles
+import Testing
+
+@testable import Batch
+
+/// The manifest's JSON (deterministic, read back whole) and the gallery page made from it.
+@Suite struct ManifestTests {
+  static var sample: Manifest {
+    var ok = Manifest.Entry(name: "icons/spin", input: "icons/spin.json")
+    ok.hash = "sha256:00"
+    ok.dependencies = ["images/a b.png"]
+    (ok.width, ok.height, ok.duration, ok.fps, ok.frameCount) = (64, 32, 1.5, 20, 30)
+    ok.outputs = [
+      Manifest.Output(
+        format: "gif", file: "icons/spin.gif", bytes: 2048, width: 64, height: 32, duration: 1.5,
+        frames: 28, renderSeconds: 0.25),
+      Manifest.Output(
+        format: "webm", file: "icons/spin.webm", bytes: 99, width: 64, height: 32, duration: 1.5,
+        frames: 30, renderSeconds: 0.5),
+    ]
+    ok.frames = Manifest.FrameSheet(file: "icons/spin.frames.png", count: 30, columns: 6, step: 1)
+    ok.warnings = ["a <warning> & more"]
+    var bad = Manifest.Entry(name: "broken", input: "broken.json")
+    bad.error = "broken.json: layers[0].x: expected a number </script>"
+    return Manifest(
+      flipbookVersion: "0.1.0", formats: ["gif", "webm"], shard: nil, animations: [bad, ok])
+  }
+
+  @Test func jsonReadsBackToTheSameManifest() throws {
+    let text = ManifestTests.sample.json.serialized()
+    let back = try Manifest(json: try JSONParser.parse(Array(text.utf8)))
+    #expect(back == ManifestTests.sample)
+    #expect(back.json.serialized() == text)
+    #expect(text.contains(#""renderSeconds": 0.25"#))
+    #expect(text.contains(#""formats": ["gif", "webm"]"#))
+    #expect(!text.contains("shard"))
+  }
+
+  @Test func numbersAndStringsAreWrittenExactly() {
+    #expect(JSONValue.text(of: 3) == "3")
+    #expect(JSONValue.text(of: 0.1) == "0.1")
+    #expect(JSONValue.text(of: -2.5) == "-2.5")
+    #expect(JSONValue.quoted("a\"b\\c\n\u{1}") == #""a\"b\\c\n\u0001""#)
+  }
+
+  @Test func shardManifestsAreNamedByIndexAndCount() {
+    #expect(Manifest.shardFileName(2, of: 3) == "manifest.2-of-3.json")
+  }
+
+  @Test func thePageShowsEveryAnimationWithItsFactsAndProblems() {
+    let page = GalleryPage.html(ManifestTests.sample)
+    #expect(page.contains("<h2>icons/spin</h2>"))
+    #expect(page.contains("64×32 px · 1.5 s · 30 frames"))
+    #expect(page.contains("<a href=\"icons/spin.gif\">gif</a> 2 KiB"))
+    #expect(page.contains("<a href=\"icons/spin.webm\">webm</a> 99 B"))
+    #expect(page.contains("<img src=\"icons/spin.gif\""))
+    #expect(page.contains("⚠ a &lt;warning&gt; &amp; more"))
+    #expect(page.contains("✖ broken.json: layers[0].x: expected a number &lt;/script&gt;"))
+    #expect(page.contains("2 animations, <span class=\"bad\">1 failed</span>"))
+    #expect(page.contains("id=\"filter\""))
+    // The embedded manifest cannot close its script element early.
+    #expect(!page.contains("number </script>"))
+    #expect(page.contains("number <\\/script>"))
+    // No network, no render times (two runs make the same page).
+    #expect(!page.contains("http://") && !page.contains("https://"))
+    #expect(!page.contains("renderSeconds\": 0.25"))
+  }
+
+  @Test func aVideoFirstOutputIsAVideoElement() {
+    var manifest = ManifestTests.sample
+    manifest.animations[1].outputs.removeFirst()
+    let page = GalleryPage.html(manifest)
+    #expect(page.contains("<video src=\"icons/spin.webm\" muted loop autoplay playsinline>"))
+  }
+}

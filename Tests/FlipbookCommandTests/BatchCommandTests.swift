@@ -1,0 +1,243 @@
+import Batch
+import FileIO
+import Flipbook
+import FlipbookTestSupport
+import Foundation
+import Testing
+
+@testable import FlipbookCommand
+
+/// docs/command-line.md "batch": outputs by relative path, the manifest, skipping unchanged
+/// work, shards and their merge (byte for byte one run's), bad inputs, and the same bytes
+/// whatever --jobs is.
+@Suite struct BatchCommandTests {
+  let folder = FixtureFiles.temporaryFolder()
+
+  /// A small scene: a square sliding across, `color` so that scenes differ.
+  static func scene(_ color: String, image: String? = nil) -> String {
+    let contents = image.map { #", "contents": "\#($0)""# } ?? ""
+    return """
+      {"flipbook": 1, "size": [40, 30], "duration": 0.5, "fps": 10, "background": "#ffffff",
+       "layers": [{"name": "box", "bounds": [0, 0, 10, 10], "position": [5, 15],
+         "backgroundColor": "\(color)"\(contents),
+         "animations": [{"type": "basic", "keyPath": "position.x", "fromValue": 5, "toValue": 35,
+           "duration": 0.5}]}]}
+      """
+  }
+
+  func write(_ text: String, _ name: String) throws {
+    let path = folder + "/" + name
+    try Paths.makeFolders(Paths.folder(of: path))
+    try AtomicFile.write(Array(text.utf8), to: path)
+  }
+
+  func makeInputs() throws {
+    try write(Self.scene("#ff0000"), "in/a.json")
+    try write(Self.scene("#00ff00"), "in/b.json")
+    try write(Self.scene("#0000ff"), "in/icons/c.json")
+    try write(Self.scene("#ffff00"), "in/icons/d.json")
+    try write(Self.scene("#00ffff", image: "../img/q.png"), "in/icons/e.json")
+    try write(#"{"dependencies": {}}"#, "in/package.json")
+    let png = try AtomicFile.read(FixtureFiles.root + "/images/quadrants.png")
+    try Paths.makeFolders(folder + "/in/img")
+    try AtomicFile.write(png, to: folder + "/in/img/q.png")
+  }
+
+  func run(_ arguments: [String]) -> (status: Int32, errors: String) {
+    var errors = ""
+    let status = FlipbookTool.run(arguments, standardError: { errors += $0 + "\n" })
+    return (status, errors)
+  }
+
+  func manifest(_ outdir: String, _ name: String = "manifest.json") throws -> Manifest {
+    try Manifest.read(folder + "/" + outdir + "/" + name)
+  }
+
+  /// Every file under `outdir` and its bytes, by relative path; manifests without their
+  /// measured render times.
+  func files(_ outdir: String) throws -> [String: [UInt8]] {
+    var out: [String: [UInt8]] = [:]
+    let root = folder + "/" + outdir
+    let enumerator = FileManager.default.enumerator(atPath: root)
+    while let name = enumerator?.nextObject() as? String {
+      let path = root + "/" + name
+      guard !AtomicFile.isFolder(path) else { continue }
+      var bytes = try AtomicFile.read(path)
+      if name.hasSuffix(".json") {
+        var manifest = try Manifest.read(path)
+        for a in manifest.animations.indices {
+          for o in manifest.animations[a].outputs.indices {
+            manifest.animations[a].outputs[o].renderSeconds = 0
+          }
+        }
+        bytes = Array(manifest.json.serialized().utf8)
+      }
+      out[name] = bytes
+    }
+    return out
+  }
+
+  @Test func rendersEveryAnimationByRelativePathWithAManifestAndAPage() throws {
+    try makeInputs()
+    let (status, errors) = run(
+      ["batch", folder + "/in", "-o", folder + "/out", "--formats", "gif,png", "--quiet"])
+    #expect(status == 0, "\(errors)")
+    let m = try manifest("out")
+    #expect(m.animations.map(\.name) == ["a", "b", "icons/c", "icons/d", "icons/e"])
+    #expect(m.formats == ["gif", "png"])
+    let e = m.animations[4]
+    #expect(e.input == "icons/e.json")
+    #expect(e.dependencies == ["img/q.png"])
+    #expect((e.width, e.height, e.frameCount) == (40, 30, 5))
+    #expect(e.duration == 0.5 && e.fps == 10)
+    #expect(e.outputs.map(\.file) == ["icons/e.gif", "icons/e.png"])
+    #expect(
+      e.frames == Manifest.FrameSheet(file: "icons/e.frames.png", count: 5, columns: 3, step: 1))
+    for output in e.outputs {
+      #expect(try AtomicFile.read(folder + "/out/" + output.file).count == output.bytes)
+    }
+    // The GIF is the one `flipbook render` makes.
+    #expect(run(["render", folder + "/in/icons/e.json", "-o", folder + "/e.gif"]).status == 0)
+    #expect(
+      try AtomicFile.read(folder + "/e.gif") == AtomicFile.read(folder + "/out/icons/e.gif"))
+    let page = String(decoding: try AtomicFile.read(folder + "/out/index.html"), as: UTF8.self)
+    #expect(page.contains("<h2>icons/e</h2>"))
+  }
+
+  @Test func aSecondRunRendersNothingAndAChangedImageRendersItsAnimationAgain() throws {
+    try makeInputs()
+    let args = ["batch", folder + "/in", "-o", folder + "/out", "--quiet"]
+    #expect(run(args).status == 0)
+    let first = try manifest("out")
+    #expect(run(args).status == 0)
+    let second = try manifest("out")
+    #expect(second == first)  // reused records keep even their render times
+    // Mark every record: a record kept keeps the mark, a render measures a new time.
+    var marked = second
+    for a in marked.animations.indices { marked.animations[a].outputs[0].renderSeconds = 999 }
+    try AtomicFile.write(
+      Array(marked.json.serialized().utf8), to: folder + "/out/manifest.json")
+    // Change the image e reads: only e renders again.
+    let other = try AtomicFile.read(folder + "/in/img/q.png")
+    try AtomicFile.write(other + [0], to: folder + "/in/img/q.png")  // trailing byte: same picture
+    #expect(run(args).status == 0)
+    let third = try manifest("out")
+    #expect(third.animations[4].hash != first.animations[4].hash)
+    #expect(
+      third.animations.map { $0.outputs[0].renderSeconds == 999 } == [
+        true, true, true, true, false,
+      ])
+    #expect(third.animations[4].outputs[0].bytes == first.animations[4].outputs[0].bytes)
+    // --force renders all.
+    #expect(run(args + ["--force"]).status == 0)
+    let forced = try manifest("out")
+    #expect(forced.animations.map(\.hash) == third.animations.map(\.hash))
+    #expect(forced.animations.allSatisfy { $0.outputs[0].renderSeconds != 999 })
+  }
+
+  @Test func threeShardsAndAMergeAreByteForByteOneRun() throws {
+    try makeInputs()
+    let formats = ["--formats", "gif,apng,png", "--quiet"]
+    #expect(run(["batch", folder + "/in", "-o", folder + "/one"] + formats).status == 0)
+    for i in 1...3 {
+      let (status, errors) = run(
+        ["batch", folder + "/in", "-o", folder + "/sharded", "--shard", "\(i)/3"] + formats)
+      #expect(status == 0, "\(errors)")
+    }
+    let second = try manifest("sharded", "manifest.2-of-3.json")
+    #expect(second.animations.map(\.name) == ["b", "icons/e"])
+    #expect(second.shard == "2/3")
+    #expect(run(["batch", "--merge", folder + "/sharded", "--quiet"]).status == 0)
+    var one = try files("one")
+    var sharded = try files("sharded")
+    for i in 1...3 { #expect(sharded.removeValue(forKey: "manifest.\(i)-of-3.json") != nil) }
+    #expect(one.keys.sorted() == sharded.keys.sorted())
+    for (name, bytes) in one { #expect(sharded[name] == bytes, "\(name) differs") }
+    one.removeAll()
+  }
+
+  @Test func aBadInputIsReportedAndTheOthersRender() throws {
+    try makeInputs()
+    try write(#"{"flipbook": 1, "layers": [{"bounds": "wide"}]}"#, "in/bad.json")
+    let (status, errors) = run(["batch", folder + "/in", "-o", folder + "/out", "--quiet"])
+    #expect(status == 1)
+    #expect(errors.hasPrefix("bad: bad.json: "), "\(errors)")
+    #expect(errors.contains("bad.json: layers[0].bounds:"), "\(errors)")
+    let m = try manifest("out")
+    #expect(m.animations.count == 6)
+    let bad = m.animations.first { $0.name == "bad" }
+    #expect(bad?.error?.contains("bad.json: layers[0].bounds:") == true)
+    #expect(bad?.outputs.isEmpty == true)
+    #expect(m.animations.filter { $0.error == nil }.allSatisfy { $0.outputs.count == 1 })
+    let page = String(decoding: try AtomicFile.read(folder + "/out/index.html"), as: UTF8.self)
+    #expect(page.contains("✖ bad.json: "))
+    #expect(page.contains("bad.json: layers[0].bounds:"))
+  }
+
+  @Test func theBytesDoNotDependOnJobs() throws {
+    try makeInputs()
+    for jobs in [1, 3] {
+      let (status, errors) = run(
+        [
+          "batch", folder + "/in", "-o", folder + "/j\(jobs)", "--jobs", "\(jobs)", "--quiet",
+          "--formats", "gif,webp",
+        ])
+      #expect(status == 0, "\(errors)")
+    }
+    #expect(try files("j1") == files("j3"))
+  }
+
+  @Test func wrongUsageExitsWith2() {
+    #expect(run(["batch"]).status == 2)
+    #expect(run(["batch", "x"]).status == 2)
+    #expect(run(["batch", "x", "-o", "o", "--formats", "gif,tiff"]).status == 2)
+    #expect(run(["batch", "x", "-o", "o", "--shard", "4/3"]).status == 2)
+    #expect(run(["batch", "x", "-o", "o", "--shard", "0/3"]).status == 2)
+    #expect(run(["batch", "x", "--merge", "o"]).status == 2)
+  }
+
+  @Test func mergeNeedsEveryShard() throws {
+    try makeInputs()
+    #expect(
+      run(["batch", folder + "/in", "-o", folder + "/s", "--shard", "1/2", "--quiet"]).status == 0)
+    let (status, errors) = run(["batch", "--merge", folder + "/s"])
+    #expect(status == 1)
+    #expect(errors.contains("missing shard manifests: manifest.2-of-2.json"))
+  }
+}
+
+/// `flipbook diff -o report.html`: the golden-failure page for one comparison, pictures inside.
+@Suite struct DiffReportTests {
+  let folder = FixtureFiles.temporaryFolder()
+
+  @Test func aReportPageHoldsItsPicturesAndOpensOnTheWorstFrame() throws {
+    func gif(_ widest: Double) throws -> [UInt8] {
+      try Export.gifData(
+        SceneRecipe {
+          let scene = Scene(size: Size(40, 20), duration: 0.4, fps: 10, backgroundColor: .white)
+          let bar = Layer()
+          bar.bounds = Rect(0, 0, 6, 6)
+          bar.position = Point(20, 10)
+          bar.backgroundColor = .black
+          bar.add(
+            KeyframeAnimation(keyPath: "bounds.size.width", values: [6, widest, 6], duration: 0.4),
+            forKey: "widen")
+          scene.addLayer(bar)
+          return scene
+        })
+    }
+    try AtomicFile.write(try gif(30), to: folder + "/e.gif")
+    try AtomicFile.write(try gif(10), to: folder + "/a.gif")
+    var errors = ""
+    let status = FlipbookTool.run(
+      ["diff", folder + "/e.gif", folder + "/a.gif", "-o", folder + "/report.html"],
+      standardError: { errors += $0 })
+    #expect(status == 1)
+    let html = String(decoding: try AtomicFile.read(folder + "/report.html"), as: UTF8.self)
+    #expect(html.contains("data-worst=\"2\""))
+    #expect(html.contains("src=\"data:image/png;base64,"))
+    #expect(!html.contains("http://") && !html.contains("https://"))
+    #expect(
+      FlipbookTool.run(["diff", "a.png", "b.png", "-o", "r.html", "--strip"]) { _ in } == 2)
+  }
+}
