@@ -101,6 +101,9 @@ public final class Scene {
   private var replicas: [Scene] = []
   /// How many replicas a scene keeps.
   static let keptReplicas = 4
+  /// The replica that showed the time last shown, when it was not this instance (what
+  /// `dynamicState(of:)` reports from).
+  private var lastShownReplica: Scene? = nil
 
   /// The animator, when it has any behavior.
   var dynamicAnimatorIfUsed: DynamicAnimator? {
@@ -246,6 +249,7 @@ public final class Scene {
   ///   animation with an unknown key path or a value of the wrong kind.
   public func presentationTree(at time: Double) throws(SceneError) -> Layer {
     let instance = try self.instance(showing: time)
+    lastShownReplica = instance === self ? nil : instance
     try instance.advance(to: time)
     if let error = instance.rootLayer.firstAnimationErrorInTree { throw .invalidAnimation(error) }
     let tree = instance.rootLayer.presentation(at: time)
@@ -279,8 +283,14 @@ public final class Scene {
 
   /// The simulated velocity and angular velocity of a top-level layer that dynamics moves, after
   /// the last whole step at or before the time last shown; `nil` for other layers.
+  ///
+  /// After a rewind the time last shown was shown by a replica: the state is the replica's item
+  /// in the layer's place.
   public func dynamicState(of layer: Layer) -> DynamicItemState? {
-    dynamicAnimatorIfUsed?.state(of: layer)
+    guard let shown = lastShownReplica else { return dynamicAnimatorIfUsed?.state(of: layer) }
+    guard let index = layers.firstIndex(where: { $0 === layer }), index < shown.layers.count
+    else { return nil }
+    return shown.dynamicAnimatorIfUsed?.state(of: shown.layers[index])
   }
 
   /// Turns the model changes `changes` makes into animations that begin at scene time `time`

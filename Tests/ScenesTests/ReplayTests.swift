@@ -84,6 +84,19 @@ import Testing
     return out
   }
 
+  @Test func dynamicStateAfterARewindIsTheStateOfTheTimeShown() throws {
+    let scene = Self.dynamicsScene(), fresh = Self.dynamicsScene()
+    _ = try scene.presentationTree(at: 1.5)
+    let late = try #require(scene.dynamicState(of: scene.layers[1]))
+    _ = try scene.presentationTree(at: 0.2)
+    _ = try fresh.presentationTree(at: 0.2)
+    let early = try #require(fresh.dynamicState(of: fresh.layers[1]))
+    #expect(scene.dynamicState(of: scene.layers[1]) == early)
+    #expect(early != late)
+    _ = try scene.presentationTree(at: 1.6)  // forward again: the scene's own instance
+    #expect(scene.dynamicState(of: scene.layers[1]) != early)
+  }
+
   @Test(arguments: ["timeline", "display link", "dynamics"])
   func framesInAnyOrderEqualFramesInIncreasingOrder(_ kind: String) throws {
     let make = [
