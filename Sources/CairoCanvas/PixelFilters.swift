@@ -181,8 +181,10 @@ struct PremultipliedPixels {
 
   /// The color a fraction `t` of the way from `a` to `b` (red, green, blue).
   static func mix(_ a: Color, _ b: Color, _ t: Double) -> (Double, Double, Double) {
-    (a.red + (b.red - a.red) * t, a.green + (b.green - a.green) * t,
-      a.blue + (b.blue - a.blue) * t)
+    (
+      a.red + (b.red - a.red) * t, a.green + (b.green - a.green) * t,
+      a.blue + (b.blue - a.blue) * t
+    )
   }
 
   /// An sRGB component (0...1) in linear light.
