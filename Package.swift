@@ -2,7 +2,7 @@
 // Flipbook: Core Animation's model on Linux, rendered by Cairo to PNG frames and animated GIFs.
 //
 // Dependencies point one way, down this list (see README "Architecture"):
-//   flipbook -> FlipbookCommand -> Demos -> Flipbook (umbrella) -> SceneFiles -> Scenes
+//   flipbook -> FlipbookCommand -> Demos -> Flipbook (umbrella) -> LottieFiles -> SceneFiles -> Scenes
 //   Scenes (scenes, frame renderer, frame sinks, Export) -> Rendering, ImageEncoding, Dynamics, FileIO
 //   Rendering -> LayerTree, CairoCanvas;  LayerTree -> Animations, Dynamics -> Geometry;  CairoCanvas -> CCairo, Geometry
 //   ImageEncoding (PNG, GIF, WebP, APNG) -> CPNGShim, CGIF, CWebP, CZlib, Geometry, FileIO;  FileIO -> nothing
@@ -71,11 +71,19 @@ let package = Package(
         "Scenes", "LayerTree", "Animations", "Dynamics", "CairoCanvas", "Geometry", "ImageEncoding",
         "FileIO",
       ]),
+    // Lottie (Bodymovin) JSON and dotLottie archives onto the layer tree (docs/lottie.md), and
+    // the one way a SCENE is opened (scene file or Lottie, by content).
+    .target(
+      name: "LottieFiles",
+      dependencies: [
+        "SceneFiles", "Scenes", "LayerTree", "Animations", "CairoCanvas", "Geometry",
+        "ImageEncoding", "FileIO", "CZlib",
+      ]),
     .target(
       name: "Flipbook",
       dependencies: [
         "Geometry", "Animations", "LayerTree", "CairoCanvas", "ImageEncoding", "Dynamics",
-        "Rendering", "Scenes", "SceneFiles", "FileIO",
+        "Rendering", "Scenes", "SceneFiles", "LottieFiles", "FileIO",
       ]),
     // Image comparison (pixelmatch's perceptual diff with anti-aliasing detection) and GIF comparison.
     .target(name: "ImageComparison", dependencies: ["Geometry", "ImageEncoding", "Parallelism"]),
@@ -113,6 +121,10 @@ let package = Package(
     .testTarget(name: "RenderingTests", dependencies: ["Flipbook", "FlipbookTestSupport"]),
     .testTarget(name: "ScenesTests", dependencies: ["Flipbook", "FlipbookTestSupport"]),
     .testTarget(name: "SceneFilesTests", dependencies: ["Flipbook", "FlipbookTestSupport"]),
+    .testTarget(
+      name: "LottieFilesTests",
+      dependencies: ["LottieFiles", "Flipbook", "FlipbookTestSupport", "GoldenTesting"],
+      exclude: ["__Snapshots__"]),
     .testTarget(
       name: "ImageComparisonTests",
       dependencies: ["ImageComparison", "CairoCanvas", "ImageEncoding", "Geometry"]),

@@ -1,6 +1,6 @@
 /// A parsed JSON document that keeps what a scene reader needs for good messages: object keys
 /// in document order and numbers as written (doubles; `true`/`false` kept apart from numbers).
-enum JSONValue: Equatable {
+package enum JSONValue: Equatable, Sendable {
   case null
   case bool(Bool)
   case number(Double)
@@ -8,7 +8,7 @@ enum JSONValue: Equatable {
   case array([JSONValue])
   case object([(key: String, value: JSONValue)])
 
-  static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+  package static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
     switch (lhs, rhs) {
     case (.null, .null): return true
     case (.bool(let a), .bool(let b)): return a == b
@@ -22,7 +22,7 @@ enum JSONValue: Equatable {
   }
 
   /// How the value's kind is named in messages: "a number", "a string", ...
-  var kindDescription: String {
+  package var kindDescription: String {
     switch self {
     case .null: return "null"
     case .bool: return "a boolean"
@@ -35,14 +35,14 @@ enum JSONValue: Equatable {
 }
 
 /// A JSON syntax error with its 1-based line and column.
-struct JSONSyntaxError: Error, Equatable {
-  var line: Int
-  var column: Int
-  var message: String
+package struct JSONSyntaxError: Error, Equatable {
+  package var line: Int
+  package var column: Int
+  package var message: String
 }
 
 /// A strict RFC 8259 reader: no comments, no trailing commas, no duplicate keys.
-struct JSONParser {
+package struct JSONParser {
   private let bytes: [UInt8]
   private var i = 0
   private var depth = 0
@@ -50,7 +50,7 @@ struct JSONParser {
 
   init(_ bytes: [UInt8]) { self.bytes = bytes }
 
-  static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
+  package static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
     var parser = JSONParser(bytes)
     if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { parser.i = 3 }
     parser.skipWhitespace()
