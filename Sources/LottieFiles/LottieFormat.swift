@@ -21,6 +21,10 @@ public enum LottieFormat {
   public static let maximumLayerCount = 10_000
   /// The most keyframes one property may have: 100,000.
   public static let maximumKeyframes = 100_000
+  /// The most values (path elements counted one each) the reader may sample for one file, where
+  /// keyframes cannot carry a property exactly (spatial curves, trims, time remapping): 20
+  /// million.
+  public static let maximumSamplingWork = 20_000_000
   /// The most vertices one bezier shape may have: 100,000.
   public static let maximumVertices = 100_000
 

@@ -88,9 +88,32 @@ extension LottieReader {
     if keyframeFrames.count <= Self.maximumSamples {
       frames = Array(Set(frames + keyframeFrames.filter { range.contains($0) })).sorted()
     }
+    // Each sample costs about as much as the value is big (a path's elements).
+    let first = value(frames[0])
+    var size = 1
+    if case .path(let p?) = first { size += p.elements.count }
+    guard spendSamplingWork(frames.count * size) else { return }
     addKeyframes(
-      layer, keyPath, values: frames.map(value), frames: frames,
+      layer, keyPath, values: [first] + frames.dropFirst().map(value), frames: frames,
       paces: Array(repeating: .linear, count: frames.count - 1))
+  }
+
+  /// Takes `work` from the file's sampling budget (`LottieFormat.maximumSamplingWork`); false,
+  /// with the problem reported once, when it is spent: a file whose sampling would take
+  /// minutes is refused instead.
+  func spendSamplingWork(_ work: Int) -> Bool {
+    guard samplingWork <= LottieFormat.maximumSamplingWork - work else {
+      if samplingWork <= LottieFormat.maximumSamplingWork {
+        report(
+          "layers",
+          "the animation needs more than \(LottieFormat.maximumSamplingWork) sampled values "
+            + "(keyframes far apart, long time remapping, large paths sampled often), the limit")
+        samplingWork = LottieFormat.maximumSamplingWork + 1
+      }
+      return false
+    }
+    samplingWork += work
+    return true
   }
 
   /// Adds the animation: values at frames (non-decreasing), segments paced by `paces`.

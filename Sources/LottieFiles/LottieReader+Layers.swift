@@ -58,7 +58,7 @@ extension LottieReader {
         continue
       }
       guard let layer = buildWithParents(entry, byIndex: byIndex) else { continue }
-      let matteType = Int(number(entry.fields, "tt", default: 0))
+      let matteType = code(entry.fields, "tt", default: 0)
       guard matteType != 0 else {
         built.append(layer)
         continue
@@ -138,7 +138,7 @@ extension LottieReader {
       return nil
     }
     let f = entry.fields
-    let type = Int(number(f, "ty", default: -1))
+    let type = code(f, "ty", default: -1)
     if f.flag("ddd") { warn(entry.label, "3D layers (ddd): drawn flat") }
     let t = transformLayers(
       f["ks"], at: f.place("ks"), layer: entry.label, name: f.string("nm"), opacity: true,
@@ -180,10 +180,10 @@ extension LottieReader {
     if let effects = f["ef"] {
       readEffects(effects, at: f.place("ef"), layer: entry.label, onto: t.content)
     }
-    if let bm = f["bm"], let mode = number(bm, at: f.place("bm")), mode != 0 {
-      warn(
-        entry.label,
-        "blend mode \(Self.blendModeNames[Int(mode)] ?? "\(Int(mode))") (bm): drawn normal")
+    let blendMode = code(f, "bm", default: 0)
+    if blendMode != 0 {
+      let name = Self.blendModeNames[blendMode] ?? "\(blendMode)"
+      warn(entry.label, "blend mode \(name) (bm): drawn normal")
     }
     return t.outer
   }
@@ -212,8 +212,8 @@ extension LottieReader {
     content.addSublayer(solid)
   }
 
-  /// A precomposition layer: the asset's layers on their own time (`sr` stretches it; `tm` is not
-  /// read yet), clipped to the layer's `w` x `h`.
+  /// A precomposition layer: the asset's layers on their own time (`sr` stretches it; `tm` maps
+  /// it), clipped to the layer's `w` x `h`.
   func readPrecomposition(_ f: Fields, entry: LayerEntry, into content: Layer) {
     guard let id = f.string("refId") else {
       report(f.place("refId"), "missing required key (the precomposition's asset id)")
@@ -244,10 +244,17 @@ extension LottieReader {
     }
     let stretch = number(f, "sr", default: 1)
     if stretch > 0 && stretch != 1 { container.timing = LayerTiming(speed: Float(1 / stretch)) }
-    if f["tm"] != nil {
-      warn(entry.label, "time remapping (tm): the precomposition plays unmapped")
-    }
     readComposition(layers, at: a.place("layers"), into: container)
+    if let tm = f["tm"],
+      let remap = animated(
+        tm, at: f.place("tm"), layer: entry.label,
+        value: { json, place in self.numbers(json, at: place) })
+    {
+      // Over the layer's own frames (its in and out points less its start time).
+      let from = number(f, "ip", default: remap.frameRange.lowerBound) - entry.startTime
+      let to = number(f, "op", default: remap.frameRange.upperBound) - entry.startTime
+      remapTime(of: container, through: remap, frames: from...Swift.max(from, to))
+    }
     content.addSublayer(container)
   }
 

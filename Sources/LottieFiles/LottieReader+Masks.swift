@@ -66,7 +66,7 @@ extension LottieReader {
         continue
       }
       if f["en"] != nil && !f.flag("en") { continue }  // switched off
-      let type = Int(number(f, "ty", default: -1))
+      let type = code(f, "ty", default: -1)
       guard type == 25 else {
         let names = [29: "Gaussian blur", 21: "fill", 20: "tint", 23: "tritone"]
         let name = names[type] ?? f.string("nm").map { "\"\($0)\"" } ?? "type \(type)"
@@ -128,7 +128,7 @@ extension LottieReader {
     let lines = Double(
       text.string?.split(separator: "\n", omittingEmptySubsequences: false).count ?? 1)
     let lineHeight = number(s, "lh", default: size * 1.2)
-    switch Int(number(s, "j", default: 0)) {
+    switch code(s, "j", default: 0) {
     case 1: text.alignmentMode = .right; text.position = Point(x: -width, y: 0)
     case 2: text.alignmentMode = .center; text.position = Point(x: -width / 2, y: 0)
     default: text.alignmentMode = .left

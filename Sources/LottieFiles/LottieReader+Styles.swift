@@ -97,9 +97,9 @@ extension LottieReader {
       shape.lineWidth = Swift.max(0, component(w.initial, 0))
       animate(shape, "lineWidth", w) { .scalar(Swift.max(0, component($0, 0))) }
     }
-    shape.lineCap = [1: .butt, 2: .round, 3: .square][Int(number(f, "lc", default: 2))] ?? .round
+    shape.lineCap = [1: .butt, 2: .round, 3: .square][code(f, "lc", default: 2)] ?? .round
     shape.lineJoin =
-      [1: .miter, 2: .round, 3: .bevel][Int(number(f, "lj", default: 2))] ?? .round
+      [1: .miter, 2: .round, 3: .bevel][code(f, "lj", default: 2)] ?? .round
     shape.miterLimit = Swift.max(1, number(f, "ml", default: 4))
     guard case .array(let dashes)? = f["d"] else { return }
     var pattern: [Double] = [], phase = 0.0
@@ -133,10 +133,12 @@ extension LottieReader {
     if trim.isAnimated {
       bake(shape, "strokeStart", frames: frames) { .scalar(trim.range(at: $0).from) }
       bake(shape, "strokeEnd", frames: frames) { .scalar(Swift.min(1, trim.range(at: $0).to)) }
+      let span = frames.upperBound - frames.lowerBound
+      let step = Swift.max(0.5, span / Double(Self.maximumSamples))
       var f = frames.lowerBound
       while f <= frames.upperBound && !wraps {
         wraps = trim.range(at: f).to > 1
-        f += 0.5
+        f += step
       }
     }
     container.addSublayer(drawn)

@@ -26,6 +26,8 @@ final class LottieReader {
   /// The precomposition assets by id, and those being built (a cycle is refused).
   var assets: [String: (json: JSONValue, place: String)] = [:]
   var assetsInProgress: Set<String> = []
+  /// Sampled values so far (against `LottieFormat.maximumSamplingWork`).
+  var samplingWork = 0
   /// Font families by the names text documents use (`fonts.list[n].fName` to `fFamily`).
   var fontNames: [String: String] = [:]
 
@@ -151,5 +153,15 @@ extension LottieReader {
   func dropWarnings(after count: Int) {
     for w in warnings[count...] { warnedFeatures.remove(w.feature) }
     warnings.removeSubrange(count...)
+  }
+}
+
+extension LottieReader {
+  /// A whole-number code at `key` (a layer type, a cap style): the number rounded down, any
+  /// value out of -1,000,000...1,000,000 taken as -1 (no code), `fallback` when absent.
+  func code(_ f: Fields, _ key: String, default fallback: Int) -> Int {
+    guard f[key] != nil else { return fallback }
+    let x = number(f, key, default: Double(fallback))
+    return abs(x) <= 1_000_000 ? Int(x.rounded(.down)) : -1
   }
 }

@@ -180,6 +180,25 @@ import Testing
     }
   }
 
+  @Test func timeRemappingShowsThePrecompositionAtTheMappedTime() throws {
+    let assets = """
+      [{"id": "inner", "layers": [
+        {"ty": 4, "ind": 1, "nm": "Inner", "ip": 0, "op": 100, "st": 0,
+         "ks": {"p": {"a": 1, "k": [{"t": 0, "s": [0, 0]}, {"t": 10, "s": [100, 0]}]}}, "shapes": []}]}]
+      """
+    // Frame 0 shows the precomposition at 1 s (its frame 10), frame 20 at 0 s: played backwards.
+    let layers = """
+      [{"ty": 0, "ind": 1, "nm": "Comp", "refId": "inner", "ip": 0, "op": 40, "st": 0,
+        "w": 100, "h": 100, "ks": {},
+        "tm": {"a": 1, "k": [{"t": 0, "s": [1]}, {"t": 20, "s": [0]}]}}]
+      """
+    let scene = try LottieTest.read(LottieTest.document(layers: layers, assets: assets)).scene
+    for (time, x) in [(0.0, 100.0), (0.5, 75.0), (1.0, 50.0), (1.5, 25.0), (2.5, 0.0)] {
+      let inner = try LottieTest.layer("Inner", in: scene, at: time)
+      #expect(abs(inner.position.x - x) < 1e-6, "at \(time) s")
+    }
+  }
+
   @Test func inAndOutPointsShowTheLayerBetweenThem() throws {
     let layer = """
       {"ty": 4, "ind": 1, "nm": "Blink", "ip": 10, "op": 20, "st": 0, "ks": {}, "shapes": []}
