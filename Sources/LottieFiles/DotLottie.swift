@@ -2,8 +2,9 @@ import CZlib
 import SceneFiles
 
 /// dotLottie archives (`.lottie`): a zip holding `manifest.json`, `animations/<id>.json` and
-/// `images/...`. Read with a small zip reader over zlib's raw inflate, within limits, so a
-/// hostile archive is refused rather than exhausting memory.
+/// `images/...` (version 2: `a/<id>.json` and `i/...`). Read with a small zip reader over
+/// zlib's raw inflate, within limits, so a hostile archive is refused rather than exhausting
+/// memory.
 enum DotLottie {
   /// The most entries an archive may have: 10,000.
   static let maximumEntries = 10_000
@@ -45,21 +46,29 @@ enum DotLottie {
     var animationName: String? = nil
     if let manifest = byName["manifest.json"] {
       let data = try contents(of: manifest, in: bytes, budget: &budget)
-      animationName = firstAnimationID(data).map { "animations/\($0).json" }
+      if let id = firstAnimationID(data) {
+        animationName = ["animations/\(id).json", "a/\(id).json"].first { byName[$0] != nil }
+      }
     }
-    if animationName == nil || byName[animationName!] == nil {
+    if animationName == nil {
       animationName =
         entries.map(\.name).filter {
-          $0.hasPrefix("animations/") && $0.hasSuffix(".json")
+          ($0.hasPrefix("animations/") || $0.hasPrefix("a/")) && $0.hasSuffix(".json")
         }.sorted().first
     }
     guard let animationName, let entry = byName[animationName] else {
-      throw ArchiveError(message: "a dotLottie archive without an animation (animations/*.json)")
+      throw ArchiveError(
+        message: "a dotLottie archive without an animation (animations/*.json or a/*.json)")
     }
     let animation = try contents(of: entry, in: bytes, budget: &budget)
     var images: [String: [UInt8]] = [:]
-    for e in entries where e.name.hasPrefix("images/") && !e.name.hasSuffix("/") {
-      images[e.name] = try contents(of: e, in: bytes, budget: &budget)
+    for e in entries where !e.name.hasSuffix("/") {
+      // Images under `images/` (version 2: `i/`), known by the path a file's `u` + `p` gives.
+      if e.name.hasPrefix("images/") {
+        images[e.name] = try contents(of: e, in: bytes, budget: &budget)
+      } else if e.name.hasPrefix("i/") {
+        images["images/" + e.name.dropFirst(2)] = try contents(of: e, in: bytes, budget: &budget)
+      }
     }
     return Contents(animation: animation, images: images)
   }

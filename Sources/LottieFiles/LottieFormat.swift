@@ -37,11 +37,19 @@ public enum LottieFormat {
     /// The feature and what Flipbook does instead.
     public var feature: String
 
+    /// Which warnings count as one feature (once per file).
+    var key: String
+
     /// Creates a warning.
     public init(file: String, layer: String, feature: String) {
+      self.init(file: file, layer: layer, feature: feature, key: feature)
+    }
+
+    init(file: String, layer: String, feature: String, key: String) {
       self.file = file
       self.layer = layer
       self.feature = feature
+      self.key = key
     }
 
     /// `"<file>: <layer>: unsupported <feature>"`.
@@ -205,6 +213,7 @@ extension LottieReader {
     }
     guard problems.isEmpty else { return nil }
     frameRate = fr
+    visibleFrames = ip...op
     if case .array(let list)? = f["assets"] {
       for (i, item) in list.enumerated() {
         guard let a = object(item, at: "assets[\(i)]", what: "an asset (an object)") else {

@@ -103,7 +103,7 @@ extension LottieReader {
     var seen: Set<Double> = entry.index.map { [$0] } ?? []
     while let id = parentID {
       guard let parent = byIndex[id] else {
-        report(entry.fields.place("parent"), "no layer has ind \(MessageText.number(id))")
+        warn(entry.label, "parent ind \(MessageText.number(id)) (no such layer): drawn unparented")
         break
       }
       guard seen.insert(id).inserted, seen.count <= 256 else {
@@ -112,9 +112,12 @@ extension LottieReader {
           "the parent chain loops back to ind \(MessageText.number(id))")
         return nil
       }
+      let outerLayerFrames = layerFrames
+      layerFrames = nil  // the parent's time: not narrowed
       let t = transformLayers(
         parent.fields["ks"], at: parent.fields.place("ks"), layer: parent.label, name: nil,
         opacity: false, autoOrient: parent.fields.flag("ao"))
+      layerFrames = outerLayerFrames
       current.timing = LayerTiming(beginTime: (childStart - parent.startTime) / frameRate)
       t.content.addSublayer(current)
       current = t.outer
@@ -139,13 +142,20 @@ extension LottieReader {
     }
     let f = entry.fields
     let type = code(f, "ty", default: -1)
+    // The frames it can show: its in to out points within what its composition shows.
+    let inPoint = number(f, "ip", default: -.infinity)
+    let outPoint = number(f, "op", default: .infinity)
+    let shownFrom = Swift.max(inPoint, visibleFrames.lowerBound)
+    let shownTo = Swift.min(outPoint, visibleFrames.upperBound)
+    guard shownFrom < shownTo else { return nil }  // never shown
+    let outerLayerFrames = layerFrames
+    layerFrames = (shownFrom - entry.startTime)...(shownTo - entry.startTime)
+    defer { layerFrames = outerLayerFrames }
     if f.flag("ddd") { warn(entry.label, "3D layers (ddd): drawn flat") }
     let t = transformLayers(
       f["ks"], at: f.place("ks"), layer: entry.label, name: f.string("nm"), opacity: true,
       autoOrient: f.flag("ao"))
     // Shown from `ip` to `op` (composition frames; the layer's time starts at `st`).
-    let inPoint = number(f, "ip", default: -.infinity),
-      outPoint = number(f, "op", default: .infinity)
     if inPoint.isFinite || outPoint.isFinite {
       t.outer.isHidden = true
       let from = (inPoint.isFinite ? inPoint : -1e7) - entry.startTime
@@ -220,7 +230,7 @@ extension LottieReader {
       return
     }
     guard let asset = assets[id] else {
-      report(f.place("refId"), "no asset has id \"\(id)\"")
+      warn(entry.label, "missing asset \"\(id)\" (refId): not drawn")
       return
     }
     guard case .object(let entries) = asset.json else { return }
@@ -244,17 +254,34 @@ extension LottieReader {
     }
     let stretch = number(f, "sr", default: 1)
     if stretch > 0 && stretch != 1 { container.timing = LayerTiming(speed: Float(1 / stretch)) }
-    readComposition(layers, at: a.place("layers"), into: container)
-    if let tm = f["tm"],
-      let remap = animated(
-        tm, at: f.place("tm"), layer: entry.label,
-        value: { json, place in self.numbers(json, at: place) })
-    {
-      // Over the layer's own frames (its in and out points less its start time).
-      let from = number(f, "ip", default: remap.frameRange.lowerBound) - entry.startTime
-      let to = number(f, "op", default: remap.frameRange.upperBound) - entry.startTime
-      remapTime(of: container, through: remap, frames: from...Swift.max(from, to))
+    let remap = f["tm"].flatMap { tm in
+      animated(tm, at: f.place("tm"), layer: entry.label) { json, place in
+        self.numbers(json, at: place)
+      }
     }
+    // The precomposition's frames that can show: the layer's, stretched or mapped.
+    let local = layerFrames ?? visibleFrames
+    var inner = local
+    if stretch > 0 && remap == nil {
+      inner = (local.lowerBound / stretch)...(local.upperBound / stretch)
+    }
+    if let remap {
+      var low = Double.infinity, high = -Double.infinity
+      let step = Swift.max(1, (local.upperBound - local.lowerBound) / 2000)
+      var frame = local.lowerBound
+      while frame <= local.upperBound + step {
+        let x = component(remap.value(at: Swift.min(frame, local.upperBound)), 0) * frameRate
+        low = Swift.min(low, x)
+        high = Swift.max(high, x)
+        frame += step
+      }
+      if low.isFinite && high.isFinite && high - low < 1e9 { inner = (low - 1)...(high + 1) }
+    }
+    let (outerVisible, outerLayerFrames) = (visibleFrames, layerFrames)
+    (visibleFrames, layerFrames) = (inner, nil)
+    readComposition(layers, at: a.place("layers"), into: container)
+    (visibleFrames, layerFrames) = (outerVisible, outerLayerFrames)
+    if let remap { remapTime(of: container, through: remap, frames: local) }
     content.addSublayer(container)
   }
 
@@ -265,7 +292,7 @@ extension LottieReader {
       return
     }
     guard let asset = assets[id], case .object(let entries) = asset.json else {
-      report(f.place("refId"), "no asset has id \"\(id)\"")
+      warn(entry.label, "missing asset \"\(id)\" (refId): not drawn")
       return
     }
     let a = Fields(entries: entries, place: asset.place)
@@ -287,43 +314,57 @@ extension LottieReader {
     var bytes: [UInt8]? = nil
     if p.hasPrefix("data:") {
       guard let comma = p.firstIndex(of: ",") else {
-        report(a.place("p"), "a data URL without data")
+        warn(layer, "images with malformed data URLs (\(a.place).p): not drawn", key: "data URL")
         return nil
       }
       let header = p[..<comma]
       guard header.hasSuffix(";base64") else {
-        report(a.place("p"), "a data URL that is not base64")
+        warn(layer, "images with malformed data URLs (\(a.place).p): not drawn", key: "data URL")
         return nil
       }
       guard let decoded = Base64.decode(p[p.index(after: comma)...]) else {
-        report(a.place("p"), "malformed base64 data")
+        warn(layer, "images with malformed data URLs (\(a.place).p): not drawn", key: "data URL")
         return nil
       }
       bytes = decoded
-    } else if let archived = archivedImages[u + p] ?? archivedImages["images/" + p] {
+    } else if let archived = archivedImages[String((u + p).drop { $0 == "/" })]
+      ?? archivedImages["images/" + p]
+    {
       bytes = archived
     } else {
       guard !p.isEmpty, !p.utf8.contains(0), !u.utf8.contains(0) else {
-        report(a.place("p"), "an image asset without a file name")
+        warn(layer, "image assets without a file name (\(a.place).p): not drawn", key: "no name")
         return nil
       }
       let path = (u + p).hasPrefix("/") ? u + p : baseDirectory + u + p
       do {
         bytes = try AtomicFile.read(path, limit: LottieFormat.maximumFileSize)
       } catch {
-        report(a.place("p"), "cannot read image \"\(u + p)\": \(error.reason)")
+        warn(
+          layer, "image files that cannot be read (\"\(u + p)\": \(error.reason)): not drawn",
+          key: "unreadable")
         return nil
       }
     }
     guard let bytes else { return nil }
     if bytes.starts(with: [0xFF, 0xD8, 0xFF]) {
-      warn(layer, "JPEG images: not drawn (PNG only)")
+      warn(layer, "JPEG images: not drawn (PNG and WebP only)")
       return nil
+    }
+    // WebP (RIFF....WEBP): its first frame.
+    if bytes.count >= 12, bytes.starts(with: Array("RIFF".utf8)),
+      Array(bytes[8..<12]) == Array("WEBP".utf8)
+    {
+      guard let frame = try? WebP.decode(bytes).frames.first else {
+        warn(layer, "images that cannot be decoded: not drawn")
+        return nil
+      }
+      return Image(frame, name: a.string("id"))
     }
     do {
       return Image(try Bitmap(pngData: bytes), name: a.string("id"))
     } catch {
-      report(a.place("p"), "cannot read image: \(error)")
+      warn(layer, "images that cannot be decoded: not drawn")
       return nil
     }
   }

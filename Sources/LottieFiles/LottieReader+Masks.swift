@@ -1,4 +1,5 @@
 import Animations
+import CairoCanvas
 import Geometry
 import LayerTree
 import SceneFiles
@@ -120,7 +121,17 @@ extension LottieReader {
     text.string = (s.string("t") ?? "").replacingCarriageReturns()
     let size = Swift.max(1, Swift.min(2000, number(s, "s", default: 14)))
     text.fontSize = size
-    text.font = fontNames[s.string("f") ?? ""] ?? s.string("f") ?? "Helvetica"
+    let font = fontNames[s.string("f") ?? ""] ?? s.string("f") ?? "Helvetica"
+    if TextLayout.resolvedFace(forFontNamed: font) != nil {
+      text.font = font
+    } else {
+      // After Effects names fonts the machine may not have: a metric-compatible face instead.
+      let bold = ["Bold", "Black", "Heavy", "Semibold", "SemiBold", "Medium"].contains {
+        font.contains($0)
+      }
+      text.font = bold ? "Helvetica-Bold" : "Helvetica"
+      warn(entry.label, "font \"\(font)\" (not installed): drawn in \(text.font)")
+    }
     if case .array? = s["fc"], let fc = numbers(s["fc"]!, at: s.place("fc")) {
       text.foregroundColor = Self.color(fc)
     }

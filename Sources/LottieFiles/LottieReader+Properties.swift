@@ -130,19 +130,19 @@ extension LottieReader {
         keyframe.end = v
       }
       keyframe.hold = kf.flag("h")
-      if let o = kf["o"] {
+      if let o = kf["o"], o != .null {
         guard let points = easing(o, at: kf.place("o")) else { return nil }
         keyframe.easeOut = points
       }
-      if let i = kf["i"] {
+      if let i = kf["i"], i != .null {
         guard let points = easing(i, at: kf.place("i")) else { return nil }
         keyframe.easeIn = points
       }
-      if let to = kf["to"] {
+      if let to = kf["to"], to != .null {
         guard let n = numbers(to, at: kf.place("to")) else { return nil }
         if n.count >= 2 { keyframe.spatialOut = Point(x: n[0], y: n[1]) }
       }
-      if let ti = kf["ti"] {
+      if let ti = kf["ti"], ti != .null {
         guard let n = numbers(ti, at: kf.place("ti")) else { return nil }
         if n.count >= 2 { keyframe.spatialIn = Point(x: n[0], y: n[1]) }
       }

@@ -26,6 +26,12 @@ final class LottieReader {
   /// The precomposition assets by id, and those being built (a cycle is refused).
   var assets: [String: (json: JSONValue, place: String)] = [:]
   var assetsInProgress: Set<String> = []
+  /// The frames of the composition being read that can show (its own frames, narrowed by the
+  /// layers and time mappings that show it): layers outside them are not built, and sampling
+  /// stays within them.
+  var visibleFrames: ClosedRange<Double> = 0...0
+  /// The local frames of the layer being built that can show (`nil`: not known, no narrowing).
+  var layerFrames: ClosedRange<Double>? = nil
   /// Sampled values so far (against `LottieFormat.maximumSamplingWork`).
   var samplingWork = 0
   /// Font families by the names text documents use (`fonts.list[n].fName` to `fFamily`).
@@ -46,11 +52,13 @@ final class LottieReader {
 
   /// Records an unsupported feature of the layer at `layer` (`layers[4] "Heart"`), once per
   /// feature and file.
-  func warn(_ layer: String, _ feature: String) {
-    guard warnedFeatures.insert(feature).inserted else { return }
+  /// `key` says which warnings are the same feature (default: the feature's text).
+  func warn(_ layer: String, _ feature: String, key: String? = nil) {
+    guard warnedFeatures.insert(key ?? feature).inserted else { return }
     warnings.append(
       LottieFormat.Warning(
-        file: file, layer: MessageText.message(layer), feature: MessageText.message(feature)))
+        file: file, layer: MessageText.message(layer), feature: MessageText.message(feature),
+        key: key ?? feature))
   }
 
   /// How a layer is named in warnings: its place and its `nm`.
@@ -151,7 +159,7 @@ extension LottieReader {
 
   /// Forgets warnings recorded after the first `count` (they may be given again).
   func dropWarnings(after count: Int) {
-    for w in warnings[count...] { warnedFeatures.remove(w.feature) }
+    for w in warnings[count...] { warnedFeatures.remove(w.key) }
     warnings.removeSubrange(count...)
   }
 }
