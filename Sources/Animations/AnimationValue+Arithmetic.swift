@@ -23,6 +23,7 @@ extension AnimationValue {
     case .path(let p): return p.map(Self.pathComponents) ?? []
     case .colors(let list): return (list ?? []).flatMap { [$0.red, $0.green, $0.blue, $0.alpha] }
     case .numbers(let list): return list ?? []
+    case .filters(let list): return list.flatMap(\.parameters)
     case .image, .bool: return nil
     }
   }
@@ -50,6 +51,14 @@ extension AnimationValue {
           Color(red: c[$0], green: c[$0 + 1], blue: c[$0 + 2], alpha: c[$0 + 3])
         })
     case .numbers(let list): return list == nil ? self : .numbers(c)
+    case .filters(let list):
+      var i = 0
+      return .filters(
+        list.map { filter in
+          let n = filter.parameters.count
+          defer { i += n }
+          return filter.with(parameters: Array(c[i..<(i + n)]))
+        })
     case .image, .bool: return self
     }
   }
@@ -67,6 +76,8 @@ extension AnimationValue {
     case (.numbers(let a), .numbers(let b)):
       guard let a, let b else { return a == nil && b == nil }
       return a.count == b.count
+    case (.filters(let a), .filters(let b)):
+      return a.map(\.interpolationKey) == b.map(\.interpolationKey)
     default:
       return kind == other.kind && !kind.isDiscrete
     }

@@ -31,6 +31,9 @@ public enum AnimationValue: Hashable, Sendable {
   /// A list of numbers, or none (a gradient's `locations`); lists of the same length interpolate
   /// element by element, others switch halfway.
   indirect case numbers([Double]?)
+  /// A list of layer filters (`filters`); lists with the same filters in the same order
+  /// interpolate parameter by parameter, others switch halfway.
+  indirect case filters([LayerFilter])
 
   /// A point value from its coordinates.
   public static func point(_ x: Double, _ y: Double) -> AnimationValue { .point(Point(x: x, y: y)) }
@@ -49,13 +52,14 @@ public enum AnimationValue: Hashable, Sendable {
     case .bool: return .bool
     case .colors: return .colors
     case .numbers: return .numbers
+    case .filters: return .filters
     }
   }
 }
 
 /// The kinds of value key paths take.
 public enum AnimationValueKind: String, Hashable, Sendable {
-  case scalar, point, size, rect, color, transform, path, image, bool, colors, numbers
+  case scalar, point, size, rect, color, transform, path, image, bool, colors, numbers, filters
 
   /// Whether values of this kind change discretely rather than interpolate.
   public var isDiscrete: Bool { self == .image || self == .bool }

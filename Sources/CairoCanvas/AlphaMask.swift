@@ -32,10 +32,11 @@ public struct AlphaMask: Hashable, Sendable {
   /// by the blur's reach (its origin moves up and left by as much) and on the right to a width
   /// that is a multiple of 4.
   ///
-  /// Below 6 pixels the Gaussian's kernel is applied directly (at most 37 taps, exact); from 6
-  /// pixels on, five extended box blurs per axis whose variances add up to σ² exactly (a blurred
-  /// edge stays within 2 levels of 255 of the Gaussian's). Either way the time is linear in the
-  /// pixels, with a bounded cost per pixel whatever `sigma` is.
+  /// Below 6 pixels the Gaussian's kernel is applied directly (at most 37 taps, cut at 3σ: a
+  /// blurred edge within a level of 255 of the Gaussian's); from 6 pixels on, Deriche's
+  /// fourth-order recursive Gaussian along each axis (`RecursiveGaussian`: within a tenth of a
+  /// level before rounding). Either way the time is linear in the pixels, with a bounded cost
+  /// per pixel whatever `sigma` is.
   public func blurred(sigma: Double) -> AlphaMask {
     guard sigma > 0, width > 0, height > 0 else { return self }
     let passes = Blur.passes(sigma: sigma)
@@ -65,20 +66,22 @@ public struct AlphaMask: Hashable, Sendable {
   }
 }
 
-/// Separable blurs of a float image: a direct Gaussian kernel for small σ, else three boxes.
+/// Separable blurs of a float image: a direct Gaussian kernel for small σ, else Deriche's
+/// recursive Gaussian (constant work per pixel whatever σ).
 enum Blur {
   /// How one axis is blurred.
   enum Passes {
     /// A normalised kernel, centred.
     case kernel([Float])
-    /// `count` extended boxes of radius `radius` and end weight `alpha`, one after another.
-    case boxes(radius: Int, alpha: Float, count: Int)
+    /// A recursive Gaussian, spreading a pixel `reach` pixels (4σ, past which 0.003 % of it
+    /// would land).
+    case recursive(RecursiveGaussian, reach: Int)
 
     /// How far, in pixels, the blur spreads a pixel.
     var reach: Int {
       switch self {
       case .kernel(let k): return k.count / 2
-      case .boxes(let r, _, let count): return (r + 1) * count
+      case .recursive(_, let reach): return reach
       }
     }
   }
@@ -92,57 +95,70 @@ enum Blur {
       k = k.map { $0 / sum }
       return .kernel(k)
     }
-    // Extended boxes (Gwosdek, Grewenig, Bruhn, Weickert, "Theoretical foundations of Gaussian
-    // convolution by extended box filtering", 2011): a box of radius r plus a fraction α of the
-    // next sample on each side, chosen so that the passes' variances add up to σ² exactly.
-    let n = Double(boxCount)
-    let v = sigma * sigma / n
-    let r = Int((0.5 * (12 * v + 1).squareRoot() - 0.5).rounded(.down))
-    let rd = Double(r)
-    let alpha = (2 * rd + 1) * (rd * (rd + 1) - 3 * v) / (6 * (v - (rd + 1) * (rd + 1)))
-    return .boxes(radius: r, alpha: Float(alpha), count: boxCount)
+    return .recursive(RecursiveGaussian(sigma: sigma), reach: Int((4 * sigma).rounded(.up)))
   }
 
   /// Below this σ (pixels) the kernel is applied directly (at most 37 taps).
   static let kernelLimit = 6.0
-  /// How many extended boxes make one axis's blur.
-  static let boxCount = 5
 
-  /// Blurs `buffer` (`width × height`, row by row) in place along both axes.
-  static func apply(_ passes: Passes, to buffer: inout [Float], width: Int, height: Int) {
-    var scratch = [Float](repeating: 0, count: buffer.count)
-    var sums = [Float](repeating: 0, count: Swift.max(width, height))
-    buffer.withUnsafeMutableBufferPointer { a in
-      scratch.withUnsafeMutableBufferPointer { b in
-        sums.withUnsafeMutableBufferPointer { sums in
-          switch passes {
-          case .kernel(let k):
-            k.withUnsafeBufferPointer { k in
+  /// Which axes a blur acts along.
+  enum Axes {
+    /// Rows and columns: a round blur.
+    case both
+    /// Along each row only.
+    case horizontal
+    /// Down each column only.
+    case vertical
+  }
+
+  /// Blurs `buffer` (`width × height`, row by row) in place along `axes` (default both).
+  static func apply(
+    _ passes: Passes, to buffer: inout [Float], width: Int, height: Int, axes: Axes = .both
+  ) {
+    switch passes {
+    case .kernel(let k):
+      var scratch = [Float](repeating: 0, count: buffer.count)
+      buffer.withUnsafeMutableBufferPointer { a in
+        scratch.withUnsafeMutableBufferPointer { b in
+          k.withUnsafeBufferPointer { k in
+            switch axes {
+            case .both:
               convolveRows(a, into: b, k, width: width, height: height)
               convolveColumns(b, into: a, k, width: width, height: height)
+            case .horizontal:
+              convolveRows(a, into: b, k, width: width, height: height)
+              _ = a.update(fromContentsOf: b)
+            case .vertical:
+              convolveColumns(a, into: b, k, width: width, height: height)
+              _ = a.update(fromContentsOf: b)
             }
-          case .boxes(let r, let alpha, let count):
-            // Column passes vectorise (one running sum per column, a row at a time) where row
-            // passes cannot, so rows are blurred as the columns of the transposed image.
-            var (src, dst) = (a, b)
-            transpose(src, into: dst, width: width, height: height)
-            swap(&src, &dst)
-            for _ in 0..<count {
-              boxColumns(
-                src, into: dst, radius: r, alpha: alpha, width: height, height: width, sums: sums)
-              swap(&src, &dst)
-            }
-            transpose(src, into: dst, width: height, height: width)
-            swap(&src, &dst)
-            for _ in 0..<count {
-              boxColumns(
-                src, into: dst, radius: r, alpha: alpha, width: width, height: height, sums: sums)
-              swap(&src, &dst)
-            }
-            if src.baseAddress != a.baseAddress { _ = a.update(fromContentsOf: src) }
           }
         }
       }
+    case .recursive(let filter, _):
+      // In doubles: the recurrences' poles lie close to 1 for a wide blur. Columns a row at a
+      // time; rows as the columns of the transposed image.
+      var a = buffer.map(Double.init)
+      var b = [Double](repeating: 0, count: buffer.count)
+      var history = [Double](repeating: 0, count: 5 * Swift.max(width, height))
+      a.withUnsafeMutableBufferPointer { a in
+        b.withUnsafeMutableBufferPointer { b in
+          history.withUnsafeMutableBufferPointer { h in
+            let (pa, pb, ph) = (a.baseAddress!, b.baseAddress!, h.baseAddress!)
+            if axes != .horizontal {
+              filter.blurColumns(pa, into: pb, width: width, height: height, history: ph)
+              _ = a.update(fromContentsOf: b)
+            }
+            if axes != .vertical {
+              transpose(a, into: b, width: width, height: height)
+              filter.blurColumns(pb, into: pa, width: height, height: width, history: ph)
+              transpose(a, into: b, width: height, height: width)
+              _ = a.update(fromContentsOf: b)
+            }
+          }
+        }
+      }
+      for i in 0..<buffer.count { buffer[i] = Float(a[i]) }
     }
   }
 
@@ -150,7 +166,10 @@ enum Blur {
 
   /// `src` (`width × height`) transposed into `dst` (`height × width`), in tiles that stay in
   /// the cache.
-  static func transpose(_ src: Buffer, into dst: Buffer, width: Int, height: Int) {
+  static func transpose<T>(
+    _ src: UnsafeMutableBufferPointer<T>, into dst: UnsafeMutableBufferPointer<T>, width: Int,
+    height: Int
+  ) {
     let tile = 32
     for y0 in stride(from: 0, to: height, by: tile) {
       for x0 in stride(from: 0, to: width, by: tile) {
@@ -193,46 +212,4 @@ enum Blur {
       }
     }
   }
-
-  /// An extended box down each column (zero outside): the sum of the 2r + 1 nearest samples plus
-  /// `alpha` times the next one on each side, normalised, by running sums kept for a whole row at
-  /// once (memory is read in order, the loops vectorise, and the work per pixel is constant
-  /// whatever the radius).
-  static func boxColumns(
-    _ src: Buffer, into dst: Buffer, radius r: Int, alpha: Float, width: Int, height: Int,
-    sums: Buffer
-  ) {
-    // Row pointers and wrapping-free inner loops, so that the compiler vectorises them.
-    let scale = 1 / (Float(2 * r + 1) + 2 * alpha)
-    let s = src.baseAddress!, d = dst.baseAddress!, sum = sums.baseAddress!
-    sum.update(repeating: 0, count: width)
-    for y in 0..<Swift.min(r, height) {
-      let row = s + y * width
-      for x in 0..<width { sum[x] += row[x] }
-    }
-    for y in 0..<height {
-      if y + r < height {
-        let row = s + (y + r) * width
-        for x in 0..<width { sum[x] += row[x] }
-      }
-      if y - r - 1 >= 0 {
-        let row = s + (y - r - 1) * width
-        for x in 0..<width { sum[x] -= row[x] }
-      }
-      let out = d + y * width
-      let below: UnsafeMutablePointer<Float>? = y + r + 1 < height ? s + (y + r + 1) * width : nil
-      let above: UnsafeMutablePointer<Float>? = y - r - 1 >= 0 ? s + (y - r - 1) * width : nil
-      switch (below, above) {
-      case (let b?, let a?):
-        for x in 0..<width { out[x] = (sum[x] + alpha * (b[x] + a[x])) * scale }
-      case (let b?, nil):
-        for x in 0..<width { out[x] = (sum[x] + alpha * b[x]) * scale }
-      case (nil, let a?):
-        for x in 0..<width { out[x] = (sum[x] + alpha * a[x]) * scale }
-      case (nil, nil):
-        for x in 0..<width { out[x] = sum[x] * scale }
-      }
-    }
-  }
-
 }

@@ -318,17 +318,28 @@ extension Canvas {
 
   // MARK: Shadows
 
-  /// The alpha of what `draw` draws on a fresh transparent canvas of this canvas's pixel size
-  /// grown by `margin` pixels on every side, whose device transform is this canvas's linear part
-  /// (no translation) plus `(originX, originY)` pixels; cropped to the drawn pixels (`nil` when
-  /// nothing is drawn). `touchesEdge` says whether drawing reached the canvas's edge (and so
-  /// may have been cut).
+  /// The alpha of what `draw` draws on a fresh transparent canvas covering the frame's pixels
+  /// (`framePixelSize`) grown by `margin` pixels on every side, whose device transform is
+  /// `linear` plus a translation putting the drawing's origin on the frame pixel `origin`
+  /// rounded to whole pixels; cropped to the drawn pixels (`nil` when nothing is drawn or the
+  /// origin lies past any canvas). The mask's origin is relative to that whole-pixel origin.
+  /// `touchesEdge` says whether drawing reached the canvas's edge (and so may have been cut).
+  ///
+  /// The region depends only on the frame, never on the canvas asking: a shape drawn inside
+  /// another shape's pass is rasterised exactly as in the frame's own pass.
   public func makeAlphaMask<E: Error>(
-    linear: AffineTransform, originX: Int, originY: Int, margin: Int,
+    linear: AffineTransform, origin: Point, margin: Int,
     _ draw: (Canvas) throws(E) -> Void
   ) throws(E) -> (mask: AlphaMask, touchesEdge: Bool)? {
-    let w = pixelWidth + 2 * margin, h = pixelHeight + 2 * margin
+    let limit = Double(Canvas.maximumSide) * 4
+    guard abs(origin.x) < limit, abs(origin.y) < limit else { return nil }
+    let originX = Int(origin.x.rounded()), originY = Int(origin.y.rounded())
+    let w = framePixelSize.width + 2 * margin, h = framePixelSize.height + 2 * margin
     guard let canvas = try? Canvas(pixelWidth: w, pixelHeight: h, scale: 1) else { return nil }
+    canvas.framePixelSize = framePixelSize
+    canvas.frameOffset = Point(
+      x: origin.x - Double(originX + margin), y: origin.y - Double(originY + margin))
+    canvas.effectNesting = effectNesting
     canvas.concatenate(
       AffineTransform(
         a: linear.a, b: linear.b, c: linear.c, d: linear.d,

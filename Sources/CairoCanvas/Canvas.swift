@@ -44,6 +44,17 @@ public final class Canvas {
   /// Premultiplied surfaces of the bitmaps drawn lately (Canvas+Images.swift).
   let imageSurfaces = ImageSurfaceCache()
 
+  /// Where this canvas's device space lies in the frame's: a frame pixel is at this canvas's
+  /// device point plus `frameOffset` (pixels). Zero for a frame's canvas; set on the canvases
+  /// `makeAlphaMask` makes, so drawing nested in them can work in the frame's pixel grid.
+  package var frameOffset = Point.zero
+  /// The pixel size of the frame this canvas helps draw: its own size for a frame's canvas.
+  package var framePixelSize: (width: Int, height: Int)
+  /// How many effect passes the drawing on this canvas is nested in: the renderer counts the
+  /// shadowed layers around what it draws here, and canvases made for a shadow's shape start
+  /// from their parent's count (see `LayerRenderer`'s nesting limit).
+  package var effectNesting = 0
+
   /// Creates a transparent canvas of `pixelWidth` x `pixelHeight` pixels whose user space is in
   /// points (`scale` pixels each).
   ///
@@ -74,6 +85,7 @@ public final class Canvas {
     self.pixelWidth = pixelWidth
     self.pixelHeight = pixelHeight
     self.scale = scale
+    self.framePixelSize = (pixelWidth, pixelHeight)
     cairo_scale(cr, scale, scale)
   }
 

@@ -119,12 +119,29 @@ struct DiffCommand: ParsableCommand {
     WebP.isWebP(bytes) ? "WebP" : APNG.isAPNG(bytes) ? "APNG" : nil
   }
 
+  /// Throws the error of decoding `bytes` as `format` ("WebP" or "APNG"), unless they are a
+  /// whole PNG or GIF (then nothing: the files are simply of two formats).
+  private func decodes(_ bytes: [UInt8], as format: String, path: String) throws {
+    if Self.isGIF(bytes) ? (try? GIF.decode(bytes)) != nil : (try? Bitmap(pngData: bytes)) != nil {
+      return
+    }
+    if format == "WebP" {
+      _ = try failing(path) { try WebP.decode(bytes) }
+    } else {
+      _ = try failing(path) { try APNG.decode(bytes) }
+    }
+  }
+
   /// Compares two WebPs or two APNGs frame by frame (as GIFs are compared) and prints the
   /// summary; whether they match, or `nil` when neither file is a WebP or an APNG.
   private func compareAnimations(_ a: [UInt8], _ b: [UInt8]) throws -> Bool? {
     let (fa, fb) = (Self.animatedFormat(a), Self.animatedFormat(b))
     guard fa != nil || fb != nil else { return nil }
     guard fa == fb else {
+      // A file cut short before it says what it is (an APNG before its acTL chunk) and that is
+      // no whole PNG or GIF either is a broken file of the other's format: say what is wrong.
+      if fa == nil, let format = fb { try decodes(a, as: format, path: expected) }
+      if fb == nil, let format = fa { try decodes(b, as: format, path: actual) }
       throw CommandFailure(
         message:
           "\(expected) is \(fa.map { "an \($0)" } ?? "not a WebP or APNG") but \(actual) is \(fb.map { "an \($0)" } ?? "not a WebP or APNG"): compare two files of one format"

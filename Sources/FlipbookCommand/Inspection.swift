@@ -23,14 +23,23 @@ enum Inspection {
 
   /// The presentation values of one layer's inspected properties (`LayerProperty.isInspected`),
   /// in the table's order; for a layer that dynamics moves, its velocities after them.
-  static func entry(for layer: Layer, dynamics: DynamicItemState? = nil) -> String {
+  ///
+  /// A mask is not among the tree's layers, so its entry holds its own subtree: its sublayers'
+  /// entries, in drawing order, under `"sublayers"`.
+  static func entry(
+    for layer: Layer, dynamics: DynamicItemState? = nil, isMask: Bool = false
+  ) -> String {
     var fields: [(String, String)] = []
     for property in LayerProperty.all where property.isInspected {
       guard let value = property.value(of: layer) else { continue }
       fields.append((property.name, json(value)))
     }
     if let mask = layer.mask {
-      fields.append(("mask", entry(for: mask)))
+      fields.append(("mask", entry(for: mask, isMask: true)))
+    }
+    if isMask, !layer.sublayers.isEmpty {
+      let sublayers = layer.sublayersInDrawingOrder.map { entry(for: $0, isMask: true) }
+      fields.append(("sublayers", sublayers.joined(separator: ", ").bracketed))
     }
     if let dynamics {
       fields += [
@@ -61,11 +70,31 @@ enum Inspection {
       return list.map { $0.map(color).joined(separator: ", ").bracketed } ?? "null"
     case .value(.numbers(let list)):
       return list.map { $0.map(number).joined(separator: ", ").bracketed } ?? "null"
+    case .value(.filters(let list)): return list.map(filter).joined(separator: ", ").bracketed
     case .choice(let name): return string(name)
     case .numbers(let list):
       return list.map { $0.map(number).joined(separator: ", ").bracketed } ?? "null"
     case .text(let s): return s.map(string) ?? "null"
     }
+  }
+
+  /// A filter as the scene file writes it: `{"type": "gaussianBlur", "radius": 4}`.
+  static func filter(_ f: LayerFilter) -> String {
+    let fields: [(String, String)]
+    switch f {
+    case .gaussianBlur(let r): fields = [("radius", number(r))]
+    case .directionalBlur(let r, let axis):
+      fields = [("radius", number(r)), ("axis", string(axis.rawValue))]
+    case .fill(let c, let o): fields = [("color", color(c)), ("opacity", number(o))]
+    case .tint(let b, let w, let a):
+      fields = [("black", color(b)), ("white", color(w)), ("amount", number(a))]
+    case .tritone(let b, let m, let d, let a):
+      fields = [
+        ("bright", color(b)), ("midtone", color(m)), ("dark", color(d)), ("amount", number(a)),
+      ]
+    }
+    let entries = [("type", string(f.name))] + fields
+    return "{" + entries.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}"
   }
 
   static func number(_ x: Double) -> String { shortestNumber(x) }

@@ -33,23 +33,35 @@ extension APNG {
   public static let maximumDecodedPixels = 64_000_000
 
   /// Whether `bytes` are a PNG with an `acTL` chunk before its image data (an APNG).
-  public static func isAPNG(_ bytes: [UInt8]) -> Bool {
-    guard bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) else { return false }
+  public static func isAPNG(_ bytes: [UInt8]) -> Bool { kind(of: bytes) == .apng }
+
+  /// What the chunks before the image data say a file is.
+  private enum Kind { case notPNG, apng, png, cutShort }
+
+  private static func kind(of bytes: [UInt8]) -> Kind {
+    guard bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) else {
+      return .notPNG
+    }
     var at = 8
     while at + 8 <= bytes.count {
       let length = Int(bytes.bigEndian32(at)),
         type = String(decoding: bytes[(at + 4)..<(at + 8)], as: UTF8.self)
-      if type == "acTL" { return true }
-      if type == "IDAT" || type == "IEND" { return false }
+      if type == "acTL" { return .apng }
+      if type == "IDAT" || type == "IEND" { return .png }
       at += 12 + length
     }
-    return false
+    return .cutShort
   }
 
   /// Decodes every frame of an 8-bit RGB, RGBA or indexed, non-interlaced APNG (what `Encoder`
   /// writes and what the usual tools write), composited with each frame's disposal and blending.
   public static func decode(_ bytes: [UInt8]) throws(DecodingError) -> Animation {
-    guard isAPNG(bytes) else { throw DecodingError(reason: "not an APNG (a PNG without acTL)") }
+    switch kind(of: bytes) {
+    case .apng: break
+    case .notPNG: throw DecodingError(reason: "not an APNG (no PNG signature)")
+    case .png: throw DecodingError(reason: "not an APNG (a PNG without acTL)")
+    case .cutShort: throw DecodingError(reason: "the file ends before its acTL chunk")
+    }
     var (width, height, channels, loopCount) = (0, 0, 4, 0)
     var palette: [UInt8] = [], alphas: [UInt8] = []
     struct Control {

@@ -72,6 +72,7 @@ extension AnimationValueKind {
     case .bool: return "bool values (Bool)"
     case .colors: return "color lists ([Color])"
     case .numbers: return "number lists ([Double])"
+    case .filters: return "filter lists ([LayerFilter])"
     }
   }
 }

@@ -17,6 +17,12 @@ package struct LayerEffects: Hashable, Sendable {
   public var contentsRect: Rect = Rect(x: 0, y: 0, width: 1, height: 1)
   /// The nine-part stretching rectangle, in unit coordinates of the image (default (0, 0, 1, 1)).
   public var contentsCenter: Rect = Rect(x: 0, y: 0, width: 1, height: 1)
+  /// How the layer's group is composited onto what is below it (default `.normal`).
+  public var compositingFilter: CompositingFilter = .normal
+  /// How the layer's mask turns into coverage (default `.alpha`).
+  public var maskMode: MaskMode = .alpha
+  /// The filters applied to the layer's group, in order (default none).
+  public var filters: [LayerFilter] = []
 
   /// Creates effects with Core Animation's defaults.
   public init() {}
@@ -65,6 +71,30 @@ extension Layer {
   public var contentsCenter: Rect {
     get { properties.effects.contentsCenter }
     set { properties.effects.contentsCenter = newValue }
+  }
+
+  /// How the layer's group (its shadow, content, sublayers and border, after its mask and
+  /// filters, with its opacity) is composited onto what is drawn below it: Core Animation's
+  /// `compositingFilter`, by the name of a Core Animation blend mode (`.multiply` is
+  /// `"multiplyBlendMode"`), drawn with Cairo's operator of that name (default `.normal`:
+  /// source over, as a `nil` filter in Core Animation). See `CompositingFilter`.
+  public var compositingFilter: CompositingFilter {
+    get { properties.effects.compositingFilter }
+    set { properties.effects.compositingFilter = newValue }
+  }
+  /// How `mask` turns into coverage: its alpha (Core Animation's, the default), its inverted
+  /// alpha, its luminance or its inverted luminance (a Flipbook extension, for Lottie's track
+  /// mattes). Without a mask it does nothing.
+  public var maskMode: MaskMode {
+    get { properties.effects.maskMode }
+    set { properties.effects.maskMode = newValue }
+  }
+  /// The filters applied, in order, to the layer's group after its mask and before its opacity
+  /// and `compositingFilter` (Core Animation's `filters`; default none): a Gaussian blur and
+  /// Lottie's color maps. See `LayerFilter`.
+  public var filters: [LayerFilter] {
+    get { properties.effects.filters }
+    set { properties.effects.filters = newValue }
   }
 
   /// Whether the layer draws a shadow: a color with alpha and a shadow opacity above 0.

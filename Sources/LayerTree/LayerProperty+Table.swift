@@ -18,7 +18,7 @@ extension LayerProperty {
     contentsGravity,
     contentsScale, beginTime, speed, timeOffset, collisionBoundsType,
     shadowColor, shadowOpacity, shadowOffset, shadowRadius, shadowPath, contentsRect,
-    contentsCenter,
+    contentsCenter, compositingFilter, maskMode, filters,
     path, fillColor, strokeColor, lineWidth, lineDashPhase, strokeStart, strokeEnd, miterLimit,
     lineCap,
     lineJoin, lineDashPattern, fillRule,
@@ -123,6 +123,21 @@ extension LayerProperty {
   /// `contentsCenter`, in unit coordinates of the image.
   public static let contentsCenter = rectProperty(
     "contentsCenter", range: .nonNegative, { $0.contentsCenter }, { $0.contentsCenter = $1 })
+
+  // MARK: Compositing, mask modes and filters (every layer; scene-format.md, "Blend modes")
+
+  /// `compositingFilter`: the blend mode or operator the layer's group is composited with.
+  public static let compositingFilter = choiceProperty(
+    "compositingFilter", inspected: true, { $0.compositingFilter }, { $0.compositingFilter = $1 })
+  /// `maskMode`: how the mask turns into coverage (a Flipbook extension).
+  public static let maskMode = choiceProperty(
+    "maskMode", inspected: true, { $0.maskMode }, { $0.maskMode = $1 })
+  /// `filters`: the layer's filters, in order; their parameters animate.
+  public static let filters = entry(
+    "filters", .filters, of: .layer, animatable: true, range: .any,
+    wrap: { AnimationValue.filters($0) },
+    unwrap: { if case .filters(let f) = $0 { return f } else { return nil } },
+    { $0.filters }, { $0.filters = $1 })
 
   // MARK: Shape layers (CAShapeLayer)
 
@@ -389,10 +404,12 @@ extension LayerProperty {
 
   /// A property holding one of an enumeration's cases, named by their raw values.
   fileprivate static func choiceProperty<T: RawRepresentable & CaseIterable & Sendable>(
-    _ name: String, of type: LayerType = .layer, _ get: @escaping Get<T>, _ set: @escaping Set<T>
+    _ name: String, of type: LayerType = .layer, inspected: Bool = false, _ get: @escaping Get<T>,
+    _ set: @escaping Set<T>
   ) -> LayerProperty where T.RawValue == String {
     LayerProperty(
-      name, .choice(T.allCases.map(\.rawValue)), of: type, animatable: false, inspected: false,
+      name, .choice(T.allCases.map(\.rawValue)), of: type, animatable: false,
+      inspected: inspected,
       get: { .choice(get($0).rawValue) },
       set: { if case .choice(let s) = $1, let x = T(rawValue: s) { set($0, x) } })
   }

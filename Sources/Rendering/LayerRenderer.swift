@@ -10,6 +10,8 @@ import Glibc
 /// contents, a shape layer's path (fill, then stroke), a text layer's text (clipped to its
 /// bounds), the sublayers sorted by `zPosition` (all
 /// of them clipped to the rounded bounds when `masksToBounds`), and last the border on top.
+/// That group is masked by the layer's `mask` (by its `maskMode`), filtered by its `filters`,
+/// and composited with its opacity and `compositingFilter`, in that order.
 /// A layer whose transform collapses it to a line or point (scale 0) draws nothing.
 public struct LayerRenderer: Sendable {
   /// The blurred shadows kept between frames (shared by every renderer unless one is given).
@@ -35,8 +37,10 @@ public struct LayerRenderer: Sendable {
     canvas.save()
     defer { canvas.restore() }
     canvas.concatenate(placement)
-    if layer.opacity < 1 {
-      try canvas.drawInTransparencyGroup(opacity: layer.opacity) { () throws(RenderingError) in
+    if layer.opacity < 1 || layer.compositingFilter.needsGroup || !layer.filters.isEmpty {
+      try canvas.drawGroup(
+        opacity: layer.opacity, compositing: layer.compositingFilter, filters: layer.filters
+      ) { () throws(RenderingError) in
         try drawMaskedContent(of: layer, in: canvas)
       }
     } else {
@@ -51,14 +55,28 @@ public struct LayerRenderer: Sendable {
       return
     }
     try canvas.drawMasked(
+      mode: layer.maskMode,
       { () throws(RenderingError) in try drawShadowAndContent(of: layer, in: canvas) },
       mask: { () throws(RenderingError) in try draw(mask, in: canvas) })
   }
 
+  /// The most shadowed layers that may enclose a shadowed layer: 32. A shadow's shape is its
+  /// layer's subtree drawn again, so each level of nesting adds a pass over what it holds.
+  public static let maximumNestedShadows = 32
+
   private func drawShadowAndContent(of layer: Layer, in canvas: Canvas) throws(RenderingError) {
-    if layer.hasVisibleShadow {
-      try shadows.drawShadow(of: layer, in: canvas, renderer: self)
+    guard layer.hasVisibleShadow else {
+      try drawContent(of: layer, in: canvas)
+      return
     }
+    guard canvas.effectNesting <= LayerRenderer.maximumNestedShadows else {
+      throw .shadowsNestedTooDeep(layer: layer.name)
+    }
+    // The count includes this layer while its shadow's shape and its content are drawn (the
+    // shape's canvas starts from it).
+    canvas.effectNesting += 1
+    defer { canvas.effectNesting -= 1 }
+    try shadows.drawShadow(of: layer, in: canvas, renderer: self)
     try drawContent(of: layer, in: canvas)
   }
 

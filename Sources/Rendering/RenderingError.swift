@@ -6,6 +6,10 @@ public enum RenderingError: Error, Hashable, Sendable, CustomStringConvertible {
   /// A text layer's `font` resolves to no installed face. Carries the layer's name, if any, and
   /// the font's name.
   case unknownFont(layer: String?, font: String)
+  /// A shadowed layer lies inside more than `LayerRenderer.maximumNestedShadows` shadowed
+  /// layers (each shadow's shape is drawn from its whole subtree, so the work grows with the
+  /// nesting). Carries the innermost layer's name, if any.
+  case shadowsNestedTooDeep(layer: String?)
 
   /// A one-line message.
   public var description: String {
@@ -17,6 +21,10 @@ public enum RenderingError: Error, Hashable, Sendable, CustomStringConvertible {
     case .unknownFont(let name, let font):
       return "layer \(name.map { "'\($0)'" } ?? "(unnamed)") uses the font \"\(font)\", "
         + "which resolves to no installed face (scripts/setup installs Liberation, DejaVu and WenQuanYi Micro Hei)"
+    case .shadowsNestedTooDeep(let name):
+      return
+        "layer \(name.map { "'\($0)'" } ?? "(unnamed)") has a shadow inside more than "
+        + "\(LayerRenderer.maximumNestedShadows) other shadowed layers, past the limit"
     }
   }
 }

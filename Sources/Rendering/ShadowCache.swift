@@ -12,6 +12,12 @@ import Parallelism
 /// its blur in pixels, and the linear part of the layer's transform to the device. The shape is
 /// always rasterised on the pixel grid at whole-pixel offsets and placed afterwards, so a cached
 /// shadow gives the same pixels as a fresh one: frames do not depend on what was drawn before.
+///
+/// A shape cut by the edge of the region it is drawn in (the frame grown by the blur's reach)
+/// depends on where it lies: it is kept under its whole-pixel place in the frame as well. Shapes
+/// are always drawn in the frame's pixel grid, also when one shadow's shape holds another
+/// shadowed layer, so that inner shadow is found again when the frame itself draws it: nested
+/// shadows cost one shape pass each, not one per enclosing shadow.
 public final class ShadowCache: Sendable {
   /// The cache `LayerRenderer()` uses.
   public static let shared = ShadowCache()
@@ -34,6 +40,9 @@ public final class ShadowCache: Sendable {
     var shape: Shape
     var sigma: Double
     var linear: [Double]
+    /// For a shape cut by its region's edge: the frame pixel of the layer's origin, the frame's
+    /// pixel size and the region's margin; `nil` for a shape drawn whole.
+    var region: [Int]? = nil
   }
 
   private let state = Locked(State())
@@ -49,9 +58,11 @@ public final class ShadowCache: Sendable {
   /// Empties the cache (statistics included).
   public func removeAll() { state.withLock { $0 = State() } }
 
-  private func lookup(_ key: Key) -> AlphaMask? {
+  /// The shadow kept under the first of `keys` that has one (one hit or one miss).
+  private func lookup(_ keys: Key...) -> AlphaMask? {
     state.withLock { s in
-      if let found = s.entries[key] {
+      for key in keys {
+        guard let found = s.entries[key] else { continue }
         s.hits += 1
         return found
       }
@@ -82,6 +93,7 @@ public final class ShadowCache: Sendable {
   ) throws(RenderingError) {
     guard let color = layer.shadowColor else { return }
     let m = canvas.deviceTransform
+    let origin = Point(x: m.tx + canvas.frameOffset.x, y: m.ty + canvas.frameOffset.y)
     let pixelsPerPoint = abs(m.a * m.d - m.b * m.c).squareRoot()
     guard pixelsPerPoint > 0 else { return }
     let sigma = Swift.max(0, layer.shadowRadius) * pixelsPerPoint
@@ -94,24 +106,41 @@ public final class ShadowCache: Sendable {
     let shape: Key.Shape =
       layer.shadowPath.map { .path($0) } ?? .layer(LayerFingerprint(layer, isRoot: true))
     let key = Key(shape: shape, sigma: sigma, linear: [m.a, m.b, m.c, m.d])
+    // Shapes just off the frame still cast visible shadows: grow it by the blur's reach and the
+    // offset.
+    let margin = Int((3 * sigma + abs(offset.x) + abs(offset.y)).rounded(.up)) + 2
+    var cutKey = key
+    if abs(origin.x) < 1e9, abs(origin.y) < 1e9 {
+      let frame = canvas.framePixelSize
+      cutKey.region = [
+        Int(origin.x.rounded()), Int(origin.y.rounded()), frame.width, frame.height, margin,
+      ]
+    }
 
-    var blurred = lookup(key)
+    var blurred = lookup(key, cutKey)
     if blurred == nil {
-      // Shapes just off the canvas still cast visible shadows: grow the canvas by the blur's
-      // reach and the offset.
-      let margin = Int((3 * sigma + abs(offset.x) + abs(offset.y)).rounded(.up)) + 2
-      let drawn = try canvas.makeAlphaMask(
-        linear: linear, originX: Int(m.tx.rounded()), originY: Int(m.ty.rounded()), margin: margin
-      ) { (shapeCanvas: Canvas) throws(RenderingError) in
+      let drawn = try canvas.makeAlphaMask(linear: linear, origin: origin, margin: margin) {
+        (shapeCanvas: Canvas) throws(RenderingError) in
         if let path = layer.shadowPath {
           shapeCanvas.fill(path, with: .black)
         } else {
           try renderer.drawContent(of: layer, in: shapeCanvas)
         }
       }
-      guard let drawn else { return }
+      guard let drawn else {
+        // Nothing drawn in the region (all of it off the frame, or nothing opaque): kept as
+        // an empty shadow for this place, so nested shadows are not tried again.
+        if cutKey.region != nil {
+          insert(AlphaMask(width: 0, height: 0, pixels: []), for: cutKey)
+        }
+        return
+      }
       let mask = drawn.mask.blurred(sigma: sigma)
-      if !drawn.touchesEdge { insert(mask, for: key) }
+      if !drawn.touchesEdge {
+        insert(mask, for: key)
+      } else if cutKey.region != nil {
+        insert(mask, for: cutKey)
+      }
       blurred = mask
     }
     guard let blurred else { return }

@@ -371,6 +371,7 @@ extension SceneReader {
         out.append(x)
       }
       return .numbers(out)
+    case .filters: return filterList(json, at: place).map(AnimationValue.filters)
     }
   }
 
@@ -381,6 +382,7 @@ extension SceneReader {
     case .path: return "paths"
     case .colors: return "lists of colors"
     case .numbers: return "lists of numbers"
+    case .filters: return "lists of filters"
     default: return kind.rawValue + " values"
     }
   }

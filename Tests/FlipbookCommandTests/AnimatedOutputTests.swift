@@ -226,6 +226,19 @@ import Testing
     #expect(run(["diff", a, FixtureFiles.root + "/goldens/spinner.png"]).status == 1)
   }
 
+  @Test func anAPNGCutBeforeItsAnimationChunkIsReportedAsCutShort() throws {
+    let whole = folder + "/whole.apng", cut = folder + "/cut.apng"
+    #expect(run(["demo", "spinner", "-o", whole, "--quiet", "--scale", "0.25"]).status == 0)
+    let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: whole)))
+    try Data(bytes.prefix(40)).write(to: URL(fileURLWithPath: cut))
+    let result = run(["diff", cut, whole])
+    #expect(result.status == 1)
+    #expect(result.errors == "\(cut): the file ends before its acTL chunk\n")
+    // A whole PNG beside an APNG is two formats, said as such.
+    let png = FixtureFiles.root + "/goldens/spinner.png"
+    #expect(run(["diff", png, whole]).errors.contains("compare two files of one format"))
+  }
+
   @Test func aFrameWiderThanWebPAllowsIsRefusedByName() {
     #expect(throws: WebP.EncodingError.tooLarge(width: 16384, height: 1)) {
       _ = try WebP.AnimationEncoder(width: 16384, height: 1)

@@ -187,6 +187,25 @@ import Testing
     return try #require(layers.first { $0["name"] as? String == name })
   }
 
+  @Test func blendModesMaskModesAndAnimatedFiltersAsTheSceneFileWritesThem() throws {
+    let blurred = try entry("effects-filters", "animated-blur", at: 0.5)
+    let filters = try #require(blurred["filters"] as? [[String: Any]])
+    #expect(filters.count == 1)
+    #expect(filters.first?["type"] as? String == "gaussianBlur")
+    #expect(filters.first?["radius"] as? Double == 3)  // 0 → 6 over 1 s, linear
+    #expect(blurred["compositingFilter"] as? String == "normal")
+    let tint = try entry("effects-filters", "tint", at: 0)
+    let first = try #require((tint["filters"] as? [[String: Any]])?.first)
+    let black: [Double] = [26, 35, 126, 255].map { $0 / 255 }  // "#1a237e"
+    let read = try #require(first["black"] as? [Double])
+    #expect(zip(read, black).allSatisfy { abs($0 - $1) < 1e-12 } && read.count == 4)
+    #expect(first["amount"] as? Double == 1)
+    let luminance = try entry("effects-mask-modes", "luminance", at: 0)
+    #expect(luminance["maskMode"] as? String == "luminance")
+    let multiply = try entry("effects-blend-modes", "multiplyBlendMode", at: 0)
+    #expect(multiply["compositingFilter"] as? String == "sourceOverCompositing")
+  }
+
   @Test func shadowAndContentsRectanglesOfEveryLayer() throws {
     let card = try entry("effects-shadows", "card", at: 1)
     #expect(card["shadowColor"] as? [Double] == [0, 0, 0, 1])
@@ -231,5 +250,11 @@ import Testing
     let mask = try #require(masked["mask"] as? [String: Any])
     #expect(mask["bounds"] as? [Double] == [0, 0, 160, 120])
     #expect(masked["colors"] as? [[Double]] != nil)
+    // The mask's own subtree, in drawing order, with presentation values (the ellipse is
+    // animated from x 40 to 120 over 2 s).
+    let parts = try #require(mask["sublayers"] as? [[String: Any]])
+    #expect(parts.count == 3)
+    #expect(parts[0]["bounds"] as? [Double] == [0, 0, 140, 20])
+    #expect(parts[2]["position"] as? [Double] == [80, 90])
   }
 }

@@ -52,6 +52,7 @@ import Testing
       .transform: .transform(.rotation(0.5)),
       .path: .path(Path(rect: Rect(0, 0, 2, 2))), .bool: true, .image: .image(nil),
       .colors: .colors([.white, .black]), .numbers: .numbers([0, 0.5]),
+      .filters: .filters([.gaussianBlur(radius: 2), .fill(color: .white, opacity: 0.5)]),
     ]
     for property in LayerProperty.all {
       let layer = property.layerType.makeLayer()

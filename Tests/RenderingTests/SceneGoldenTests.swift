@@ -19,6 +19,7 @@ import Testing
     "effects-shadows": [1, 2],
     "effects-gradients": [1],
     "effects-masks": [1],
+    "effects-filters": [0.5],
     "effects-replicator": [0.25, 0.5],
     "effects-contents": [0.6],
     "shimmer": [0.75],

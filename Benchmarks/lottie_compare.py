@@ -1,0 +1,396 @@
+"""Lottie fidelity and speed against the reference renderers (run by scripts/bench --lottie).
+
+  lottie_compare.py [--samples DIR] [--flipbook BIN] [--frames N] [--limit N] [--timing N]
+                    [--report FILE] [--only SUBSTRING]
+
+For each Lottie file under DIR (default ~/.cache/flipbook/lottie-samples; scripts/lottie-samples
+fills it), N frames (default 6) spread over [ip, op) are rendered at the file's w x h by
+  - rlottie (PyPI rlottie-python): premultiplied BGRA, converted here to premultiplied RGBA;
+  - python-lottie (PyPI lottie) to SVG, rasterised by cairosvg: straight RGBA, premultiplied here;
+  - Flipbook: `flipbook frame FILE --time T` with T = (frame - ip) / fr (Lottie's time mapping),
+    skipped with a note while `flipbook` does not read Lottie files.
+rlottie renders whole frames only, so the sampled frames are whole frame numbers.
+
+Two renders MATCH on a frame when at most MAX_FRACTION of the pixels differ, where a pixel
+differs when the largest difference of its premultiplied R, G, B, A (0-255) from every pixel of
+the other render's 3 x 3 neighbourhood around it, taken both ways, is above MAX_DIFF: a one
+pixel shift of an anti-aliased edge is forgiven, a wrong colour, shape or place is not.
+The references AGREE on a frame when rlottie's and python-lottie's renders match; Flipbook is
+judged against rlottie on those frames only, and the target's figure counts only the files that
+use no feature lottie.md leaves out (expressions, 3D layers, cameras, other effects: a column
+names them per file).
+
+Timing (the first --timing files, default 10, that Flipbook reads): lottie2gif (pyrlottie's
+binary, which writes IN.json.gif) against `flipbook render FILE -o out.gif`: wall time, bytes,
+and the PSNR of each GIF's decoded frames against rlottie's, composited over mid-grey (so a
+missing transparency or dark edges cost), with whether the GIF is transparent; and rlottie's
+time per frame.
+Prints a Markdown report (also written to --report).
+"""
+import argparse
+import glob
+import io
+import json
+import os
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+from PIL import Image
+
+MAX_DIFF = 40  # levels of 255, premultiplied, after the 3 x 3 neighbourhood forgiveness
+MAX_FRACTION = 0.005  # of the frame's pixels
+PER_FILE_SECONDS = 60  # python-lottie can take very long on big files: give up on the file
+
+
+class Timeout(Exception):
+    pass
+
+
+def on_alarm(signum, frame):
+    raise Timeout()
+
+
+def is_lottie(path):
+    try:
+        with open(path, "rb") as f:
+            doc = json.loads(f.read())
+    except Exception:
+        return None
+    keys = ("v", "fr", "ip", "op", "w", "h", "layers")
+    if isinstance(doc, dict) and all(k in doc for k in keys):
+        return doc
+    return None
+
+
+# Effect types (`ef[].ty`) lottie.md lists: tint, fill, tritone, drop shadow, Gaussian blur;
+# 5 is an expression control (it draws nothing).
+SUPPORTED_EFFECTS = {20, 21, 23, 25, 29, 5}
+
+
+def unsupported_features(doc):
+    """The features lottie.md does not list that the file uses: expressions, 3D layers, cameras,
+    other effects. The fidelity target counts only files without any."""
+    found = set()
+
+    def visit(v, key=None):
+        if isinstance(v, dict):
+            if isinstance(v.get("x"), str) and "k" in v:
+                found.add("expressions")
+            if v.get("ddd") == 1 and "ty" in v:
+                found.add("3D layers")
+            if v.get("ty") == 13 and "ks" in v:
+                found.add("cameras")
+            if "ks" in v:  # a layer: its effects (an effect's own "ef" lists its parameters)
+                for e in v.get("ef") or []:
+                    if isinstance(e, dict) and e.get("ty") not in SUPPORTED_EFFECTS:
+                        found.add("effect %s" % e.get("ty"))
+            for k, x in v.items():
+                if k != "ef":
+                    visit(x, k)
+        elif isinstance(v, list):
+            for x in v:
+                visit(x, key)
+
+    visit(doc.get("layers", []))
+    for asset in doc.get("assets") or []:
+        visit(asset.get("layers", []) if isinstance(asset, dict) else [])
+    return sorted(found)
+
+
+def premultiplied(rgba):
+    a = rgba[..., 3:4].astype(np.float64) / 255
+    out = rgba.astype(np.float64)
+    out[..., :3] *= a
+    return np.rint(out).astype(np.int16)
+
+
+def render_rlottie(path, frames, w, h, ip):
+    import rlottie_python as rl
+
+    anim = rl.LottieAnimation.from_file(path)
+    total = anim.lottie_animation_get_totalframe()
+    images, seconds = [], []
+    for f in frames:
+        n = min(max(0, int(round(f - ip))), max(0, total - 1))
+        start = time.perf_counter()
+        raw = anim.lottie_animation_render(frame_num=n, width=w, height=h)
+        seconds.append(time.perf_counter() - start)
+        bgra = np.frombuffer(raw, np.uint8).reshape(h, w, 4)
+        # rlottie's buffers are premultiplied BGRA (ARGB32 in memory): swap to RGBA, keep them
+        # premultiplied.
+        images.append(bgra[..., [2, 1, 0, 3]].astype(np.int16))
+    return images, seconds
+
+
+def render_python_lottie(path, frames, w, h):
+    import cairosvg
+    from lottie.exporters.svg import export_svg
+    from lottie.parsers.tgs import parse_tgs
+
+    anim = parse_tgs(path)
+    images = []
+    for f in frames:
+        svg = io.StringIO()
+        export_svg(anim, svg, f)
+        png = cairosvg.svg2png(bytestring=svg.getvalue().encode(), output_width=w, output_height=h)
+        rgba = np.asarray(Image.open(io.BytesIO(png)).convert("RGBA"))
+        images.append(premultiplied(rgba))
+    return images
+
+
+def render_flipbook(binary, path, times, w, h, workdir):
+    """Flipbook's frames, or (None, reason) while it cannot read the file."""
+    images = []
+    for i, t in enumerate(times):
+        out = os.path.join(workdir, "flipbook-%d.png" % i)
+        r = subprocess.run(
+            [binary, "frame", path, "--time", repr(t), "-o", out],
+            capture_output=True, text=True, timeout=120)
+        if r.returncode != 0:
+            first = (r.stderr.strip().splitlines() or ["exit %d" % r.returncode])[0]
+            return None, first[:160]
+        rgba = np.asarray(Image.open(out).convert("RGBA"))
+        if rgba.shape[:2] != (h, w):
+            return None, "frame is %dx%d, expected %dx%d" % (rgba.shape[1], rgba.shape[0], w, h)
+        images.append(premultiplied(rgba))
+    return images, None
+
+
+def neighbourhood_distance(a, b):
+    """Per pixel: min over b's 3 x 3 neighbourhood of the max channel difference from a."""
+    h, w, _ = a.shape
+    pad = np.pad(b, ((1, 1), (1, 1), (0, 0)), mode="edge")
+    best = None
+    for dy in range(3):
+        for dx in range(3):
+            d = np.abs(a - pad[dy:dy + h, dx:dx + w]).max(axis=2)
+            best = d if best is None else np.minimum(best, d)
+    return best
+
+
+def differing_fraction(a, b):
+    d = np.maximum(neighbourhood_distance(a, b), neighbourhood_distance(b, a))
+    return float((d > MAX_DIFF).mean())
+
+
+def matches(a, b):
+    return differing_fraction(a, b) <= MAX_FRACTION
+
+
+def gif_fidelity(gif_path, lottie_path):
+    """(PSNR in dB over mid-grey, transparent?) of a GIF against rlottie's frames: each of
+    rlottie's N frames n (from ip) is compared with the GIF frame showing at the fraction n / N
+    of the GIF's whole duration (by its delays: encoders merge identical frames, and round
+    delays, lottie2gif to 30 ms at 30 fps), composited over grey, so that dark fringes and
+    missing transparency both cost."""
+    import rlottie_python as rl
+    from PIL import ImageSequence
+
+    anim = rl.LottieAnimation.from_file(lottie_path)
+    w, h = anim.lottie_animation_get_size()
+    total = anim.lottie_animation_get_totalframe()
+    gif = Image.open(gif_path)
+    transparent = "transparency" in gif.info
+    shown, starts, t = [], [], 0.0
+    for frame in ImageSequence.Iterator(gif):
+        a = np.asarray(frame.convert("RGBA").resize((w, h)), dtype=np.float64)
+        alpha = a[..., 3:4] / 255
+        shown.append(a[..., :3] * alpha + 128 * (1 - alpha))
+        starts.append(t)
+        t += frame.info.get("duration", 0) / 1000
+    errors = []
+    k = 0
+    for n in range(total):
+        time_n = (n + 0.5) / total * t
+        while k + 1 < len(starts) and starts[k + 1] <= time_n:
+            k += 1
+        raw = np.frombuffer(anim.lottie_animation_render(frame_num=n), np.uint8).reshape(h, w, 4)
+        ref = raw[..., [2, 1, 0, 3]].astype(np.float64)  # premultiplied
+        ref_on_grey = ref[..., :3] + 128 * (1 - ref[..., 3:4] / 255)
+        errors.append(((ref_on_grey - shown[k]) ** 2).mean())
+    mse = statistics.mean(errors) if errors else float("nan")
+    psnr = float("inf") if mse == 0 else 10 * np.log10(255 ** 2 / mse)
+    return psnr, transparent
+
+
+def time_command(args, cwd):
+    start = time.perf_counter()
+    r = subprocess.run(args, cwd=cwd, capture_output=True, timeout=600)
+    return time.perf_counter() - start, r.returncode
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--samples", default=os.path.expanduser("~/.cache/flipbook/lottie-samples"))
+    parser.add_argument("--flipbook", default=".build/release/flipbook")
+    parser.add_argument("--frames", type=int, default=6)
+    parser.add_argument("--limit", type=int, default=0)
+    parser.add_argument("--timing", type=int, default=10)
+    parser.add_argument("--only", default="")
+    parser.add_argument("--report", default=".build/bench/lottie-report.md")
+    parser.add_argument(
+        "--lottie2gif", default=os.path.expanduser("~/.cache/flipbook/bin/lottie2gif"))
+    opts = parser.parse_args()
+
+    files = sorted(glob.glob(os.path.join(opts.samples, "**", "*.json"), recursive=True))
+    files = [f for f in files if opts.only in f]
+    if not files:
+        sys.exit("no Lottie files in %s: run scripts/lottie-samples to fill it" % opts.samples)
+    if opts.limit:
+        files = files[: opts.limit]
+    signal.signal(signal.SIGALRM, on_alarm)
+    rows, flipbook_note, timed = [], None, []
+    totals = {"sampled": 0, "agree": 0, "flipbook_judged": 0, "flipbook_match": 0,
+              "clean_judged": 0, "clean_match": 0}
+    rlottie_frame_seconds = []
+    work = tempfile.mkdtemp(prefix="flipbook-lottie-")
+    for path in files:
+        doc = is_lottie(path)
+        name = os.path.relpath(path, opts.samples)
+        if doc is None:
+            continue
+        try:
+            w, h = int(doc["w"]), int(doc["h"])
+            ip, op, fr = float(doc["ip"]), float(doc["op"]), float(doc["fr"])
+        except Exception:
+            rows.append((name, "bad header", "", "", ""))
+            continue
+        if w <= 0 or h <= 0 or w * h > 4_000_000 or op <= ip or fr <= 0:
+            rows.append((name, "skipped: size or range out of bounds", "", "", ""))
+            continue
+        n = max(1, opts.frames)
+        frames = sorted({float(int(ip + (op - ip - 1) * k / max(1, n - 1))) for k in range(n)})
+        signal.alarm(PER_FILE_SECONDS)
+        try:
+            ref_a, seconds = render_rlottie(path, frames, w, h, ip)
+            ref_b = render_python_lottie(path, frames, w, h)
+        except Timeout:
+            rows.append((name, "skipped: references took over %d s" % PER_FILE_SECONDS, "", "", ""))
+            continue
+        except Exception as e:
+            rows.append((name, "skipped: a reference failed (%s)" % type(e).__name__, "", "", ""))
+            continue
+        finally:
+            signal.alarm(0)
+        rlottie_frame_seconds += seconds
+        agree = [matches(a, b) for a, b in zip(ref_a, ref_b)]
+        totals["sampled"] += len(frames)
+        totals["agree"] += sum(agree)
+        fb_cell = ""
+        if os.path.exists(opts.flipbook):
+            times = [(f - ip) / fr for f in frames]
+            fb, why = render_flipbook(opts.flipbook, path, times, w, h, work)
+            if fb is None:
+                fb_cell = "skipped"
+                flipbook_note = flipbook_note or why
+            else:
+                judged = [i for i, ok in enumerate(agree) if ok]
+                ok = sum(matches(fb[i], ref_a[i]) for i in judged)
+                totals["flipbook_judged"] += len(judged)
+                totals["flipbook_match"] += ok
+                if not unsupported_features(doc):
+                    totals["clean_judged"] += len(judged)
+                    totals["clean_match"] += ok
+                fb_cell = "%d/%d" % (ok, len(judged)) if judged else "-"
+                if len(timed) < opts.timing:
+                    timed.append(path)
+        else:
+            fb_cell = "skipped"
+            flipbook_note = flipbook_note or "no Flipbook binary at %s" % opts.flipbook
+        rows.append((name, "%d/%d" % (sum(agree), len(frames)),
+                     "%.2f" % (1000 * statistics.mean(seconds)), fb_cell, "%dx%d" % (w, h),
+                     ", ".join(unsupported_features(doc)) or "-"))
+        print("%-60s references agree %s  flipbook %s" % (name, rows[-1][1], fb_cell),
+              file=sys.stderr)
+
+    out = ["# Lottie: Flipbook against rlottie where rlottie and python-lottie agree", ""]
+    out.append("Tolerance: a pixel differs when its premultiplied RGBA is more than %d levels "
+               "from all of the other render's 3 x 3 neighbourhood (both ways); a frame matches "
+               "when at most %.1f%% of its pixels differ." % (MAX_DIFF, 100 * MAX_FRACTION))
+    out.append("")
+    out.append("| file | references agree (frames) | rlottie ms/frame "
+               "| Flipbook matches rlottie | size | features lottie.md does not list |")
+    out.append("|---|---|---|---|---|---|")
+    for r in rows:
+        out.append("| " + " | ".join(r + ("",) * (6 - len(r))) + " |")
+    out.append("")
+    s = totals
+    clean = sum(1 for r in rows if len(r) == 6 and r[5] == "-")
+    out.append("%d files compared, %d of them using only the features lottie.md lists." % (
+        sum(1 for r in rows if len(r) == 6), clean))
+    if s["sampled"]:
+        out.append("References agree on %d of %d sampled frames (%.1f%%)." % (
+            s["agree"], s["sampled"], 100 * s["agree"] / s["sampled"]))
+    if s["flipbook_judged"]:
+        out.append("Flipbook matches rlottie on %d of %d of those frames (%.1f%%)." % (
+            s["flipbook_match"], s["flipbook_judged"],
+            100 * s["flipbook_match"] / s["flipbook_judged"]))
+        if s["clean_judged"]:
+            out.append("On files that use only the features lottie.md lists (the target's "
+                       "files): %d of %d (%.1f%%)." % (
+                           s["clean_match"], s["clean_judged"],
+                           100 * s["clean_match"] / s["clean_judged"]))
+    elif flipbook_note:
+        out.append("Flipbook was not compared: `flipbook frame` does not read these files yet "
+                   "(it said: %s). It is compared once the Lottie reader lands." % flipbook_note)
+    if rlottie_frame_seconds:
+        median = 1000 * statistics.median(rlottie_frame_seconds)
+        out.append("rlottie: median %.2f ms per frame." % median)
+
+    if timed and os.path.exists(opts.lottie2gif):
+        out += ["", "GIFs: wall time, bytes, and PSNR of the decoded frames against rlottie's over "
+                "mid-grey (T: the GIF has transparency).", "",
+                "| file | lottie2gif s | flipbook render .gif s | lottie2gif bytes "
+                "| Flipbook bytes | lottie2gif dB | Flipbook dB |",
+                "|---|---|---|---|---|---|---|"]
+        ratios = []
+        for path in timed:
+            d = tempfile.mkdtemp(dir=work)
+            local = os.path.join(d, "in.json")
+            shutil.copy(path, local)
+            size_arg = "%dx%d" % (int(is_lottie(path)["w"]), int(is_lottie(path)["h"]))
+            t_ref, rc_ref = time_command([opts.lottie2gif, "in.json", size_arg], d)
+            render = [os.path.abspath(opts.flipbook), "render", "in.json", "-o", "out.gif",
+                      "--quiet"]
+            t_fb, rc_fb = time_command(render, d)
+            if rc_ref == 0 and rc_fb == 0:
+                ratios.append(t_fb / t_ref)
+            def size(name):
+                full = os.path.join(d, name)
+                return str(os.path.getsize(full)) if os.path.exists(full) else "-"
+
+            def quality(name):
+                full = os.path.join(d, name)
+                if not os.path.exists(full):
+                    return "-"
+                try:
+                    psnr, transparent = gif_fidelity(full, local)
+                except Exception as e:
+                    return "(%s)" % type(e).__name__
+                return "%.1f%s" % (psnr, " T" if transparent else "")
+            out.append("| %s | %.2f%s | %.2f%s | %s | %s | %s | %s |" % (
+                os.path.relpath(path, opts.samples), t_ref, "" if rc_ref == 0 else " (failed)",
+                t_fb, "" if rc_fb == 0 else " (failed)", size("in.json.gif"), size("out.gif"),
+                quality("in.json.gif"), quality("out.gif")))
+        if ratios:
+            out.append("")
+            out.append("Median Flipbook / lottie2gif time: %.2f" % statistics.median(ratios))
+    elif not timed:
+        out.append("")
+        out.append("Timing against lottie2gif: skipped (Flipbook read none of the files).")
+    shutil.rmtree(work, ignore_errors=True)
+    text = "\n".join(out) + "\n"
+    os.makedirs(os.path.dirname(opts.report) or ".", exist_ok=True)
+    with open(opts.report, "w") as f:
+        f.write(text)
+    print(text)
+
+
+if __name__ == "__main__":
+    main()
