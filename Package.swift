@@ -2,7 +2,7 @@
 // Flipbook: Core Animation's model on Linux, rendered by Cairo to PNG frames and animated GIFs.
 //
 // Dependencies point one way, down this list (see README "Architecture"):
-//   flipbook -> FlipbookCommand -> Demos -> Flipbook (umbrella) -> SceneFiles -> Scenes
+//   flipbook -> FlipbookCommand -> Demos -> Flipbook (umbrella) -> LottieFiles -> SceneFiles -> Scenes
 //   FlipbookCommand -> Batch (flipbook batch) -> Flipbook, Parallelism, Pages (HTML pages)
 //   GoldenTesting -> ImageComparison -> Pages (the comparison page)
 //   Scenes (scenes, frame renderer, frame sinks, Export) -> Rendering, ImageEncoding, Dynamics, FileIO
@@ -73,11 +73,19 @@ let package = Package(
         "Scenes", "LayerTree", "Animations", "Dynamics", "CairoCanvas", "Geometry", "ImageEncoding",
         "FileIO",
       ]),
+    // Lottie (Bodymovin) JSON and dotLottie archives onto the layer tree (docs/lottie.md), and
+    // the one way a SCENE is opened (scene file or Lottie, by content).
+    .target(
+      name: "LottieFiles",
+      dependencies: [
+        "SceneFiles", "Scenes", "LayerTree", "Animations", "CairoCanvas", "Geometry",
+        "ImageEncoding", "FileIO", "CZlib",
+      ]),
     .target(
       name: "Flipbook",
       dependencies: [
         "Geometry", "Animations", "LayerTree", "CairoCanvas", "ImageEncoding", "Dynamics",
-        "Rendering", "Scenes", "SceneFiles", "FileIO",
+        "Rendering", "Scenes", "SceneFiles", "LottieFiles", "FileIO",
       ]),
     // Image comparison (pixelmatch's perceptual diff with anti-aliasing detection) and GIF comparison.
     .target(
@@ -122,6 +130,10 @@ let package = Package(
     .testTarget(name: "RenderingTests", dependencies: ["Flipbook", "FlipbookTestSupport"]),
     .testTarget(name: "ScenesTests", dependencies: ["Flipbook", "FlipbookTestSupport"]),
     .testTarget(name: "SceneFilesTests", dependencies: ["Flipbook", "FlipbookTestSupport"]),
+    .testTarget(
+      name: "LottieFilesTests",
+      dependencies: ["LottieFiles", "Flipbook", "FlipbookTestSupport", "GoldenTesting"],
+      exclude: ["__Snapshots__"]),
     .testTarget(
       name: "ImageComparisonTests",
       dependencies: ["ImageComparison", "CairoCanvas", "ImageEncoding", "Geometry"]),

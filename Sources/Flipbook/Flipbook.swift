@@ -5,6 +5,7 @@
 @_exported import LayerTree
 @_exported import Rendering
 @_exported import SceneFiles
+@_exported import LottieFiles
 @_exported import Scenes
 @_exported import ImageEncoding
 @_exported import Dynamics

@@ -7,7 +7,9 @@ struct FrameCommand: ParsableCommand {
     commandName: "frame",
     abstract: "Render the frame at one time of a scene to a PNG file.")
 
-  @Argument(help: "The scene file (.json).")
+  @Flag(name: .long, help: strictHelp) var strict = false
+
+  @Argument(help: "The scene file or Lottie animation (.json, .lottie).")
   var scene: String
 
   @Option(
@@ -37,9 +39,9 @@ struct FrameCommand: ParsableCommand {
   }
 
   func run() throws {
-    let loaded = try loadScene(scene)
-    let path = scene
-    let recipe = SceneRecipe { try SceneFormat.load(contentsOf: path) }
+    let loaded = try loadScene(scene, strict: strict)
+    let path = scene, strict = strict
+    let recipe = SceneRecipe { try reloadScene(path, strict: strict) }
     _ = try failing(scene) {
       try Export.render(
         recipe, at: [time], scale: scale, into: PNGSink(.file(output), compression: pngCompression),

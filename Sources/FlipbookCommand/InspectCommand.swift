@@ -14,7 +14,9 @@ struct InspectCommand: ParsableCommand {
       asks for from + i * step, up to and including --to (within 1e-9 s).
       """)
 
-  @Argument(help: "The scene file (.json).")
+  @Flag(name: .long, help: strictHelp) var strict = false
+
+  @Argument(help: "The scene file or Lottie animation (.json, .lottie).")
   var scene: String
 
   @Option(
@@ -71,7 +73,7 @@ struct InspectCommand: ParsableCommand {
 
   func run() throws {
     // Times are printed in the order asked; a scene shows any time in any order.
-    let loaded = try loadScene(scene)
+    let loaded = try loadScene(scene, strict: strict)
     for t in times {
       let line = try failing(scene) { try Inspection.line(for: loaded, at: t) }
       print(line)

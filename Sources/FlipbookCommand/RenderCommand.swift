@@ -16,10 +16,12 @@ struct RenderCommand: ParsableCommand {
       are the same whatever --jobs is. Files are written whole or not at all.
       """)
 
-  @Argument(help: "The scene file (.json).")
+  @Argument(help: "The scene file or Lottie animation (.json, .lottie).")
   var scene: String
 
   @OptionGroup var output: OutputOptions
+
+  @Flag(name: .long, help: strictHelp) var strict = false
 
   func validate() throws {
     guard let path = output.output else {
@@ -29,10 +31,11 @@ struct RenderCommand: ParsableCommand {
   }
 
   func run() throws {
-    let path = scene
+    let path = scene, strict = strict
+    _ = try loadScene(path, strict: strict)  // refuses a bad file, warns once
     try output.render(name: scene, to: output.output ?? "") { duration in
       SceneRecipe {
-        let loaded = try SceneFormat.load(contentsOf: path)
+        let loaded = try reloadScene(path, strict: strict)
         if let duration { loaded.duration = duration }
         return loaded
       }

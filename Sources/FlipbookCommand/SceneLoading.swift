@@ -1,13 +1,28 @@
+import ArgumentParser
 import Flipbook
 
-/// Loads the scene a command names, turning reading problems into a work failure (exit 1).
-func loadScene(_ path: String) throws -> Scene {
+/// Loads the scene a command names (a scene file or a Lottie animation, told apart by content),
+/// writing each unsupported Lottie feature as a warning on standard error and turning reading
+/// problems into a work failure (exit 1). `strict` refuses a Lottie file with unsupported
+/// features (`--strict`).
+func loadScene(_ path: String, strict: Bool = false) throws -> Scene {
   do {
-    return try SceneFormat.load(contentsOf: path)
+    let loaded = try SceneDocument.load(contentsOf: path, strict: strict)
+    for warning in loaded.warnings { FileHandleStandardError.write("warning: \(warning)") }
+    return loaded.scene
   } catch {
     throw CommandFailure(message: error.description)
   }
 }
+
+/// The scene at `path` read again (for a recipe's replicas), without repeating its warnings.
+func reloadScene(_ path: String, strict: Bool = false) throws -> Scene {
+  try SceneDocument.load(contentsOf: path, strict: strict).scene
+}
+
+/// `--strict`: what the commands that take a SCENE say of it.
+let strictHelp: ArgumentHelp =
+  "Refuse a Lottie file that uses a feature Flipbook does not draw (its warnings become errors)."
 
 /// Runs `body`, turning library errors into a work failure naming `file`.
 func failing<R>(_ file: String, _ body: () throws -> R) throws -> R {

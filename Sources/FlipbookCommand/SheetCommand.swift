@@ -15,7 +15,9 @@ struct SheetCommand: ParsableCommand {
       (scripts/setup installs it), so sheets are the same on every machine that runs the setup.
       """)
 
-  @Argument(help: "A scene file (.json) or an animated GIF (.gif).")
+  @Flag(name: .long, help: strictHelp) var strict = false
+
+  @Argument(help: "A scene file or Lottie animation (.json, .lottie) or an animated GIF (.gif).")
   var input: String
 
   @Option(name: [.customShort("o"), .long], help: "The PNG to write.")
@@ -71,9 +73,10 @@ struct SheetCommand: ParsableCommand {
         _ = try sink.finish()
       }
     } else {
-      let scene = try loadScene(input)
+      let scene = try loadScene(input, strict: strict)
       let path = input
-      let recipe = SceneRecipe { try SceneFormat.load(contentsOf: path) }
+      let strict = strict
+      let recipe = SceneRecipe { try reloadScene(path, strict: strict) }
       let chosen =
         times.isEmpty
         ? (0..<Self.defaultCount).map { Double($0) * scene.duration / Double(Self.defaultCount) }

@@ -63,6 +63,29 @@ public func assertGolden(
   }
 }
 
+/// Asserts that the frames at `times` of the scene file or Lottie animation (JSON or dotLottie)
+/// at `path` match the goldens `name@<time>` of the calling test: a team's Lottie files as
+/// goldens in its test suite. A file that cannot be read fails the test with every problem; with
+/// `strict`, so does a Lottie file using a feature Flipbook does not draw.
+public func assertGolden(
+  contentsOf path: String, at times: [Double], named name: String, scale: Double? = nil,
+  strict: Bool = false, tolerance: Tolerance = .antialiasing,
+  fileID: String = #fileID, file: StaticString = #filePath, function: String = #function,
+  line: UInt = #line, column: UInt = #column
+) {
+  let scene: Scene
+  do {
+    scene = try SceneDocument.load(contentsOf: path, strict: strict).scene
+  } catch {
+    let caller = Caller(fileID: fileID, file: file, function: function, line: line, column: column)
+    caller.report(.failed(message: "\(name): \(error.description)"))
+    return
+  }
+  assertGolden(
+    scene, at: times, named: name, scale: scale, tolerance: tolerance, fileID: fileID, file: file,
+    function: function, line: line, column: column)
+}
+
 /// Asserts that every frame of the scene `recipe` builds, as an animated GIF with the export
 /// `options`, matches the golden GIF `name` of the calling test: frame count, delays, loop count
 /// and each composited frame. A failure shows the frame that differs most, with its index and

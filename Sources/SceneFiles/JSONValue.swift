@@ -24,7 +24,7 @@ public enum JSONValue: Equatable, Sendable {
   }
 
   /// How the value's kind is named in messages: "a number", "a string", ...
-  var kindDescription: String {
+  package var kindDescription: String {
     switch self {
     case .null: return "null"
     case .bool: return "a boolean"

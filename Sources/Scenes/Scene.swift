@@ -300,3 +300,31 @@ public final class Scene {
     rootLayer.animateChanges(at: time, withDuration: duration, changes)
   }
 }
+
+extension Scene {
+  /// Takes everything `other` holds (settings, layers, timeline, hooks, dynamics, the way to
+  /// make replicas), leaving it empty: what lets an initializer in another module return a
+  /// scene a reader built (`Scene(contentsOf:)`). `self` must be new and empty.
+  package func adoptContents(of other: Scene) {
+    size = other.size
+    scale = other.scale
+    duration = other.duration
+    fps = other.fps
+    backgroundColor = other.backgroundColor
+    loopCount = other.loopCount
+    for layer in other.rootLayer.sublayers {
+      layer.removeFromSuperlayer()
+      rootLayer.addSublayer(layer)
+    }
+    timeline = other.timeline
+    displayLinkHooks = other.displayLinkHooks
+    nextTick = other.nextTick
+    modelTime = other.modelTime
+    animatorStorage = other.animatorStorage
+    blueprint = other.blueprint
+    dynamicsRecording = other.dynamicsRecording
+    other.timeline = []
+    other.displayLinkHooks = []
+    other.animatorStorage = nil
+  }
+}

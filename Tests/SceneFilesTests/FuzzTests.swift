@@ -67,6 +67,52 @@ import Testing
     #expect(accepted > 0 || Self.iterations < 20)
   }
 
+  /// The Lottie reader (issue 15) under the same mutations of `Fixtures/lottie`'s files, plus
+  /// Lottie's own keys and values spliced in; dotLottie archives get byte-level changes.
+  @Test func lottieReaderHoldsUnderMutation() throws {
+    let json = Self.seeds("lottie", ".json")
+    let archives = Self.seeds("lottie", ".lottie")
+    #expect(json.count >= 5 && !archives.isEmpty)
+    var random = SeededGenerator(seed: Self.seed &+ 3)
+    var accepted = 0
+    for _ in 0..<Self.iterations {
+      let input: [UInt8]
+      if Int.random(in: 0..<8, using: &random) == 0 {
+        input = Mutator.mutateBytes(archives.randomElement(using: &random)!, using: &random)
+      } else {
+        let base = json.randomElement(using: &random)!
+        input =
+          Bool.random(using: &random)
+          ? Mutator.mutateJSON(base, corpus: json, using: &random)
+          : Mutator.insert(
+            Array(Mutator.lottieTokens.randomElement(using: &random)!.utf8), into: base,
+            using: &random)
+      }
+      Self.remember(input, ".lottie.json")
+      do {
+        let document = try LottieFormat.decode(
+          input, file: "fuzz.json", baseDirectory: FixtureFiles.root + "/lottie")
+        accepted += 1
+        let scene = document.scene
+        let side = Swift.max(scene.size.width, scene.size.height)
+        let scale = side > 0 ? Swift.min(1, 32 / side) : 1
+        for time in [0, 0.37, Double.random(in: -1...2, using: &random)] {
+          do {
+            _ = try scene.makeFrame(at: time, scale: scale).makeBitmap()
+          } catch {
+            Self.checkMessage(String(describing: error), file: nil)
+          }
+        }
+        for warning in document.warnings {
+          Self.checkMessage(warning.description, file: "fuzz.json")
+        }
+      } catch {
+        Self.checkMessage(error.description, file: "fuzz.json")
+      }
+    }
+    #expect(accepted > 0 || Self.iterations < 20)
+  }
+
   @Test func pngReaderHoldsUnderMutation() {
     let corpus = Self.seeds("images", ".png") + [Self.smallPNG()]
     var random = SeededGenerator(seed: Self.seed &+ 1)
@@ -139,6 +185,18 @@ enum Mutator {
     "[{\"scale\": 1e300}, {\"scale\": 1e300}]", "\"quadrants.png\"", "\"../images/quadrants.png\"",
     "{\"type\": \"keyframe\", \"keyPath\": \"opacity\", \"values\": []}", "\"infinity\"",
     String(repeating: "[", count: 600), String(repeating: "k", count: 500),
+  ]
+
+  /// Lottie values that have broken readers: self-referencing and missing assets, keyframes
+  /// without values or with huge frames, empty shapes, extreme counts.
+  static let lottieTokens = [
+    #"{"a": 1, "k": [{"t": 0}, {"t": 1e308, "s": [1]}]}"#, #"{"a": 1, "k": []}"#,
+    #"{"a": 1, "k": [{"t": 5, "s": [0]}, {"t": 1, "s": [9]}]}"#, #"{"k": {"c": true}}"#,
+    #"{"k": {"c": true, "v": [[0, 0]], "i": [], "o": []}}"#, #"{"ty": 0, "refId": "comp_0"}"#,
+    #"{"ty": "rp", "c": {"a": 0, "k": 1e9}}"#, #"{"ty": "sr", "pt": {"a": 0, "k": 1e12}}"#,
+    #"{"ty": "gr", "it": [{"ty": "gr", "it": []}]}"#, #"{"ty": 2, "refId": "nothing"}"#,
+    #""data:image/png;base64,AAAA""#, #"{"ty": "tm", "o": {"a": 0, "k": 1e300}}"#,
+    #"{"ty": "gf", "g": {"p": 1e9, "k": {"a": 0, "k": [0]}}}"#, #""parent": 1"#,
   ]
 
   static func mutateJSON(

@@ -1,0 +1,197 @@
+import CZlib
+import SceneFiles
+
+/// dotLottie archives (`.lottie`): a zip holding `manifest.json`, `animations/<id>.json` and
+/// `images/...` (version 2: `a/<id>.json` and `i/...`). Read with a small zip reader over
+/// zlib's raw inflate, within limits, so a hostile archive is refused rather than exhausting
+/// memory.
+enum DotLottie {
+  /// The most entries an archive may have: 10,000.
+  static let maximumEntries = 10_000
+  /// The most bytes all entries may inflate to together: 256 MiB.
+  static let maximumInflatedBytes = 256 << 20
+
+  /// Why an archive cannot be read.
+  struct ArchiveError: Error {
+    var message: String
+  }
+
+  /// What an archive holds that Flipbook reads: the first animation's JSON, and the images by
+  /// their path in the archive (`images/img_0.png`).
+  struct Contents {
+    var animation: [UInt8]
+    var images: [String: [UInt8]]
+  }
+
+  /// Whether the bytes start as a zip archive does.
+  static func isArchive(_ bytes: [UInt8]) -> Bool { bytes.starts(with: [0x50, 0x4B, 0x03, 0x04]) }
+
+  /// One file in the archive, from the central directory.
+  struct Entry {
+    var name: String
+    var method: Int
+    var compressedSize: Int
+    var size: Int
+    var crc: UInt32
+    var localHeader: Int
+  }
+
+  /// The archive's first animation (the manifest's first, else the first `animations/*.json`)
+  /// and its images.
+  static func read(_ bytes: [UInt8]) throws(ArchiveError) -> Contents {
+    let entries = try directory(bytes)
+    var budget = maximumInflatedBytes
+    var byName: [String: Entry] = [:]
+    for e in entries { byName[e.name] = byName[e.name] ?? e }
+    var animationName: String? = nil
+    if let manifest = byName["manifest.json"] {
+      let data = try contents(of: manifest, in: bytes, budget: &budget)
+      if let id = firstAnimationID(data) {
+        animationName = ["animations/\(id).json", "a/\(id).json"].first { byName[$0] != nil }
+      }
+    }
+    if animationName == nil {
+      animationName =
+        entries.map(\.name).filter {
+          ($0.hasPrefix("animations/") || $0.hasPrefix("a/")) && $0.hasSuffix(".json")
+        }.sorted().first
+    }
+    guard let animationName, let entry = byName[animationName] else {
+      throw ArchiveError(
+        message: "a dotLottie archive without an animation (animations/*.json or a/*.json)")
+    }
+    let animation = try contents(of: entry, in: bytes, budget: &budget)
+    var images: [String: [UInt8]] = [:]
+    for e in entries where !e.name.hasSuffix("/") {
+      // Images under `images/` (version 2: `i/`), known by the path a file's `u` + `p` gives.
+      if e.name.hasPrefix("images/") {
+        images[e.name] = try contents(of: e, in: bytes, budget: &budget)
+      } else if e.name.hasPrefix("i/") {
+        images["images/" + e.name.dropFirst(2)] = try contents(of: e, in: bytes, budget: &budget)
+      }
+    }
+    return Contents(animation: animation, images: images)
+  }
+
+  /// The first animation id in a manifest (`{"animations": [{"id": "..."}]}`).
+  static func firstAnimationID(_ data: [UInt8]) -> String? {
+    guard let json = try? JSONParser.parse(data),
+      case .object(let top) = json,
+      case .array(let list)? = top.first(where: { $0.key == "animations" })?.value,
+      case .object(let first)? = list.first,
+      case .string(let id)? = first.first(where: { $0.key == "id" })?.value,
+      !id.contains("/"), !id.contains("\u{0}")
+    else { return nil }
+    return id
+  }
+
+  /// The central directory's entries.
+  static func directory(_ b: [UInt8]) throws(ArchiveError) -> [Entry] {
+    // The end-of-central-directory record: within the last 64 KiB + 22 bytes.
+    var end = -1
+    var i = b.count - 22
+    while i >= 0 && i >= b.count - 22 - 65535 {
+      if u32(b, i) == 0x0605_4B50 {
+        end = i
+        break
+      }
+      i -= 1
+    }
+    guard end >= 0 else {
+      throw ArchiveError(message: "a damaged zip archive (no central directory)")
+    }
+    let count = Int(u16(b, end + 10))
+    let offset = Int(u32(b, end + 16))
+    guard count <= maximumEntries else {
+      throw ArchiveError(
+        message: "a zip archive of \(count) entries exceeds the limit of \(maximumEntries)")
+    }
+    var entries: [Entry] = []
+    var p = offset
+    for _ in 0..<count {
+      guard p >= 0, p + 46 <= b.count, u32(b, p) == 0x0201_4B50 else {
+        throw ArchiveError(message: "a damaged zip archive (a bad central directory entry)")
+      }
+      let nameLength = Int(u16(b, p + 28)), extra = Int(u16(b, p + 30)),
+        comment = Int(u16(b, p + 32))
+      guard p + 46 + nameLength <= b.count else {
+        throw ArchiveError(message: "a damaged zip archive (a name past the end)")
+      }
+      let name = String(decoding: b[(p + 46)..<(p + 46 + nameLength)], as: UTF8.self)
+      entries.append(
+        Entry(
+          name: name.hasPrefix("/") ? String(name.dropFirst()) : name, method: Int(u16(b, p + 10)),
+          compressedSize: Int(u32(b, p + 20)), size: Int(u32(b, p + 24)), crc: u32(b, p + 16),
+          localHeader: Int(u32(b, p + 42))))
+      p += 46 + nameLength + extra + comment
+    }
+    return entries
+  }
+
+  /// An entry's bytes, stored or deflated, checked against its size and CRC-32; `budget` is what
+  /// may still be inflated.
+  static func contents(
+    of e: Entry, in b: [UInt8], budget: inout Int
+  ) throws(ArchiveError) -> [UInt8] {
+    let damaged = ArchiveError(message: "a damaged zip archive (entry \"\(e.name)\")")
+    guard e.size <= budget else {
+      throw ArchiveError(
+        message: "a zip archive inflating past \(maximumInflatedBytes >> 20) MiB, the limit")
+    }
+    budget -= e.size
+    let h = e.localHeader
+    guard h >= 0, h + 30 <= b.count, u32(b, h) == 0x0403_4B50 else { throw damaged }
+    let start = h + 30 + Int(u16(b, h + 26)) + Int(u16(b, h + 28))
+    guard start <= b.count, e.compressedSize <= b.count - start else { throw damaged }
+    let data = Array(b[start..<(start + e.compressedSize)])
+    var out: [UInt8]
+    switch e.method {
+    case 0:
+      guard data.count == e.size else { throw damaged }
+      out = data
+    case 8:
+      guard let inflated = inflateRaw(data, size: e.size) else { throw damaged }
+      out = inflated
+    default:
+      throw ArchiveError(
+        message:
+          "zip entry \"\(e.name)\" uses compression method \(e.method) (only stored and deflate are read)"
+      )
+    }
+    let crc = out.withUnsafeBufferPointer { UInt32(crc32(0, $0.baseAddress, uInt($0.count))) }
+    guard crc == e.crc else { throw damaged }
+    return out
+  }
+
+  /// A raw deflate stream inflated to exactly `size` bytes, or `nil`.
+  static func inflateRaw(_ data: [UInt8], size: Int) -> [UInt8]? {
+    var out = [UInt8](repeating: 0, count: Swift.max(size, 1))
+    var stream = z_stream()
+    guard inflateInit2_(&stream, -15, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK
+    else { return nil }
+    defer { inflateEnd(&stream) }
+    var input = data
+    let status = input.withUnsafeMutableBufferPointer { i in
+      out.withUnsafeMutableBufferPointer { o in
+        stream.next_in = i.baseAddress
+        stream.avail_in = uInt(i.count)
+        stream.next_out = o.baseAddress
+        stream.avail_out = uInt(size)
+        return inflate(&stream, Z_FINISH)
+      }
+    }
+    guard status == Z_STREAM_END, Int(stream.total_out) == size else { return nil }
+    out.removeSubrange(size...)
+    return out
+  }
+
+  static func u16(_ b: [UInt8], _ i: Int) -> UInt16 {
+    guard i >= 0, i + 2 <= b.count else { return 0 }
+    return UInt16(b[i]) | UInt16(b[i + 1]) << 8
+  }
+
+  static func u32(_ b: [UInt8], _ i: Int) -> UInt32 {
+    guard i >= 0, i + 4 <= b.count else { return 0 }
+    return UInt32(b[i]) | UInt32(b[i + 1]) << 8 | UInt32(b[i + 2]) << 16 | UInt32(b[i + 3]) << 24
+  }
+}

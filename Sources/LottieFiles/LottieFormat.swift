@@ -1,0 +1,262 @@
+import Animations
+import CairoCanvas
+import FileIO
+import Geometry
+import LayerTree
+import SceneFiles
+import Scenes
+
+/// Reads Lottie (Bodymovin) animations onto Flipbook's layer tree and animation model, the way
+/// lottie-ios's Core Animation engine maps Lottie onto `CALayer`s (`docs/lottie.md`).
+///
+/// Scene time `t` shows Lottie frame `ip + t × fr`, sub-frame; the scene lasts `(op − ip) / fr`
+/// seconds at `fr` frames per second, `w × h` points, on a transparent background. A file whose
+/// structure is wrong is refused with one line per problem naming the JSON path (as scene files
+/// are); a feature Flipbook does not draw gives a warning naming the layer and the feature
+/// (`warnings`), which `strict` turns into errors.
+public enum LottieFormat {
+  /// The most bytes a Lottie file or dotLottie archive may have: 64 MiB.
+  public static let maximumFileSize: Int = 64 << 20
+  /// The most Lottie layers one animation may build, precomposition instances included: 10,000.
+  public static let maximumLayerCount = 10_000
+  /// The most keyframes one property may have: 100,000.
+  public static let maximumKeyframes = 100_000
+  /// The most values (path elements counted one each) the reader may sample for one file, where
+  /// keyframes cannot carry a property exactly (spatial curves, trims, time remapping): 20
+  /// million.
+  public static let maximumSamplingWork = 20_000_000
+  /// The most vertices one bezier shape may have: 100,000.
+  public static let maximumVertices = 100_000
+
+  /// A feature of a Lottie file that Flipbook does not draw as the format says.
+  public struct Warning: Hashable, Sendable, CustomStringConvertible {
+    /// The file, as it was named.
+    public var file: String
+    /// The layer that uses it: `layers[4] "Heart"` (its JSON path and name).
+    public var layer: String
+    /// The feature and what Flipbook does instead.
+    public var feature: String
+
+    /// Which warnings count as one feature (once per file).
+    var key: String
+
+    /// Creates a warning.
+    public init(file: String, layer: String, feature: String) {
+      self.init(file: file, layer: layer, feature: feature, key: feature)
+    }
+
+    init(file: String, layer: String, feature: String, key: String) {
+      self.file = file
+      self.layer = layer
+      self.feature = feature
+      self.key = key
+    }
+
+    /// `"<file>: <layer>: unsupported <feature>"`.
+    public var description: String { "\(file): \(layer): unsupported \(feature)" }
+  }
+
+  /// A Lottie animation read into a scene, with what it uses that Flipbook does not draw.
+  public struct Document {
+    /// The scene: replicable (each replica reads the same document again).
+    public var scene: Scene
+    /// One warning per unsupported feature, in the order first met.
+    public var warnings: [Warning]
+  }
+
+  /// Whether a parsed JSON document is a Lottie animation: an object with `v`, `fr`, `ip`, `op`,
+  /// `w`, `h` and `layers`.
+  package static func isLottie(_ json: JSONValue) -> Bool {
+    guard case .object(let entries) = json else { return false }
+    let keys = Set(entries.map(\.key))
+    return ["v", "fr", "ip", "op", "w", "h", "layers"].allSatisfy(keys.contains)
+  }
+
+  /// Whether `bytes` hold a Lottie animation (recognised by its content, whatever the file's
+  /// name) or a dotLottie archive.
+  public static func isLottie(_ bytes: [UInt8]) -> Bool {
+    if DotLottie.isArchive(bytes) { return true }
+    guard let json = try? JSONParser.parse(bytes) else { return false }
+    return isLottie(json)
+  }
+
+  /// Reads the Lottie file or dotLottie archive at `path`; external images resolve against its
+  /// folder.
+  ///
+  /// - Parameter strict: refuse the file when it uses an unsupported feature (each warning
+  ///   becomes a problem).
+  /// - Throws: `SceneFormat.DecodingError` listing every problem found.
+  public static func load(
+    contentsOf path: String, strict: Bool = false
+  ) throws(SceneFormat.DecodingError) -> Document {
+    let bytes: [UInt8]
+    do {
+      bytes = try AtomicFile.read(path, limit: maximumFileSize)
+    } catch {
+      throw SceneFormat.DecodingError(
+        file: path,
+        problems: [
+          SceneFormat.Problem(
+            place: "", message: MessageText.message("cannot read the file: \(error.reason)"))
+        ])
+    }
+    let slash = path.lastIndex(of: "/")
+    let folder = slash.map { String(path[...$0]) } ?? ""
+    return try decode(bytes, file: path, baseDirectory: folder, strict: strict)
+  }
+
+  /// Reads a Lottie animation (JSON) or a dotLottie archive (its first animation and images)
+  /// from its bytes.
+  ///
+  /// - Parameters:
+  ///   - file: the name to put in messages.
+  ///   - baseDirectory: the folder external images resolve against ("" for the current one).
+  ///   - strict: refuse the file when it uses an unsupported feature.
+  /// - Throws: `SceneFormat.DecodingError` listing every problem found.
+  public static func decode(
+    _ bytes: [UInt8], file: String, baseDirectory: String = "", strict: Bool = false
+  ) throws(SceneFormat.DecodingError) -> Document {
+    var json = bytes
+    var images: [String: [UInt8]] = [:]
+    if DotLottie.isArchive(bytes) {
+      do {
+        let archive = try DotLottie.read(bytes)
+        json = archive.animation
+        images = archive.images
+      } catch {
+        throw SceneFormat.DecodingError(
+          file: file, problems: [SceneFormat.Problem(place: "", message: error.message)])
+      }
+    }
+    let parsed: JSONValue
+    do {
+      parsed = try JSONParser.parse(json)
+    } catch {
+      throw SceneFormat.DecodingError(
+        file: file,
+        problems: [
+          SceneFormat.Problem(
+            place: "", line: error.line, column: error.column,
+            message: MessageText.message("invalid JSON: \(error.message)"))
+        ])
+    }
+    return try read(
+      parsed, file: file, baseDirectory: baseDirectory, images: images, strict: strict)
+  }
+
+  /// Reads a parsed Lottie document.
+  package static func read(
+    _ json: JSONValue, file: String, baseDirectory: String, images: [String: [UInt8]] = [:],
+    strict: Bool
+  ) throws(SceneFormat.DecodingError) -> Document {
+    let reader = LottieReader(file: file, baseDirectory: baseDirectory, archivedImages: images)
+    let scene = reader.readAnimation(json)
+    var problems = reader.problems
+    if strict {
+      problems += reader.warnings.map {
+        SceneFormat.Problem(place: $0.layer, message: "unsupported \($0.feature) (--strict)")
+      }
+    }
+    guard problems.isEmpty, let scene else {
+      throw SceneFormat.DecodingError(file: file, problems: problems)
+    }
+    // The document reads the same every time, so its replicas are it read again.
+    scene.rebuild {
+      let replica = LottieReader(file: file, baseDirectory: baseDirectory, archivedImages: images)
+      guard let scene = replica.readAnimation(json) else {
+        throw SceneFormat.DecodingError(file: file, problems: replica.problems)
+      }
+      return scene
+    }
+    return Document(scene: scene, warnings: reader.warnings)
+  }
+}
+
+extension LottieReader {
+  /// The animation: its size, frame rate and time, assets, fonts and layers.
+  func readAnimation(_ json: JSONValue) -> Scene? {
+    guard let f = object(json, at: "", what: "a Lottie animation (an object)") else { return nil }
+    for key in ["v", "fr", "ip", "op", "w", "h", "layers"] where f[key] == nil {
+      report(key, "missing required key")
+    }
+    let fr = number(f, "fr", default: 30)
+    let ip = number(f, "ip", default: 0), op = number(f, "op", default: ip + 1)
+    let w = number(f, "w", default: 0), h = number(f, "h", default: 0)
+    if !(fr >= Scene.minimumFPS && fr <= Scene.maximumFPS) {
+      report(
+        "fr",
+        "expected a frame rate from \(MessageText.number(Scene.minimumFPS)) to \(MessageText.number(Scene.maximumFPS)), found \(MessageText.number(fr))"
+      )
+    }
+    guard op > ip else {
+      report(
+        "op",
+        "the out point (\(MessageText.number(op))) must be after the in point (\(MessageText.number(ip)))"
+      )
+      return nil
+    }
+    let duration = (op - ip) / fr
+    if !(duration <= Scene.maximumDuration) {
+      report(
+        "op",
+        "\(MessageText.number(duration)) s exceeds the limit of \(MessageText.number(Scene.maximumDuration)) s"
+      )
+    }
+    guard w >= 1, h >= 1, w <= Double(Canvas.maximumSide), h <= Double(Canvas.maximumSide),
+      w * h <= Double(Canvas.maximumPixelCount)
+    else {
+      report(
+        "w",
+        "a size of \(MessageText.number(w)) x \(MessageText.number(h)) points is not drawable (1 to \(Canvas.maximumSide) a side, at most 64 megapixels)"
+      )
+      return nil
+    }
+    guard problems.isEmpty else { return nil }
+    frameRate = fr
+    visibleFrames = ip...op
+    if case .array(let list)? = f["assets"] {
+      for (i, item) in list.enumerated() {
+        guard let a = object(item, at: "assets[\(i)]", what: "an asset (an object)") else {
+          continue
+        }
+        guard let id = a["id"] else {
+          report(a.place("id"), "missing required key (the asset's id)")
+          continue
+        }
+        let key: String
+        switch id {
+        case .string(let s): key = s
+        case .number(let x): key = MessageText.number(x)
+        default:
+          report(a.place("id"), "expected a string, found \(id.kindDescription)")
+          continue
+        }
+        assets[key] = assets[key] ?? (item, "assets[\(i)]")
+      }
+    } else if let assets = f["assets"] {
+      _ = array(assets, at: "assets")
+    }
+    if case .object(let fe)? = f["fonts"],
+      case .array(let list)? = Fields(entries: fe, place: "fonts")["list"]
+    {
+      for item in list {
+        guard case .object(let e) = item else { continue }
+        let font = Fields(entries: e, place: "")
+        if let name = font.string("fName") {
+          fontNames[name] = [font.string("fFamily"), font.string("fStyle")].compactMap { $0 }
+            .joined(separator: " ")
+        }
+      }
+    }
+    if f["chars"] != nil { warn("chars", "glyph outlines (chars): text drawn with the font") }
+    let scene = Scene(size: Size(width: w, height: h), duration: duration, fps: fr)
+    // The composition: its local time is the Lottie frame number over `fr`.
+    let composition = Layer()
+    composition.anchorPoint = .zero
+    composition.name = f.string("nm")
+    composition.timing = LayerTiming(beginTime: -ip / fr)
+    if let layers = f["layers"] { readComposition(layers, at: "layers", into: composition) }
+    scene.addLayer(composition)
+    return scene
+  }
+}

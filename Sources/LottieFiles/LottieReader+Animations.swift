@@ -1,0 +1,135 @@
+import Animations
+import Geometry
+import LayerTree
+
+/// Lottie keyframes as Core Animation keyframe animations on the built layers.
+///
+/// A property's keyframes become one `KeyframeAnimation` over the layer's local time in
+/// seconds (frame / `fr`): a key time per keyframe, each segment paced by its own bezier
+/// (`o`, `i`), hold keyframes and the `e` convention as a repeated value and an instant jump,
+/// filling both ways so the first and last values hold outside the keyframes. What a keyframe
+/// animation cannot express exactly (positions along spatial curves, paths built from several
+/// animated parts) is sampled twice a frame instead, linearly in between.
+extension LottieReader {
+  /// Samples per frame where a property is sampled (`bake`).
+  static let samplesPerFrame = 2.0
+  /// The most samples one sampled animation holds.
+  static let maximumSamples = 20_000
+
+  /// Animates `keyPath` of `layer` through `property`'s keyframes, paced by dimension
+  /// `dimension`'s easing; `convert` makes each value. Nothing when the property is static.
+  func animate(
+    _ layer: Layer, _ keyPath: String, _ property: Animated<[Double]>, dimension: Int = 0,
+    _ convert: ([Double]) -> AnimationValue
+  ) {
+    guard property.isAnimated else { return }
+    if property.keyframes.dropLast().contains(where: \.isSpatial) {
+      bake(
+        layer, keyPath, frames: property.frameRange, keyframeFrames: property.keyframes.map(\.frame)
+      ) {
+        convert(property.value(at: $0))
+      }
+      return
+    }
+    add(
+      layer, keyPath, keyframes: property.keyframes, end: property.segmentEnd, dimension: dimension,
+      convert)
+  }
+
+  /// Animates a path property through a shape's keyframes (path morphing).
+  func animate(_ layer: Layer, _ keyPath: String, _ shape: Animated<BezierShape>) {
+    guard shape.isAnimated else { return }
+    add(layer, keyPath, keyframes: shape.keyframes, end: shape.segmentEnd, dimension: 0) {
+      .path($0.path(curvesOnly: true))
+    }
+  }
+
+  private func add<Value>(
+    _ layer: Layer, _ keyPath: String, keyframes: [Keyframe<Value>], end: (Int) -> Value,
+    dimension: Int, _ convert: (Value) -> AnimationValue
+  ) {
+    var values: [AnimationValue] = [], frames: [Double] = [], paces: [TimingFunction] = []
+    for i in 0..<keyframes.count - 1 {
+      let k = keyframes[i]
+      let startValue = convert(k.start)
+      values.append(startValue)
+      frames.append(k.frame)
+      let endValue = k.hold ? startValue : convert(end(i))
+      paces.append(k.hold ? .linear : k.timingFunction(dimension: dimension))
+      let next = convert(keyframes[i + 1].start)
+      if endValue != next {
+        // Ends on `e` (or holds), then jumps to the next keyframe's value at its frame.
+        values.append(endValue)
+        frames.append(keyframes[i + 1].frame)
+        paces.append(.linear)
+      }
+    }
+    values.append(convert(keyframes[keyframes.count - 1].start))
+    frames.append(keyframes[keyframes.count - 1].frame)
+    addKeyframes(layer, keyPath, values: values, frames: frames, paces: paces)
+  }
+
+  /// Animates `keyPath` through `value` sampled from `frames.lowerBound` to its upper bound,
+  /// `samplesPerFrame` a frame and at every keyframe, linearly in between.
+  func bake(
+    _ layer: Layer, _ keyPath: String, frames range: ClosedRange<Double>,
+    keyframeFrames: [Double] = [], _ value: (Double) -> AnimationValue
+  ) {
+    guard range.upperBound > range.lowerBound else { return }
+    let span = range.upperBound - range.lowerBound
+    let step = Swift.max(1 / Self.samplesPerFrame, span / Double(Self.maximumSamples))
+    var frames: [Double] = []
+    var f = range.lowerBound
+    while f < range.upperBound {
+      frames.append(f)
+      f += step
+    }
+    frames.append(range.upperBound)
+    if keyframeFrames.count <= Self.maximumSamples {
+      frames = Array(Set(frames + keyframeFrames.filter { range.contains($0) })).sorted()
+    }
+    // Each sample costs about as much as the value is big (a path's elements).
+    let first = value(frames[0])
+    var size = 1
+    if case .path(let p?) = first { size += p.elements.count }
+    guard spendSamplingWork(frames.count * size) else { return }
+    addKeyframes(
+      layer, keyPath, values: [first] + frames.dropFirst().map(value), frames: frames,
+      paces: Array(repeating: .linear, count: frames.count - 1))
+  }
+
+  /// Takes `work` from the file's sampling budget (`LottieFormat.maximumSamplingWork`); false,
+  /// with the problem reported once, when it is spent: a file whose sampling would take
+  /// minutes is refused instead.
+  func spendSamplingWork(_ work: Int) -> Bool {
+    guard samplingWork <= LottieFormat.maximumSamplingWork - work else {
+      if samplingWork <= LottieFormat.maximumSamplingWork {
+        report(
+          "layers",
+          "the animation needs more than \(LottieFormat.maximumSamplingWork) sampled values "
+            + "(keyframes far apart, long time remapping, large paths sampled often), the limit")
+        samplingWork = LottieFormat.maximumSamplingWork + 1
+      }
+      return false
+    }
+    samplingWork += work
+    return true
+  }
+
+  /// Adds the animation: values at frames (non-decreasing), segments paced by `paces`.
+  func addKeyframes(
+    _ layer: Layer, _ keyPath: String, values: [AnimationValue], frames: [Double],
+    paces: [TimingFunction]
+  ) {
+    guard let first = frames.first, let last = frames.last, last > first else { return }
+    var animation = KeyframeAnimation(keyPath: keyPath)
+    animation.values = values
+    animation.keyTimes = frames.map { ($0 - first) / (last - first) }
+    animation.timingFunctions = paces
+    animation.beginTime = first / frameRate
+    animation.duration = (last - first) / frameRate
+    animation.fillMode = .both
+    animation.isRemovedOnCompletion = false
+    layer.add(animation, forKey: "lottie.\(keyPath)")
+  }
+}

@@ -1,0 +1,184 @@
+import Animations
+import Geometry
+import LayerTree
+import SceneFiles
+
+/// Gradient fills and strokes (`gf`, `gs`) as gradient layers, and repeaters (`rp`) as
+/// replicator layers.
+extension LottieReader {
+  /// A gradient layer over the sources' bounding box (to be masked by the shape), its colour
+  /// and opacity stops merged, linear (`t: 1`) or radial (`t: 2`).
+  func readGradient(_ f: Fields, sources: [ShapeSource], layer label: String) -> GradientLayer? {
+    guard let gj = f["g"], let g = object(gj, at: f.place("g")) else {
+      report(f.place("g"), "missing required key (the gradient's stops)")
+      return nil
+    }
+    let count = Int(Swift.max(0, Swift.min(1000, number(g, "p", default: 0))))
+    guard let stops = vector(g, "k", default: [], layer: label),
+      let s = vector(f, "s", default: [0, 0], layer: label),
+      let e = vector(f, "e", default: [100, 0], layer: label)
+    else { return nil }
+    // The box the gradient is drawn in: every sampled frame's paths, widened for strokes.
+    var box: Rect? = nil
+    let frames = sources.compactMap(\.frames)
+    var samples: [Double] = [0]
+    if let lower = frames.map(\.lowerBound).min(), let upper = frames.map(\.upperBound).max() {
+      samples = (0...16).map { lower + (upper - lower) * Double($0) / 16 }
+    }
+    for frame in samples {
+      for source in sources {
+        let b = source.path(frame).boundingBox
+        box = box.map { Self.union($0, b) } ?? b
+      }
+    }
+    var pad = 1.0
+    if let w = vector(f, "w", default: [0], layer: label) {
+      pad += w.keyframes.map { abs(component($0.start, 0)) }.max() ?? 0
+    }
+    guard var rect = box, rect.width.isFinite, rect.height.isFinite else { return nil }
+    rect = Rect(
+      x: rect.origin.x - pad, y: rect.origin.y - pad, width: rect.width + 2 * pad,
+      height: rect.height + 2 * pad)
+    let gradient = GradientLayer()
+    gradient.name = f.string("nm")
+    gradient.anchorPoint = .zero
+    gradient.bounds = Rect(x: 0, y: 0, width: rect.width, height: rect.height)
+    gradient.position = rect.origin
+    let (colors0, locations0) = Self.gradientStops(stops.initial, count: count)
+    gradient.colors = colors0
+    gradient.locations = locations0
+    animate(gradient, "colors", stops) { .colors(Self.gradientStops($0, count: count).colors) }
+    animate(gradient, "locations", stops) {
+      .numbers(Self.gradientStops($0, count: count).locations)
+    }
+    func unitPoint(_ v: [Double]) -> Point {
+      Point(
+        x: (component(v, 0) - rect.origin.x) / rect.width,
+        y: (component(v, 1) - rect.origin.y) / rect.height)
+    }
+    gradient.startPoint = unitPoint(s.initial)
+    animate(gradient, "startPoint", s) { .point(unitPoint($0)) }
+    if number(f, "t", default: 1) == 2 {
+      gradient.type = .radial
+      if let h = vector(f, "h", default: [0], layer: label),
+        h.isAnimated || component(h.initial, 0) != 0
+      {
+        warn(label, "radial gradient highlight (h): drawn centred")
+      }
+      func corner(_ frame: Double) -> Point {
+        let a = s.value(at: frame), b = e.value(at: frame)
+        let dx = component(b, 0) - component(a, 0), dy = component(b, 1) - component(a, 1)
+        let r = (dx * dx + dy * dy).squareRoot()
+        return unitPoint([component(a, 0) + r, component(a, 1) + r])
+      }
+      gradient.endPoint = corner(0)
+      if s.isAnimated || e.isAnimated {
+        let ranges = [s, e].filter(\.isAnimated).map(\.frameRange)
+        let lower = ranges.map(\.lowerBound).min()!, upper = ranges.map(\.upperBound).max()!
+        gradient.endPoint = corner(lower)
+        bake(gradient, "endPoint", frames: lower...upper) { .point(corner($0)) }
+      }
+    } else {
+      gradient.endPoint = unitPoint(e.initial)
+      animate(gradient, "endPoint", e) { .point(unitPoint($0)) }
+    }
+    return gradient
+  }
+
+  /// The smallest rectangle holding both.
+  static func union(_ a: Rect, _ b: Rect) -> Rect {
+    let x0 = Swift.min(a.origin.x, b.origin.x), y0 = Swift.min(a.origin.y, b.origin.y)
+    let x1 = Swift.max(a.origin.x + a.width, b.origin.x + b.width)
+    let y1 = Swift.max(a.origin.y + a.height, b.origin.y + b.height)
+    return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+  }
+
+  /// A gradient's stops from Lottie's flat list: `count` colour stops (offset, r, g, b), then
+  /// opacity stops (offset, alpha); the opacity at each colour stop, and a stop for each opacity
+  /// stop, so both show.
+  static func gradientStops(
+    _ v: [Double], count: Int
+  ) -> (colors: [Color], locations: [Double]) {
+    var colorStops: [(Double, Color)] = []
+    for i in 0..<count where i * 4 + 3 < v.count {
+      colorStops.append((v[i * 4], color([v[i * 4 + 1], v[i * 4 + 2], v[i * 4 + 3]])))
+    }
+    guard !colorStops.isEmpty else { return ([.clear, .clear], [0, 1]) }
+    var alphaStops: [(Double, Double)] = []
+    var i = count * 4
+    while i + 1 < v.count {
+      alphaStops.append((v[i], Swift.max(0, Swift.min(1, v[i + 1]))))
+      i += 2
+    }
+    func colorAt(_ x: Double) -> Color {
+      interpolate(colorStops, x) { a, b, t in
+        Color(
+          red: a.red + (b.red - a.red) * t, green: a.green + (b.green - a.green) * t,
+          blue: a.blue + (b.blue - a.blue) * t)
+      }
+    }
+    func alphaAt(_ x: Double) -> Double {
+      alphaStops.isEmpty ? 1 : interpolate(alphaStops, x) { a, b, t in a + (b - a) * t }
+    }
+    let offsets = Array(Set(colorStops.map(\.0) + alphaStops.map(\.0))).sorted()
+    let locations = offsets.map { Swift.max(0, Swift.min(1, $0)) }
+    return (offsets.map { colorAt($0).multiplyingAlpha(by: alphaAt($0)) }, locations)
+  }
+
+  /// The value at `x` between sorted stops (the end stops' values outside).
+  static func interpolate<T>(_ stops: [(Double, T)], _ x: Double, _ mix: (T, T, Double) -> T) -> T {
+    if x <= stops[0].0 { return stops[0].1 }
+    for j in 1..<stops.count where x <= stops[j].0 {
+      let (x0, a) = stops[j - 1], (x1, b) = stops[j]
+      return x1 > x0 ? mix(a, b, (x - x0) / (x1 - x0)) : b
+    }
+    return stops[stops.count - 1].1
+  }
+
+  /// A repeater: `c` copies, each moved by the repeater's transform (`tr`: position, anchor,
+  /// scale, rotation) from the one before, opacity going from `so` to `eo` percent.
+  func readRepeater(_ f: Fields, layer label: String) -> ReplicatorLayer {
+    let replicator = ReplicatorLayer()
+    replicator.name = f.string("nm")
+    replicator.anchorPoint = .zero
+    let copies = vector(f, "c", default: [1], layer: label)
+    if let copies, copies.isAnimated {
+      warn(label, "animated repeater copies (c): the first count is used")
+    }
+    let count = Int(Swift.max(0, Swift.min(1000, component(copies?.initial ?? [1], 0))).rounded())
+    replicator.instanceCount = count
+    if let offset = vector(f, "o", default: [0], layer: label), component(offset.initial, 0) != 0 {
+      warn(label, "repeater offset (o): copies start at the original")
+    }
+    if let trj = f["tr"], let tr = object(trj, at: f.place("tr")) {
+      // Each copy: about the anchor, scaled and turned, then moved by the position.
+      guard let a = vector(tr, "a", default: [0, 0], layer: label),
+        let p = vector(tr, "p", default: [0, 0], layer: label),
+        let s = vector(tr, "s", default: [100, 100], layer: label),
+        let r = vector(tr, "r", default: [0], layer: label),
+        let start = vector(tr, "so", default: [100], layer: label),
+        let end = vector(tr, "eo", default: [100], layer: label)
+      else { return replicator }
+      if [a, p, s, r, start, end].contains(where: \.isAnimated) {
+        warn(label, "animated repeater transform (tr): its first value is used")
+      }
+      let (av, pv, sv) = (a.initial, p.initial, s.initial)
+      let m = AffineTransform.translation(x: -component(av, 0), y: -component(av, 1))
+        .concatenating(.scale(x: component(sv, 0) / 100, y: component(sv, 1) / 100))
+        .concatenating(.rotation(radians(r.initial)))
+        .concatenating(
+          .translation(
+            x: component(av, 0) + component(pv, 0), y: component(av, 1) + component(pv, 1)))
+      replicator.instanceTransform = Transform3D(m)
+      let so = unit(start.initial), eo = unit(end.initial)
+      if count > 1 && (so != 1 || eo != 1) {
+        replicator.instanceColor = Color(white: 1, alpha: so)
+        replicator.instanceAlphaOffset = (eo - so) / Double(count - 1)
+      }
+    }
+    if number(f, "m", default: 1) == 2 {
+      warn(label, "repeater composite below (m: 2): later copies drawn above")
+    }
+    return replicator
+  }
+}

@@ -1,0 +1,371 @@
+import Animations
+import Geometry
+import FileIO
+import ImageEncoding
+import LayerTree
+import SceneFiles
+
+/// Lottie layers (`layers[n]`) as Flipbook layers, in Core Animation's drawing order.
+extension LottieReader {
+  /// One entry of a `layers` list, read enough to arrange the composition.
+  struct LayerEntry {
+    let fields: Fields
+    let place: String
+    let label: String
+    /// `ind` (the layer's id for parenting and `tp`).
+    let index: Double?
+    /// `parent`: the `ind` of the layer whose transform this one's goes inside.
+    let parent: Double?
+    /// `st`, the start time in frames.
+    let startTime: Double
+  }
+
+  /// Builds the layers of a composition (`layers` of the animation or of a precomposition) into
+  /// `container`, bottom first (Lottie lists the top layer first).
+  func readComposition(_ json: JSONValue, at place: String, into container: Layer) {
+    guard let list = array(json, at: place) else { return }
+    var entries: [LayerEntry?] = []
+    for (i, item) in list.enumerated() {
+      let p = "\(place)[\(i)]"
+      guard let f = object(item, at: p, what: "a layer (an object)") else {
+        entries.append(nil)
+        continue
+      }
+      let label = Self.layerLabel(p, f)
+      guard let ty = f["ty"] else {
+        report(f.place("ty"), "missing required key (the layer type)")
+        entries.append(nil)
+        continue
+      }
+      guard number(ty, at: f.place("ty")) != nil else {
+        entries.append(nil)
+        continue
+      }
+      let index = f["ind"].flatMap { number($0, at: f.place("ind")) }
+      let parent = f["parent"].flatMap { number($0, at: f.place("parent")) }
+      entries.append(
+        LayerEntry(
+          fields: f, place: p, label: label, index: index, parent: parent,
+          startTime: number(f, "st", default: 0)))
+    }
+    let byIndex = Dictionary(
+      entries.compactMap { e in e?.index.map { ($0, e!) } }, uniquingKeysWith: { a, _ in a })
+    // Built in document order (so messages come in that order), added bottom first; matte
+    // sources (`td`) are drawn only as the next layer's matte.
+    var built: [Layer] = []
+    for i in entries.indices {
+      guard let entry = entries[i], !entry.fields.flag("td"), !entry.fields.flag("hd") else {
+        continue
+      }
+      guard let layer = buildWithParents(entry, byIndex: byIndex) else { continue }
+      let matteType = code(entry.fields, "tt", default: 0)
+      guard matteType != 0 else {
+        built.append(layer)
+        continue
+      }
+      // The matte: the layer `tp` names, else the one just above (Lottie lists it first).
+      var source: LayerEntry? = nil
+      if let tp = entry.fields["tp"].flatMap({ number($0, at: entry.fields.place("tp")) }) {
+        source = byIndex[tp]
+      } else if i > 0 {
+        source = entries[i - 1]
+      }
+      guard let source else {
+        report(entry.fields.place("tt"), "a track matte without a matte layer above it")
+        continue
+      }
+      let holder = Layer()
+      holder.anchorPoint = .zero
+      holder.addSublayer(layer)
+      switch matteType {
+      case 1:
+        holder.mask = buildWithParents(source, byIndex: byIndex)
+      default:
+        let kinds = [2: "alpha inverted", 3: "luma", 4: "luma inverted"]
+        warn(
+          entry.label,
+          "track matte \(kinds[matteType] ?? "type \(matteType)") (tt): drawn without its matte")
+      }
+      built.append(holder)
+    }
+    for layer in built.reversed() { container.addSublayer(layer) }
+  }
+
+  /// The layer of `entry` inside copies of its parents' transforms (`parent`, outermost the
+  /// root ancestor), each on its own layer timing (`st`).
+  func buildWithParents(
+    _ entry: LayerEntry, byIndex: [Double: LayerEntry]
+  ) -> Layer? {
+    guard let layer = buildLayer(entry) else { return nil }
+    var current = layer
+    var childStart = entry.startTime
+    var parentID = entry.parent
+    var seen: Set<Double> = entry.index.map { [$0] } ?? []
+    while let id = parentID {
+      guard let parent = byIndex[id] else {
+        warn(entry.label, "parent ind \(MessageText.number(id)) (no such layer): drawn unparented")
+        break
+      }
+      guard seen.insert(id).inserted, seen.count <= 256 else {
+        report(
+          entry.fields.place("parent"),
+          "the parent chain loops back to ind \(MessageText.number(id))")
+        return nil
+      }
+      let outerLayerFrames = layerFrames
+      layerFrames = nil  // the parent's time: not narrowed
+      let t = transformLayers(
+        parent.fields["ks"], at: parent.fields.place("ks"), layer: parent.label, name: nil,
+        opacity: false, autoOrient: parent.fields.flag("ao"))
+      layerFrames = outerLayerFrames
+      current.timing = LayerTiming(beginTime: (childStart - parent.startTime) / frameRate)
+      t.content.addSublayer(current)
+      current = t.outer
+      childStart = parent.startTime
+      parentID = parent.parent
+    }
+    current.timing = LayerTiming(beginTime: childStart / frameRate)
+    return current
+  }
+
+  /// One Lottie layer: its transform, visibility between `ip` and `op`, content, masks and
+  /// effects. The returned layer's timing is set by the caller.
+  func buildLayer(_ entry: LayerEntry) -> Layer? {
+    layerCount += 1
+    guard layerCount <= LottieFormat.maximumLayerCount else {
+      if layerCount == LottieFormat.maximumLayerCount + 1 {
+        report(
+          entry.place,
+          "the animation has more than \(LottieFormat.maximumLayerCount) layers, the limit")
+      }
+      return nil
+    }
+    let f = entry.fields
+    let type = code(f, "ty", default: -1)
+    // The frames it can show: its in to out points within what its composition shows.
+    let inPoint = number(f, "ip", default: -.infinity)
+    let outPoint = number(f, "op", default: .infinity)
+    let shownFrom = Swift.max(inPoint, visibleFrames.lowerBound)
+    let shownTo = Swift.min(outPoint, visibleFrames.upperBound)
+    guard shownFrom < shownTo else { return nil }  // never shown
+    let outerLayerFrames = layerFrames
+    layerFrames = (shownFrom - entry.startTime)...(shownTo - entry.startTime)
+    defer { layerFrames = outerLayerFrames }
+    if f.flag("ddd") { warn(entry.label, "3D layers (ddd): drawn flat") }
+    let t = transformLayers(
+      f["ks"], at: f.place("ks"), layer: entry.label, name: f.string("nm"), opacity: true,
+      autoOrient: f.flag("ao"))
+    // Shown from `ip` to `op` (composition frames; the layer's time starts at `st`).
+    if inPoint.isFinite || outPoint.isFinite {
+      t.outer.isHidden = true
+      let from = (inPoint.isFinite ? inPoint : -1e7) - entry.startTime
+      let to = (outPoint.isFinite ? outPoint : 1e7) - entry.startTime
+      if to > from {
+        var shown = KeyframeAnimation(keyPath: "hidden")
+        shown.values = [.bool(false)]
+        shown.keyTimes = [0, 1]
+        shown.calculationMode = .discrete
+        shown.beginTime = from / frameRate
+        shown.duration = (to - from) / frameRate
+        t.outer.add(shown, forKey: "lottie.inOut")
+      }
+    }
+    switch type {
+    case 0: readPrecomposition(f, entry: entry, into: t.content)
+    case 1: readSolid(f, into: t.content)
+    case 2: readImageLayer(f, entry: entry, into: t.content)
+    case 3: break  // null: a transform for its children only
+    case 4:
+      if let shapes = f["shapes"] {
+        readShapes(shapes, at: f.place("shapes"), layer: entry.label, into: t.content)
+      }
+    case 5: readText(f, entry: entry, into: t.content)
+    case 6: break  // audio: nothing to draw
+    case 13: warn(entry.label, "cameras (ty 13): ignored")
+    default: warn(entry.label, "layer type \(type): not drawn")
+    }
+    if let masks = f["masksProperties"] {
+      readMasks(masks, at: f.place("masksProperties"), layer: entry.label, onto: t.content)
+    }
+    if let effects = f["ef"] {
+      readEffects(effects, at: f.place("ef"), layer: entry.label, onto: t.content)
+    }
+    let blendMode = code(f, "bm", default: 0)
+    if blendMode != 0 {
+      let name = Self.blendModeNames[blendMode] ?? "\(blendMode)"
+      warn(entry.label, "blend mode \(name) (bm): drawn normal")
+    }
+    return t.outer
+  }
+
+  /// Lottie's blend modes (`bm`) by number.
+  static let blendModeNames: [Int: String] = [
+    1: "multiply", 2: "screen", 3: "overlay", 4: "darken", 5: "lighten", 6: "color-dodge",
+    7: "color-burn", 8: "hard-light", 9: "soft-light", 10: "difference", 11: "exclusion",
+    12: "hue", 13: "saturation", 14: "color", 15: "luminosity", 16: "add", 17: "hard-mix",
+  ]
+
+  /// A solid layer: a rectangle of `sw` x `sh` in the colour `sc`.
+  func readSolid(_ f: Fields, into content: Layer) {
+    let solid = Layer()
+    solid.anchorPoint = .zero
+    solid.bounds = Rect(
+      x: 0, y: 0, width: Swift.max(0, number(f, "sw", default: 0)),
+      height: Swift.max(0, number(f, "sh", default: 0)))
+    if let sc = f["sc"] {
+      if case .string(let s) = sc, let color = Color(hex: s) {
+        solid.backgroundColor = color
+      } else {
+        report(f.place("sc"), "expected a colour as \"#rrggbb\", found \(sc.kindDescription)")
+      }
+    }
+    content.addSublayer(solid)
+  }
+
+  /// A precomposition layer: the asset's layers on their own time (`sr` stretches it; `tm` maps
+  /// it), clipped to the layer's `w` x `h`.
+  func readPrecomposition(_ f: Fields, entry: LayerEntry, into content: Layer) {
+    guard let id = f.string("refId") else {
+      report(f.place("refId"), "missing required key (the precomposition's asset id)")
+      return
+    }
+    guard let asset = assets[id] else {
+      warn(entry.label, "missing asset \"\(id)\" (refId): not drawn")
+      return
+    }
+    guard case .object(let entries) = asset.json else { return }
+    let a = Fields(entries: entries, place: asset.place)
+    guard let layers = a["layers"] else {
+      report(f.place("refId"), "asset \"\(id)\" is not a precomposition (it has no layers)")
+      return
+    }
+    guard !assetsInProgress.contains(id) else {
+      report(f.place("refId"), "precomposition \"\(id)\" contains itself")
+      return
+    }
+    assetsInProgress.insert(id)
+    defer { assetsInProgress.remove(id) }
+    let container = Layer()
+    container.anchorPoint = .zero
+    let w = number(f, "w", default: 0), h = number(f, "h", default: 0)
+    if w > 0 && h > 0 {
+      container.bounds = Rect(x: 0, y: 0, width: w, height: h)
+      container.masksToBounds = true
+    }
+    let stretch = number(f, "sr", default: 1)
+    if stretch > 0 && stretch != 1 { container.timing = LayerTiming(speed: Float(1 / stretch)) }
+    let remap = f["tm"].flatMap { tm in
+      animated(tm, at: f.place("tm"), layer: entry.label) { json, place in
+        self.numbers(json, at: place)
+      }
+    }
+    // The precomposition's frames that can show: the layer's, stretched or mapped.
+    let local = layerFrames ?? visibleFrames
+    var inner = local
+    if stretch > 0 && remap == nil {
+      inner = (local.lowerBound / stretch)...(local.upperBound / stretch)
+    }
+    if let remap {
+      var low = Double.infinity, high = -Double.infinity
+      let step = Swift.max(1, (local.upperBound - local.lowerBound) / 2000)
+      var frame = local.lowerBound
+      while frame <= local.upperBound + step {
+        let x = component(remap.value(at: Swift.min(frame, local.upperBound)), 0) * frameRate
+        low = Swift.min(low, x)
+        high = Swift.max(high, x)
+        frame += step
+      }
+      if low.isFinite && high.isFinite && high - low < 1e9 { inner = (low - 1)...(high + 1) }
+    }
+    let (outerVisible, outerLayerFrames) = (visibleFrames, layerFrames)
+    (visibleFrames, layerFrames) = (inner, nil)
+    readComposition(layers, at: a.place("layers"), into: container)
+    (visibleFrames, layerFrames) = (outerVisible, outerLayerFrames)
+    if let remap { remapTime(of: container, through: remap, frames: local) }
+    content.addSublayer(container)
+  }
+
+  /// An image layer: the asset's picture at its `w` x `h`.
+  func readImageLayer(_ f: Fields, entry: LayerEntry, into content: Layer) {
+    guard let id = f.string("refId") else {
+      report(f.place("refId"), "missing required key (the image's asset id)")
+      return
+    }
+    guard let asset = assets[id], case .object(let entries) = asset.json else {
+      warn(entry.label, "missing asset \"\(id)\" (refId): not drawn")
+      return
+    }
+    let a = Fields(entries: entries, place: asset.place)
+    guard let image = readImage(a, layer: entry.label) else { return }
+    let picture = Layer()
+    picture.anchorPoint = .zero
+    let w = number(a, "w", default: Double(image.width))
+    let h = number(a, "h", default: Double(image.height))
+    picture.bounds = Rect(x: 0, y: 0, width: Swift.max(0, w), height: Swift.max(0, h))
+    picture.contents = image
+    content.addSublayer(picture)
+  }
+
+  /// An image asset's picture: embedded (`e: 1`, a `data:` URL), in a dotLottie archive, or a
+  /// file `u` + `p` beside the animation. `nil` when it cannot be read (reported).
+  func readImage(_ a: Fields, layer: String) -> Image? {
+    let p = a.string("p") ?? ""
+    let u = a.string("u") ?? ""
+    var bytes: [UInt8]? = nil
+    if p.hasPrefix("data:") {
+      guard let comma = p.firstIndex(of: ",") else {
+        warn(layer, "images with malformed data URLs (\(a.place).p): not drawn", key: "data URL")
+        return nil
+      }
+      let header = p[..<comma]
+      guard header.hasSuffix(";base64") else {
+        warn(layer, "images with malformed data URLs (\(a.place).p): not drawn", key: "data URL")
+        return nil
+      }
+      guard let decoded = Base64.decode(p[p.index(after: comma)...]) else {
+        warn(layer, "images with malformed data URLs (\(a.place).p): not drawn", key: "data URL")
+        return nil
+      }
+      bytes = decoded
+    } else if let archived = archivedImages[String((u + p).drop { $0 == "/" })]
+      ?? archivedImages["images/" + p]
+    {
+      bytes = archived
+    } else {
+      guard !p.isEmpty, !p.utf8.contains(0), !u.utf8.contains(0) else {
+        warn(layer, "image assets without a file name (\(a.place).p): not drawn", key: "no name")
+        return nil
+      }
+      let path = (u + p).hasPrefix("/") ? u + p : baseDirectory + u + p
+      do {
+        bytes = try AtomicFile.read(path, limit: LottieFormat.maximumFileSize)
+      } catch {
+        warn(
+          layer, "image files that cannot be read (\"\(u + p)\": \(error.reason)): not drawn",
+          key: "unreadable")
+        return nil
+      }
+    }
+    guard let bytes else { return nil }
+    if bytes.starts(with: [0xFF, 0xD8, 0xFF]) {
+      warn(layer, "JPEG images: not drawn (PNG and WebP only)")
+      return nil
+    }
+    // WebP (RIFF....WEBP): its first frame.
+    if bytes.count >= 12, bytes.starts(with: Array("RIFF".utf8)),
+      Array(bytes[8..<12]) == Array("WEBP".utf8)
+    {
+      guard let frame = try? WebP.decode(bytes).frames.first else {
+        warn(layer, "images that cannot be decoded: not drawn")
+        return nil
+      }
+      return Image(frame, name: a.string("id"))
+    }
+    do {
+      return Image(try Bitmap(pngData: bytes), name: a.string("id"))
+    } catch {
+      warn(layer, "images that cannot be decoded: not drawn")
+      return nil
+    }
+  }
+}

@@ -1,0 +1,175 @@
+import Geometry
+import SceneFiles
+
+/// Reading animated properties (`{"a": 0|1, "k": ...}`): static values and keyframes.
+extension LottieReader {
+  /// A number or vector property at `key` of `f` (`default` when absent); `nil` when malformed
+  /// (reported). `layer` names the layer in the warning an expression draws.
+  func vector(
+    _ f: Fields, _ key: String, default fallback: [Double], layer: String
+  ) -> Animated<[Double]>? {
+    guard let json = f[key] else { return Animated(fallback) }
+    return animated(json, at: f.place(key), layer: layer) { json, place in
+      self.numbers(json, at: place)
+    }
+  }
+
+  /// A bezier shape property (`sh`'s `ks`, a mask's `pt`).
+  func shape(_ json: JSONValue, at place: String, layer: String) -> Animated<BezierShape>? {
+    animated(json, at: place, layer: layer) { json, place in
+      // Keyframe values are lists holding one shape.
+      if case .array(let items) = json {
+        guard let first = items.first else {
+          self.report(place, "expected a shape, found an empty list")
+          return nil
+        }
+        return self.bezierShape(first, at: place + "[0]")
+      }
+      return self.bezierShape(json, at: place)
+    }
+  }
+
+  /// A shape object `{"c", "v", "i", "o"}`.
+  func bezierShape(_ json: JSONValue, at place: String) -> BezierShape? {
+    guard let f = object(json, at: place, what: "a shape (an object with v, i, o, c)") else {
+      return nil
+    }
+    func points(_ key: String) -> [Point]? {
+      guard let v = f[key] else {
+        report(
+          f.place(key), "missing required key (the shape's \(key == "v" ? "vertices" : "tangents"))"
+        )
+        return nil
+      }
+      guard let list = array(v, at: f.place(key)) else { return nil }
+      var out: [Point] = []
+      for (i, item) in list.enumerated() {
+        guard let n = numbers(item, at: f.place(key) + "[\(i)]") else { return nil }
+        guard n.count >= 2 else {
+          report(f.place(key) + "[\(i)]", "expected [x, y], found \(n.count) numbers")
+          return nil
+        }
+        out.append(Point(x: n[0], y: n[1]))
+      }
+      return out
+    }
+    guard let v = points("v"), let i = points("i"), let o = points("o") else { return nil }
+    guard i.count == v.count, o.count == v.count else {
+      report(
+        f.place("v"),
+        "expected as many tangents as vertices, found \(v.count) vertices, \(i.count) in and "
+          + "\(o.count) out tangents")
+      return nil
+    }
+    guard v.count <= LottieFormat.maximumVertices else {
+      report(
+        f.place("v"), "\(v.count) vertices exceed the limit of \(LottieFormat.maximumVertices)")
+      return nil
+    }
+    return BezierShape(vertices: v, inTangents: i, outTangents: o, closed: f.flag("c"))
+  }
+
+  /// An animated property: `{"a": 1, "k": [keyframes]}` or `{"a": 0, "k": value}`, values read
+  /// by `value`.
+  func animated<Value>(
+    _ json: JSONValue, at place: String, layer: String,
+    value: (JSONValue, String) -> Value?
+  ) -> Animated<Value>? {
+    guard let f = object(json, at: place, what: "a property (an object with \"k\")") else {
+      return nil
+    }
+    if f["x"] != nil { warn(layer, "expressions (x): the static value or keyframes are used") }
+    guard let k = f["k"] else {
+      report(f.place("k"), "missing required key (the property's value or keyframes)")
+      return nil
+    }
+    let isKeyframes: Bool
+    if case .array(let items) = k, case .object(let entries)? = items.first,
+      entries.contains(where: { $0.key == "t" })
+    {
+      isKeyframes = true
+    } else {
+      isKeyframes = false
+    }
+    guard isKeyframes, case .array(let items) = k else {
+      return value(k, f.place("k")).map { Animated($0) }
+    }
+    guard items.count <= LottieFormat.maximumKeyframes else {
+      report(
+        f.place("k"),
+        "\(items.count) keyframes exceed the limit of \(LottieFormat.maximumKeyframes)")
+      return nil
+    }
+    var keyframes: [Keyframe<Value>] = []
+    for (n, item) in items.enumerated() {
+      let kplace = f.place("k") + "[\(n)]"
+      guard let kf = object(item, at: kplace, what: "a keyframe (an object with t and s)") else {
+        return nil
+      }
+      guard let tj = kf["t"] else {
+        report(kf.place("t"), "missing required key (the keyframe's frame)")
+        return nil
+      }
+      guard var frame = number(tj, at: kf.place("t")) else { return nil }
+      // Frames go forward; a keyframe before the previous one is taken at the previous frame.
+      if let last = keyframes.last { frame = Swift.max(frame, last.frame) }
+      let start: Value
+      if let s = kf["s"] {
+        guard let v = value(s, kf.place("s")) else { return nil }
+        start = v
+      } else if n == items.count - 1, let previous = keyframes.last {
+        // Files before 5.5 end with a keyframe holding only `t`: the previous segment's `e`.
+        start = previous.end ?? previous.start
+      } else {
+        report(kf.place("s"), "missing required key (the keyframe's value)")
+        return nil
+      }
+      var keyframe = Keyframe<Value>(frame: frame, start: start, end: nil)
+      if let e = kf["e"] {
+        guard let v = value(e, kf.place("e")) else { return nil }
+        keyframe.end = v
+      }
+      keyframe.hold = kf.flag("h")
+      if let o = kf["o"], o != .null {
+        guard let points = easing(o, at: kf.place("o")) else { return nil }
+        keyframe.easeOut = points
+      }
+      if let i = kf["i"], i != .null {
+        guard let points = easing(i, at: kf.place("i")) else { return nil }
+        keyframe.easeIn = points
+      }
+      if let to = kf["to"], to != .null {
+        guard let n = numbers(to, at: kf.place("to")) else { return nil }
+        if n.count >= 2 { keyframe.spatialOut = Point(x: n[0], y: n[1]) }
+      }
+      if let ti = kf["ti"], ti != .null {
+        guard let n = numbers(ti, at: kf.place("ti")) else { return nil }
+        if n.count >= 2 { keyframe.spatialIn = Point(x: n[0], y: n[1]) }
+      }
+      keyframes.append(keyframe)
+    }
+    return Animated(keyframes: keyframes)
+  }
+
+  /// An easing control point `{"x": n | [n...], "y": n | [n...]}`, one point per dimension.
+  func easing(_ json: JSONValue, at place: String) -> [Point]? {
+    guard let f = object(json, at: place, what: "an easing point (an object with x and y)") else {
+      return nil
+    }
+    guard let xj = f["x"], let yj = f["y"] else {
+      report(place, "an easing point needs both x and y")
+      return nil
+    }
+    guard let xs = numbers(xj, at: f.place("x")), let ys = numbers(yj, at: f.place("y")) else {
+      return nil
+    }
+    guard !xs.isEmpty, !ys.isEmpty else {
+      report(place, "an easing point needs at least one x and one y")
+      return nil
+    }
+    let n = Swift.max(xs.count, ys.count)
+    return (0..<n).map { d in
+      Point(x: xs[Swift.min(d, xs.count - 1)], y: ys[Swift.min(d, ys.count - 1)])
+    }
+  }
+}

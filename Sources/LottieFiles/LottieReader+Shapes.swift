@@ -1,0 +1,327 @@
+import Animations
+import Geometry
+import LayerTree
+import SceneFiles
+
+/// A shape layer's `shapes` (and a group's `it`) as layers.
+///
+/// Lottie draws a list's items last to first, so the first item is on top. A fill, stroke or
+/// gradient applies to every path listed before it in its group, nested groups' paths included
+/// (through their transforms); a trim path applies to the paths of its group and of the groups
+/// inside it; a repeater copies what is listed before it. Each style becomes a shape layer (a
+/// gradient layer masked by one, for gradients) holding the paths it applies to, each group a
+/// layer with the group's transform, each repeater a replicator layer.
+extension LottieReader {
+  /// A shape item, read.
+  enum ShapeItem {
+    case source(ShapeSource)
+    case style(Fields, kind: String)
+    case group(Fields)
+    case trim(Trim)
+    case repeater(Fields)
+    case other
+  }
+
+  /// A path-making item (`sh`, `rc`, `el`, `sr`), or the paths of a group, in the group's
+  /// coordinates.
+  struct ShapeSource {
+    /// The path at a frame.
+    var path: (Double) -> Path
+    /// The frames over which it changes (`nil`: static).
+    var frames: ClosedRange<Double>?
+    /// Its keyframe frames (where sampling must land).
+    var keyframeFrames: [Double] = []
+    /// A `sh` path whose keyframes can morph as a path animation.
+    var morph: Animated<BezierShape>? = nil
+  }
+
+  /// A trim path (`tm`): start `s` and end `e` in percent, offset `o` in degrees, and whether
+  /// each path is trimmed on its own (`m: 1`, simultaneously) or all as one (`m: 2`).
+  struct Trim {
+    var start: Animated<[Double]>
+    var end: Animated<[Double]>
+    var offset: Animated<[Double]>
+    var individually: Bool
+
+    var isAnimated: Bool { start.isAnimated || end.isAnimated || offset.isAnimated }
+
+    var frames: ClosedRange<Double> {
+      let all = [start, end, offset].filter(\.isAnimated).map(\.frameRange)
+      return (all.map(\.lowerBound).min() ?? 0)...(all.map(\.upperBound).max() ?? 0)
+    }
+
+    /// The visible part at `frame` as fractions of the length: `from` in 0..<1, `to` in
+    /// `from`...`from + 1` (past 1: it wraps round to the start), as lottie-web computes it.
+    func range(at frame: Double) -> (from: Double, to: Double) {
+      var s = component(start.value(at: frame), 0) / 100
+      var e = component(end.value(at: frame), 0) / 100
+      if s > e { swap(&s, &e) }
+      s = Swift.max(0, Swift.min(1, s))
+      e = Swift.max(0, Swift.min(1, e))
+      if e - s >= 1 { return (0, 1) }
+      let o = component(offset.value(at: frame), 0) / 360
+      s += o
+      e += o
+      let shift = (s.isFinite ? s : 0).rounded(.down)
+      return (s - shift, e - shift)
+    }
+  }
+
+  /// Builds the items of `json` (a `shapes` or `it` list) into `container`.
+  func readShapes(_ json: JSONValue, at place: String, layer label: String, into container: Layer) {
+    guard let list = array(json, at: place) else { return }
+    let items = list.enumerated().map { readShapeItem($1, at: "\(place)[\($0)]", layer: label) }
+    buildItems(items[...], layer: label, inheritedTrim: nil, into: container)
+  }
+
+  func readShapeItem(_ json: JSONValue, at place: String, layer label: String) -> ShapeItem {
+    guard let f = object(json, at: place, what: "a shape item (an object)") else { return .other }
+    guard let ty = f["ty"] else {
+      report(f.place("ty"), "missing required key (the shape item's type)")
+      return .other
+    }
+    guard case .string(let type) = ty else {
+      report(f.place("ty"), "expected a string, found \(ty.kindDescription)")
+      return .other
+    }
+    if f.flag("hd") { return .other }
+    switch type {
+    case "sh", "rc", "el", "sr":
+      return readSource(f, type: type, layer: label).map(ShapeItem.source) ?? .other
+    case "fl", "st", "gf", "gs": return .style(f, kind: type)
+    case "gr": return .group(f)
+    case "tm":
+      guard let s = vector(f, "s", default: [0], layer: label),
+        let e = vector(f, "e", default: [100], layer: label),
+        let o = vector(f, "o", default: [0], layer: label)
+      else { return .other }
+      return .trim(Trim(start: s, end: e, offset: o, individually: number(f, "m", default: 1) == 2))
+    case "rp": return .repeater(f)
+    case "tr": return .other  // read by its group
+    case "rd": warn(label, "rounded corners (rd): corners drawn sharp"); return .other
+    case "mm": warn(label, "merge paths (mm): the paths drawn unmerged"); return .other
+    default:
+      warn(label, "shape item \"\(type)\": ignored")
+      return .other
+    }
+  }
+
+  /// A geometry item as a source of paths.
+  func readSource(_ f: Fields, type: String, layer label: String) -> ShapeSource? {
+    let reversed = number(f, "d", default: 1) == 3
+    switch type {
+    case "sh":
+      guard let ks = f["ks"] else {
+        report(f.place("ks"), "missing required key (the path)")
+        return nil
+      }
+      guard let shape = shape(ks, at: f.place("ks"), layer: label) else { return nil }
+      if !shape.isAnimated {
+        let path = shape.initial.path()
+        return ShapeSource(path: { _ in path })
+      }
+      return ShapeSource(
+        path: { shape.value(at: $0).path(curvesOnly: true) }, frames: shape.frameRange,
+        keyframeFrames: shape.keyframes.map(\.frame), morph: shape)
+    case "rc":
+      guard let p = vector(f, "p", default: [0, 0], layer: label),
+        let s = vector(f, "s", default: [0, 0], layer: label),
+        let r = vector(f, "r", default: [0], layer: label)
+      else { return nil }
+      return source([p, s, r]) { frame in
+        let pv = p.value(at: frame), sv = s.value(at: frame)
+        return ShapeGeometry.rectangle(
+          center: Point(x: component(pv, 0), y: component(pv, 1)),
+          size: Size(width: component(sv, 0), height: component(sv, 1)),
+          roundness: component(r.value(at: frame), 0), reversed: reversed)
+      }
+    case "el":
+      guard let p = vector(f, "p", default: [0, 0], layer: label),
+        let s = vector(f, "s", default: [0, 0], layer: label)
+      else { return nil }
+      return source([p, s]) { frame in
+        let pv = p.value(at: frame), sv = s.value(at: frame)
+        return ShapeGeometry.ellipse(
+          center: Point(x: component(pv, 0), y: component(pv, 1)),
+          size: Size(width: component(sv, 0), height: component(sv, 1)), reversed: reversed)
+      }
+    default:  // "sr"
+      let props = ["p", "r", "pt", "or", "ir", "os", "is"].map { key in
+        vector(f, key, default: key == "p" ? [0, 0] : [0], layer: label)
+      }
+      guard props.allSatisfy({ $0 != nil }) else { return nil }
+      let v = props.map { $0! }
+      let star = number(f, "sy", default: 1) != 2
+      return source(v) { frame in
+        let pv = v[0].value(at: frame)
+        return ShapeGeometry.polystar(
+          star: star, points: component(v[2].value(at: frame), 0),
+          center: Point(x: component(pv, 0), y: component(pv, 1)),
+          rotation: component(v[1].value(at: frame), 0),
+          outerRadius: component(v[3].value(at: frame), 0),
+          innerRadius: component(v[4].value(at: frame), 0),
+          outerRoundness: component(v[5].value(at: frame), 0),
+          innerRoundness: component(v[6].value(at: frame), 0), reversed: reversed)
+      }
+    }
+  }
+
+  /// A source whose path `make` builds from `properties` at a frame.
+  func source(_ properties: [Animated<[Double]>], _ make: @escaping (Double) -> Path) -> ShapeSource
+  {
+    let animated = properties.filter(\.isAnimated)
+    guard !animated.isEmpty else {
+      let path = make(0)
+      return ShapeSource(path: { _ in path })
+    }
+    let lower = animated.map(\.frameRange.lowerBound).min()!
+    let upper = animated.map(\.frameRange.upperBound).max()!
+    return ShapeSource(
+      path: make, frames: lower...upper,
+      keyframeFrames: animated.flatMap { $0.keyframes.map(\.frame) })
+  }
+
+  /// Builds `items` into `container`, bottom (last item) first.
+  func buildItems(
+    _ items: ArraySlice<ShapeItem>, layer label: String, inheritedTrim: Trim?, into container: Layer
+  ) {
+    var items = items
+    // What a repeater copies (the items before it) goes into a replicator, drawn where the
+    // repeater is listed.
+    var repeated: (Layer, Int)? = nil
+    if let r = items.lastIndex(where: {
+      if case .repeater = $0 { return true } else { return false }
+    }),
+      case .repeater(let f) = items[r]
+    {
+      let replicator = readRepeater(f, layer: label)
+      buildItems(
+        items[items.startIndex..<r], layer: label, inheritedTrim: inheritedTrim, into: replicator)
+      repeated = (replicator, r)
+      items = items[r...]
+    }
+    let groupTrim = items.lazy.compactMap {
+      if case .trim(let t) = $0 { return t } else { return nil }
+    }.first
+    for i in items.indices.reversed() {
+      if let (replicator, r) = repeated, r == i { container.addSublayer(replicator) }
+      switch items[i] {
+      case .style(let f, let kind):
+        let sources = collectSources(items[items.startIndex..<i], layer: label)
+        guard !sources.isEmpty else { continue }
+        readStyle(
+          f, kind: kind, sources: sources, trim: groupTrim ?? inheritedTrim, layer: label,
+          into: container)
+      case .group(let f):
+        guard let it = f["it"] else {
+          report(f.place("it"), "missing required key (the group's items)")
+          continue
+        }
+        guard let list = array(it, at: f.place("it")) else { continue }
+        let t = transformLayers(
+          groupTransform(list), at: f.place("it") + "[\(list.count - 1)]", layer: label,
+          name: f.string("nm"), opacity: true)
+        let inner = list.enumerated().map {
+          readShapeItem($1, at: f.place("it") + "[\($0)]", layer: label)
+        }
+        buildItems(
+          inner[...], layer: label, inheritedTrim: groupTrim ?? inheritedTrim, into: t.content)
+        container.addSublayer(t.outer)
+      default: break
+      }
+    }
+  }
+
+  /// A group's transform: its `tr` item (the last, by convention).
+  func groupTransform(_ list: [JSONValue]) -> JSONValue? {
+    list.last(where: { item in
+      if case .object(let e) = item {
+        return e.contains { $0.key == "ty" && $0.value == .string("tr") }
+      }
+      return false
+    })
+  }
+
+  /// The paths the items before a style make, nested groups' through their transforms.
+  func collectSources(_ items: ArraySlice<ShapeItem>, layer label: String) -> [ShapeSource] {
+    var out: [ShapeSource] = []
+    for item in items {
+      switch item {
+      case .source(let s): out.append(s)
+      case .group(let f):
+        guard case .array(let list)? = f["it"] else { continue }
+        let inner = list.enumerated().map {
+          readShapeItemQuietly($1, at: f.place("it") + "[\($0)]", layer: label)
+        }
+        let sources = collectSources(inner[...], layer: label)
+        guard !sources.isEmpty else { continue }
+        let matrix = transformMatrix(groupTransform(list), layer: label)
+        for s in sources {
+          guard let matrix else {
+            out.append(s)
+            continue
+          }
+          let frames = [s.frames, matrix.frames].compactMap { $0 }
+          out.append(
+            ShapeSource(
+              path: { s.path($0).applying(matrix.value($0)) },
+              frames: frames.isEmpty
+                ? nil
+                : frames.map(\.lowerBound).min()!...frames.map(\.upperBound).max()!,
+              keyframeFrames: s.keyframeFrames))
+        }
+      default: break
+      }
+    }
+    return out
+  }
+
+  /// Reads an item a second time (for a parent's style) without repeating its messages.
+  func readShapeItemQuietly(_ json: JSONValue, at place: String, layer label: String) -> ShapeItem {
+    let (p, w) = (problems.count, warnings.count)
+    let item = readShapeItem(json, at: place, layer: label)
+    dropMessages(after: p, w)
+    return item
+  }
+
+  /// A group transform as a matrix at each frame (`nil`: the identity).
+  func transformMatrix(
+    _ json: JSONValue?, layer label: String
+  ) -> (value: (Double) -> AffineTransform, frames: ClosedRange<Double>?)? {
+    guard let json, case .object(let entries) = json else { return nil }
+    let f = Fields(entries: entries, place: "")
+    let (pc, wc) = (problems.count, warnings.count)
+    defer { dropMessages(after: pc, wc) }
+    guard let a = vector(f, "a", default: [0, 0], layer: label),
+      let p = vector(f, "p", default: [0, 0], layer: label),
+      let s = vector(f, "s", default: [100, 100], layer: label),
+      let r = vector(f, "r", default: [0], layer: label),
+      let sk = vector(f, "sk", default: [0], layer: label),
+      let sa = vector(f, "sa", default: [0], layer: label)
+    else { return nil }
+    let all = [a, p, s, r, sk, sa]
+    let animated = all.filter(\.isAnimated)
+    let value: (Double) -> AffineTransform = { frame in
+      let av = a.value(at: frame), pv = p.value(at: frame), sv = s.value(at: frame)
+      return AffineTransform.translation(x: -component(av, 0), y: -component(av, 1))
+        .concatenating(.scale(x: component(sv, 0) / 100, y: component(sv, 1) / 100))
+        .concatenating(skew(sk.value(at: frame), sa.value(at: frame)))
+        .concatenating(.rotation(radians(r.value(at: frame))))
+        .concatenating(.translation(x: component(pv, 0), y: component(pv, 1)))
+    }
+    if animated.isEmpty {
+      let m = value(0)
+      return m.isIdentity ? nil : ({ _ in m }, nil)
+    }
+    return (
+      value,
+      animated.map(\.frameRange.lowerBound).min()!...animated.map(\.frameRange.upperBound).max()!
+    )
+  }
+
+  /// Forgets messages recorded after the given counts.
+  func dropMessages(after problemCount: Int, _ warningCount: Int) {
+    dropProblems(after: problemCount)
+    dropWarnings(after: warningCount)
+  }
+}

@@ -1,0 +1,169 @@
+import Animations
+import Geometry
+import LayerTree
+import SceneFiles
+
+/// Fills, strokes and gradients (`fl`, `st`, `gf`, `gs`) as shape layers.
+extension LottieReader {
+  /// Builds one style over `sources` into `container`.
+  func readStyle(
+    _ f: Fields, kind: String, sources: [ShapeSource], trim: Trim?, layer label: String,
+    into container: Layer
+  ) {
+    let stroked = kind == "st" || kind == "gs"
+    let shape = ShapeLayer()
+    shape.name = f.string("nm")
+    shape.anchorPoint = .zero
+    // A trim cuts the path for fills; strokes take it as strokeStart and strokeEnd.
+    setPath(of: shape, sources: sources, trim: stroked ? nil : trim)
+    if let o = vector(f, "o", default: [100], layer: label) {
+      shape.opacity = unit(o.initial)
+      animate(shape, "opacity", o) { .scalar(unit($0)) }
+    }
+    if stroked {
+      shape.fillColor = nil
+      readStrokeStyle(f, onto: shape, layer: label)
+    } else {
+      shape.fillRule = number(f, "r", default: 1) == 2 ? .evenOdd : .nonZero
+    }
+    let drawn: Layer
+    switch kind {
+    case "fl", "st":
+      guard let c = vector(f, "c", default: [0, 0, 0, 1], layer: label) else { return }
+      let key = stroked ? "strokeColor" : "fillColor"
+      let color = Self.color(c.initial)
+      if stroked { shape.strokeColor = color } else { shape.fillColor = color }
+      animate(shape, key, c) { .color(Self.color($0)) }
+      drawn = shape
+    default:
+      // The gradient shows through the shape (its opacity on the gradient layer).
+      guard let gradient = readGradient(f, sources: sources, layer: label) else { return }
+      gradient.opacity = shape.opacity
+      for animation in shape.animationKeys where animation == "lottie.opacity" {
+        if let a = shape.animation(forKey: animation) { gradient.add(a, forKey: animation) }
+      }
+      shape.opacity = 1
+      shape.removeAnimation(forKey: "lottie.opacity")
+      if stroked { shape.strokeColor = .black } else { shape.fillColor = .black }
+      let origin = gradient.position
+      shape.position = Point(x: -origin.x, y: -origin.y)
+      gradient.mask = shape
+      drawn = gradient
+    }
+    guard stroked, let trim else {
+      container.addSublayer(drawn)
+      return
+    }
+    applyTrim(trim, to: shape, drawn: drawn, into: container)
+  }
+
+  /// The path of `shape`: the sources' paths together, trimmed by `trim` (fills), animated as a
+  /// path morph when it is one `sh`'s keyframes, else sampled.
+  func setPath(of shape: ShapeLayer, sources: [ShapeSource], trim: Trim?) {
+    func path(at frame: Double) -> Path {
+      var out = Path()
+      for s in sources { out.addPath(s.path(frame)) }
+      guard let trim else { return out }
+      return Self.trimmed(out, trim.range(at: frame))
+    }
+    shape.path = path(at: sources.compactMap(\.frames?.lowerBound).min() ?? 0)
+    var ranges = sources.compactMap(\.frames)
+    if let trim, trim.isAnimated { ranges.append(trim.frames) }
+    guard !ranges.isEmpty else { return }
+    if sources.count == 1, let morph = sources[0].morph, trim == nil {
+      shape.path = morph.initial.path(curvesOnly: true)
+      animate(shape, "path", morph)
+      return
+    }
+    let lower = ranges.map(\.lowerBound).min()!, upper = ranges.map(\.upperBound).max()!
+    bake(shape, "path", frames: lower...upper, keyframeFrames: sources.flatMap(\.keyframeFrames)) {
+      .path(path(at: $0))
+    }
+  }
+
+  /// The part of `path` a trim range shows (wrapping past the end round to the start).
+  static func trimmed(_ path: Path, _ range: (from: Double, to: Double)) -> Path {
+    if range.from == 0 && range.to >= 1 { return path }
+    if range.to <= range.from { return Path() }
+    if range.to <= 1 { return path.trimmed(from: range.from, to: range.to) }
+    var out = path.trimmed(from: range.from, to: 1)
+    out.addPath(path.trimmed(from: 0, to: range.to - 1))
+    return out
+  }
+
+  /// A stroke's width, caps, joins, miter limit and dashes.
+  func readStrokeStyle(_ f: Fields, onto shape: ShapeLayer, layer label: String) {
+    if let w = vector(f, "w", default: [1], layer: label) {
+      shape.lineWidth = Swift.max(0, component(w.initial, 0))
+      animate(shape, "lineWidth", w) { .scalar(Swift.max(0, component($0, 0))) }
+    }
+    shape.lineCap = [1: .butt, 2: .round, 3: .square][code(f, "lc", default: 2)] ?? .round
+    shape.lineJoin =
+      [1: .miter, 2: .round, 3: .bevel][code(f, "lj", default: 2)] ?? .round
+    shape.miterLimit = Swift.max(1, number(f, "ml", default: 4))
+    guard case .array(let dashes)? = f["d"] else { return }
+    var pattern: [Double] = [], phase = 0.0
+    for (i, item) in dashes.enumerated() {
+      let place = f.place("d") + "[\(i)]"
+      guard let d = object(item, at: place, what: "a dash (an object with n and v)"),
+        let v = vector(d, "v", default: [0], layer: label)
+      else { return }
+      if v.isAnimated { warn(label, "animated dashes (d): their first value is used") }
+      let value = Swift.max(0, component(v.initial, 0))
+      switch d.string("n") {
+      case "o": phase = component(v.initial, 0)
+      default: pattern.append(value)
+      }
+    }
+    if pattern.count % 2 == 1 { pattern += pattern }
+    if !pattern.isEmpty && pattern.contains(where: { $0 > 0 }) {
+      shape.lineDashPattern = pattern
+      shape.lineDashPhase = phase
+    }
+  }
+
+  /// Trims a stroke through `strokeStart`/`strokeEnd`; a range wrapping past the end adds a
+  /// copy drawing the wrapped part.
+  func applyTrim(_ trim: Trim, to shape: ShapeLayer, drawn: Layer, into container: Layer) {
+    let r0 = trim.range(at: trim.isAnimated ? trim.frames.lowerBound : 0)
+    shape.strokeStart = r0.from
+    shape.strokeEnd = Swift.min(1, r0.to)
+    let frames = trim.isAnimated ? trim.frames : 0...0
+    var wraps = r0.to > 1
+    if trim.isAnimated {
+      bake(shape, "strokeStart", frames: frames) { .scalar(trim.range(at: $0).from) }
+      bake(shape, "strokeEnd", frames: frames) { .scalar(Swift.min(1, trim.range(at: $0).to)) }
+      let span = frames.upperBound - frames.lowerBound
+      let step = Swift.max(0.5, span / Double(Self.maximumSamples))
+      var f = frames.lowerBound
+      while f <= frames.upperBound && !wraps {
+        wraps = trim.range(at: f).to > 1
+        f += step
+      }
+    }
+    container.addSublayer(drawn)
+    guard wraps else { return }
+    // The wrapped part: the same stroke from the start to `to - 1`.
+    let copy = drawn.copyTree()
+    let copyShape = (copy.mask as? ShapeLayer) ?? (copy as? ShapeLayer)
+    guard let copyShape else { return }
+    copyShape.removeAnimation(forKey: "lottie.strokeStart")
+    copyShape.removeAnimation(forKey: "lottie.strokeEnd")
+    copyShape.strokeStart = 0
+    copyShape.strokeEnd = Swift.max(0, r0.to - 1)
+    if trim.isAnimated {
+      bake(copyShape, "strokeEnd", frames: frames) {
+        .scalar(Swift.max(0, trim.range(at: $0).to - 1))
+      }
+    }
+    container.addSublayer(copy)
+  }
+
+  /// A Lottie colour (`[r, g, b]` or `[r, g, b, a]`, 0...1) as a colour.
+  static func color(_ v: [Double]) -> Color {
+    func c(_ i: Int, _ d: Double) -> Double {
+      Swift.max(0, Swift.min(1, i < v.count ? v[i] : d))
+    }
+    return Color(red: c(0, 0), green: c(1, 0), blue: c(2, 0), alpha: c(3, 1))
+  }
+}

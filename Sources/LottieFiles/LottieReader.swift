@@ -1,0 +1,175 @@
+import Geometry
+import SceneFiles
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Turns a parsed Lottie document into a scene, collecting every structural problem (refused,
+/// as scene-format.md's rules say) and every unsupported feature (warned once per feature).
+final class LottieReader {
+  /// Structural problems, in document order: the file is refused when there is any.
+  private(set) var problems: [SceneFormat.Problem] = []
+  /// Unsupported features, once per feature, in the order first met.
+  private(set) var warnings: [LottieFormat.Warning] = []
+  private var warnedFeatures: Set<String> = []
+  /// The file named in warnings.
+  let file: String
+  /// The folder external images (`u` + `p`) resolve against, with a trailing slash or empty.
+  let baseDirectory: String
+  /// Images held by a dotLottie archive, by their path inside it (`images/img_0.png`).
+  let archivedImages: [String: [UInt8]]
+  /// The composition's frame rate (`fr`), for seconds from frames.
+  var frameRate: Double = 30
+  /// Layers built so far (against `LottieFormat.maximumLayerCount`).
+  var layerCount = 0
+  /// The precomposition assets by id, and those being built (a cycle is refused).
+  var assets: [String: (json: JSONValue, place: String)] = [:]
+  var assetsInProgress: Set<String> = []
+  /// The frames of the composition being read that can show (its own frames, narrowed by the
+  /// layers and time mappings that show it): layers outside them are not built, and sampling
+  /// stays within them.
+  var visibleFrames: ClosedRange<Double> = 0...0
+  /// The local frames of the layer being built that can show (`nil`: not known, no narrowing).
+  var layerFrames: ClosedRange<Double>? = nil
+  /// Sampled values so far (against `LottieFormat.maximumSamplingWork`).
+  var samplingWork = 0
+  /// Font families by the names text documents use (`fonts.list[n].fName` to `fFamily`).
+  var fontNames: [String: String] = [:]
+
+  init(file: String, baseDirectory: String, archivedImages: [String: [UInt8]] = [:]) {
+    self.file = file
+    self.baseDirectory =
+      baseDirectory.isEmpty || baseDirectory.hasSuffix("/") ? baseDirectory : baseDirectory + "/"
+    self.archivedImages = archivedImages
+  }
+
+  /// Records a structural problem at `place` (a JSON path such as `layers[2].ks.o.k`).
+  func report(_ place: String, _ message: String) {
+    problems.append(
+      SceneFormat.Problem(place: MessageText.place(place), message: MessageText.message(message)))
+  }
+
+  /// Records an unsupported feature of the layer at `layer` (`layers[4] "Heart"`), once per
+  /// feature and file.
+  /// `key` says which warnings are the same feature (default: the feature's text).
+  func warn(_ layer: String, _ feature: String, key: String? = nil) {
+    guard warnedFeatures.insert(key ?? feature).inserted else { return }
+    warnings.append(
+      LottieFormat.Warning(
+        file: file, layer: MessageText.message(layer), feature: MessageText.message(feature),
+        key: key ?? feature))
+  }
+
+  /// How a layer is named in warnings: its place and its `nm`.
+  static func layerLabel(_ place: String, _ fields: Fields?) -> String {
+    guard let name = fields?.string("nm") else { return place }
+    return "\(place) \"\(name)\""
+  }
+
+  // MARK: Reading JSON
+
+  /// An object's entries with its place, for keyed access that reports wrong kinds.
+  struct Fields {
+    let entries: [(key: String, value: JSONValue)]
+    let place: String
+
+    subscript(_ key: String) -> JSONValue? {
+      entries.first(where: { $0.key == key })?.value
+    }
+
+    /// The place of `key` inside the object.
+    func place(_ key: String) -> String { place.isEmpty ? key : "\(place).\(key)" }
+
+    /// The string at `key`, if it is one.
+    func string(_ key: String) -> String? {
+      if case .string(let s)? = self[key] { return s }
+      return nil
+    }
+
+    /// Whether `key` holds a true flag (`1` or `true`).
+    func flag(_ key: String) -> Bool {
+      switch self[key] {
+      case .bool(true)?: return true
+      case .number(let x)?: return x != 0
+      default: return false
+      }
+    }
+  }
+
+  /// `json` as an object, or `nil` (reported as expecting `what`).
+  func object(_ json: JSONValue, at place: String, what: String = "an object") -> Fields? {
+    guard case .object(let entries) = json else {
+      report(place, "expected \(what), found \(json.kindDescription)")
+      return nil
+    }
+    return Fields(entries: entries, place: place)
+  }
+
+  /// `json` as a list, or `nil` (reported).
+  func array(_ json: JSONValue, at place: String) -> [JSONValue]? {
+    guard case .array(let items) = json else {
+      report(place, "expected a list, found \(json.kindDescription)")
+      return nil
+    }
+    return items
+  }
+
+  /// `json` as a finite number (`true`/`false` count as 1/0, as lottie-web reads flags), or
+  /// `nil` (reported).
+  func number(_ json: JSONValue, at place: String) -> Double? {
+    switch json {
+    case .number(let x) where x.isFinite: return x
+    case .bool(let b): return b ? 1 : 0
+    default:
+      report(place, "expected a number, found \(json.kindDescription)")
+      return nil
+    }
+  }
+
+  /// The number at `key`, `fallback` when absent, `nil` when wrong (reported).
+  func number(_ f: Fields, _ key: String, default fallback: Double) -> Double {
+    guard let v = f[key] else { return fallback }
+    return number(v, at: f.place(key)) ?? fallback
+  }
+
+  /// A list of finite numbers (a bare number is a list of one, as Lottie writes scalars either
+  /// way), or `nil` (reported).
+  func numbers(_ json: JSONValue, at place: String) -> [Double]? {
+    switch json {
+    case .number, .bool: return number(json, at: place).map { [$0] }
+    case .array(let items):
+      var out: [Double] = []
+      out.reserveCapacity(items.count)
+      for (i, item) in items.enumerated() {
+        guard let x = number(item, at: "\(place)[\(i)]") else { return nil }
+        out.append(x)
+      }
+      return out
+    default:
+      report(place, "expected a number or a list of numbers, found \(json.kindDescription)")
+      return nil
+    }
+  }
+}
+
+extension LottieReader {
+  /// Forgets problems recorded after the first `count`.
+  func dropProblems(after count: Int) { problems.removeSubrange(count...) }
+
+  /// Forgets warnings recorded after the first `count` (they may be given again).
+  func dropWarnings(after count: Int) {
+    for w in warnings[count...] { warnedFeatures.remove(w.key) }
+    warnings.removeSubrange(count...)
+  }
+}
+
+extension LottieReader {
+  /// A whole-number code at `key` (a layer type, a cap style): the number rounded down, any
+  /// value out of -1,000,000...1,000,000 taken as -1 (no code), `fallback` when absent.
+  func code(_ f: Fields, _ key: String, default fallback: Int) -> Int {
+    guard f[key] != nil else { return fallback }
+    let x = number(f, key, default: Double(fallback))
+    return abs(x) <= 1_000_000 ? Int(x.rounded(.down)) : -1
+  }
+}

@@ -1,0 +1,165 @@
+import Flipbook
+import FlipbookTestSupport
+import Foundation
+import GoldenTesting
+import Testing
+
+/// Recognition by content, dotLottie archives, refusals by JSON path, warnings, `--strict`, the
+/// commands and the golden kit on Lottie files.
+@Suite struct ReadingTests {
+  let folder = FixtureFiles.temporaryFolder()
+  static let lottie = FixtureFiles.root + "/lottie"
+
+  @Test func lottieIsRecognisedByContentWhateverItsName() throws {
+    let json = LottieTest.document(layers: "[]", w: 64, h: 48)
+    let path = folder + "/animation.txt"
+    try AtomicFile.write(Array(json.utf8), to: path)
+    let scene = try Scene(contentsOf: path)
+    #expect(scene.size == Size(width: 64, height: 48))
+    #expect(scene.duration == 4)
+    #expect(LottieFormat.isLottie(Array(json.utf8)))
+    // A scene file is still a scene file, through the same door.
+    let sceneFile = FixtureFiles.root + "/scenes/readme-example.json"
+    let a = try Scene(contentsOf: sceneFile), b = try SceneFormat.load(contentsOf: sceneFile)
+    #expect(a.size == b.size && a.scale == b.scale && a.layers.count == b.layers.count)
+    #expect(try a.makeFrame(at: 0).makeBitmap() == b.makeFrame(at: 0).makeBitmap())
+    #expect(!LottieFormat.isLottie(try AtomicFile.read(sceneFile)))
+  }
+
+  @Test func dotLottieArchiveReadsItsFirstAnimationAndImages() throws {
+    let archive = try LottieFormat.load(contentsOf: Self.lottie + "/archive.lottie")
+    let embedded = try LottieFormat.load(contentsOf: Self.lottie + "/image.json")
+    #expect(archive.warnings.isEmpty)
+    #expect(archive.scene.size == Size(width: 100, height: 100))
+    for time in [0, 0.5] {
+      #expect(
+        try archive.scene.makeFrame(at: time).makeBitmap()
+          == embedded.scene.makeFrame(at: time).makeBitmap())
+    }
+    let picture = try LottieTest.layer("Picture", in: archive.scene, at: 0)
+    #expect(picture.sublayers.first?.sublayers.first?.sublayers.first?.contents?.width == 24)
+  }
+
+  @Test func damagedArchivesAreRefused() throws {
+    var bytes = try AtomicFile.read(Self.lottie + "/archive.lottie")
+    bytes[bytes.count / 2] ^= 0xFF
+    #expect(throws: SceneFormat.DecodingError.self) {
+      try LottieFormat.decode(bytes, file: "broken.lottie")
+    }
+    let cut = Array(bytes.prefix(40))
+    do {
+      _ = try LottieFormat.decode(cut, file: "cut.lottie")
+      Issue.record("a cut archive was read")
+    } catch {
+      #expect(error.description == "cut.lottie: a damaged zip archive (no central directory)")
+    }
+  }
+
+  @Test func malformedStructureIsRefusedByJSONPath() throws {
+    #expect(
+      LottieTest.problems(
+        #"{"v": "5", "fr": 30, "ip": 0, "op": 10, "w": 10, "h": 10, "layers": 5}"#)
+        == ["test.json: layers: expected a list, found a number"])
+    #expect(
+      LottieTest.problems(
+        LottieTest.document(layers: #"["heart", {"ty": 4, "ks": {}, "shapes": [7]}]"#))
+        == [
+          "test.json: layers[0]: expected a layer (an object), found a string",
+          "test.json: layers[1].shapes[0]: expected a shape item (an object), found a number",
+        ])
+    let noValue = LottieTest.shapeLayer(
+      "Heart", ks: #"{"o": {"a": 1, "k": [{"t": 0}, {"t": 10, "s": [50]}]}}"#)
+    #expect(
+      LottieTest.problems(LottieTest.document(layers: "[\(noValue)]"))
+        == ["test.json: layers[0].ks.o.k[0].s: missing required key (the keyframe's value)"])
+    #expect(
+      LottieTest.problems(
+        #"{"v": "5", "fr": 30, "ip": 0, "op": 10, "w": 10, "h": 10, "layers": [}"#)
+        == ["test.json:1:70: invalid JSON: unexpected '}'; expected a value"])
+    let missing = LottieTest.document(
+      layers: #"[{"ty": 0, "refId": "nowhere", "ks": {}, "nm": "A"}]"#)
+    // A dangling reference is not the format's structure: drawn without it, with a warning.
+    #expect(LottieTest.problems(missing).isEmpty)
+    #expect(
+      try LottieTest.read(missing).warnings.map(\.description) == [
+        #"test.json: layers[0] "A": unsupported missing asset "nowhere" (refId): not drawn"#
+      ])
+    let loop = LottieTest.document(
+      layers: #"[{"ty": 0, "refId": "a", "ks": {}}]"#,
+      assets: #"[{"id": "a", "layers": [{"ty": 0, "refId": "a", "ks": {}}]}]"#)
+    #expect(
+      LottieTest.problems(loop) == [
+        #"test.json: assets[0].layers[0].refId: precomposition "a" contains itself"#
+      ])
+  }
+
+  static let expression = LottieTest.shapeLayer(
+    "Heart", ind: 1, ks: #"{"o": {"a": 0, "k": 50, "x": "wiggle(2, 10)"}}"#)
+  static let expression2 = LottieTest.shapeLayer(
+    "Other", ind: 2, ks: #"{"r": {"a": 0, "k": 5, "x": "time * 10"}}"#, extra: #""ddd": 1"#)
+
+  @Test func unsupportedFeaturesWarnOncePerFeatureNamingTheLayer() throws {
+    let json = LottieTest.document(layers: "[\(Self.expression), \(Self.expression2)]")
+    let document = try LottieTest.read(json)
+    #expect(
+      document.warnings.map(\.description) == [
+        #"test.json: layers[0] "Heart": unsupported expressions (x): the static value or keyframes are used"#,
+        #"test.json: layers[1] "Other": unsupported 3D layers (ddd): drawn flat"#,
+      ])
+    // The static value is used.
+    #expect(try LottieTest.layer("Heart", in: document.scene, at: 0).opacity == 0.5)
+  }
+
+  @Test func strictTurnsWarningsIntoErrors() {
+    let json = LottieTest.document(layers: "[\(Self.expression)]")
+    do {
+      _ = try LottieFormat.decode(Array(json.utf8), file: "test.json", strict: true)
+      Issue.record("a strict read accepted an unsupported feature")
+    } catch {
+      #expect(
+        error.description
+          == #"test.json: layers[0] "Heart": unsupported expressions (x): the static value or keyframes are used (--strict)"#
+      )
+    }
+  }
+
+  @Test func commandsTakeLottieFilesAndStrict() throws {
+    let json = LottieTest.document(layers: "[\(Self.expression)]")
+    let path = folder + "/heart.lottie.json"
+    try AtomicFile.write(Array(json.utf8), to: path)
+    let png = folder + "/heart.png"
+    let frame = try Tools.run(Tools.flipbook, ["frame", path, "--time", "0.5", "-o", png])
+    #expect(frame.status == 0)
+    #expect(
+      frame.errors.contains(#"warning: \#(path): layers[0] "Heart": unsupported expressions (x)"#))
+    #expect(FixtureFiles.exists(png))
+    let strict = try Tools.run(
+      Tools.flipbook, ["frame", path, "--time", "0", "-o", folder + "/s.png", "--strict"])
+    #expect(strict.status == 1)
+    #expect(strict.errors.contains("(--strict)"))
+    #expect(!FixtureFiles.exists(folder + "/s.png"))
+    let gif = folder + "/shapes.gif"
+    let render = try Tools.run(
+      Tools.flipbook, ["render", Self.lottie + "/shapes.json", "-o", gif, "--quiet"])
+    #expect(render.status == 0, "\(render.errors)")
+    let frames = try GIF.decode(try AtomicFile.read(gif)).frames
+    #expect(frames.count > 1)
+  }
+
+  @Test func inspectNamesLayersAfterTheirNm() throws {
+    let result = try Tools.run(
+      Tools.flipbook, ["inspect", Self.lottie + "/shapes.json", "--time", "0"])
+    #expect(result.status == 0)
+    for name in [
+      "Badge", "Star", "Star Fill", "Star Stroke", "Ring", "Ring Stroke", "Card", "Card Fill",
+    ] {
+      #expect(result.output.contains(#""name": "\#(name)""#), "\(name)")
+    }
+  }
+
+  @Test func goldenKitAssertsOnLottieFiles() {
+    assertGolden(
+      contentsOf: Self.lottie + "/shapes.json", at: [0, 1], named: "shapes",
+      scale: 0.5)
+  }
+}

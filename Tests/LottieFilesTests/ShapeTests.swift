@@ -1,0 +1,261 @@
+import Flipbook
+import FlipbookTestSupport
+import Glibc
+import Testing
+
+/// Each Lottie shape's geometry, modifiers and drawing order, read from what the reader builds.
+@Suite struct ShapeTests {
+  /// The scene of one shape layer with `items` in a group, filled by a style named "Style".
+  static func scene(
+    _ items: String,
+    style: String = #"{"ty": "fl", "nm": "Style", "c": {"a": 0, "k": [1, 0, 0, 1]}}"#
+  ) throws -> Scene {
+    let shapes = """
+      [{"ty": "gr", "nm": "Group", "it": [\(items), \(style), {"ty": "tr"}]}]
+      """
+    return try LottieTest.read(
+      LottieTest.document(layers: "[\(LottieTest.shapeLayer("Shapes", shapes: shapes))]")
+    ).scene
+  }
+
+  static func path(_ scene: Scene, at time: Double = 0, named name: String = "Style") throws -> Path
+  {
+    let layer = try LottieTest.layer(name, in: scene, at: time)
+    return (layer as? ShapeLayer)?.path ?? Path()
+  }
+
+  /// The points a path passes through (moves, line and curve ends).
+  static func points(_ path: Path) -> [Point] {
+    path.elements.compactMap {
+      switch $0 {
+      case .move(let p), .line(let p): return p
+      case .curve(let p, _, _): return p
+      case .quadCurve(let p, _): return p
+      case .closeSubpath: return nil
+      }
+    }
+  }
+
+  @Test func rectangleStartsTopRightClockwise() throws {
+    let s = try Self.scene(
+      #"{"ty": "rc", "p": {"a": 0, "k": [50, 40]}, "s": {"a": 0, "k": [20, 10]}, "r": {"a": 0, "k": 0}}"#
+    )
+    let path = try Self.path(s)
+    #expect(
+      Self.points(path) == [
+        Point(x: 60, y: 35), Point(x: 60, y: 45), Point(x: 40, y: 45), Point(x: 40, y: 35),
+        Point(x: 60, y: 35),
+      ])
+    #expect(path.elements.last == .closeSubpath)
+    // Reversed (d: 3): the same corner first, counter-clockwise.
+    let r = try Self.scene(
+      #"{"ty": "rc", "d": 3, "p": {"a": 0, "k": [50, 40]}, "s": {"a": 0, "k": [20, 10]}, "r": {"a": 0, "k": 0}}"#
+    )
+    #expect(
+      Self.points(try Self.path(r)) == [
+        Point(x: 60, y: 35), Point(x: 40, y: 35), Point(x: 40, y: 45), Point(x: 60, y: 45),
+        Point(x: 60, y: 35),
+      ])
+  }
+
+  @Test func roundnessIsClampedToHalfTheShorterSide() throws {
+    let s = try Self.scene(
+      #"{"ty": "rc", "p": {"a": 0, "k": [0, 0]}, "s": {"a": 0, "k": [20, 10]}, "r": {"a": 0, "k": 100}}"#
+    )
+    let points = Self.points(try Self.path(s))
+    #expect(points.count == 9)  // eight corners' ends, and the curve back to the first
+    #expect(points[0] == Point(x: 10, y: 0))  // radius 5: the right side's straight part is empty
+    #expect(points[2] == Point(x: 5, y: 5))
+  }
+
+  @Test func ellipseStartsAtTheTopClockwise() throws {
+    let s = try Self.scene(
+      #"{"ty": "el", "p": {"a": 0, "k": [50, 50]}, "s": {"a": 0, "k": [40, 20]}}"#)
+    let path = try Self.path(s)
+    #expect(
+      Self.points(path) == [
+        Point(x: 50, y: 40), Point(x: 70, y: 50), Point(x: 50, y: 60), Point(x: 30, y: 50),
+        Point(x: 50, y: 40),
+      ])
+    guard case .curve(_, let c1, _) = path.elements[1] else {
+      Issue.record("expected a curve")
+      return
+    }
+    #expect(abs(c1.x - (50 + 20 * 0.5519)) < 1e-9 && c1.y == 40)
+  }
+
+  @Test func starAlternatesOuterAndInnerRadii() throws {
+    let s = try Self.scene(
+      #"{"ty": "sr", "sy": 1, "pt": {"a": 0, "k": 5}, "p": {"a": 0, "k": [0, 0]}, "r": {"a": 0, "k": 0}, "or": {"a": 0, "k": 40}, "ir": {"a": 0, "k": 20}, "os": {"a": 0, "k": 0}, "is": {"a": 0, "k": 0}}"#
+    )
+    let points = Self.points(try Self.path(s))
+    #expect(points.count == 11)  // ten points, and the edge back to the first
+    #expect(abs(points[0].x) < 1e-9 && abs(points[0].y + 40) < 1e-9)
+    // The second point: 36 degrees clockwise from up, on the inner radius.
+    let angle = -Double.pi / 2 + Double.pi / 5
+    #expect(abs(points[1].x - 20 * cos(angle)) < 1e-9 && abs(points[1].y - 20 * sin(angle)) < 1e-9)
+  }
+
+  @Test func polygonHasOnePointPerCorner() throws {
+    let s = try Self.scene(
+      #"{"ty": "sr", "sy": 2, "pt": {"a": 0, "k": 6}, "p": {"a": 0, "k": [10, 10]}, "r": {"a": 0, "k": 30}, "or": {"a": 0, "k": 10}, "os": {"a": 0, "k": 0}}"#
+    )
+    let points = Self.points(try Self.path(s))
+    #expect(points.count == 7)
+    // Turned 30 degrees clockwise from straight up.
+    #expect(abs(points[0].x - (10 + 10 * cos(-Double.pi / 3))) < 1e-9)
+    #expect(abs(points[0].y - (10 + 10 * sin(-Double.pi / 3))) < 1e-9)
+  }
+
+  static let square =
+    #"{"c": true, "v": [[0, 0], [10, 0], [10, 10], [0, 10]], "i": [[0, 0], [0, 0], [0, 0], [0, 0]], "o": [[0, 0], [0, 0], [0, 0], [0, 0]]}"#
+  static let bigSquare =
+    #"{"c": true, "v": [[0, 0], [30, 0], [30, 30], [0, 30]], "i": [[0, 0], [0, 0], [0, 0], [0, 0]], "o": [[0, 0], [0, 0], [0, 0], [0, 0]]}"#
+
+  @Test func pathVerticesAndTangents() throws {
+    let s = try Self.scene(
+      #"{"ty": "sh", "ks": {"a": 0, "k": {"c": false, "v": [[0, 0], [10, 0]], "i": [[0, 0], [-3, 4]], "o": [[2, 5], [0, 0]]}}}"#
+    )
+    let path = try Self.path(s)
+    #expect(
+      path.elements == [
+        .move(to: Point(x: 0, y: 0)),
+        .curve(to: Point(x: 10, y: 0), control1: Point(x: 2, y: 5), control2: Point(x: 7, y: 4)),
+      ])
+  }
+
+  @Test func pathKeyframesMorph() throws {
+    let s = try Self.scene(
+      #"{"ty": "sh", "ks": {"a": 1, "k": [{"t": 0, "s": [\#(Self.square)], "o": {"x": 0, "y": 0}, "i": {"x": 1, "y": 1}}, {"t": 10, "s": [\#(Self.bigSquare)]}]}}"#
+    )
+    #expect(Self.points(try Self.path(s, at: 0.5))[2] == Point(x: 20, y: 20))
+    #expect(Self.points(try Self.path(s, at: 1))[2] == Point(x: 30, y: 30))
+  }
+
+  @Test func fillRuleColorAndOpacity() throws {
+    let s = try Self.scene(
+      #"{"ty": "rc", "p": {"a": 0, "k": [0, 0]}, "s": {"a": 0, "k": [10, 10]}, "r": {"a": 0, "k": 0}}"#,
+      style:
+        #"{"ty": "fl", "nm": "Style", "r": 2, "c": {"a": 0, "k": [0, 0.5, 1, 1]}, "o": {"a": 0, "k": 40}}"#
+    )
+    let layer = try #require(try LottieTest.layer("Style", in: s, at: 0) as? ShapeLayer)
+    #expect(layer.fillRule == .evenOdd)
+    #expect(layer.fillColor == Color(red: 0, green: 0.5, blue: 1))
+    #expect(abs(layer.opacity - 0.4) < 1e-12)
+    #expect(layer.strokeColor == nil)
+  }
+
+  @Test func strokeWidthCapJoinMiterAndDashes() throws {
+    let s = try Self.scene(
+      #"{"ty": "rc", "p": {"a": 0, "k": [0, 0]}, "s": {"a": 0, "k": [10, 10]}, "r": {"a": 0, "k": 0}}"#,
+      style:
+        #"{"ty": "st", "nm": "Style", "c": {"a": 0, "k": [0, 0, 0, 1]}, "w": {"a": 0, "k": 3}, "lc": 3, "lj": 3, "ml": 7, "d": [{"n": "d", "v": {"a": 0, "k": 4}}, {"n": "g", "v": {"a": 0, "k": 2}}, {"n": "o", "v": {"a": 0, "k": 1}}]}"#
+    )
+    let layer = try #require(try LottieTest.layer("Style", in: s, at: 0) as? ShapeLayer)
+    #expect(layer.lineWidth == 3)
+    #expect(layer.lineCap == .square && layer.lineJoin == .bevel && layer.miterLimit == 7)
+    #expect(layer.lineDashPattern == [4, 2] && layer.lineDashPhase == 1)
+    #expect(layer.fillColor == nil && layer.strokeColor == .black)
+  }
+
+  @Test func trimBecomesStrokeStartAndEndWithOffset() throws {
+    let items = #"""
+      {"ty": "el", "p": {"a": 0, "k": [0, 0]}, "s": {"a": 0, "k": [20, 20]}},
+      {"ty": "tm", "s": {"a": 0, "k": 10}, "e": {"a": 1, "k": [{"t": 0, "s": [10]}, {"t": 10, "s": [60]}]}, "o": {"a": 0, "k": 36}, "m": 1}
+      """#
+    let s = try Self.scene(
+      items,
+      style:
+        #"{"ty": "st", "nm": "Style", "c": {"a": 0, "k": [0, 0, 0, 1]}, "w": {"a": 0, "k": 2}}"#)
+    let layer = try #require(try LottieTest.layer("Style", in: s, at: 0.5) as? ShapeLayer)
+    // Frame 5: start 10%, end 35%, both moved on by 36 / 360.
+    #expect(abs(layer.strokeStart - 0.2) < 1e-9)
+    #expect(abs(layer.strokeEnd - 0.45) < 1e-9)
+  }
+
+  @Test func trimPastTheEndWrapsRoundWithASecondStroke() throws {
+    let items = #"""
+      {"ty": "el", "p": {"a": 0, "k": [0, 0]}, "s": {"a": 0, "k": [20, 20]}},
+      {"ty": "tm", "s": {"a": 0, "k": 50}, "e": {"a": 0, "k": 100}, "o": {"a": 0, "k": 90}, "m": 2}
+      """#
+    let s = try Self.scene(
+      items,
+      style:
+        #"{"ty": "st", "nm": "Style", "c": {"a": 0, "k": [0, 0, 0, 1]}, "w": {"a": 0, "k": 2}}"#)
+    let tree = try s.presentationTree(at: 0)
+    let group = try #require(tree.layer(named: "Group"))
+    var strokes: [ShapeLayer] = []
+    func collect(_ l: Layer) {
+      if let shape = l as? ShapeLayer { strokes.append(shape) }
+      l.sublayers.forEach(collect)
+    }
+    collect(group)
+    #expect(strokes.count == 2)
+    #expect(abs(strokes[0].strokeStart - 0.75) < 1e-9 && strokes[0].strokeEnd == 1)
+    #expect(strokes[1].strokeStart == 0 && abs(strokes[1].strokeEnd - 0.25) < 1e-9)
+  }
+
+  @Test func trimCutsFillsToo() throws {
+    let items = #"""
+      {"ty": "sh", "ks": {"a": 0, "k": {"c": false, "v": [[0, 0], [100, 0]], "i": [[0, 0], [0, 0]], "o": [[0, 0], [0, 0]]}}},
+      {"ty": "tm", "s": {"a": 0, "k": 25}, "e": {"a": 0, "k": 75}, "o": {"a": 0, "k": 0}, "m": 1}
+      """#
+    let path = try Self.path(try Self.scene(items))
+    #expect(Self.points(path) == [Point(x: 25, y: 0), Point(x: 75, y: 0)])
+  }
+
+  @Test func stylesApplyToNestedGroupsThroughTheirTransforms() throws {
+    let shapes = #"""
+      [{"ty": "gr", "nm": "Inner", "it": [
+          {"ty": "rc", "p": {"a": 0, "k": [0, 0]}, "s": {"a": 0, "k": [10, 10]}, "r": {"a": 0, "k": 0}},
+          {"ty": "tr", "p": {"a": 0, "k": [100, 0]}, "s": {"a": 0, "k": [200, 200]}}]},
+       {"ty": "fl", "nm": "Outer Fill", "c": {"a": 0, "k": [0, 0, 1, 1]}}]
+      """#
+    let s = try LottieTest.read(
+      LottieTest.document(layers: "[\(LottieTest.shapeLayer("L", shapes: shapes))]")
+    ).scene
+    let points = Self.points(try Self.path(s, named: "Outer Fill"))
+    #expect(
+      points == [
+        Point(x: 110, y: -10), Point(x: 110, y: 10), Point(x: 90, y: 10), Point(x: 90, y: -10),
+        Point(x: 110, y: -10),
+      ])
+  }
+
+  @Test func firstItemsDrawOnTop() throws {
+    // [stroke, fill]: the stroke is listed first, so it is drawn above the fill.
+    let shapes = #"""
+      [{"ty": "rc", "p": {"a": 0, "k": [0, 0]}, "s": {"a": 0, "k": [10, 10]}, "r": {"a": 0, "k": 0}},
+       {"ty": "st", "nm": "Stroke", "c": {"a": 0, "k": [0, 0, 0, 1]}, "w": {"a": 0, "k": 2}},
+       {"ty": "fl", "nm": "Fill", "c": {"a": 0, "k": [1, 1, 1, 1]}}]
+      """#
+    let s = try LottieTest.read(
+      LottieTest.document(layers: "[\(LottieTest.shapeLayer("L", shapes: shapes))]")
+    ).scene
+    let tree = try s.presentationTree(at: 0)
+    let stroke = try #require(tree.layer(named: "Stroke")),
+      fill = try #require(tree.layer(named: "Fill"))
+    let siblings = try #require(stroke.superlayer).sublayers
+    #expect(siblings.firstIndex { $0 === fill }! < siblings.firstIndex { $0 === stroke }!)
+  }
+
+  @Test func repeaterBecomesAReplicator() throws {
+    let items = #"""
+      {"ty": "el", "p": {"a": 0, "k": [0, -30]}, "s": {"a": 0, "k": [10, 10]}},
+      {"ty": "fl", "nm": "Dot", "c": {"a": 0, "k": [0, 0, 0, 1]}},
+      {"ty": "rp", "nm": "Copies", "c": {"a": 0, "k": 6}, "o": {"a": 0, "k": 0},
+       "tr": {"ty": "tr", "p": {"a": 0, "k": [5, 0]}, "a": {"a": 0, "k": [0, 0]}, "s": {"a": 0, "k": [100, 100]}, "r": {"a": 0, "k": 60}, "so": {"a": 0, "k": 100}, "eo": {"a": 0, "k": 50}}}
+      """#
+    let shapes = "[{\"ty\": \"gr\", \"nm\": \"G\", \"it\": [\(items), {\"ty\": \"tr\"}]}]"
+    let s = try LottieTest.read(
+      LottieTest.document(layers: "[\(LottieTest.shapeLayer("L", shapes: shapes))]")
+    ).scene
+    let replicator = try #require(try LottieTest.layer("Copies", in: s, at: 0) as? ReplicatorLayer)
+    #expect(replicator.instanceCount == 6)
+    let t = try #require(replicator.instanceTransform.affineTransform)
+    #expect(abs(t.a - 0.5) < 1e-12 && abs(t.b - sin(Double.pi / 3)) < 1e-12)
+    #expect(abs(t.tx - 5) < 1e-12 && abs(t.ty) < 1e-12)
+    #expect(abs(replicator.instanceAlphaOffset + 0.1) < 1e-12)
+    #expect(replicator.sublayers.contains { $0.name == "Dot" })
+  }
+}

@@ -1,0 +1,211 @@
+import Flipbook
+import FlipbookTestSupport
+import Glibc
+import Testing
+
+/// Lottie time on Flipbook's timing model: frames, sub-frames, easing, holds, both keyframe
+/// conventions, spatial tangents, parenting and precompositions.
+@Suite struct TimingTests {
+  /// Opacity keyframes 0 -> 100 from frame 10 to 20, linear.
+  static let fade = LottieTest.shapeLayer(
+    "Fade",
+    ks: """
+      {"o": {"a": 1, "k": [{"t": 10, "s": [0], "o": {"x": [0], "y": [0]}, "i": {"x": [1], "y": [1]}},
+                           {"t": 20, "s": [100]}]}}
+      """)
+
+  @Test func sceneTakesSizeDurationAndFrameRate() throws {
+    let scene = try LottieTest.read(
+      LottieTest.document(layers: "[\(Self.fade)]", fr: 24, ip: 12, op: 60, w: 320, h: 180)
+    ).scene
+    #expect(scene.size == Size(width: 320, height: 180))
+    #expect(scene.duration == 2)  // (60 - 12) / 24
+    #expect(scene.fps == 24)
+    #expect(scene.backgroundColor == nil)
+  }
+
+  @Test func sceneTimeShowsFrameInPointPlusTimeTimesRateSubFrame() throws {
+    // ip 5: scene time t shows frame 5 + 10 t.
+    let scene = try LottieTest.read(LottieTest.document(layers: "[\(Self.fade)]", ip: 5)).scene
+    let cases: [(Double, Double)] = [
+      (0, 0), (0.5, 0), (1.0, 0.5), (1.05, 0.55), (1.23, 0.73), (2, 1),
+    ]
+    for (time, opacity) in cases {
+      let layer = try LottieTest.layer("Fade", in: scene, at: time)
+      #expect(abs(layer.opacity - opacity) < 1e-9, "at \(time) s")
+    }
+  }
+
+  @Test func easingIsPerDimensionBezier() throws {
+    // x eased by cubic-bezier(0.42, 0, 1, 1), y linear; frames 0 to 20.
+    let ks = """
+      {"p": {"a": 1, "k": [
+        {"t": 0, "s": [0, 0], "o": {"x": [0.42, 0], "y": [0, 0]}, "i": {"x": [1, 1], "y": [1, 1]}},
+        {"t": 20, "s": [100, 200]}]}}
+      """
+    let scene = try LottieTest.read(
+      LottieTest.document(layers: "[\(LottieTest.shapeLayer("Mover", ks: ks))]")
+    ).scene
+    // Frame 5 (x = 0.25): 0.0934647 of the way in x (solved by hand), a quarter in y.
+    let a = try LottieTest.layer("Mover", in: scene, at: 0.5)
+    #expect(abs(a.position.x - 9.3465) < 0.01)
+    #expect(abs(a.position.y - 50) < 1e-6)
+    // Frame 11 (x = 0.55): 0.370676.
+    let b = try LottieTest.layer("Mover", in: scene, at: 1.1)
+    #expect(abs(b.position.x - 37.0676) < 0.01)
+    #expect(abs(b.position.y - 110) < 1e-6)
+  }
+
+  @Test func oneEasingForAllDimensionsEasesBoth() throws {
+    // cubic-bezier(0, 0, 0.58, 1) (ease out) for both: frame 5 of 20 is 0.378138 of the way.
+    let ks = """
+      {"p": {"a": 1, "k": [
+        {"t": 0, "s": [0, 0], "o": {"x": 0, "y": 0}, "i": {"x": 0.58, "y": 1}},
+        {"t": 20, "s": [100, 200]}]}}
+      """
+    let scene = try LottieTest.read(
+      LottieTest.document(layers: "[\(LottieTest.shapeLayer("Mover", ks: ks))]")
+    ).scene
+    let a = try LottieTest.layer("Mover", in: scene, at: 0.5)
+    #expect(abs(a.position.x - 37.8138) < 0.01)
+    #expect(abs(a.position.y - 75.6276) < 0.02)
+  }
+
+  @Test func holdKeyframesKeepTheirValueUntilTheNext() throws {
+    let ks = """
+      {"r": {"a": 1, "k": [{"t": 0, "s": [0], "h": 1}, {"t": 10, "s": [90], "h": 1},
+                           {"t": 20, "s": [180]}]}}
+      """
+    let scene = try LottieTest.read(
+      LottieTest.document(layers: "[\(LottieTest.shapeLayer("Turn", ks: ks))]")
+    ).scene
+    let expected: [(Double, Double)] = [
+      (0, 0), (0.99, 0), (1.0, 90), (1.5, 90), (1.99, 90), (2, 180), (3, 180),
+    ]
+    for (time, degrees) in expected {
+      let t = try LottieTest.layer("Turn", in: scene, at: time).transform
+      let angle = atan2(t.m12, t.m11) * 180 / Double.pi
+      #expect(abs(angle - degrees) < 1e-6, "at \(time) s")
+    }
+  }
+
+  @Test func bothEndOfSegmentConventionsAgree() throws {
+    // Before 5.5: each keyframe has `e`, the last only `t`. Since: the next keyframe's `s`.
+    let old = """
+      {"p": {"a": 1, "k": [
+        {"t": 0, "s": [0, 0], "e": [50, 10], "o": {"x": [0.3], "y": [0]}, "i": {"x": [0.7], "y": [1]}},
+        {"t": 10, "s": [50, 10], "e": [80, 90], "o": {"x": [0.3], "y": [0]}, "i": {"x": [0.7], "y": [1]}},
+        {"t": 20}]}}
+      """
+    let new = """
+      {"p": {"a": 1, "k": [
+        {"t": 0, "s": [0, 0], "o": {"x": [0.3], "y": [0]}, "i": {"x": [0.7], "y": [1]}},
+        {"t": 10, "s": [50, 10], "o": {"x": [0.3], "y": [0]}, "i": {"x": [0.7], "y": [1]}},
+        {"t": 20, "s": [80, 90]}]}}
+      """
+    let a = try LottieTest.read(
+      LottieTest.document(layers: "[\(LottieTest.shapeLayer("M", ks: old))]")
+    ).scene
+    let b = try LottieTest.read(
+      LottieTest.document(layers: "[\(LottieTest.shapeLayer("M", ks: new))]")
+    ).scene
+    for time in [0, 0.3, 0.77, 1, 1.45, 2, 2.5] {
+      let pa = try LottieTest.layer("M", in: a, at: time).position
+      let pb = try LottieTest.layer("M", in: b, at: time).position
+      #expect(abs(pa.x - pb.x) < 1e-9 && abs(pa.y - pb.y) < 1e-9, "at \(time) s")
+    }
+    #expect(try LottieTest.layer("M", in: a, at: 3).position == Point(x: 80, y: 90))
+    // `e` that differs from the next `s`: the segment ends on `e`, then jumps.
+    let jump = """
+      {"o": {"a": 1, "k": [{"t": 0, "s": [0], "e": [50]}, {"t": 10, "s": [100], "e": [100]}, {"t": 20}]}}
+      """
+    let c = try LottieTest.read(
+      LottieTest.document(layers: "[\(LottieTest.shapeLayer("J", ks: jump))]")
+    ).scene
+    #expect(abs(try LottieTest.layer("J", in: c, at: 0.5).opacity - 0.25) < 1e-9)
+    #expect(abs(try LottieTest.layer("J", in: c, at: 1.5).opacity - 1) < 1e-9)
+  }
+
+  @Test func spatialTangentsCurveThePath() throws {
+    // From (0, 50) to (100, 50) bulging up through tangents (0, -40) and (0, -40): halfway in
+    // time (linear easing) is halfway along the curve, its apex by symmetry: y = 50 - 30.
+    let ks = """
+      {"p": {"a": 1, "k": [
+        {"t": 0, "s": [0, 50], "to": [0, -40], "ti": [0, -40], "o": {"x": 0, "y": 0}, "i": {"x": 1, "y": 1}},
+        {"t": 20, "s": [100, 50]}]}}
+      """
+    let scene = try LottieTest.read(
+      LottieTest.document(layers: "[\(LottieTest.shapeLayer("Arc", ks: ks))]")
+    ).scene
+    let mid = try LottieTest.layer("Arc", in: scene, at: 1).position
+    #expect(abs(mid.x - 50) < 1e-6)
+    #expect(abs(mid.y - 20) < 1e-6)
+    let start = try LottieTest.layer("Arc", in: scene, at: 0).position
+    #expect(start == Point(x: 0, y: 50))
+    // A quarter of the way in time is a quarter of the way along (not t = 0.25 on the cubic).
+    let quarter = try LottieTest.layer("Arc", in: scene, at: 0.5).position
+    #expect(quarter.y < 50 && quarter.y > 20 && quarter.x > 10 && quarter.x < 40)
+  }
+
+  @Test func parentingComposesTransformsButNotOpacity() throws {
+    let layers = """
+      [{"ty": 3, "ind": 1, "nm": "Pivot", "ip": 0, "op": 100, "st": 0,
+        "ks": {"p": {"a": 0, "k": [50, 50]}, "o": {"a": 0, "k": 20},
+               "r": {"a": 1, "k": [{"t": 0, "s": [0]}, {"t": 10, "s": [90]}]}}},
+       {"ty": 4, "ind": 2, "parent": 1, "nm": "Arm", "ip": 0, "op": 100, "st": 0,
+        "ks": {"p": {"a": 0, "k": [30, 0]}}, "shapes": []}]
+      """
+    let scene = try LottieTest.read(LottieTest.document(layers: layers)).scene
+    let (p, opacity) = try LottieTest.scenePoint(.zero, in: "Arm", of: scene, at: 1)
+    #expect(abs(p.x - 50) < 1e-9, "\(p)")
+    #expect(abs(p.y - 80) < 1e-9, "\(p)")  // a quarter turn, clockwise
+    #expect(opacity == 1)  // the parent's 20% does not pass to the child
+  }
+
+  @Test func precompositionStartTimeAndStretch() throws {
+    let assets = """
+      [{"id": "inner", "layers": [
+        {"ty": 4, "ind": 1, "nm": "Inner", "ip": 0, "op": 100, "st": 0,
+         "ks": {"p": {"a": 1, "k": [{"t": 0, "s": [0, 0]}, {"t": 10, "s": [100, 0]}]}}, "shapes": []}]}]
+      """
+    let layers = """
+      [{"ty": 0, "ind": 1, "nm": "Comp", "refId": "inner", "ip": 0, "op": 100, "st": 4, "sr": 2,
+        "w": 100, "h": 100, "ks": {}}]
+      """
+    let scene = try LottieTest.read(LottieTest.document(layers: layers, assets: assets)).scene
+    // Composition frame f shows inner frame (f - 4) / 2.
+    for (time, x) in [(0.4, 0.0), (0.8, 20.0), (1.4, 50.0), (2.4, 100.0)] {
+      let inner = try LottieTest.layer("Inner", in: scene, at: time)
+      #expect(abs(inner.position.x - x) < 1e-4, "at \(time) s")
+    }
+  }
+
+  @Test func timeRemappingShowsThePrecompositionAtTheMappedTime() throws {
+    let assets = """
+      [{"id": "inner", "layers": [
+        {"ty": 4, "ind": 1, "nm": "Inner", "ip": 0, "op": 100, "st": 0,
+         "ks": {"p": {"a": 1, "k": [{"t": 0, "s": [0, 0]}, {"t": 10, "s": [100, 0]}]}}, "shapes": []}]}]
+      """
+    // Frame 0 shows the precomposition at 1 s (its frame 10), frame 20 at 0 s: played backwards.
+    let layers = """
+      [{"ty": 0, "ind": 1, "nm": "Comp", "refId": "inner", "ip": 0, "op": 40, "st": 0,
+        "w": 100, "h": 100, "ks": {},
+        "tm": {"a": 1, "k": [{"t": 0, "s": [1]}, {"t": 20, "s": [0]}]}}]
+      """
+    let scene = try LottieTest.read(LottieTest.document(layers: layers, assets: assets)).scene
+    for (time, x) in [(0.0, 100.0), (0.5, 75.0), (1.0, 50.0), (1.5, 25.0), (2.5, 0.0)] {
+      let inner = try LottieTest.layer("Inner", in: scene, at: time)
+      #expect(abs(inner.position.x - x) < 1e-6, "at \(time) s")
+    }
+  }
+
+  @Test func inAndOutPointsShowTheLayerBetweenThem() throws {
+    let layer = """
+      {"ty": 4, "ind": 1, "nm": "Blink", "ip": 10, "op": 20, "st": 0, "ks": {}, "shapes": []}
+      """
+    let scene = try LottieTest.read(LottieTest.document(layers: "[\(layer)]")).scene
+    for (time, hidden) in [(0.0, true), (0.99, true), (1.0, false), (1.99, false), (2.0, true)] {
+      #expect(try LottieTest.layer("Blink", in: scene, at: time).isHidden == hidden, "at \(time) s")
+    }
+  }
+}
