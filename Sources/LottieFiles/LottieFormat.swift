@@ -214,6 +214,7 @@ extension LottieReader {
     guard problems.isEmpty else { return nil }
     frameRate = fr
     visibleFrames = ip...op
+    compositionSize = Size(width: w, height: h)
     if case .array(let list)? = f["assets"] {
       for (i, item) in list.enumerated() {
         guard let a = object(item, at: "assets[\(i)]", what: "an asset (an object)") else {

@@ -32,6 +32,8 @@ final class LottieReader {
   var visibleFrames: ClosedRange<Double> = 0...0
   /// The local frames of the layer being built that can show (`nil`: not known, no narrowing).
   var layerFrames: ClosedRange<Double>? = nil
+  /// The size of the composition being read (what masks that start from everything cover).
+  var compositionSize = Size(width: 0, height: 0)
   /// Sampled values so far (against `LottieFormat.maximumSamplingWork`).
   var samplingWork = 0
   /// Font families by the names text documents use (`fonts.list[n].fName` to `fFamily`).
