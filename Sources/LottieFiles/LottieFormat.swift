@@ -244,12 +244,13 @@ extension LottieReader {
         guard case .object(let e) = item else { continue }
         let font = Fields(entries: e, place: "")
         if let name = font.string("fName") {
+          fontFamilies[name] = (font.string("fFamily") ?? "", font.string("fStyle") ?? "")
           fontNames[name] = [font.string("fFamily"), font.string("fStyle")].compactMap { $0 }
             .joined(separator: " ")
         }
       }
     }
-    if f["chars"] != nil { warn("chars", "glyph outlines (chars): text drawn with the font") }
+    if let chars = f["chars"] { readGlyphs(chars) }
     let scene = Scene(size: Size(width: w, height: h), duration: duration, fps: fr)
     // The composition: its local time is the Lottie frame number over `fr`.
     let composition = Layer()

@@ -194,10 +194,15 @@ extension LottieReader {
     }
     let s = Fields(entries: se, place: f.place("t.d.k[0].s"))
     if docs.count > 1 { warn(entry.label, "animated text documents: the first is used") }
+    let string = (s.string("t") ?? "").replacingCarriageReturns()
+    let size = Swift.max(1, Swift.min(2000, number(s, "s", default: 14)))
+    if readGlyphText(s, text: string, size: size, layer: entry.label, into: content) { return }
+    if !glyphs.isEmpty {
+      warn(entry.label, "text without glyph outlines for every character: drawn with the font")
+    }
     let text = TextLayer()
     text.anchorPoint = .zero
-    text.string = (s.string("t") ?? "").replacingCarriageReturns()
-    let size = Swift.max(1, Swift.min(2000, number(s, "s", default: 14)))
+    text.string = string
     text.fontSize = size
     let font = fontNames[s.string("f") ?? ""] ?? s.string("f") ?? "Helvetica"
     if TextLayout.resolvedFace(forFontNamed: font) != nil {

@@ -36,6 +36,10 @@ final class LottieReader {
   var compositionSize = Size(width: 0, height: 0)
   /// Sampled values so far (against `LottieFormat.maximumSamplingWork`).
   var samplingWork = 0
+  /// Glyph outlines (`chars`) by character, family and style.
+  var glyphs: [String: Glyph] = [:]
+  /// Each font name's family and style (`fonts.list`), for finding its glyphs.
+  var fontFamilies: [String: (family: String, style: String)] = [:]
   /// Font families by the names text documents use (`fonts.list[n].fName` to `fFamily`).
   var fontNames: [String: String] = [:]
 
