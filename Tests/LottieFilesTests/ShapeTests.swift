@@ -215,6 +215,23 @@ import Testing
     #expect(Set(strokes.map { Self.points($0.path ?? Path()).count }) == [5])
   }
 
+  @Test func roundedCornersCutEachCornerByTheRadius() throws {
+    let items = #"""
+      {"ty": "rc", "p": {"a": 0, "k": [0, 0]}, "s": {"a": 0, "k": [20, 10]}, "r": {"a": 0, "k": 0}},
+      {"ty": "rd", "r": {"a": 0, "k": 2}}
+      """#
+    let path = try Self.path(try Self.scene(items))
+    // Each corner cut back 2 along both edges, joined by a cubic with handles 0.5519 of the way.
+    #expect(path.elements.first == .move(to: Point(x: 8, y: -5)))
+    #expect(
+      path.elements[1]
+        == .curve(
+          to: Point(x: 10, y: -3), control1: Point(x: 8 + 2 * 0.5519, y: -5),
+          control2: Point(x: 10, y: -3 - 2 * 0.5519)))
+    #expect(path.elements[2] == .line(to: Point(x: 10, y: 3)))
+    #expect(path.elements.count == 9 && path.elements.last == .closeSubpath)
+  }
+
   @Test func trimCutsFillsToo() throws {
     let items = #"""
       {"ty": "sh", "ks": {"a": 0, "k": {"c": false, "v": [[0, 0], [100, 0]], "i": [[0, 0], [0, 0]], "o": [[0, 0], [0, 0]]}}},
