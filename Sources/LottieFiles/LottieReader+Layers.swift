@@ -374,9 +374,12 @@ extension LottieReader {
       }
     }
     guard let bytes else { return nil }
-    if bytes.starts(with: [0xFF, 0xD8, 0xFF]) {
-      warn(layer, "JPEG images: not drawn (PNG and WebP only)")
-      return nil
+    if JPEG.isJPEG(bytes) {
+      guard let bitmap = try? JPEG.decode(bytes) else {
+        warn(layer, "images that cannot be decoded: not drawn")
+        return nil
+      }
+      return Image(bitmap, name: a.string("id"))
     }
     // WebP (RIFF....WEBP): its first frame.
     if bytes.count >= 12, bytes.starts(with: Array("RIFF".utf8)),
