@@ -36,6 +36,9 @@ let package = Package(
     .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
     // libpng behind a C shim that keeps its setjmp/longjmp error handling inside C.
     .target(name: "CPNGShim", linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z")]),
+    // libjpeg (Debian's libjpeg62-turbo-dev) behind a C shim that keeps its longjmp inside C:
+    // the JPEG pictures Lottie files embed.
+    .target(name: "CJPEGShim", linkerSettings: [.linkedLibrary("jpeg")]),
 
     // Pure Swift, no Foundation.
     // Files written whole or not at all (temporary beside the target, then rename; removed on
@@ -54,7 +57,9 @@ let package = Package(
     // APNG (our chunk writer and reader over zlib).
     .target(
       name: "ImageEncoding",
-      dependencies: ["Geometry", "CPNGShim", "CGIF", "FileIO", "Parallelism", "CWebP", "CZlib"]),
+      dependencies: [
+        "Geometry", "CPNGShim", "CJPEGShim", "CGIF", "FileIO", "Parallelism", "CWebP", "CZlib",
+      ]),
 
     // The only importer of Cairo; pixels in memory only (no files).
     .target(

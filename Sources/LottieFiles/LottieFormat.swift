@@ -214,6 +214,7 @@ extension LottieReader {
     guard problems.isEmpty else { return nil }
     frameRate = fr
     visibleFrames = ip...op
+    compositionSize = Size(width: w, height: h)
     if case .array(let list)? = f["assets"] {
       for (i, item) in list.enumerated() {
         guard let a = object(item, at: "assets[\(i)]", what: "an asset (an object)") else {
@@ -243,12 +244,13 @@ extension LottieReader {
         guard case .object(let e) = item else { continue }
         let font = Fields(entries: e, place: "")
         if let name = font.string("fName") {
+          fontFamilies[name] = (font.string("fFamily") ?? "", font.string("fStyle") ?? "")
           fontNames[name] = [font.string("fFamily"), font.string("fStyle")].compactMap { $0 }
             .joined(separator: " ")
         }
       }
     }
-    if f["chars"] != nil { warn("chars", "glyph outlines (chars): text drawn with the font") }
+    if let chars = f["chars"] { readGlyphs(chars) }
     let scene = Scene(size: Size(width: w, height: h), duration: duration, fps: fr)
     // The composition: its local time is the Lottie frame number over `fr`.
     let composition = Layer()

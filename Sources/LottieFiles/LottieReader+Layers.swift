@@ -77,14 +77,15 @@ extension LottieReader {
       let holder = Layer()
       holder.anchorPoint = .zero
       holder.addSublayer(layer)
-      switch matteType {
-      case 1:
+      // The matte as the holder's mask, in the mode `tt` names.
+      let modes: [Int: MaskMode] = [
+        1: .alpha, 2: .alphaInverted, 3: .luminance, 4: .luminanceInverted,
+      ]
+      if let mode = modes[matteType] {
         holder.mask = buildWithParents(source, byIndex: byIndex)
-      default:
-        let kinds = [2: "alpha inverted", 3: "luma", 4: "luma inverted"]
-        warn(
-          entry.label,
-          "track matte \(kinds[matteType] ?? "type \(matteType)") (tt): drawn without its matte")
+        holder.maskMode = mode
+      } else {
+        warn(entry.label, "track matte type \(matteType) (tt): drawn without its matte")
       }
       built.append(holder)
     }
@@ -185,20 +186,45 @@ extension LottieReader {
     default: warn(entry.label, "layer type \(type): not drawn")
     }
     if let masks = f["masksProperties"] {
-      readMasks(masks, at: f.place("masksProperties"), layer: entry.label, onto: t.content)
+      // What a mask that starts from everything covers: the solid, the precomposition, else
+      // everything the layer can draw (shape paths sit anywhere in its space, around its
+      // anchor): the composition's size in every direction, a hundred times over.
+      let reach = 100 * Swift.max(compositionSize.width, compositionSize.height, 1)
+      var cover = Rect(x: -reach, y: -reach, width: 2 * reach, height: 2 * reach)
+      if type == 1 {
+        cover = Rect(
+          x: 0, y: 0, width: number(f, "sw", default: 0), height: number(f, "sh", default: 0))
+      }
+      if type == 0 && number(f, "w", default: 0) > 0 {
+        cover = Rect(
+          x: 0, y: 0, width: number(f, "w", default: 0), height: number(f, "h", default: 0))
+      }
+      readMasks(
+        masks, at: f.place("masksProperties"), layer: entry.label, cover: cover, onto: t.content)
     }
     if let effects = f["ef"] {
       readEffects(effects, at: f.place("ef"), layer: entry.label, onto: t.content)
     }
+    // The blend mode: the layer's compositing filter (scene-format.md 4.4).
     let blendMode = code(f, "bm", default: 0)
-    if blendMode != 0 {
+    if let filter = Self.blendModes[blendMode] {
+      t.outer.compositingFilter = filter
+    } else {
       let name = Self.blendModeNames[blendMode] ?? "\(blendMode)"
       warn(entry.label, "blend mode \(name) (bm): drawn normal")
     }
     return t.outer
   }
 
-  /// Lottie's blend modes (`bm`) by number.
+  /// Lottie's blend modes (`bm`) as compositing filters: 0...15 in the PDF blend modes' order,
+  /// 16 add; 17 (hard mix) has no Cairo operator.
+  static let blendModes: [Int: CompositingFilter] = [
+    0: .normal, 1: .multiply, 2: .screen, 3: .overlay, 4: .darken, 5: .lighten, 6: .colorDodge,
+    7: .colorBurn, 8: .hardLight, 9: .softLight, 10: .difference, 11: .exclusion, 12: .hue,
+    13: .saturation, 14: .color, 15: .luminosity, 16: .addition,
+  ]
+
+  /// Lottie's blend modes (`bm`) by number, as warnings name them.
   static let blendModeNames: [Int: String] = [
     1: "multiply", 2: "screen", 3: "overlay", 4: "darken", 5: "lighten", 6: "color-dodge",
     7: "color-burn", 8: "hard-light", 9: "soft-light", 10: "difference", 11: "exclusion",
@@ -277,10 +303,11 @@ extension LottieReader {
       }
       if low.isFinite && high.isFinite && high - low < 1e9 { inner = (low - 1)...(high + 1) }
     }
-    let (outerVisible, outerLayerFrames) = (visibleFrames, layerFrames)
+    let (outerVisible, outerLayerFrames, outerSize) = (visibleFrames, layerFrames, compositionSize)
     (visibleFrames, layerFrames) = (inner, nil)
+    if w > 0 && h > 0 { compositionSize = Size(width: w, height: h) }
     readComposition(layers, at: a.place("layers"), into: container)
-    (visibleFrames, layerFrames) = (outerVisible, outerLayerFrames)
+    (visibleFrames, layerFrames, compositionSize) = (outerVisible, outerLayerFrames, outerSize)
     if let remap { remapTime(of: container, through: remap, frames: local) }
     content.addSublayer(container)
   }
@@ -347,9 +374,12 @@ extension LottieReader {
       }
     }
     guard let bytes else { return nil }
-    if bytes.starts(with: [0xFF, 0xD8, 0xFF]) {
-      warn(layer, "JPEG images: not drawn (PNG and WebP only)")
-      return nil
+    if JPEG.isJPEG(bytes) {
+      guard let bitmap = try? JPEG.decode(bytes) else {
+        warn(layer, "images that cannot be decoded: not drawn")
+        return nil
+      }
+      return Image(bitmap, name: a.string("id"))
     }
     // WebP (RIFF....WEBP): its first frame.
     if bytes.count >= 12, bytes.starts(with: Array("RIFF".utf8)),

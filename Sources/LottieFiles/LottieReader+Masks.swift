@@ -16,13 +16,30 @@ extension LottieReader {
     "f": "difference", "n": "none",
   ]
 
-  /// A layer's masks as its content's mask: each add mask a filled shape (its opacity the
-  /// mask's `o`), together their union; `none` masks are skipped.
-  func readMasks(_ json: JSONValue, at place: String, layer label: String, onto content: Layer) {
+  /// A layer's masks as its content's mask (scene-format.md 4.4, "Combining mask shapes"):
+  /// one mask layer holding a white shape per mask in the file's order, its opacity the mask's,
+  /// combined with what the earlier masks drew by the mode's compositing filter (add: normal,
+  /// subtract: destination out, intersect: destination in, lighten, darken, difference: xor);
+  /// `none` masks are left out. When the first is subtract or intersect, a white rectangle
+  /// covering the layer (`cover`) comes first. Inverted masks are that rectangle less the path;
+  /// expansion strokes the path (outward) or cuts a stroke out of it (inward).
+  func readMasks(
+    _ json: JSONValue, at place: String, layer label: String, cover: Rect, onto content: Layer
+  ) {
     guard let list = array(json, at: place) else { return }
     let maskLayer = Layer()
     maskLayer.anchorPoint = .zero
-    var masked = false
+    let modes: [String: CompositingFilter] = [
+      "a": .normal, "s": .destinationOut, "i": .destinationIn, "l": .lighten, "d": .darken,
+      "f": .xor,
+    ]
+    func whiteShape(_ path: Path?) -> ShapeLayer {
+      let shape = ShapeLayer()
+      shape.anchorPoint = .zero
+      shape.fillColor = .white
+      shape.path = path
+      return shape
+    }
     for (i, item) in list.enumerated() {
       let p = "\(place)[\(i)]"
       guard let f = object(item, at: p, what: "a mask (an object)") else { continue }
@@ -36,71 +53,132 @@ extension LottieReader {
         let o = vector(f, "o", default: [100], layer: label),
         let x = vector(f, "x", default: [0], layer: label)
       else { continue }
-      if x.isAnimated || component(x.initial, 0) != 0 {
-        warn(label, "mask expansion (x): drawn unexpanded")
-      }
-      guard mode == "a", !f.flag("inv") else {
-        let name =
-          f.flag("inv") ? "inverted masks (inv)" : "mask mode \(Self.maskModeNames[mode] ?? mode)"
-        warn(label, "\(name): the mask is ignored")
+      guard let filter = modes[mode] else {
+        warn(label, "mask mode \(Self.maskModeNames[mode] ?? mode): the mask is ignored")
         continue
       }
-      let shape = ShapeLayer()
-      shape.anchorPoint = .zero
-      shape.name = f.string("nm")
-      shape.fillColor = .black
-      shape.path = path.initial.path(curvesOnly: path.isAnimated)
-      animate(shape, "path", path)
-      shape.opacity = unit(o.initial)
-      animate(shape, "opacity", o) { .scalar(unit($0)) }
-      maskLayer.addSublayer(shape)
-      masked = true
+      if maskLayer.sublayers.isEmpty && (mode == "s" || mode == "i") {
+        maskLayer.addSublayer(whiteShape(Path(rect: cover)))
+      }
+      // The mask's own path (animated: morphing), on `shape`.
+      func setPath(_ shape: ShapeLayer) {
+        shape.path = path.initial.path(curvesOnly: path.isAnimated)
+        animate(shape, "path", path)
+      }
+      let piece: ShapeLayer
+      if f.flag("inv") {
+        piece = whiteShape(Path(rect: cover))
+        piece.compositingFilter = filter == .normal ? .sourceOver : filter
+        let hole = whiteShape(nil)
+        setPath(hole)
+        hole.compositingFilter = .destinationOut
+        piece.addSublayer(hole)
+      } else {
+        piece = whiteShape(nil)
+        setPath(piece)
+        piece.compositingFilter = filter
+      }
+      piece.name = f.string("nm")
+      piece.opacity = unit(o.initial)
+      animate(piece, "opacity", o) { .scalar(unit($0)) }
+      let expansion = component(x.initial, 0)
+      if x.isAnimated { warn(label, "animated mask expansion (x): its first value is used") }
+      if expansion > 0 {
+        piece.strokeColor = .white
+        piece.lineWidth = 2 * expansion
+        piece.lineJoin = .round
+      } else if expansion < 0 {
+        if piece.compositingFilter == .normal { piece.compositingFilter = .sourceOver }
+        let cut = whiteShape(nil)
+        setPath(cut)
+        cut.fillColor = nil
+        cut.strokeColor = .white
+        cut.lineWidth = -2 * expansion
+        cut.lineJoin = .round
+        cut.compositingFilter = .destinationOut
+        piece.addSublayer(cut)
+      }
+      maskLayer.addSublayer(piece)
     }
-    if masked { content.mask = maskLayer }
+    if !maskLayer.sublayers.isEmpty { content.mask = maskLayer }
   }
 
-  /// Effects: a drop shadow (`ty: 25`) as the content's shadow; others warned.
+  /// Effects: a drop shadow (`ty: 25`) as the content's shadow; Gaussian blur (29), fill (21),
+  /// tint (20) and tritone (23) as its filters, in the file's order (scene-format.md 4.4);
+  /// others warned. Their first values are used.
   func readEffects(_ json: JSONValue, at place: String, layer label: String, onto content: Layer) {
     guard let list = array(json, at: place) else { return }
+    var filters: [LayerFilter] = []
     for (i, item) in list.enumerated() {
       guard let f = object(item, at: "\(place)[\(i)]", what: "an effect (an object)") else {
         continue
       }
       if f["en"] != nil && !f.flag("en") { continue }  // switched off
       let type = code(f, "ty", default: -1)
-      guard type == 25 else {
-        let names = [29: "Gaussian blur", 21: "fill", 20: "tint", 23: "tritone"]
-        let name = names[type] ?? f.string("nm").map { "\"\($0)\"" } ?? "type \(type)"
-        warn(label, "effect \(name) (ty \(type)): not drawn")
+      let counts = [25: 5, 29: 3, 21: 7, 20: 3, 23: 4]
+      guard let needed = counts[type] else {
+        let name = f.string("nm").map { "\"\($0)\"" } ?? "type \(type)"
+        warn(label, "effect \(name) (ty \(type)): not drawn", key: "effect \(type)")
         continue
       }
-      // Drop shadow: colour, opacity 0...255, direction (degrees clockwise from up),
-      // distance and softness, in that order.
       guard case .array(let values)? = f["ef"] else {
         report(f.place("ef"), "missing required key (the effect's values)")
         continue
       }
       var v: [[Double]] = []
-      for (j, value) in values.prefix(5).enumerated() {
+      for (j, value) in values.prefix(needed).enumerated() {
         let vp = f.place("ef") + "[\(j)]"
         guard let vf = object(value, at: vp, what: "an effect value (an object with v)"),
           let a = vector(vf, "v", default: [0], layer: label)
         else { return }
-        if a.isAnimated { warn(label, "animated drop shadows: the first values are used") }
+        if a.isAnimated { warn(label, "animated effects: their first values are used") }
         v.append(a.initial)
       }
-      guard v.count == 5 else {
-        report(f.place("ef"), "a drop shadow needs 5 values, found \(v.count)")
+      guard v.count == needed else {
+        report(f.place("ef"), "this effect needs \(needed) values, found \(v.count)")
         continue
       }
-      let direction = radians(v[2]), distance = component(v[3], 0)
-      content.shadowColor = Self.color(v[0])
-      content.shadowOpacity = Swift.max(0, Swift.min(1, component(v[1], 0) / 255))
-      content.shadowOffset = Size(
-        width: sin(direction) * distance, height: -cos(direction) * distance)
-      content.shadowRadius = Swift.max(0, component(v[4], 0) / 4)
+      switch type {
+      case 25:
+        // Drop shadow: colour, opacity 0...255, direction (degrees clockwise from up),
+        // distance and softness.
+        let direction = radians(v[2]), distance = component(v[3], 0)
+        content.shadowColor = Self.color(v[0])
+        content.shadowOpacity = Swift.max(0, Swift.min(1, component(v[1], 0) / 255))
+        content.shadowOffset = Size(
+          width: sin(direction) * distance, height: -cos(direction) * distance)
+        content.shadowRadius = Swift.max(0, component(v[4], 0) / 4)
+      case 29:
+        // Gaussian blur: blurriness, dimensions (1 both, 2 horizontal, 3 vertical).
+        let radius = Swift.max(0, Swift.min(1e4, 0.3 * component(v[0], 0)))
+        switch code2(component(v[1], 0)) {
+        case 2: filters.append(.directionalBlur(radius: radius, axis: .horizontal))
+        case 3: filters.append(.directionalBlur(radius: radius, axis: .vertical))
+        default: filters.append(.gaussianBlur(radius: radius))
+        }
+      case 21:
+        // Fill: mask, all masks, colour, invert, feathers, opacity (0...1).
+        filters.append(
+          .fill(color: Self.color(v[2]), opacity: Swift.max(0, Swift.min(1, component(v[6], 0)))))
+      case 20:
+        // Tint: map black to, map white to, amount (percent).
+        filters.append(
+          .tint(
+            black: Self.color(v[0]), white: Self.color(v[1]),
+            amount: Swift.max(0, Swift.min(1, component(v[2], 0) / 100))))
+      default:
+        // Tritone: bright, midtones, dark, blend with original (percent).
+        filters.append(
+          .tritone(
+            bright: Self.color(v[0]), midtone: Self.color(v[1]), dark: Self.color(v[2]),
+            amount: Swift.max(0, Swift.min(1, 1 - component(v[3], 0) / 100))))
+      }
     }
+    if !filters.isEmpty { content.filters = filters }
   }
+
+  /// A whole number from a finite value (0 when out of range).
+  func code2(_ x: Double) -> Int { abs(x) <= 1_000_000 ? Int(x.rounded()) : 0 }
 
   /// A text layer: the first text document (`t.d.k[0].s`) through a text layer, in the font
   /// the file names; glyph outlines (`chars`) are not used yet.
@@ -116,10 +194,15 @@ extension LottieReader {
     }
     let s = Fields(entries: se, place: f.place("t.d.k[0].s"))
     if docs.count > 1 { warn(entry.label, "animated text documents: the first is used") }
+    let string = (s.string("t") ?? "").replacingCarriageReturns()
+    let size = Swift.max(1, Swift.min(2000, number(s, "s", default: 14)))
+    if readGlyphText(s, text: string, size: size, layer: entry.label, into: content) { return }
+    if !glyphs.isEmpty {
+      warn(entry.label, "text without glyph outlines for every character: drawn with the font")
+    }
     let text = TextLayer()
     text.anchorPoint = .zero
-    text.string = (s.string("t") ?? "").replacingCarriageReturns()
-    let size = Swift.max(1, Swift.min(2000, number(s, "s", default: 14)))
+    text.string = string
     text.fontSize = size
     let font = fontNames[s.string("f") ?? ""] ?? s.string("f") ?? "Helvetica"
     if TextLayout.resolvedFace(forFontNamed: font) != nil {

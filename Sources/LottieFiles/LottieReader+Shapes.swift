@@ -18,6 +18,7 @@ extension LottieReader {
     case style(Fields, kind: String)
     case group(Fields)
     case trim(Trim)
+    case roundCorners(Animated<[Double]>)
     case repeater(Fields)
     case other
   }
@@ -98,7 +99,8 @@ extension LottieReader {
       return .trim(Trim(start: s, end: e, offset: o, individually: number(f, "m", default: 1) == 2))
     case "rp": return .repeater(f)
     case "tr": return .other  // read by its group
-    case "rd": warn(label, "rounded corners (rd): corners drawn sharp"); return .other
+    case "rd":
+      return vector(f, "r", default: [0], layer: label).map(ShapeItem.roundCorners) ?? .other
     case "mm": warn(label, "merge paths (mm): the paths drawn unmerged"); return .other
     default:
       warn(label, "shape item \"\(type)\": ignored")
@@ -203,12 +205,21 @@ extension LottieReader {
     let groupTrim = items.lazy.compactMap {
       if case .trim(let t) = $0 { return t } else { return nil }
     }.first
+    // Rounded corners apply to the paths of the group and the groups inside it.
+    let outerRounding = rounding
+    defer { rounding = outerRounding }
+    if let r = items.lazy.compactMap({
+      if case .roundCorners(let r) = $0 { return r } else { return nil }
+    }).first {
+      rounding = r
+    }
     for i in items.indices.reversed() {
       if let (replicator, r) = repeated, r == i { container.addSublayer(replicator) }
       switch items[i] {
       case .style(let f, let kind):
-        let sources = collectSources(items[items.startIndex..<i], layer: label)
+        var sources = collectSources(items[items.startIndex..<i], layer: label)
         guard !sources.isEmpty else { continue }
+        if let rounding { sources = sources.map { Self.rounded($0, by: rounding) } }
         readStyle(
           f, kind: kind, sources: sources, trim: groupTrim ?? inheritedTrim, layer: label,
           into: container)
@@ -323,5 +334,82 @@ extension LottieReader {
   func dropMessages(after problemCount: Int, _ warningCount: Int) {
     dropProblems(after: problemCount)
     dropWarnings(after: warningCount)
+  }
+}
+
+extension LottieReader {
+  /// `source` with its corners rounded by `radius` (an `rd` modifier).
+  static func rounded(_ source: ShapeSource, by radius: Animated<[Double]>) -> ShapeSource {
+    guard radius.isAnimated || component(radius.initial, 0) > 0 else { return source }
+    var out = source
+    out.path = { frame in
+      roundCorners(source.path(frame), radius: component(radius.value(at: frame), 0))
+    }
+    out.morph = nil
+    if radius.isAnimated {
+      let r = radius.frameRange
+      out.frames =
+        source.frames.map {
+          Swift.min($0.lowerBound, r.lowerBound)...Swift.max($0.upperBound, r.upperBound)
+        } ?? r
+      out.keyframeFrames += radius.keyframes.map(\.frame)
+    }
+    return out
+  }
+
+  /// Rounds each corner where two straight segments (lines, or cubics without tangents) meet,
+  /// as lottie-web's round-corners
+  /// modifier does: the corner is cut back along both edges by the radius (at most half of
+  /// each edge) and joined by a cubic whose handles reach 0.5519 of the way to the corner.
+  static func roundCorners(_ path: Path, radius: Double) -> Path {
+    guard radius > 0, radius.isFinite else { return path }
+    var out = Path()
+    for sub in subpaths(path) {
+      var points: [Point] = []
+      var straight = true
+      var closed = false
+      for element in sub.elements {
+        switch element {
+        case .move(let p), .line(let p): points.append(p)
+        case .curve(let p, let c1, let c2) where c1 == points.last && c2 == p:
+          points.append(p)  // a cubic with zero tangents: straight
+        case .closeSubpath: closed = true
+        default: straight = false
+        }
+      }
+      if closed, points.count > 1, points.first == points.last { points.removeLast() }
+      guard straight, points.count >= 3 else {
+        out.addPath(sub)
+        continue
+      }
+      let n = points.count
+      let k = 0.5519
+      func cut(_ v: Point, toward p: Point) -> Point {
+        let dx = p.x - v.x, dy = p.y - v.y
+        let d = (dx * dx + dy * dy).squareRoot()
+        guard d > 0 else { return v }
+        let t = Swift.min(d / 2, radius) / d
+        return Point(x: v.x + dx * t, y: v.y + dy * t)
+      }
+      var started = false
+      for i in 0..<n {
+        let v = points[i]
+        let isEnd = !closed && (i == 0 || i == n - 1)
+        if isEnd {
+          if started { out.addLine(to: v) } else { out.move(to: v) }
+          started = true
+          continue
+        }
+        let a = cut(v, toward: points[(i + n - 1) % n])
+        let b = cut(v, toward: points[(i + 1) % n])
+        if started { out.addLine(to: a) } else { out.move(to: a) }
+        started = true
+        out.addCurve(
+          to: b, control1: Point(x: a.x + (v.x - a.x) * k, y: a.y + (v.y - a.y) * k),
+          control2: Point(x: b.x + (v.x - b.x) * k, y: b.y + (v.y - b.y) * k))
+      }
+      if closed { out.closeSubpath() }
+    }
+    return out
   }
 }

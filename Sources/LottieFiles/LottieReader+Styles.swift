@@ -54,6 +54,17 @@ extension LottieReader {
       container.addSublayer(drawn)
       return
     }
+    // Simultaneous trims cut each path on its own: one stroke per subpath (static paths).
+    if !trim.individually, drawn === shape, sources.allSatisfy({ $0.frames == nil }),
+      let path = shape.path, case let parts = Self.subpaths(path), parts.count > 1
+    {
+      for part in parts {
+        guard let copy = shape.copyTree() as? ShapeLayer else { continue }
+        copy.path = part
+        applyTrim(trim, to: copy, drawn: copy, into: container)
+      }
+      return
+    }
     applyTrim(trim, to: shape, drawn: drawn, into: container)
   }
 
@@ -79,6 +90,21 @@ extension LottieReader {
     bake(shape, "path", frames: lower...upper, keyframeFrames: sources.flatMap(\.keyframeFrames)) {
       .path(path(at: $0))
     }
+  }
+
+  /// Each subpath of `path` (split where it moves) as a path of its own.
+  static func subpaths(_ path: Path) -> [Path] {
+    var out: [Path] = []
+    var current: [Path.Element] = []
+    for element in path.elements {
+      if case .move = element, !current.isEmpty {
+        out.append(Path(elements: current))
+        current = []
+      }
+      current.append(element)
+    }
+    if !current.isEmpty { out.append(Path(elements: current)) }
+    return out
   }
 
   /// The part of `path` a trim range shows (wrapping past the end round to the start).

@@ -32,8 +32,16 @@ final class LottieReader {
   var visibleFrames: ClosedRange<Double> = 0...0
   /// The local frames of the layer being built that can show (`nil`: not known, no narrowing).
   var layerFrames: ClosedRange<Double>? = nil
+  /// The size of the composition being read (what masks that start from everything cover).
+  var compositionSize = Size(width: 0, height: 0)
+  /// The rounded corners (`rd` radius) that apply to the shapes being built.
+  var rounding: Animated<[Double]>? = nil
   /// Sampled values so far (against `LottieFormat.maximumSamplingWork`).
   var samplingWork = 0
+  /// Glyph outlines (`chars`) by character, family and style.
+  var glyphs: [String: Glyph] = [:]
+  /// Each font name's family and style (`fonts.list`), for finding its glyphs.
+  var fontFamilies: [String: (family: String, style: String)] = [:]
   /// Font families by the names text documents use (`fonts.list[n].fName` to `fFamily`).
   var fontNames: [String: String] = [:]
 

@@ -49,13 +49,15 @@ enum LottieTest {
 
   struct Missing: Error { var name: String }
 
-  /// Where `point` in the coordinates of the layer named `name` lands in the scene at `time`,
-  /// and the product of the opacities on the way.
+  /// Where `point` in the coordinates of the layer named `name` (or of its content) lands in the
+  /// scene at `time`, and the product of the opacities on the way.
   static func scenePoint(
-    _ point: Point, in name: String, of scene: Scene, at time: Double
+    _ point: Point, in name: String, of scene: Scene, at time: Double, content: Bool = false
   ) throws -> (point: Point, opacity: Double) {
     let tree = try scene.presentationTree(at: time)
-    guard let layer = tree.layer(named: name) else { throw Missing(name: name) }
+    guard var layer = tree.layer(named: name) else { throw Missing(name: name) }
+    // `content`: the layer's content space (under its transform's nested layers).
+    while content, let inner = layer.sublayers.first { layer = inner }
     var p = point
     var opacity = 1.0
     var current: Layer? = layer

@@ -40,6 +40,34 @@ import Testing
     #expect(picture.sublayers.first?.sublayers.first?.sublayers.first?.contents?.width == 24)
   }
 
+  @Test func embeddedJPEGImagesAreDrawn() throws {
+    let jpeg = try AtomicFile.read(FixtureFiles.root + "/images/two-colors.jpg")
+    let data = "data:image/jpeg;base64," + Self.base64(jpeg)
+    let json = LottieTest.document(
+      layers: #"[{"ty": 2, "ind": 1, "nm": "Photo", "refId": "img", "ks": {}, "ip": 0, "op": 9}]"#,
+      assets: #"[{"id": "img", "w": 16, "h": 8, "e": 1, "u": "", "p": "\#(data)"}]"#)
+    let document = try LottieTest.read(json)
+    #expect(document.warnings.isEmpty)
+    let frame = try document.scene.makeFrame(at: 0).makeBitmap()
+    let i = (3 * frame.width + 2) * 4
+    #expect(abs(Int(frame.pixels[i]) - 200) <= 4 && frame.pixels[i + 3] == 255)
+  }
+
+  /// Standard base64 with padding.
+  static func base64(_ bytes: [UInt8]) -> String {
+    let table = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
+    var out = ""
+    var i = 0
+    while i < bytes.count {
+      let n = Swift.min(3, bytes.count - i)
+      var v = 0
+      for k in 0..<3 { v = v << 8 | (k < n ? Int(bytes[i + k]) : 0) }
+      for k in 0..<4 { out.append(k <= n ? table[(v >> (18 - 6 * k)) & 63] : "=") }
+      i += 3
+    }
+    return out
+  }
+
   @Test func damagedArchivesAreRefused() throws {
     var bytes = try AtomicFile.read(Self.lottie + "/archive.lottie")
     bytes[bytes.count / 2] ^= 0xFF

@@ -195,6 +195,43 @@ import Testing
     #expect(strokes[1].strokeStart == 0 && abs(strokes[1].strokeEnd - 0.25) < 1e-9)
   }
 
+  @Test func simultaneousTrimCutsEachPathOnItsOwn() throws {
+    let items = #"""
+      {"ty": "rc", "p": {"a": 0, "k": [0, 0]}, "s": {"a": 0, "k": [10, 10]}, "r": {"a": 0, "k": 0}},
+      {"ty": "rc", "p": {"a": 0, "k": [50, 0]}, "s": {"a": 0, "k": [30, 30]}, "r": {"a": 0, "k": 0}},
+      {"ty": "tm", "s": {"a": 0, "k": 0}, "e": {"a": 0, "k": 50}, "o": {"a": 0, "k": 0}, "m": 1}
+      """#
+    let s = try Self.scene(
+      items,
+      style:
+        #"{"ty": "st", "nm": "Style", "c": {"a": 0, "k": [0, 0, 0, 1]}, "w": {"a": 0, "k": 2}}"#)
+    let tree = try s.presentationTree(at: 0)
+    let group = try #require(tree.layer(named: "Group"))
+    let strokes = group.sublayers.flatMap(\.sublayers).flatMap(\.sublayers).compactMap {
+      $0 as? ShapeLayer
+    }
+    #expect(strokes.count == 2)
+    #expect(strokes.allSatisfy { $0.strokeStart == 0 && $0.strokeEnd == 0.5 })
+    #expect(Set(strokes.map { Self.points($0.path ?? Path()).count }) == [5])
+  }
+
+  @Test func roundedCornersCutEachCornerByTheRadius() throws {
+    let items = #"""
+      {"ty": "rc", "p": {"a": 0, "k": [0, 0]}, "s": {"a": 0, "k": [20, 10]}, "r": {"a": 0, "k": 0}},
+      {"ty": "rd", "r": {"a": 0, "k": 2}}
+      """#
+    let path = try Self.path(try Self.scene(items))
+    // Each corner cut back 2 along both edges, joined by a cubic with handles 0.5519 of the way.
+    #expect(path.elements.first == .move(to: Point(x: 8, y: -5)))
+    #expect(
+      path.elements[1]
+        == .curve(
+          to: Point(x: 10, y: -3), control1: Point(x: 8 + 2 * 0.5519, y: -5),
+          control2: Point(x: 10, y: -3 - 2 * 0.5519)))
+    #expect(path.elements[2] == .line(to: Point(x: 10, y: 3)))
+    #expect(path.elements.count == 9 && path.elements.last == .closeSubpath)
+  }
+
   @Test func trimCutsFillsToo() throws {
     let items = #"""
       {"ty": "sh", "ks": {"a": 0, "k": {"c": false, "v": [[0, 0], [100, 0]], "i": [[0, 0], [0, 0]], "o": [[0, 0], [0, 0]]}}},

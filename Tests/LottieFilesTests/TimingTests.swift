@@ -209,3 +209,33 @@ import Testing
     }
   }
 }
+
+/// Skew and auto-orient, the transform parts Core Animation's key paths do not carry.
+@Suite struct TransformTests {
+  @Test func skewShearsAlongItsAxis() throws {
+    // Skew 45 degrees along the x axis (sa 0): lottie-web's skewFromAxis(-45 deg, 0) shears
+    // x' = x + tan(-45 deg) y: (0, 10) goes to (-10, 10), (10, 0) stays.
+    let ks = #"{"sk": {"a": 0, "k": 45}, "sa": {"a": 0, "k": 0}}"#
+    let scene = try LottieTest.read(
+      LottieTest.document(layers: "[\(LottieTest.shapeLayer("Skewed", ks: ks))]")
+    ).scene
+    let (p, _) = try LottieTest.scenePoint(
+      Point(x: 0, y: 10), in: "Skewed", of: scene, at: 0, content: true)
+    #expect(abs(p.x + 10) < 1e-9 && abs(p.y - 10) < 1e-9, "\(p)")
+    let (q, _) = try LottieTest.scenePoint(
+      Point(x: 10, y: 0), in: "Skewed", of: scene, at: 0, content: true)
+    #expect(abs(q.x - 10) < 1e-9 && abs(q.y) < 1e-9, "\(q)")
+  }
+
+  @Test func autoOrientTurnsAlongTheMotion() throws {
+    // Moving straight down (+y): the layer turns a quarter turn clockwise.
+    let layer = """
+      {"ty": 4, "ind": 1, "nm": "Arrow", "ip": 0, "op": 100, "st": 0, "ao": 1, "shapes": [],
+       "ks": {"p": {"a": 1, "k": [{"t": 0, "s": [0, 0]}, {"t": 10, "s": [0, 100]}]}}}
+      """
+    let scene = try LottieTest.read(LottieTest.document(layers: "[\(layer)]")).scene
+    let (p, _) = try LottieTest.scenePoint(
+      Point(x: 10, y: 0), in: "Arrow", of: scene, at: 0.5, content: true)
+    #expect(abs(p.x - 0) < 1e-6 && abs(p.y - 60) < 1e-6, "\(p)")
+  }
+}

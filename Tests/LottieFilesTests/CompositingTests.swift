@@ -1,0 +1,110 @@
+import Flipbook
+import FlipbookTestSupport
+import Testing
+
+/// Blend modes, mask modes, track mattes and effects, mapped as scene-format.md 4.4 says.
+@Suite struct CompositingTests {
+  static func solid(_ name: String, ind: Int, extra: String) -> String {
+    """
+    {"ty": 1, "ind": \(ind), "nm": "\(name)", "ip": 0, "op": 100, "st": 0, "sc": "#ff0000",
+     "sw": 40, "sh": 30, "ks": {}, \(extra)}
+    """
+  }
+
+  /// The first layer at or under `layer` with a mask or filters.
+  static func first(_ layer: Layer, where test: (Layer) -> Bool) -> Layer? {
+    if test(layer) { return layer }
+    for sublayer in layer.sublayers {
+      if let found = first(sublayer, where: test) { return found }
+    }
+    return nil
+  }
+
+  static let square =
+    #"{"a": 0, "k": {"c": true, "v": [[0, 0], [10, 0], [10, 10], [0, 10]], "i": [[0, 0], [0, 0], [0, 0], [0, 0]], "o": [[0, 0], [0, 0], [0, 0], [0, 0]]}}"#
+
+  @Test func blendModesAreCompositingFilters() throws {
+    let layers =
+      "[\(Self.solid("Multiply", ind: 1, extra: #""bm": 1"#)), \(Self.solid("Add", ind: 2, extra: #""bm": 16"#)), \(Self.solid("Mix", ind: 3, extra: #""bm": 17"#))]"
+    let document = try LottieTest.read(LottieTest.document(layers: layers))
+    #expect(
+      try LottieTest.layer("Multiply", in: document.scene, at: 0).compositingFilter == .multiply)
+    #expect(try LottieTest.layer("Add", in: document.scene, at: 0).compositingFilter == .addition)
+    #expect(try LottieTest.layer("Mix", in: document.scene, at: 0).compositingFilter == .normal)
+    #expect(
+      document.warnings.map(\.description) == [
+        #"test.json: layers[2] "Mix": unsupported blend mode hard-mix (bm): drawn normal"#
+      ])
+  }
+
+  @Test(arguments: [
+    (1, MaskMode.alpha), (2, .alphaInverted), (3, .luminance), (4, .luminanceInverted),
+  ])
+  func trackMattesMaskInTheirMode(_ tt: Int, _ mode: MaskMode) throws {
+    let layers =
+      "[\(Self.solid("Matte", ind: 1, extra: #""td": 1"#)), \(Self.solid("Target", ind: 2, extra: "\"tt\": \(tt)"))]"
+    let scene = try LottieTest.read(LottieTest.document(layers: layers)).scene
+    let tree = try scene.presentationTree(at: 0)
+    let target = try #require(tree.layer(named: "Target"))
+    let holder = try #require(target.superlayer)
+    #expect(holder.maskMode == mode)
+    #expect(holder.mask?.layer(named: "Matte") != nil)
+    #expect(tree.sublayers[0].sublayers.count == 1)  // the matte is drawn only as the matte
+  }
+
+  @Test func maskModesCombineByCompositingFilters() throws {
+    let masks = """
+      "masksProperties": [
+        {"mode": "s", "o": {"a": 0, "k": 50}, "pt": \(Self.square)},
+        {"mode": "i", "inv": true, "pt": \(Self.square)},
+        {"mode": "a", "x": {"a": 0, "k": 3}, "pt": \(Self.square)},
+        {"mode": "n", "pt": \(Self.square)}]
+      """
+    let scene = try LottieTest.read(
+      LottieTest.document(layers: "[\(Self.solid("Masked", ind: 1, extra: masks))]")
+    ).scene
+    let layer = try LottieTest.layer("Masked", in: scene, at: 0)
+    let mask = try #require(Self.first(layer) { $0.mask != nil }?.mask)
+    let parts = mask.sublayers.compactMap { $0 as? ShapeLayer }
+    #expect(parts.count == 4)  // the cover the subtraction starts from, then three masks
+    #expect(parts[0].path == Path(rect: Rect(x: 0, y: 0, width: 40, height: 30)))
+    #expect(parts[0].compositingFilter == .normal && parts[0].fillColor == .white)
+    #expect(parts[1].compositingFilter == .destinationOut && parts[1].opacity == 0.5)
+    // Inverted: the cover less the path, intersected.
+    #expect(parts[2].compositingFilter == .destinationIn)
+    #expect(parts[2].path == Path(rect: Rect(x: 0, y: 0, width: 40, height: 30)))
+    #expect((parts[2].sublayers.first as? ShapeLayer)?.compositingFilter == .destinationOut)
+    // Expanded by 3: stroked 6 wide too.
+    #expect(parts[3].compositingFilter == .normal)
+    #expect(parts[3].strokeColor == .white && parts[3].lineWidth == 6)
+  }
+
+  @Test func effectsBecomeFiltersAndShadows() throws {
+    func value(_ v: String) -> String { #"{"ty": 0, "v": {"a": 0, "k": \#(v)}}"# }
+    let effects = """
+      "ef": [
+        {"ty": 29, "nm": "Blur", "ef": [\(value("10")), \(value("1")), \(value("0"))]},
+        {"ty": 20, "nm": "Tint", "ef": [\(value("[0, 0, 0, 1]")), \(value("[1, 1, 1, 1]")), \(value("50"))]},
+        {"ty": 23, "nm": "Tritone", "ef": [\(value("[1, 1, 1, 1]")), \(value("[0.5, 0.5, 0.5, 1]")), \(value("[0, 0, 0, 1]")), \(value("25"))]},
+        {"ty": 21, "nm": "Fill", "ef": [\(value("0")), \(value("1")), \(value("[0, 0, 1, 1]")), \(value("0")), \(value("0")), \(value("0")), \(value("0.5"))]},
+        {"ty": 25, "nm": "Shadow", "ef": [\(value("[0, 0, 0, 1]")), \(value("127.5")), \(value("90")), \(value("10")), \(value("8"))]},
+        {"ty": 29, "nm": "Sideways", "ef": [\(value("20")), \(value("2")), \(value("0"))]}]
+      """
+    let scene = try LottieTest.read(
+      LottieTest.document(layers: "[\(Self.solid("Effects", ind: 1, extra: effects))]")
+    ).scene
+    let layer = try LottieTest.layer("Effects", in: scene, at: 0)
+    let content = try #require(Self.first(layer) { !$0.filters.isEmpty })
+    #expect(
+      content.filters == [
+        .gaussianBlur(radius: 3),
+        .tint(black: .black, white: .white, amount: 0.5),
+        .tritone(bright: .white, midtone: Color(white: 0.5), dark: .black, amount: 0.75),
+        .fill(color: .blue, opacity: 0.5),
+        .directionalBlur(radius: 6, axis: .horizontal),
+      ])
+    #expect(content.shadowOpacity == 0.5 && content.shadowRadius == 2)
+    #expect(
+      abs(content.shadowOffset.width - 10) < 1e-12 && abs(content.shadowOffset.height) < 1e-12)
+  }
+}
