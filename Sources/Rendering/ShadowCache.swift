@@ -38,7 +38,7 @@ public final class ShadowCache: Sendable {
       case layer(LayerFingerprint)
     }
     var shape: Shape
-    var sigma: Double
+    var sigma: [Double]
     var linear: [Double]
     /// For a shape cut by its region's edge: the frame pixel of the layer's origin, the frame's
     /// pixel size and the region's margin; `nil` for a shape drawn whole.
@@ -84,31 +84,50 @@ public final class ShadowCache: Sendable {
     }
   }
 
+  /// The standard deviations, in device pixels along x and along y, of the blur that a Gaussian
+  /// of σ = `radius` points in a layer's own space becomes under `transform` (layer space to
+  /// device pixels; its translation is ignored).
+  ///
+  /// The layer-space blur's covariance `radius² I` becomes `radius² L Lᵀ` through the linear
+  /// part `L`. A separable blur along the device's axes keeps that covariance's diagonal, the
+  /// variance along each axis: σx = radius · √(a² + c²), σy = radius · √(b² + d²) (the lengths of
+  /// `L`'s rows). That is exact whenever `L Lᵀ` is diagonal (any scale along the layer's axes,
+  /// also turned by a multiple of 90°, and any rotation of a uniform scale: σx = σy = radius ·
+  /// scale); under a rotation of a non-uniform scale or a skew the blur keeps the right spread
+  /// across the device's vertical and horizontal edges and drops the covariance's tilt (a blur
+  /// elongated along a diagonal is drawn axis-aligned, with the same spread along x and y).
+  public static func deviceSigmas(
+    radius: Double, transform m: AffineTransform
+  ) -> (x: Double, y: Double) {
+    let r = Swift.max(0, radius)
+    return ((m.a * m.a + m.c * m.c).squareRoot() * r, (m.b * m.b + m.d * m.d).squareRoot() * r)
+  }
+
   /// Draws `layer`'s shadow (visual-effects.md §1) into `canvas`, whose current transform is the
   /// layer's own space: the shape in `shadowColor` at `shadowColor.alpha × shadowOpacity`, moved
-  /// by `shadowOffset` and blurred with σ = `shadowRadius`, both in the layer's space; clipped to
-  /// the rounded bounds when the layer `masksToBounds`.
+  /// by `shadowOffset` and blurred with σ = `shadowRadius`, both in the layer's space (the blur
+  /// per device axis: `deviceSigmas`); clipped to the rounded bounds when the layer
+  /// `masksToBounds`.
   func drawShadow(
     of layer: Layer, in canvas: Canvas, renderer: LayerRenderer
   ) throws(RenderingError) {
     guard let color = layer.shadowColor else { return }
     let m = canvas.deviceTransform
     let origin = Point(x: m.tx + canvas.frameOffset.x, y: m.ty + canvas.frameOffset.y)
-    let pixelsPerPoint = abs(m.a * m.d - m.b * m.c).squareRoot()
-    guard pixelsPerPoint > 0 else { return }
-    let sigma = Swift.max(0, layer.shadowRadius) * pixelsPerPoint
+    guard m.a * m.d - m.b * m.c != 0 else { return }
+    let sigma = ShadowCache.deviceSigmas(radius: layer.shadowRadius, transform: m)
     let linear = AffineTransform(a: m.a, b: m.b, c: m.c, d: m.d, tx: 0, ty: 0)
     let offset = Point(x: layer.shadowOffset.width, y: layer.shadowOffset.height).applying(linear)
     // A blur or an offset past any canvas (up to 16384 pixels a side) leaves nothing visible:
     // no shadow is drawn, and no pixel count is made from an unbounded number.
-    let reach = 3 * sigma + abs(offset.x) + abs(offset.y)
+    let reach = 3 * Swift.max(sigma.x, sigma.y) + abs(offset.x) + abs(offset.y)
     guard reach.isFinite, reach < 1_000_000 else { return }
     let shape: Key.Shape =
       layer.shadowPath.map { .path($0) } ?? .layer(LayerFingerprint(layer, isRoot: true))
-    let key = Key(shape: shape, sigma: sigma, linear: [m.a, m.b, m.c, m.d])
+    let key = Key(shape: shape, sigma: [sigma.x, sigma.y], linear: [m.a, m.b, m.c, m.d])
     // Shapes just off the frame still cast visible shadows: grow it by the blur's reach and the
     // offset.
-    let margin = Int((3 * sigma + abs(offset.x) + abs(offset.y)).rounded(.up)) + 2
+    let margin = Int(reach.rounded(.up)) + 2
     var cutKey = key
     if abs(origin.x) < 1e9, abs(origin.y) < 1e9 {
       let frame = canvas.framePixelSize
@@ -135,7 +154,7 @@ public final class ShadowCache: Sendable {
         }
         return
       }
-      let mask = drawn.mask.blurred(sigma: sigma)
+      let mask = drawn.mask.blurred(sigmaX: sigma.x, sigmaY: sigma.y)
       if !drawn.touchesEdge {
         insert(mask, for: key)
       } else if cutKey.region != nil {

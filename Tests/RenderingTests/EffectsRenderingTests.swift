@@ -46,6 +46,81 @@ import Testing
     #expect(abs(sigma - radius) < 0.1 * radius + 0.15, "measured σ \(sigma)")
   }
 
+  /// σ measured from the profile `alpha(t)` of a blurred edge at `edge` (pixel centres at
+  /// t + 0.5): the 15.87 % and 84.13 % crossings are 2σ apart.
+  func sigma(of alpha: (Int) -> UInt8, across range: Range<Int>) -> Double {
+    func crossing(_ level: Double) -> Double {
+      for t in range where Double(alpha(t)) >= level * 255 {
+        let a0 = Double(alpha(t - 1)), a1 = Double(alpha(t))
+        return Double(t) - 1 + (level * 255 - a0) / (a1 - a0) + 0.5
+      }
+      return .nan
+    }
+    return (crossing(0.8413) - crossing(0.1587)) / 2
+  }
+
+  @Test(arguments: [(3.0, 1.0), (1.0, 2.5), (-2.0, 1.5)])
+  func shadowBlurScalesAlongEachAxisOfTheLayer(sx: Double, sy: Double) throws {
+    // A layer scaled by (sx, sy): its shadow's blur of σ = 4 points in its own space is
+    // 4·|sx| pixels across a vertical edge and 4·|sy| down a horizontal one (where the round
+    // blur of σ = 4·√|sx·sy| was drawn before).
+    let radius = 4.0
+    let b = try render(Size(600, 300)) { scene in
+      let l = Layer()
+      l.bounds = Rect(0, 0, 100, 100)
+      l.position = Point(200, 100)
+      l.transform = .scale(x: sx, y: sy)
+      l.shadowOpacity = 1
+      l.shadowRadius = radius
+      l.shadowOffset = Size(0, 0)
+      // Corner at the layer's centre (device (200, 100)), reaching far right and down (a
+      // negative sx flips the layer, so the path then reaches left in the layer's space).
+      l.shadowPath = Path(rect: Rect(sx < 0 ? -950 : 50, 50, 1000, 1000))
+      scene.addLayer(l)
+    }
+    let sigmaX = radius * abs(sx), sigmaY = radius * abs(sy)
+    // Across the vertical edge at x = 200, on a row 5σy below the horizontal edge; down the
+    // horizontal edge at y = 100, on a column 5σx inside.
+    let row = 100 + Int(5 * sigmaY), column = 200 + Int(5 * sigmaX)
+    let reachX = Int(4 * sigmaX), reachY = Int(4 * sigmaY)
+    let alongX: (Int) -> UInt8 = { b[$0, row].a }
+    let measuredX = sigma(of: alongX, across: (200 - reachX)..<(200 + reachX))
+    let measuredY = sigma(of: { b[column, $0].a }, across: (100 - reachY)..<(100 + reachY))
+    #expect(abs(measuredX - sigmaX) < 0.05 * sigmaX + 0.15, "σ across x: \(measuredX)")
+    #expect(abs(measuredY - sigmaY) < 0.05 * sigmaY + 0.15, "σ down y: \(measuredY)")
+    // The whole profile is the Gaussian's Φ along each axis.
+    var worst = 0.0
+    for x in (200 - reachX)..<(200 + reachX) {
+      worst = max(worst, abs(Double(alongX(x)) - phi((Double(x) + 0.5 - 200) / sigmaX) * 255))
+    }
+    for y in (100 - reachY)..<(100 + reachY) {
+      worst = max(worst, abs(Double(b[column, y].a) - phi((Double(y) + 0.5 - 100) / sigmaY) * 255))
+    }
+    #expect(worst <= 3, "largest difference from Φ: \(worst) levels")
+  }
+
+  @Test func deviceSigmasKeepTheBlursSpreadAlongEachDeviceAxis() {
+    // An axis-aligned scale: the radius times each scale; turned a quarter, the axes swap; a
+    // uniform scale turned any angle: round. A non-uniform scale turned 30°: each device axis
+    // gets the spread of the layer-space blur along it, √(sx² cos² + sy² sin²) and so on.
+    let r = 2.0
+    typealias Affine = Geometry.AffineTransform
+    func sigmas(_ t: Affine) -> (x: Double, y: Double) {
+      ShadowCache.deviceSigmas(radius: r, transform: t)
+    }
+    let stretched = sigmas(.scale(x: 3, y: 1)), flipped = sigmas(.scale(x: -3, y: 0.5))
+    #expect(stretched.x == 6 && stretched.y == 2)
+    #expect(flipped.x == 6 && flipped.y == 1)
+    let quarter = Affine.scale(x: 3, y: 1).concatenating(.rotation(.pi / 2))
+    #expect(abs(sigmas(quarter).x - 2) < 1e-12 && abs(sigmas(quarter).y - 6) < 1e-12)
+    let round = Affine.scale(x: 2, y: 2).concatenating(.rotation(0.7))
+    #expect(abs(sigmas(round).x - 4) < 1e-12 && abs(sigmas(round).y - 4) < 1e-12)
+    let turned = Affine.scale(x: 3, y: 1).concatenating(.rotation(.pi / 6))
+    let (c, s) = (cos(Double.pi / 6), sin(Double.pi / 6))
+    #expect(abs(sigmas(turned).x - r * (9 * c * c + s * s).squareRoot()) < 1e-12)
+    #expect(abs(sigmas(turned).y - r * (9 * s * s + c * c).squareRoot()) < 1e-12)
+  }
+
   @Test(arguments: [2.0, 3.3, 5.9, 6.0, 7.0, 20.0, 40.0, 100.0])
   func blurMatchesTheGaussianWithinALevel(sigma: Double) {
     // A vertical edge in a mask wide and tall enough that the samples (4σ either side of it,
