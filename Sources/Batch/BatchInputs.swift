@@ -43,6 +43,11 @@ public enum BatchInputs {
   public static func kind(of bytes: [UInt8]) -> Kind? {
     if bytes.starts(with: [0x50, 0x4B, 0x03, 0x04]) { return .lottie }  // dotLottie: a ZIP
     guard let json = try? JSONParser.parse(bytes), case .object(let members) = json else {
+      // Broken JSON that names a scene's or a Lottie file's keys is one of them, damaged: it is
+      // taken, so that the batch reports it instead of skipping it silently.
+      let text = String(decoding: bytes.prefix(4096), as: UTF8.self)
+      if text.contains("\"flipbook\"") { return .scene }
+      if text.contains("\"layers\"") && text.contains("\"fr\"") { return .lottie }
       return nil
     }
     let keys = Set(members.map(\.key))
@@ -115,10 +120,20 @@ public enum BatchInputs {
       return BatchInput(
         path: file, relativePath: relative, name: Paths.removingExtension(relative))
     }
-    return (
-      inputs.sorted { $0.relativePath.utf8.lexicographicallyPrecedes($1.relativePath.utf8) },
-      root
-    )
+    let sorted = inputs.sorted {
+      $0.relativePath.utf8.lexicographicallyPrecedes($1.relativePath.utf8)
+    }
+    // Two files that differ only in their extension would write the same outputs.
+    var byName: [String: String] = [:]
+    for input in sorted {
+      if let other = byName[input.name] {
+        throw Failure(
+          description: "\(other) and \(input.relativePath) would both write \(input.name).*: "
+            + "rename one")
+      }
+      byName[input.name] = input.relativePath
+    }
+    return (sorted, root)
   }
 
   /// The animations of shard `index` of `count` (1-based): sorted by relative path, every

@@ -183,14 +183,29 @@ extension Manifest.Entry {
     guard let name = json["name"]?.stringValue, let input = json["input"]?.stringValue else {
       throw ManifestError(message: "an animation without a name or input")
     }
+    // A manifest may come back from a cache or a hand: its counts must be whole numbers a
+    // file can have, and its paths must stay inside the output folder, or the record is refused
+    // (and the animation rendered again).
+    func count(_ x: Double) throws(ManifestError) -> Int {
+      guard x.isFinite, x == x.rounded(), x >= 0, x <= 9_007_199_254_740_992 else {
+        throw ManifestError(message: "\(name): a count that is not a whole number of 0 or more")
+      }
+      return Int(x)
+    }
+    func inside(_ path: String) throws(ManifestError) -> String {
+      let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+      guard !path.isEmpty, !path.hasPrefix("/"), !parts.contains(".."), !path.contains("\0")
+      else { throw ManifestError(message: "\(name): a file outside the output folder") }
+      return path
+    }
     self.init(name: name, input: input)
     hash = json["hash"]?.stringValue
     dependencies = json["dependencies"]?.arrayValue?.compactMap(\.stringValue) ?? []
-    width = json["width"]?.numberValue.map { Int($0) }
-    height = json["height"]?.numberValue.map { Int($0) }
+    if let w = json["width"]?.numberValue { width = try count(w) }
+    if let h = json["height"]?.numberValue { height = try count(h) }
     duration = json["duration"]?.numberValue
     fps = json["fps"]?.numberValue
-    frameCount = json["frameCount"]?.numberValue.map { Int($0) }
+    if let n = json["frameCount"]?.numberValue { frameCount = try count(n) }
     for item in json["outputs"]?.arrayValue ?? [] {
       guard let format = item["format"]?.stringValue, let file = item["file"]?.stringValue,
         let bytes = item["bytes"]?.numberValue, let width = item["width"]?.numberValue,
@@ -199,16 +214,18 @@ extension Manifest.Entry {
       else { throw ManifestError(message: "\(name): an output with a missing field") }
       outputs.append(
         Manifest.Output(
-          format: format, file: file, bytes: Int(bytes), width: Int(width), height: Int(height),
-          duration: duration, frames: Int(frames),
+          format: format, file: try inside(file), bytes: try count(bytes),
+          width: try count(width), height: try count(height), duration: duration,
+          frames: try count(frames),
           renderSeconds: item["renderSeconds"]?.numberValue ?? 0))
     }
     if let sheet = json["frames"], let file = sheet["file"]?.stringValue,
-      let count = sheet["count"]?.numberValue, let columns = sheet["columns"]?.numberValue,
+      let total = sheet["count"]?.numberValue, let columns = sheet["columns"]?.numberValue,
       let step = sheet["step"]?.numberValue
     {
       frames = Manifest.FrameSheet(
-        file: file, count: Int(count), columns: Int(columns), step: Int(step))
+        file: try inside(file), count: try count(total), columns: try count(columns),
+        step: try count(step))
     }
     warnings = json["warnings"]?.arrayValue?.compactMap(\.stringValue) ?? []
     error = json["error"]?.stringValue

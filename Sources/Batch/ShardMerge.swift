@@ -35,9 +35,17 @@ public enum ShardMerge {
           + "remove the stale ones")
     }
     let present = Set(files.map(\.index))
-    let missing = (1...count).filter { !present.contains($0) }
-    guard missing.isEmpty else {
-      let names = missing.map { Manifest.shardFileName($0, of: count) }.joined(separator: ", ")
+    guard present.count == count else {
+      // The first few missing ones (found within present.count + 3 steps, whatever N is).
+      var missing: [Int] = []
+      var index = 1
+      while missing.count < 3 && index <= count {
+        if !present.contains(index) { missing.append(index) }
+        index += 1
+      }
+      var names = missing.map { Manifest.shardFileName($0, of: count) }.joined(separator: ", ")
+      let more = count - present.count - missing.count
+      if more > 0 { names += " and \(more) more" }
       throw Failure(description: "\(folder): missing shard manifests: \(names)")
     }
     var version: String? = nil

@@ -27,6 +27,9 @@ public enum LottieFormat {
   public static let maximumSamplingWork = 20_000_000
   /// The most vertices one bezier shape may have: 100,000.
   public static let maximumVertices = 100_000
+  /// The deepest precompositions may nest (a precomposition layer inside an asset inside ...):
+  /// 32, so that no file can build a tree deeper than the renderer's stack holds.
+  public static let maximumPrecompositionDepth = 32
 
   /// A feature of a Lottie file that Flipbook does not draw as the format says.
   public struct Warning: Hashable, Sendable, CustomStringConvertible {

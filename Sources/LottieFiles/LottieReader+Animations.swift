@@ -69,6 +69,16 @@ extension LottieReader {
     addKeyframes(layer, keyPath, values: values, frames: frames, paces: paces)
   }
 
+  /// The frames `range.lowerBound`, `+ step`, `+ 2 step`, ... below `range.upperBound`, at most
+  /// `limit` of them: counted, not accumulated, so that a step too small to move a huge frame
+  /// number (past 2^53) cannot loop forever.
+  static func frames(in range: ClosedRange<Double>, step: Double, limit: Int) -> [Double] {
+    let span = range.upperBound - range.lowerBound
+    guard span > 0, span.isFinite, step > 0, step.isFinite else { return [range.lowerBound] }
+    let count = Int(Swift.min(Double(limit), (span / step).rounded(.up)))
+    return (0..<count).map { range.lowerBound + Double($0) * step }
+  }
+
   /// Animates `keyPath` through `value` sampled from `frames.lowerBound` to its upper bound,
   /// `samplesPerFrame` a frame and at every keyframe, linearly in between.
   func bake(
@@ -78,12 +88,7 @@ extension LottieReader {
     guard range.upperBound > range.lowerBound else { return }
     let span = range.upperBound - range.lowerBound
     let step = Swift.max(1 / Self.samplesPerFrame, span / Double(Self.maximumSamples))
-    var frames: [Double] = []
-    var f = range.lowerBound
-    while f < range.upperBound {
-      frames.append(f)
-      f += step
-    }
+    var frames = Self.frames(in: range, step: step, limit: Self.maximumSamples + 1)
     frames.append(range.upperBound)
     if keyframeFrames.count <= Self.maximumSamples {
       frames = Array(Set(frames + keyframeFrames.filter { range.contains($0) })).sorted()

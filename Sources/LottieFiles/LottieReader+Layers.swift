@@ -269,6 +269,13 @@ extension LottieReader {
       report(f.place("refId"), "precomposition \"\(id)\" contains itself")
       return
     }
+    guard assetsInProgress.count < LottieFormat.maximumPrecompositionDepth else {
+      report(
+        f.place("refId"),
+        "precompositions nested more than \(LottieFormat.maximumPrecompositionDepth) deep, "
+          + "the limit")
+      return
+    }
     assetsInProgress.insert(id)
     defer { assetsInProgress.remove(id) }
     let container = Layer()
@@ -294,12 +301,10 @@ extension LottieReader {
     if let remap {
       var low = Double.infinity, high = -Double.infinity
       let step = Swift.max(1, (local.upperBound - local.lowerBound) / 2000)
-      var frame = local.lowerBound
-      while frame <= local.upperBound + step {
-        let x = component(remap.value(at: Swift.min(frame, local.upperBound)), 0) * frameRate
+      for frame in Self.frames(in: local, step: step, limit: 2001) + [local.upperBound] {
+        let x = component(remap.value(at: frame), 0) * frameRate
         low = Swift.min(low, x)
         high = Swift.max(high, x)
-        frame += step
       }
       if low.isFinite && high.isFinite && high - low < 1e9 { inner = (low - 1)...(high + 1) }
     }

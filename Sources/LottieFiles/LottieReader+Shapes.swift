@@ -197,6 +197,18 @@ extension LottieReader {
       case .repeater(let f) = items[r]
     {
       let replicator = readRepeater(f, layer: label)
+      let limit = ReplicatorLayer.maximumInstanceCount
+      let count = Swift.max(1, Swift.min(replicator.instanceCount, limit))
+      let outerReplication = replication
+      defer { replication = outerReplication }
+      if replication > limit / count {
+        report(
+          f.place("c"),
+          "nested repeaters make more than \(limit) copies of what they repeat, the limit "
+            + "(the product of their counts)")
+        return
+      }
+      replication *= count
       buildItems(
         items[items.startIndex..<r], layer: label, inheritedTrim: inheritedTrim, into: replicator)
       repeated = (replicator, r)

@@ -161,10 +161,11 @@ extension LottieReader {
       bake(shape, "strokeEnd", frames: frames) { .scalar(Swift.min(1, trim.range(at: $0).to)) }
       let span = frames.upperBound - frames.lowerBound
       let step = Swift.max(0.5, span / Double(Self.maximumSamples))
-      var f = frames.lowerBound
-      while f <= frames.upperBound && !wraps {
-        wraps = trim.range(at: f).to > 1
-        f += step
+      for f in Self.frames(in: frames, step: step, limit: Self.maximumSamples + 1)
+        + [frames.upperBound]
+      where trim.range(at: f).to > 1 {
+        wraps = true
+        break
       }
     }
     container.addSublayer(drawn)

@@ -35,12 +35,7 @@ extension LottieReader {
     let span = frames.upperBound - frames.lowerBound
     guard span > 0, span.isFinite else { return }
     let step = Swift.max(1 / Self.samplesPerFrame, span / Double(Self.maximumSamples / 10))
-    var sampleFrames: [Double] = []
-    var f = frames.lowerBound
-    while f < frames.upperBound {
-      sampleFrames.append(f)
-      f += step
-    }
+    var sampleFrames = Self.frames(in: frames, step: step, limit: Self.maximumSamples / 10 + 1)
     sampleFrames.append(frames.upperBound)
     guard spendSamplingWork(sampleFrames.count * layers.count) else { return }
     // Every layer's hidden flag too, when something under it is shown and hidden in time.

@@ -26,6 +26,10 @@ final class LottieReader {
   /// The precomposition assets by id, and those being built (a cycle is refused).
   var assets: [String: (json: JSONValue, place: String)] = [:]
   var assetsInProgress: Set<String> = []
+  /// How many copies the repeaters around what is being read make (the product of their
+  /// counts), held to `ReplicatorLayer.maximumInstanceCount` as the scene reader holds nested
+  /// replicators.
+  var replication = 1
   /// The frames of the composition being read that can show (its own frames, narrowed by the
   /// layers and time mappings that show it): layers outside them are not built, and sampling
   /// stays within them.

@@ -60,7 +60,7 @@ public enum ContactSheet {
   /// A time as a caption: `0 s`, `0.25 s`, `1.5 s` (shortest form, at most 3 decimals).
   public static func caption(_ time: Double) -> String {
     let rounded = (time * 1000).rounded() / 1000
-    if rounded == rounded.rounded() { return "\(Int(rounded)) s" }
+    if rounded == rounded.rounded() && abs(rounded) < 1e15 { return "\(Int(rounded)) s" }
     return "\(rounded) s"
   }
 }
