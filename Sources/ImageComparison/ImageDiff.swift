@@ -99,7 +99,7 @@ public struct ImageDiff: Sendable {
   }
 
   /// What one pass over the pixels found.
-  struct Scan {
+  struct Scan: Equatable {
     var differing = 0, antialiased = 0, maxChannel = 0
     var maxDelta = 0.0
   }
@@ -152,11 +152,13 @@ public struct ImageDiff: Sendable {
   }
 
   /// Classifies the pixels of `rows` into `out` (which starts at row `firstRow`); the hot loop,
-  /// with its counters in locals.
+  /// with its counters in locals. `vectorized: false` takes every pixel alone (the tests check
+  /// that the eight-pixel paths give the same answer).
   static func scan(
     _ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>,
     into out: UnsafeMutableBufferPointer<UInt8>,
-    firstRow: Int, width w: Int, height h: Int, rows: Range<Int>, tolerance: Tolerance
+    firstRow: Int, width w: Int, height h: Int, rows: Range<Int>, tolerance: Tolerance,
+    vectorized: Bool = true
   ) -> Scan {
     let outBase = firstRow * w
     let limit = maxYIQDelta * tolerance.threshold * tolerance.threshold
@@ -168,8 +170,33 @@ public struct ImageDiff: Sendable {
     // differ) measure it once.
     var lastA: UInt32 = 0, lastB: UInt32 = 0, lastDelta = -1.0
     let rawA = UnsafeRawBufferPointer(a), rawB = UnsafeRawBufferPointer(b)
+    let row = w * 4
     for y in rows {
-      for x in 0..<w {
+      // Eight pixels at a time where their neighbourhoods lie inside the image (see `run`).
+      let inner = vectorized && y > 0 && y < h - 1
+      var x = 0
+      while x < w {
+        if inner && x > 0 && x + 8 <= w {
+          let p = (y * w + x) * 4
+          switch run(rawA, rawB, at: p, row: row, lastA: lastA, lastB: lastB) {
+          case .equal:
+            x += 8
+            continue
+          case .cachedFlat where lastDelta >= 0:
+            // The pair's delta is known; both images are flat to the left, so no pixel is
+            // forgiven as anti-aliasing (the scalar test's answer for each of the eight).
+            if lastDelta > limit || limit == 0 {
+              let first = y * w + x - outBase
+              for k in first..<(first + 8) { out[k] = 2 }
+              differing += 8
+            }
+            x += 8
+            continue
+          default: break
+          }
+        }
+        // One pixel; `defer` moves on however its checks end.
+        defer { x += 1 }
         let i = y * w + x, p = i * 4
         // Most pixels are equal: one 32-bit comparison each.
         let pa = rawA.loadUnaligned(fromByteOffset: p, as: UInt32.self),
@@ -206,6 +233,47 @@ public struct ImageDiff: Sendable {
     return Scan(
       differing: differing, antialiased: antialiased, maxChannel: Int(maxChannel),
       maxDelta: maxDelta)
+  }
+
+  /// What eight pixels from byte offset `p` on have in common, for the scan's fast paths.
+  enum Run {
+    /// Each pixel equals its counterpart in the other image.
+    case equal
+    /// Every pixel is the pair (`lastA`, `lastB`) in both images, as are their left, up-left
+    /// and down-left neighbours: flat areas that differ.
+    case cachedFlat
+    /// Anything else: the pixels are taken one by one.
+    case mixed
+  }
+
+  /// Classifies the eight pixels from byte offset `p` (not in the first or last row or column
+  /// of the image, nor in the last seven columns) with 64-bit comparisons, two pixels each.
+  @inline(__always)
+  static func run(
+    _ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer, at p: Int, row: Int,
+    lastA: UInt32, lastB: UInt32
+  ) -> Run {
+    @inline(__always) func word(_ r: UnsafeRawBufferPointer, _ offset: Int) -> UInt64 {
+      r.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+    }
+    // The bits where eight pixels from `offset` differ from `pair` (zero: all of them are it).
+    @inline(__always) func off(
+      _ r: UnsafeRawBufferPointer, _ offset: Int, _ pair: UInt64
+    ) -> UInt64 {
+      (word(r, offset) ^ pair) | (word(r, offset + 8) ^ pair) | (word(r, offset + 16) ^ pair)
+        | (word(r, offset + 24) ^ pair)
+    }
+    let differ =
+      (word(a, p) ^ word(b, p)) | (word(a, p + 8) ^ word(b, p + 8))
+      | (word(a, p + 16) ^ word(b, p + 16)) | (word(a, p + 24) ^ word(b, p + 24))
+    if differ == 0 { return .equal }
+    let pa = UInt64(lastA) | UInt64(lastA) << 32, pb = UInt64(lastB) | UInt64(lastB) << 32
+    guard off(a, p, pa) | off(b, p, pb) == 0 else { return .mixed }
+    let left = p - 4
+    let neighbours =
+      off(a, left, pa) | off(b, left, pb) | off(a, left - row, pa) | off(b, left - row, pb)
+      | off(a, left + row, pa) | off(b, left + row, pb)
+    return neighbours == 0 ? .cachedFlat : .mixed
   }
 
   // MARK: - pixelmatch's measures

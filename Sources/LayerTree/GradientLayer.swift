@@ -30,42 +30,42 @@ public final class GradientLayer: Layer {
   /// The colors of the gradient stops (default `nil`: nothing is drawn; one color fills the
   /// bounds).
   public var colors: [Color]? {
-    get { gradientProperties.colors }
-    set { gradientProperties.colors = newValue }
+    get { storage.gradient.colors }
+    set { storage.gradient.colors = newValue }
   }
   /// Where each color sits, 0...1 along the gradient, one per color (default `nil`: evenly
   /// spaced). A list whose length differs from `colors` is ignored (evenly spaced).
   public var locations: [Double]? {
-    get { gradientProperties.locations }
-    set { gradientProperties.locations = newValue }
+    get { storage.gradient.locations }
+    set { storage.gradient.locations = newValue }
   }
   /// Where location 0 is (the centre for radial and conic), in unit coordinates of the bounds
   /// (default (0.5, 0)).
   public var startPoint: Point {
-    get { gradientProperties.startPoint }
-    set { gradientProperties.startPoint = newValue }
+    get { storage.gradient.startPoint }
+    set { storage.gradient.startPoint = newValue }
   }
   /// Where location 1 is (axial), the ellipse's corner (radial) or the direction of angle 0
   /// (conic), in unit coordinates of the bounds (default (0.5, 1)).
   public var endPoint: Point {
-    get { gradientProperties.endPoint }
-    set { gradientProperties.endPoint = newValue }
+    get { storage.gradient.endPoint }
+    set { storage.gradient.endPoint = newValue }
   }
   /// The kind of gradient (default `.axial`); `gradientType` in scene files.
   public var type: GradientType {
-    get { gradientProperties.type }
-    set { gradientProperties.type = newValue }
+    get { storage.gradient.type }
+    set { storage.gradient.type = newValue }
   }
 
-  /// Every gradient property in one value: what `presentation(at:)` copies.
-  package var gradientProperties = GradientProperties()
-
   /// Creates a gradient layer with Core Animation's defaults.
-  public override init() { super.init() }
+  public override init() {
+    super.init()
+    storage.typed = .gradient(GradientProperties())
+  }
 
   required init(copying layer: Layer) {
     super.init(copying: layer)
-    if let g = layer as? GradientLayer { gradientProperties = g.gradientProperties }
+    if case .gradient = storage.typed {} else { storage.typed = .gradient(GradientProperties()) }
   }
 
   /// The stops to draw: each color with its location (`locations` when it has one per color,

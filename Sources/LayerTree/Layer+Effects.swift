@@ -31,46 +31,46 @@ package struct LayerEffects: Hashable, Sendable {
 extension Layer {
   /// The color of the shadow (default opaque black; `nil` draws no shadow).
   public var shadowColor: Color? {
-    get { properties.effects.shadowColor }
-    set { properties.effects.shadowColor = newValue }
+    get { storage.properties.effects.shadowColor }
+    set { storage.properties.effects.shadowColor = newValue }
   }
   /// How opaque the shadow is, 0...1, multiplying `shadowColor`'s alpha (default 0: no shadow).
   public var shadowOpacity: Double {
-    get { properties.effects.shadowOpacity }
-    set { properties.effects.shadowOpacity = newValue }
+    get { storage.properties.effects.shadowOpacity }
+    set { storage.properties.effects.shadowOpacity = newValue }
   }
   /// How far the shadow is moved from the layer's shape, in points of the layer's own space, so
   /// it turns and scales with the layer (default (0, -3), Core Animation's).
   public var shadowOffset: Size {
-    get { properties.effects.shadowOffset }
-    set { properties.effects.shadowOffset = newValue }
+    get { storage.properties.effects.shadowOffset }
+    set { storage.properties.effects.shadowOffset = newValue }
   }
   /// The blur of the shadow: the standard deviation of its Gaussian, in points of the layer's own
   /// space (default 3). Flipbook's convention (docs/scene-format.md): σ = `shadowRadius`.
   public var shadowRadius: Double {
-    get { properties.effects.shadowRadius }
-    set { properties.effects.shadowRadius = newValue }
+    get { storage.properties.effects.shadowRadius }
+    set { storage.properties.effects.shadowRadius = newValue }
   }
   /// The shadow's shape, filled with the non-zero rule in the layer's coordinates; `nil` (the
   /// default) uses the alpha of the layer as drawn (background, contents, sublayers, border).
   /// Giving a path is faster and what Core Animation recommends.
   public var shadowPath: Path? {
-    get { properties.effects.shadowPath }
-    set { properties.effects.shadowPath = newValue }
+    get { storage.properties.effects.shadowPath }
+    set { storage.properties.effects.shadowPath = newValue }
   }
   /// The part of `contents` that is drawn, in unit coordinates of the image (default
   /// (0, 0, 1, 1), the whole image). The part is placed by `contentsGravity` as if it were the
   /// whole image; parts outside the image repeat its edge pixels. Sprite sheets animate it.
   public var contentsRect: Rect {
-    get { properties.effects.contentsRect }
-    set { properties.effects.contentsRect = newValue }
+    get { storage.properties.effects.contentsRect }
+    set { storage.properties.effects.contentsRect = newValue }
   }
   /// With the `.resize` gravity, the rectangle, in unit coordinates of the image, that cuts it
   /// into nine parts: corners keep their size, edges stretch along their length, the centre
   /// both ways (default (0, 0, 1, 1): the whole image stretches). Other gravities ignore it.
   public var contentsCenter: Rect {
-    get { properties.effects.contentsCenter }
-    set { properties.effects.contentsCenter = newValue }
+    get { storage.properties.effects.contentsCenter }
+    set { storage.properties.effects.contentsCenter = newValue }
   }
 
   /// How the layer's group (its shadow, content, sublayers and border, after its mask and
@@ -79,22 +79,22 @@ extension Layer {
   /// `"multiplyBlendMode"`), drawn with Cairo's operator of that name (default `.normal`:
   /// source over, as a `nil` filter in Core Animation). See `CompositingFilter`.
   public var compositingFilter: CompositingFilter {
-    get { properties.effects.compositingFilter }
-    set { properties.effects.compositingFilter = newValue }
+    get { storage.properties.effects.compositingFilter }
+    set { storage.properties.effects.compositingFilter = newValue }
   }
   /// How `mask` turns into coverage: its alpha (Core Animation's, the default), its inverted
   /// alpha, its luminance or its inverted luminance (a Flipbook extension, for Lottie's track
   /// mattes). Without a mask it does nothing.
   public var maskMode: MaskMode {
-    get { properties.effects.maskMode }
-    set { properties.effects.maskMode = newValue }
+    get { storage.properties.effects.maskMode }
+    set { storage.properties.effects.maskMode = newValue }
   }
   /// The filters applied, in order, to the layer's group after its mask and before its opacity
   /// and `compositingFilter` (Core Animation's `filters`; default none): a Gaussian blur and
   /// Lottie's color maps. See `LayerFilter`.
   public var filters: [LayerFilter] {
-    get { properties.effects.filters }
-    set { properties.effects.filters = newValue }
+    get { storage.properties.effects.filters }
+    set { storage.properties.effects.filters = newValue }
   }
 
   /// Whether the layer draws a shadow: a color with alpha and a shadow opacity above 0.

@@ -19,7 +19,9 @@ extension Layer {
     let local = timing.localTime(time)
     // A copy of the model values, then animated in place.
     let copy = type(of: self).init(copying: self)
-    if !animationEntries.isEmpty { applyAnimations(at: local, to: copy, scratch: &scratch) }
+    if !animationEntries.isEmpty {
+      applyAnimations(at: local, to: &copy.storage, scratch: &scratch)
+    }
     if !sublayers.isEmpty {
       copy.sublayers.reserveCapacity(sublayers.count)
       for sublayer in sublayers {
@@ -47,30 +49,32 @@ extension Layer {
   }
 
   /// Applies the animations' samples at `localTime`, in order, to `shown` (a copy of this
-  /// layer's model values; the model values that missing from/to ends stand for are read from
-  /// `self`).
+  /// layer's model values, held as one value so that the layer objects are not touched per
+  /// sample; the model values that missing from/to ends stand for are read from `self`).
   private func applyAnimations(
-    at localTime: Double, to shown: Layer, scratch: inout [AnimationSample]
+    at localTime: Double, to shown: inout LayerStorage, scratch: inout [AnimationSample]
   ) {
     scratch.removeAll(keepingCapacity: true)
     for entry in animationEntries { entry.prepared.appendSamples(at: localTime, into: &scratch) }
     for sample in scratch {
       let keyPath = LayerKeyPath(target: sample.target)
-      guard keyPath.property.layerType.includes(self) else { continue }
+      guard keyPath.property.layerType.includes(shown) else { continue }
       // Most animations give both their ends: then neither the model value nor the value so far
       // is read (each read goes through the table), and the sample's own kind stands in.
       let modelValue: AnimationValue?
       let underlying: AnimationValue?
       if sample.needsModel || sample.needsUnderlying {
-        modelValue = keyPath.value(of: self)
-        underlying = sample.needsUnderlying ? keyPath.value(of: shown) : modelValue
+        modelValue = keyPath.value(in: storage)
+        underlying = sample.needsUnderlying ? keyPath.value(in: shown) : modelValue
       } else {
         modelValue = LayerPresentationPlaceholder.value
         underlying = modelValue
       }
       guard let modelValue, let underlying else { continue }
-      keyPath.setValue(sample.value(model: modelValue, underlying: underlying), of: shown)
-      if let angle = sample.pathRotation { shown.transform = shown.transform.rotated(angle) }
+      keyPath.setValue(sample.value(model: modelValue, underlying: underlying), in: &shown)
+      if let angle = sample.pathRotation {
+        shown.properties.transform = shown.properties.transform.rotated(angle)
+      }
     }
   }
 

@@ -23,121 +23,126 @@ import Geometry
 public class Layer {
   /// A name that scene files, dynamics and `flipbook inspect` use to refer to the layer.
   public var name: String? {
-    get { properties.name }
-    set { properties.name = newValue }
+    get { storage.properties.name }
+    set { storage.properties.name = newValue }
   }
   /// The layer's own coordinate space: its origin is the drawing origin, its size the layer's
   /// size, in points (default `.zero`).
   public var bounds: Rect {
-    get { properties.bounds }
-    set { properties.bounds = newValue }
+    get { storage.properties.bounds }
+    set { storage.properties.bounds = newValue }
   }
   /// Where the anchor point sits in the superlayer's coordinates, in points (default `.zero`).
   public var position: Point {
-    get { properties.position }
-    set { properties.position = newValue }
+    get { storage.properties.position }
+    set { storage.properties.position = newValue }
   }
   /// The point, in the unit space of `bounds`, that `position` places and that `transform`
   /// pivots about: (0, 0) is the top-left corner, (1, 1) the bottom-right (default (0.5, 0.5)).
   /// Changing it moves the layer unless `position` changes too.
   public var anchorPoint: Point {
-    get { properties.anchorPoint }
-    set { properties.anchorPoint = newValue }
+    get { storage.properties.anchorPoint }
+    set { storage.properties.anchorPoint = newValue }
   }
   /// The transform applied to the layer about its anchor point (default identity).
   public var transform: Transform3D {
-    get { properties.transform }
-    set { properties.transform = newValue }
+    get { storage.properties.transform }
+    set { storage.properties.transform = newValue }
   }
   /// The transform applied to each sublayer, about this layer's anchor point (default identity).
   public var sublayerTransform: Transform3D {
-    get { properties.sublayerTransform }
-    set { properties.sublayerTransform = newValue }
+    get { storage.properties.sublayerTransform }
+    set { storage.properties.sublayerTransform = newValue }
   }
   /// How opaque the layer and its subtree are, composited as one group: 0...1 (default 1).
   public var opacity: Double {
-    get { properties.opacity }
-    set { properties.opacity = newValue }
+    get { storage.properties.opacity }
+    set { storage.properties.opacity = newValue }
   }
   /// Whether the layer and its subtree are left out of drawing (default false).
   public var isHidden: Bool {
-    get { properties.isHidden }
-    set { properties.isHidden = newValue }
+    get { storage.properties.isHidden }
+    set { storage.properties.isHidden = newValue }
   }
   /// The drawing order among siblings: higher is drawn later, on top; equal values keep the order
   /// of `sublayers` (default 0).
   public var zPosition: Double {
-    get { properties.zPosition }
-    set { properties.zPosition = newValue }
+    get { storage.properties.zPosition }
+    set { storage.properties.zPosition = newValue }
   }
   /// The anchor point's z, in points: what `transform` pivots about along z (default 0).
   public var anchorPointZ: Double {
-    get { properties.anchorPointZ }
-    set { properties.anchorPointZ = newValue }
+    get { storage.properties.anchorPointZ }
+    set { storage.properties.anchorPointZ = newValue }
   }
   /// Whether the layer shows when its plane faces away from the viewer (default true). When
   /// false, a layer whose projection into the plane it is drawn in reverses orientation (seen
   /// from behind: a card turned past a quarter turn) is not drawn, nor is its subtree.
   public var isDoubleSided: Bool {
-    get { properties.isDoubleSided }
-    set { properties.isDoubleSided = newValue }
+    get { storage.properties.isDoubleSided }
+    set { storage.properties.isDoubleSided = newValue }
   }
   /// The color that fills the rounded bounds behind the contents (default none).
   public var backgroundColor: Color? {
-    get { properties.backgroundColor }
-    set { properties.backgroundColor = newValue }
+    get { storage.properties.backgroundColor }
+    set { storage.properties.backgroundColor = newValue }
   }
   /// The color of the border band (default opaque black; `nil` draws no border).
   public var borderColor: Color? {
-    get { properties.borderColor }
-    set { properties.borderColor = newValue }
+    get { storage.properties.borderColor }
+    set { storage.properties.borderColor = newValue }
   }
   /// The width of the border band inside the bounds, in points (default 0: no border).
   public var borderWidth: Double {
-    get { properties.borderWidth }
-    set { properties.borderWidth = newValue }
+    get { storage.properties.borderWidth }
+    set { storage.properties.borderWidth = newValue }
   }
   /// The radius of the rounded corners of the background, border and `masksToBounds` clip, in
   /// points; clamped to half the shorter side when drawn (default 0).
   public var cornerRadius: Double {
-    get { properties.cornerRadius }
-    set { properties.cornerRadius = newValue }
+    get { storage.properties.cornerRadius }
+    set { storage.properties.cornerRadius = newValue }
   }
   /// Whether contents and sublayers are clipped to the rounded bounds (default false).
   public var masksToBounds: Bool {
-    get { properties.masksToBounds }
-    set { properties.masksToBounds = newValue }
+    get { storage.properties.masksToBounds }
+    set { storage.properties.masksToBounds = newValue }
   }
   /// The image drawn inside the bounds, placed by `contentsGravity` (default none).
   public var contents: Image? {
-    get { properties.contents }
-    set { properties.contents = newValue }
+    get { storage.properties.contents }
+    set { storage.properties.contents = newValue }
   }
   /// Where `contents` sits in the bounds (default `.resize`).
   public var contentsGravity: ContentsGravity {
-    get { properties.contentsGravity }
-    set { properties.contentsGravity = newValue }
+    get { storage.properties.contentsGravity }
+    set { storage.properties.contentsGravity = newValue }
   }
   /// How many image pixels make one point for the non-resizing gravities (default 1).
   public var contentsScale: Double {
-    get { properties.contentsScale }
-    set { properties.contentsScale = newValue }
+    get { storage.properties.contentsScale }
+    set { storage.properties.contentsScale = newValue }
   }
   /// The shape the layer collides as when dynamics moves it (default `.rectangle`, as UIKit's
   /// views; `.ellipse` for round items).
   public var collisionBoundsType: CollisionBoundsType {
-    get { properties.collisionBoundsType }
-    set { properties.collisionBoundsType = newValue }
+    get { storage.properties.collisionBoundsType }
+    set { storage.properties.collisionBoundsType = newValue }
   }
   /// How the layer maps its superlayer's time to its own (`beginTime`, `speed`, `timeOffset`).
   public var timing: LayerTiming {
-    get { properties.timing }
-    set { properties.timing = newValue }
+    get { storage.properties.timing }
+    set { storage.properties.timing = newValue }
   }
 
-  /// Every model property of the layer in one value: what `presentation(at:)` copies. The
-  /// property table (`LayerProperty`) reads and writes it through the accessors above.
-  package var properties = LayerProperties()
+  /// Every model property of the layer, of every type, in one value: what `presentation(at:)`
+  /// copies and animates, and what the property table (`LayerProperty`) reads and writes.
+  package var storage = LayerStorage()
+  /// The model properties every layer has (`storage.properties`).
+  package var properties: LayerProperties {
+    get { storage.properties }
+    set { storage.properties = newValue }
+  }
 
   /// The layers drawn inside this one, back to front before `zPosition` sorting.
   public internal(set) var sublayers: [Layer] = []
@@ -160,7 +165,7 @@ public class Layer {
 
   /// Creates a copy of the model values of `layer` (not its sublayers or superlayer).
   required init(copying layer: Layer) {
-    properties = layer.properties
+    storage = layer.storage
   }
 
   /// A deep copy of the layer, its animations and its sublayers, detached from any superlayer.

@@ -81,21 +81,28 @@ public struct LayerKeyPath: Hashable, Sendable, CustomStringConvertible {
 
   /// The value on `layer`; `nil` when the layer's type does not have the property.
   func value(of layer: Layer) -> AnimationValue? {
-    guard let whole = property.animationValue(of: layer) else { return nil }
+    value(in: layer.storage)
+  }
+
+  /// The value in a layer's storage; `nil` when the layer's type does not have the property.
+  func value(in storage: LayerStorage) -> AnimationValue? {
+    guard let whole = property.animationValue(in: storage) else { return nil }
     return component.map { $0.value(in: whole) } ?? whole
   }
 
   /// Sets the value on `layer`; a value of another kind, or a layer whose type does not have the
   /// property, is left alone. A component replaces that part of the property's value.
   func setValue(_ value: AnimationValue, of layer: Layer) {
+    setValue(value, in: &layer.storage)
+  }
+
+  /// Sets the value in a layer's storage (see `setValue(_:of:)`).
+  func setValue(_ value: AnimationValue, in storage: inout LayerStorage) {
     guard let component else {
-      property.setValue(.value(value), of: layer)
+      property.setValue(.value(value), in: &storage)
       return
     }
-    guard let whole = property.animationValue(of: layer),
-      let changed = component.replacing(in: whole, with: value)
-    else { return }
-    property.setValue(.value(changed), of: layer)
+    property.setComponent(component, to: value, in: &storage)
   }
 }
 

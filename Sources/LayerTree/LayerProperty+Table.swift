@@ -42,179 +42,202 @@ extension LayerProperty {
   /// `name`: what scene files, dynamics and `flipbook inspect` call the layer.
   public static let layerName = LayerProperty(
     "name", .text, animatable: false, inspected: true,
-    get: { .text($0.name) }, set: { if case .text(let s) = $1 { $0.name = s } })
+    get: { .text($0.properties.name) },
+    set: { if case .text(let s) = $1 { $0.properties.name = s } })
   /// `position`, in points.
-  public static let position = pointProperty("position", { $0.position }, { $0.position = $1 })
+  public static let position = pointProperty(
+    "position", { $0.properties.position }, { $0.properties.position = $1 })
   /// `bounds`, in points.
   public static let bounds = rectProperty(
-    "bounds", range: .nonNegative, { $0.bounds }, { $0.bounds = $1 })
+    "bounds", range: .nonNegative, { $0.properties.bounds }, { $0.properties.bounds = $1 })
   /// `anchorPoint`, in the unit space of the bounds.
   public static let anchorPoint = pointProperty(
-    "anchorPoint", { $0.anchorPoint }, { $0.anchorPoint = $1 })
+    "anchorPoint", { $0.properties.anchorPoint }, { $0.properties.anchorPoint = $1 })
   /// `opacity`, 0...1.
-  public static let opacity = scalarProperty("opacity", { $0.opacity }, { $0.opacity = $1 })
+  public static let opacity = scalarProperty(
+    "opacity", { $0.properties.opacity }, { $0.properties.opacity = $1 })
   /// `transform`.
   public static let transform = transformProperty(
-    "transform", { $0.transform }, { $0.transform = $1 })
+    "transform", { $0.properties.transform }, { $0.properties.transform = $1 })
   /// `sublayerTransform`.
   public static let sublayerTransform = transformProperty(
-    "sublayerTransform", { $0.sublayerTransform }, { $0.sublayerTransform = $1 })
+    "sublayerTransform", { $0.properties.sublayerTransform },
+    { $0.properties.sublayerTransform = $1 })
   /// `zPosition`.
-  public static let zPosition = scalarProperty("zPosition", { $0.zPosition }, { $0.zPosition = $1 })
+  public static let zPosition = scalarProperty(
+    "zPosition", { $0.properties.zPosition }, { $0.properties.zPosition = $1 })
   /// `anchorPointZ`, in points.
   public static let anchorPointZ = scalarProperty(
-    "anchorPointZ", { $0.anchorPointZ }, { $0.anchorPointZ = $1 })
+    "anchorPointZ", { $0.properties.anchorPointZ }, { $0.properties.anchorPointZ = $1 })
   /// `isDoubleSided` (the scene files' spelling, visual-effects.md §7; Core Animation's key is
   /// `doubleSided`): whether the layer shows seen from behind.
   public static let isDoubleSided = boolProperty(
-    "isDoubleSided", { $0.isDoubleSided }, { $0.isDoubleSided = $1 })
+    "isDoubleSided", { $0.properties.isDoubleSided }, { $0.properties.isDoubleSided = $1 })
   /// `hidden` (Core Animation's key for `isHidden`).
-  public static let hidden = boolProperty("hidden", { $0.isHidden }, { $0.isHidden = $1 })
+  public static let hidden = boolProperty(
+    "hidden", { $0.properties.isHidden }, { $0.properties.isHidden = $1 })
   /// `cornerRadius`, in points.
   public static let cornerRadius = scalarProperty(
-    "cornerRadius", range: .nonNegative, { $0.cornerRadius }, { $0.cornerRadius = $1 })
+    "cornerRadius", range: .nonNegative, { $0.properties.cornerRadius },
+    { $0.properties.cornerRadius = $1 })
   /// `borderWidth`, in points.
   public static let borderWidth = scalarProperty(
-    "borderWidth", range: .nonNegative, { $0.borderWidth }, { $0.borderWidth = $1 })
+    "borderWidth", range: .nonNegative, { $0.properties.borderWidth },
+    { $0.properties.borderWidth = $1 })
   /// `borderColor`.
   public static let borderColor = colorProperty(
-    "borderColor", { $0.borderColor }, { $0.borderColor = $1 })
+    "borderColor", { $0.properties.borderColor }, { $0.properties.borderColor = $1 })
   /// `backgroundColor`.
   public static let backgroundColor = colorProperty(
-    "backgroundColor", { $0.backgroundColor }, { $0.backgroundColor = $1 })
+    "backgroundColor", { $0.properties.backgroundColor }, { $0.properties.backgroundColor = $1 })
   /// `contents`: an image.
-  public static let contents = imageProperty("contents", { $0.contents }, { $0.contents = $1 })
+  public static let contents = imageProperty(
+    "contents", { $0.properties.contents }, { $0.properties.contents = $1 })
   /// `masksToBounds`.
   public static let masksToBounds = boolProperty(
-    "masksToBounds", animatable: false, { $0.masksToBounds }, { $0.masksToBounds = $1 })
+    "masksToBounds", animatable: false, { $0.properties.masksToBounds },
+    { $0.properties.masksToBounds = $1 })
   /// `contentsGravity`.
   public static let contentsGravity = choiceProperty(
-    "contentsGravity", { $0.contentsGravity }, { $0.contentsGravity = $1 })
+    "contentsGravity", { $0.properties.contentsGravity }, { $0.properties.contentsGravity = $1 })
   /// `contentsScale`: image pixels per point.
   public static let contentsScale = scalarProperty(
-    "contentsScale", animatable: false, range: .positive, { $0.contentsScale },
-    { $0.contentsScale = $1 })
+    "contentsScale", animatable: false, range: .positive, { $0.properties.contentsScale },
+    { $0.properties.contentsScale = $1 })
   /// `beginTime` of the layer's own timing, in seconds.
   public static let beginTime = scalarProperty(
-    "beginTime", animatable: false, { $0.timing.beginTime }, { $0.timing.beginTime = $1 })
+    "beginTime", animatable: false, { $0.properties.timing.beginTime },
+    { $0.properties.timing.beginTime = $1 })
   /// `speed` of the layer's own timing.
   public static let speed = scalarProperty(
-    "speed", animatable: false, { Double($0.timing.speed) }, { $0.timing.speed = Float($1) })
+    "speed", animatable: false, { Double($0.properties.timing.speed) },
+    { $0.properties.timing.speed = Float($1) })
   /// `timeOffset` of the layer's own timing, in seconds.
   public static let timeOffset = scalarProperty(
-    "timeOffset", animatable: false, { $0.timing.timeOffset }, { $0.timing.timeOffset = $1 })
+    "timeOffset", animatable: false, { $0.properties.timing.timeOffset },
+    { $0.properties.timing.timeOffset = $1 })
   /// `collisionBoundsType`: the shape dynamics collides the layer as.
   public static let collisionBoundsType = choiceProperty(
-    "collisionBoundsType", { $0.collisionBoundsType }, { $0.collisionBoundsType = $1 })
+    "collisionBoundsType", { $0.properties.collisionBoundsType },
+    { $0.properties.collisionBoundsType = $1 })
 
   // MARK: Shadows and contents rectangles (every layer; visual-effects.md §1, §3)
 
   /// `shadowColor`.
   public static let shadowColor = colorProperty(
-    "shadowColor", { $0.shadowColor }, { $0.shadowColor = $1 })
+    "shadowColor", { $0.properties.effects.shadowColor }, { $0.properties.effects.shadowColor = $1 }
+  )
   /// `shadowOpacity`, 0...1.
   public static let shadowOpacity = scalarProperty(
-    "shadowOpacity", { $0.shadowOpacity }, { $0.shadowOpacity = $1 })
+    "shadowOpacity", { $0.properties.effects.shadowOpacity },
+    { $0.properties.effects.shadowOpacity = $1 })
   /// `shadowOffset`, in points of the layer's own space.
   public static let shadowOffset = sizeProperty(
-    "shadowOffset", { $0.shadowOffset }, { $0.shadowOffset = $1 })
+    "shadowOffset", { $0.properties.effects.shadowOffset },
+    { $0.properties.effects.shadowOffset = $1 })
   /// `shadowRadius`: the blur's standard deviation, in points.
   public static let shadowRadius = scalarProperty(
-    "shadowRadius", range: .nonNegative, { $0.shadowRadius }, { $0.shadowRadius = $1 })
+    "shadowRadius", range: .nonNegative, { $0.properties.effects.shadowRadius },
+    { $0.properties.effects.shadowRadius = $1 })
   /// `shadowPath`, in the layer's coordinates.
   public static let shadowPath = pathProperty(
-    "shadowPath", of: .layer, { $0.shadowPath }, { $0.shadowPath = $1 })
+    "shadowPath", of: .layer, { $0.properties.effects.shadowPath },
+    { $0.properties.effects.shadowPath = $1 })
   /// `contentsRect`, in unit coordinates of the image.
   public static let contentsRect = rectProperty(
-    "contentsRect", range: .nonNegative, { $0.contentsRect }, { $0.contentsRect = $1 })
+    "contentsRect", range: .nonNegative, { $0.properties.effects.contentsRect },
+    { $0.properties.effects.contentsRect = $1 })
   /// `contentsCenter`, in unit coordinates of the image.
   public static let contentsCenter = rectProperty(
-    "contentsCenter", range: .nonNegative, { $0.contentsCenter }, { $0.contentsCenter = $1 })
+    "contentsCenter", range: .nonNegative, { $0.properties.effects.contentsCenter },
+    { $0.properties.effects.contentsCenter = $1 })
 
   // MARK: Compositing, mask modes and filters (every layer; scene-format.md, "Blend modes")
 
   /// `compositingFilter`: the blend mode or operator the layer's group is composited with.
   public static let compositingFilter = choiceProperty(
-    "compositingFilter", inspected: true, { $0.compositingFilter }, { $0.compositingFilter = $1 })
+    "compositingFilter", inspected: true, { $0.properties.effects.compositingFilter },
+    { $0.properties.effects.compositingFilter = $1 })
   /// `maskMode`: how the mask turns into coverage (a Flipbook extension).
   public static let maskMode = choiceProperty(
-    "maskMode", inspected: true, { $0.maskMode }, { $0.maskMode = $1 })
+    "maskMode", inspected: true, { $0.properties.effects.maskMode },
+    { $0.properties.effects.maskMode = $1 })
   /// `filters`: the layer's filters, in order; their parameters animate.
   public static let filters = entry(
     "filters", .filters, of: .layer, animatable: true, range: .any,
     wrap: { AnimationValue.filters($0) },
     unwrap: { if case .filters(let f) = $0 { return f } else { return nil } },
-    { $0.filters }, { $0.filters = $1 })
+    { $0.properties.effects.filters }, { $0.properties.effects.filters = $1 })
 
   // MARK: Shape layers (CAShapeLayer)
 
   /// `path`.
   public static let path = pathProperty(
-    "path", of: .shape, { shape($0).path }, { shape($0).path = $1 })
+    "path", of: .shape, { $0.shape.path }, { $0.shape.path = $1 })
   /// `fillColor`.
   public static let fillColor = colorProperty(
-    "fillColor", of: .shape, { shape($0).fillColor }, { shape($0).fillColor = $1 })
+    "fillColor", of: .shape, { $0.shape.fillColor }, { $0.shape.fillColor = $1 })
   /// `strokeColor`.
   public static let strokeColor = colorProperty(
-    "strokeColor", of: .shape, { shape($0).strokeColor }, { shape($0).strokeColor = $1 })
+    "strokeColor", of: .shape, { $0.shape.strokeColor }, { $0.shape.strokeColor = $1 })
   /// `lineWidth`, in points.
   public static let lineWidth = scalarProperty(
-    "lineWidth", of: .shape, range: .nonNegative, { shape($0).lineWidth },
-    { shape($0).lineWidth = $1 })
+    "lineWidth", of: .shape, range: .nonNegative, { $0.shape.lineWidth },
+    { $0.shape.lineWidth = $1 })
   /// `lineDashPhase`, in points.
   public static let lineDashPhase = scalarProperty(
-    "lineDashPhase", of: .shape, { shape($0).lineDashPhase }, { shape($0).lineDashPhase = $1 })
+    "lineDashPhase", of: .shape, { $0.shape.lineDashPhase }, { $0.shape.lineDashPhase = $1 })
   /// `strokeStart`, a fraction of the path's length.
   public static let strokeStart = scalarProperty(
-    "strokeStart", of: .shape, { shape($0).strokeStart }, { shape($0).strokeStart = $1 })
+    "strokeStart", of: .shape, { $0.shape.strokeStart }, { $0.shape.strokeStart = $1 })
   /// `strokeEnd`, a fraction of the path's length.
   public static let strokeEnd = scalarProperty(
-    "strokeEnd", of: .shape, { shape($0).strokeEnd }, { shape($0).strokeEnd = $1 })
+    "strokeEnd", of: .shape, { $0.shape.strokeEnd }, { $0.shape.strokeEnd = $1 })
   /// `miterLimit`.
   public static let miterLimit = scalarProperty(
-    "miterLimit", of: .shape, range: .nonNegative, { shape($0).miterLimit },
-    { shape($0).miterLimit = $1 })
+    "miterLimit", of: .shape, range: .nonNegative, { $0.shape.miterLimit },
+    { $0.shape.miterLimit = $1 })
   /// `lineCap`.
   public static let lineCap = choiceProperty(
-    "lineCap", of: .shape, { shape($0).lineCap }, { shape($0).lineCap = $1 })
+    "lineCap", of: .shape, { $0.shape.lineCap }, { $0.shape.lineCap = $1 })
   /// `lineJoin`.
   public static let lineJoin = choiceProperty(
-    "lineJoin", of: .shape, { shape($0).lineJoin }, { shape($0).lineJoin = $1 })
+    "lineJoin", of: .shape, { $0.shape.lineJoin }, { $0.shape.lineJoin = $1 })
   /// `lineDashPattern`: dash and gap lengths in points, or none.
   public static let lineDashPattern = LayerProperty(
     "lineDashPattern", .numbers, of: .shape, animatable: false, range: .nonNegative,
-    get: { .numbers(shape($0).lineDashPattern) },
-    set: { if case .numbers(let d) = $1 { shape($0).lineDashPattern = d } })
+    get: { .numbers($0.shape.lineDashPattern) },
+    set: { if case .numbers(let d) = $1 { $0.shape.lineDashPattern = d } })
   /// `fillRule`.
   public static let fillRule = choiceProperty(
-    "fillRule", of: .shape, { shape($0).fillRule }, { shape($0).fillRule = $1 })
+    "fillRule", of: .shape, { $0.shape.fillRule }, { $0.shape.fillRule = $1 })
 
   // MARK: Text layers (CATextLayer)
 
   /// `string`: the text, or none.
   public static let string = LayerProperty(
     "string", .text, of: .text, animatable: false, inspected: true,
-    get: { .text(text($0).string) }, set: { if case .text(let s) = $1 { text($0).string = s } })
+    get: { .text($0.text.string) }, set: { if case .text(let s) = $1 { $0.text.string = s } })
   /// `font`: the font's name (`null` in a scene file is the default, Helvetica).
   public static let font = LayerProperty(
     "font", .text, of: .text, animatable: false, inspected: true,
-    get: { .text(text($0).font) },
-    set: { if case .text(let s) = $1 { text($0).font = s ?? TextProperties().font } })
+    get: { .text($0.text.font) },
+    set: { if case .text(let s) = $1 { $0.text.font = s ?? TextProperties().font } })
   /// `fontSize`, in points.
   public static let fontSize = scalarProperty(
-    "fontSize", of: .text, range: .nonNegative, { text($0).fontSize }, { text($0).fontSize = $1 })
+    "fontSize", of: .text, range: .nonNegative, { $0.text.fontSize }, { $0.text.fontSize = $1 })
   /// `foregroundColor`: the text's color.
   public static let foregroundColor = colorProperty(
-    "foregroundColor", of: .text, { text($0).foregroundColor }, { text($0).foregroundColor = $1 })
+    "foregroundColor", of: .text, { $0.text.foregroundColor }, { $0.text.foregroundColor = $1 })
   /// `isWrapped`: whether lines wrap to the bounds' width.
   public static let isWrapped = boolProperty(
-    "isWrapped", of: .text, animatable: false, { text($0).isWrapped }, { text($0).isWrapped = $1 })
+    "isWrapped", of: .text, animatable: false, { $0.text.isWrapped }, { $0.text.isWrapped = $1 })
   /// `truncationMode`.
   public static let truncationMode = choiceProperty(
-    "truncationMode", of: .text, { text($0).truncationMode }, { text($0).truncationMode = $1 })
+    "truncationMode", of: .text, { $0.text.truncationMode }, { $0.text.truncationMode = $1 })
   /// `alignmentMode`.
   public static let alignmentMode = choiceProperty(
-    "alignmentMode", of: .text, { text($0).alignmentMode }, { text($0).alignmentMode = $1 })
+    "alignmentMode", of: .text, { $0.text.alignmentMode }, { $0.text.alignmentMode = $1 })
 }
 
 extension LayerProperty {
@@ -225,93 +248,87 @@ extension LayerProperty {
     "colors", .colors, of: .gradient, animatable: true, range: .any,
     wrap: { AnimationValue.colors($0) },
     unwrap: { if case .colors(let c) = $0 { return .some(c) } else { return nil } },
-    { gradient($0).colors }, { gradient($0).colors = $1 })
+    { $0.gradient.colors }, { $0.gradient.colors = $1 })
   /// `locations`: the stops' locations 0...1, or none (evenly spaced).
   public static let locations = entry(
     "locations", .numbers, of: .gradient, animatable: true, range: .unit,
     wrap: { AnimationValue.numbers($0) },
     unwrap: { if case .numbers(let n) = $0 { return .some(n) } else { return nil } },
-    { gradient($0).locations }, { gradient($0).locations = $1 })
+    { $0.gradient.locations }, { $0.gradient.locations = $1 })
   /// `startPoint`, in unit coordinates of the bounds.
   public static let startPoint = pointProperty(
-    "startPoint", of: .gradient, { gradient($0).startPoint }, { gradient($0).startPoint = $1 })
+    "startPoint", of: .gradient, { $0.gradient.startPoint }, { $0.gradient.startPoint = $1 })
   /// `endPoint`, in unit coordinates of the bounds.
   public static let endPoint = pointProperty(
-    "endPoint", of: .gradient, { gradient($0).endPoint }, { gradient($0).endPoint = $1 })
+    "endPoint", of: .gradient, { $0.gradient.endPoint }, { $0.gradient.endPoint = $1 })
   /// `gradientType`: Core Animation's `type` of a gradient layer (`"axial"`, `"radial"`,
   /// `"conic"`).
   public static let gradientType = choiceProperty(
-    "gradientType", of: .gradient, { gradient($0).type }, { gradient($0).type = $1 })
+    "gradientType", of: .gradient, { $0.gradient.type }, { $0.gradient.type = $1 })
 
   // MARK: Replicator layers (CAReplicatorLayer; visual-effects.md §6)
 
   /// `instanceCount`: how many times the sublayers are drawn (animated values round down).
   public static let instanceCount = scalarProperty(
     "instanceCount", of: .replicator, range: .nonNegative,
-    { Double(replicator($0).instanceCount) },
-    { replicator($0).instanceCount = Int(Swift.min(1e9, Swift.max(0, $1.rounded(.down)))) })
+    { Double($0.replicator.instanceCount) },
+    { $0.replicator.instanceCount = Int(Swift.min(1e9, Swift.max(0, $1.rounded(.down)))) })
   /// `instanceTransform`, applied about the replicator's centre.
   public static let instanceTransform = transformProperty(
     "instanceTransform", of: .replicator,
-    { replicator($0).instanceTransform }, { replicator($0).instanceTransform = $1 })
+    { $0.replicator.instanceTransform }, { $0.replicator.instanceTransform = $1 })
   /// `instanceDelay`, in seconds.
   public static let instanceDelay = scalarProperty(
     "instanceDelay", of: .replicator,
-    { replicator($0).instanceDelay }, { replicator($0).instanceDelay = $1 })
+    { $0.replicator.instanceDelay }, { $0.replicator.instanceDelay = $1 })
   /// `instanceColor`.
   public static let instanceColor = colorProperty(
     "instanceColor", of: .replicator,
-    { replicator($0).instanceColor }, { replicator($0).instanceColor = $1 })
+    { $0.replicator.instanceColor }, { $0.replicator.instanceColor = $1 })
   /// `instanceRedOffset`.
   public static let instanceRedOffset = scalarProperty(
     "instanceRedOffset", of: .replicator,
-    { replicator($0).instanceRedOffset }, { replicator($0).instanceRedOffset = $1 })
+    { $0.replicator.instanceRedOffset }, { $0.replicator.instanceRedOffset = $1 })
   /// `instanceGreenOffset`.
   public static let instanceGreenOffset = scalarProperty(
     "instanceGreenOffset", of: .replicator,
-    { replicator($0).instanceGreenOffset }, { replicator($0).instanceGreenOffset = $1 })
+    { $0.replicator.instanceGreenOffset }, { $0.replicator.instanceGreenOffset = $1 })
   /// `instanceBlueOffset`.
   public static let instanceBlueOffset = scalarProperty(
     "instanceBlueOffset", of: .replicator,
-    { replicator($0).instanceBlueOffset }, { replicator($0).instanceBlueOffset = $1 })
+    { $0.replicator.instanceBlueOffset }, { $0.replicator.instanceBlueOffset = $1 })
   /// `instanceAlphaOffset`.
   public static let instanceAlphaOffset = scalarProperty(
     "instanceAlphaOffset", of: .replicator,
-    { replicator($0).instanceAlphaOffset }, { replicator($0).instanceAlphaOffset = $1 })
+    { $0.replicator.instanceAlphaOffset }, { $0.replicator.instanceAlphaOffset = $1 })
   /// `preservesDepth`: whether instances are drawn in depth order as a transform layer's
   /// sublayers (visual-effects.md §7).
   public static let preservesDepth = boolProperty(
     "preservesDepth", of: .replicator, animatable: false,
-    { replicator($0).preservesDepth }, { replicator($0).preservesDepth = $1 })
+    { $0.replicator.preservesDepth }, { $0.replicator.preservesDepth = $1 })
 }
-
-/// A gradient-layer property's layer (the table checks the layer type first).
-private func gradient(_ layer: Layer) -> GradientLayer { layer as! GradientLayer }
-/// A replicator-layer property's layer (the table checks the layer type first).
-private func replicator(_ layer: Layer) -> ReplicatorLayer { layer as! ReplicatorLayer }
 
 // MARK: Building entries
 
-/// A shape-layer property's layer (the table checks the layer type before reading or writing).
-private func shape(_ layer: Layer) -> ShapeLayer { layer as! ShapeLayer }
-/// A text-layer property's layer (the table checks the layer type before reading or writing).
-private func text(_ layer: Layer) -> TextLayer { layer as! TextLayer }
-
 extension LayerProperty {
-  fileprivate typealias Get<T> = @Sendable (Layer) -> T
-  fileprivate typealias Set<T> = @Sendable (Layer, T) -> Void
+  fileprivate typealias Get<T> = @Sendable (LayerStorage) -> T
+  fileprivate typealias Set<T> = @Sendable (inout LayerStorage, T) -> Void
 
   fileprivate static func entry<T>(
     _ name: String, _ kind: AnimationValueKind, of type: LayerType, animatable: Bool,
     range: ValueRange,
     wrap: @escaping @Sendable (T) -> AnimationValue,
+    replacing: (@Sendable (ValueComponent, T, AnimationValue) -> T?)? = nil,
     unwrap: @escaping @Sendable (AnimationValue) -> T?,
     _ get: @escaping Get<T>, _ set: @escaping Set<T>
   ) -> LayerProperty {
     LayerProperty(
       name, .value(kind), of: type, animatable: animatable, range: range,
       get: { .value(wrap(get($0))) },
-      set: { if case .value(let v) = $1, let x = unwrap(v) { set($0, x) } })
+      set: { if case .value(let v) = $1, let x = unwrap(v) { set(&$0, x) } },
+      setComponent: { storage, component, part in
+        if let replacing, let x = replacing(component, get(storage), part) { set(&storage, x) }
+      })
   }
 
   fileprivate static func scalarProperty(
@@ -331,6 +348,7 @@ extension LayerProperty {
   ) -> LayerProperty {
     entry(
       name, .point, of: type, animatable: true, range: .any, wrap: { .point($0) },
+      replacing: { $0.replacing(in: $1, with: $2) },
       unwrap: {
         if case .point(let p) = $0 { return p } else { return nil }
       }, get, set)
@@ -341,6 +359,7 @@ extension LayerProperty {
   ) -> LayerProperty {
     entry(
       name, .size, of: .layer, animatable: true, range: .any, wrap: { .size($0) },
+      replacing: { $0.replacing(in: $1, with: $2) },
       unwrap: {
         if case .size(let s) = $0 { return s } else { return nil }
       }, get, set)
@@ -351,6 +370,7 @@ extension LayerProperty {
   ) -> LayerProperty {
     entry(
       name, .rect, of: .layer, animatable: true, range: range, wrap: { .rect($0) },
+      replacing: { $0.replacing(in: $1, with: $2) },
       unwrap: {
         if case .rect(let r) = $0 { return r } else { return nil }
       }, get, set)
@@ -373,6 +393,7 @@ extension LayerProperty {
   ) -> LayerProperty {
     entry(
       name, .transform, of: type, animatable: true, range: .any, wrap: { .transform($0) },
+      replacing: { $0.replacing(in: $1, with: $2) },
       unwrap: {
         if case .transform(let t) = $0 { return t } else { return nil }
       }, get, set)
@@ -419,6 +440,6 @@ extension LayerProperty {
       name, .choice(T.allCases.map(\.rawValue)), of: type, animatable: false,
       inspected: inspected,
       get: { .choice(get($0).rawValue) },
-      set: { if case .choice(let s) = $1, let x = T(rawValue: s) { set($0, x) } })
+      set: { if case .choice(let s) = $1, let x = T(rawValue: s) { set(&$0, x) } })
   }
 }

@@ -26,10 +26,14 @@ public final class LayerProperty: Sendable, CustomStringConvertible {
   /// The values a scene file may give a number (or the sizes of a rectangle, the entries of a
   /// list of numbers).
   public let range: ValueRange
-  /// Reads the value from a layer of `layerType`.
-  let get: @Sendable (Layer) -> PropertyValue
-  /// Writes a value of the property's kind to a layer of `layerType`; other kinds are ignored.
-  let set: @Sendable (Layer, PropertyValue) -> Void
+  /// Reads the value from the storage of a layer of `layerType`.
+  let get: @Sendable (LayerStorage) -> PropertyValue
+  /// Writes a value of the property's kind to the storage of a layer of `layerType`; other kinds
+  /// are ignored.
+  let set: @Sendable (inout LayerStorage, PropertyValue) -> Void
+  /// Replaces a component of the value in the storage of a layer of `layerType` (`position.x`),
+  /// working on the typed value (no transform is boxed); a part of another kind is ignored.
+  let setComponent: @Sendable (inout LayerStorage, ValueComponent, AnimationValue) -> Void
 
   /// The layer types a property belongs to; the raw value is the type's name in scene files.
   public enum LayerType: String, Hashable, Sendable, CaseIterable {
@@ -56,6 +60,20 @@ public final class LayerProperty: Sendable, CustomStringConvertible {
       case .replicator: return layer is ReplicatorLayer
       case .transform: return layer is TransformLayer
       }
+    }
+
+    /// Whether a layer whose storage is `storage` is of this type (no dynamic cast).
+    func includes(_ storage: LayerStorage) -> Bool {
+      // Case tests only: no payload is copied.
+      switch self {
+      case .layer: return true
+      case .shape: if case .shape = storage.typed { return true }
+      case .text: if case .text = storage.typed { return true }
+      case .gradient: if case .gradient = storage.typed { return true }
+      case .replicator: if case .replicator = storage.typed { return true }
+      case .transform: if case .transform = storage.typed { return true }
+      }
+      return false
     }
 
     /// A new layer of this type, with Core Animation's defaults.
@@ -85,26 +103,46 @@ public final class LayerProperty: Sendable, CustomStringConvertible {
 
   /// The value of the property on `layer`, or `nil` when the layer's type does not have it.
   public func value(of layer: Layer) -> PropertyValue? {
-    layerType.includes(layer) ? get(layer) : nil
+    layerType.includes(layer) ? get(layer.storage) : nil
   }
 
   /// Sets the property on `layer`; a value of another kind, or a layer whose type does not have
   /// the property, is left alone.
   public func setValue(_ value: PropertyValue, of layer: Layer) {
-    if layerType.includes(layer) { set(layer, value) }
+    if layerType.includes(layer) { set(&layer.storage, value) }
   }
 
   /// The animatable value of the property on `layer`: `nil` for a property that does not
   /// animate or that the layer's type does not have.
   func animationValue(of layer: Layer) -> AnimationValue? {
-    guard isAnimatable, layerType.includes(layer), case .value(let v) = get(layer) else {
+    animationValue(in: layer.storage)
+  }
+
+  /// The animatable value of the property in a layer's storage: `nil` for a property that does
+  /// not animate or that the layer's type does not have.
+  func animationValue(in storage: LayerStorage) -> AnimationValue? {
+    guard isAnimatable, layerType.includes(storage), case .value(let v) = get(storage) else {
       return nil
     }
     return v
   }
 
+  /// Sets the property in a layer's storage; a value of another kind, or a layer type that does
+  /// not have the property, is left alone.
+  func setValue(_ value: PropertyValue, in storage: inout LayerStorage) {
+    if layerType.includes(storage) { set(&storage, value) }
+  }
+
+  /// Replaces `component` of the property's value in a layer's storage with `part`; a part of
+  /// another kind, or a layer type that does not have the property, is left alone.
+  func setComponent(
+    _ component: ValueComponent, to part: AnimationValue, in storage: inout LayerStorage
+  ) {
+    if layerType.includes(storage) { setComponent(&storage, component, part) }
+  }
+
   /// The value a new layer of `layerType` has (Core Animation's default).
-  public var defaultValue: PropertyValue { self.get(layerType.makeLayer()) }
+  public var defaultValue: PropertyValue { self.get(layerType.makeLayer().storage) }
 
   /// The property's name.
   public var description: String { name }
@@ -112,11 +150,14 @@ public final class LayerProperty: Sendable, CustomStringConvertible {
   init(
     _ name: String, _ kind: PropertyKind, of layerType: LayerType = .layer, animatable: Bool,
     inspected: Bool? = nil, range: ValueRange = .any,
-    get: @escaping @Sendable (Layer) -> PropertyValue,
-    set: @escaping @Sendable (Layer, PropertyValue) -> Void
+    get: @escaping @Sendable (LayerStorage) -> PropertyValue,
+    set: @escaping @Sendable (inout LayerStorage, PropertyValue) -> Void,
+    setComponent: @escaping @Sendable (inout LayerStorage, ValueComponent, AnimationValue) -> Void =
+      { _, _, _ in }
   ) {
     (self.name, self.kind, self.layerType, self.isAnimatable) = (name, kind, layerType, animatable)
     (self.isInspected, self.range, self.get, self.set) = (inspected ?? animatable, range, get, set)
+    self.setComponent = setComponent
   }
 }
 

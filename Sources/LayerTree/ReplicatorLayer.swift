@@ -20,57 +20,54 @@ import Geometry
 public final class ReplicatorLayer: Layer {
   /// How many times the sublayers are drawn (default 1; 0 draws none).
   public var instanceCount: Int {
-    get { replicatorProperties.instanceCount }
-    set { replicatorProperties.instanceCount = Swift.max(0, newValue) }
+    get { storage.replicator.instanceCount }
+    set { storage.replicator.instanceCount = Swift.max(0, newValue) }
   }
   /// The transform from each instance to the next, about the centre of the bounds (default
   /// identity).
   public var instanceTransform: Transform3D {
-    get { replicatorProperties.instanceTransform }
-    set { replicatorProperties.instanceTransform = newValue }
+    get { storage.replicator.instanceTransform }
+    set { storage.replicator.instanceTransform = newValue }
   }
   /// How much earlier, in seconds, each instance shows its sublayers than the one before
   /// (default 0).
   public var instanceDelay: Double {
-    get { replicatorProperties.instanceDelay }
-    set { replicatorProperties.instanceDelay = newValue }
+    get { storage.replicator.instanceDelay }
+    set { storage.replicator.instanceDelay = newValue }
   }
   /// The color instance 0's colors are multiplied by (default opaque white: unchanged).
   public var instanceColor: Color? {
-    get { replicatorProperties.instanceColor }
-    set { replicatorProperties.instanceColor = newValue }
+    get { storage.replicator.instanceColor }
+    set { storage.replicator.instanceColor = newValue }
   }
   /// Added to the red multiplier once per instance (default 0).
   public var instanceRedOffset: Double {
-    get { replicatorProperties.instanceRedOffset }
-    set { replicatorProperties.instanceRedOffset = newValue }
+    get { storage.replicator.instanceRedOffset }
+    set { storage.replicator.instanceRedOffset = newValue }
   }
   /// Added to the green multiplier once per instance (default 0).
   public var instanceGreenOffset: Double {
-    get { replicatorProperties.instanceGreenOffset }
-    set { replicatorProperties.instanceGreenOffset = newValue }
+    get { storage.replicator.instanceGreenOffset }
+    set { storage.replicator.instanceGreenOffset = newValue }
   }
   /// Added to the blue multiplier once per instance (default 0).
   public var instanceBlueOffset: Double {
-    get { replicatorProperties.instanceBlueOffset }
-    set { replicatorProperties.instanceBlueOffset = newValue }
+    get { storage.replicator.instanceBlueOffset }
+    set { storage.replicator.instanceBlueOffset = newValue }
   }
   /// Added to the alpha multiplier once per instance (default 0).
   public var instanceAlphaOffset: Double {
-    get { replicatorProperties.instanceAlphaOffset }
-    set { replicatorProperties.instanceAlphaOffset = newValue }
+    get { storage.replicator.instanceAlphaOffset }
+    set { storage.replicator.instanceAlphaOffset = newValue }
   }
   /// Whether instances keep their depth rather than flatten into the replicator's plane
   /// (default false). When true the replicator draws as a `TransformLayer` does: every instance's
   /// sublayers are projected into the plane of the nearest ancestor that flattens and drawn
   /// farthest first (visual-effects.md §7).
   public var preservesDepth: Bool {
-    get { replicatorProperties.preservesDepth }
-    set { replicatorProperties.preservesDepth = newValue }
+    get { storage.replicator.preservesDepth }
+    set { storage.replicator.preservesDepth = newValue }
   }
-
-  /// Every replicator property in one value: what `presentation(at:)` copies.
-  package var replicatorProperties = ReplicatorProperties()
 
   /// In a presentation tree, the sublayers of instances 1, 2, ... as they are at the
   /// replicator's time minus k × `instanceDelay` (instance 0 is `sublayers`). Empty in models.
@@ -80,11 +77,17 @@ public final class ReplicatorLayer: Layer {
   public static let maximumInstanceCount = 10_000
 
   /// Creates a replicator layer with Core Animation's defaults.
-  public override init() { super.init() }
+  public override init() {
+    super.init()
+    storage.typed = .replicator(ReplicatorProperties())
+  }
 
   required init(copying layer: Layer) {
     super.init(copying: layer)
-    if let r = layer as? ReplicatorLayer { replicatorProperties = r.replicatorProperties }
+    if case .replicator = storage.typed {
+    } else {
+      storage.typed = .replicator(ReplicatorProperties())
+    }
   }
 
   /// The multiplier of instance `k`'s colors: `instanceColor` plus k times the offsets, each

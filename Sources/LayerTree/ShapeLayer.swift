@@ -8,74 +8,74 @@ import Geometry
 public final class ShapeLayer: Layer {
   /// The shape, in the layer's coordinates (default none).
   public var path: Path? {
-    get { shapeProperties.path }
-    set { shapeProperties.path = newValue }
+    get { storage.shape.path }
+    set { storage.shape.path = newValue }
   }
   /// The color that fills the path (default opaque black; `nil` for no fill).
   public var fillColor: Color? {
-    get { shapeProperties.fillColor }
-    set { shapeProperties.fillColor = newValue }
+    get { storage.shape.fillColor }
+    set { storage.shape.fillColor = newValue }
   }
   /// The color that strokes the path (default `nil`: no stroke).
   public var strokeColor: Color? {
-    get { shapeProperties.strokeColor }
-    set { shapeProperties.strokeColor = newValue }
+    get { storage.shape.strokeColor }
+    set { storage.shape.strokeColor = newValue }
   }
   /// The stroke width, in points (default 1).
   public var lineWidth: Double {
-    get { shapeProperties.lineWidth }
-    set { shapeProperties.lineWidth = newValue }
+    get { storage.shape.lineWidth }
+    set { storage.shape.lineWidth = newValue }
   }
   /// The cap of open subpath ends (default `.butt`).
   public var lineCap: LineCap {
-    get { shapeProperties.lineCap }
-    set { shapeProperties.lineCap = newValue }
+    get { storage.shape.lineCap }
+    set { storage.shape.lineCap = newValue }
   }
   /// The corner style (default `.miter`).
   public var lineJoin: LineJoin {
-    get { shapeProperties.lineJoin }
-    set { shapeProperties.lineJoin = newValue }
+    get { storage.shape.lineJoin }
+    set { storage.shape.lineJoin = newValue }
   }
   /// The miter limit (default 10).
   public var miterLimit: Double {
-    get { shapeProperties.miterLimit }
-    set { shapeProperties.miterLimit = newValue }
+    get { storage.shape.miterLimit }
+    set { storage.shape.miterLimit = newValue }
   }
   /// Alternating dash and gap lengths in points (default `nil`: a solid line).
   public var lineDashPattern: [Double]? {
-    get { shapeProperties.lineDashPattern }
-    set { shapeProperties.lineDashPattern = newValue }
+    get { storage.shape.lineDashPattern }
+    set { storage.shape.lineDashPattern = newValue }
   }
   /// How far into the dash pattern the stroke starts, in points (default 0).
   public var lineDashPhase: Double {
-    get { shapeProperties.lineDashPhase }
-    set { shapeProperties.lineDashPhase = newValue }
+    get { storage.shape.lineDashPhase }
+    set { storage.shape.lineDashPhase = newValue }
   }
   /// Where stroking starts, as a fraction 0...1 of the path's arc length (default 0).
   public var strokeStart: Double {
-    get { shapeProperties.strokeStart }
-    set { shapeProperties.strokeStart = newValue }
+    get { storage.shape.strokeStart }
+    set { storage.shape.strokeStart = newValue }
   }
   /// Where stroking ends, as a fraction 0...1 of the path's arc length (default 1).
   public var strokeEnd: Double {
-    get { shapeProperties.strokeEnd }
-    set { shapeProperties.strokeEnd = newValue }
+    get { storage.shape.strokeEnd }
+    set { storage.shape.strokeEnd = newValue }
   }
   /// Which regions count as inside the path for the fill (default `.nonZero`).
   public var fillRule: FillRule {
-    get { shapeProperties.fillRule }
-    set { shapeProperties.fillRule = newValue }
+    get { storage.shape.fillRule }
+    set { storage.shape.fillRule = newValue }
   }
 
-  /// Every shape property in one value: what `presentation(at:)` copies.
-  package var shapeProperties = ShapeProperties()
-
   /// Creates a shape layer with Core Animation's defaults.
-  public override init() { super.init() }
+  public override init() {
+    super.init()
+    storage.typed = .shape(ShapeProperties())
+  }
 
   required init(copying layer: Layer) {
     super.init(copying: layer)
-    if let shape = layer as? ShapeLayer { shapeProperties = shape.shapeProperties }
+    if case .shape = storage.typed {} else { storage.typed = .shape(ShapeProperties()) }
   }
 
   /// The stroke style the layer's line properties describe.

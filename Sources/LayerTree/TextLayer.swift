@@ -20,51 +20,51 @@ import Geometry
 public final class TextLayer: Layer {
   /// The text to draw (default `nil`: nothing).
   public var string: String? {
-    get { textProperties.string }
-    set { textProperties.string = newValue }
+    get { storage.text.string }
+    set { storage.text.string = newValue }
   }
   /// The font's name (default `"Helvetica"`): a family (`"DejaVu Sans"`), a PostScript name
   /// (`"Helvetica-Bold"`, `"LiberationSerif-Italic"`) or `Family-Style`; resolved through the
   /// fonts `scripts/setup` installs. A name that resolves to no face makes rendering fail.
   public var font: String {
-    get { textProperties.font }
-    set { textProperties.font = newValue }
+    get { storage.text.font }
+    set { storage.text.font = newValue }
   }
   /// The font's size, in points (default 36). Animatable.
   public var fontSize: Double {
-    get { textProperties.fontSize }
-    set { textProperties.fontSize = newValue }
+    get { storage.text.fontSize }
+    set { storage.text.fontSize = newValue }
   }
   /// The text's color (default opaque white; `nil` draws no text). Animatable.
   public var foregroundColor: Color? {
-    get { textProperties.foregroundColor }
-    set { textProperties.foregroundColor = newValue }
+    get { storage.text.foregroundColor }
+    set { storage.text.foregroundColor = newValue }
   }
   /// Whether lines wrap at word boundaries to fit the bounds' width (default `false`).
   public var isWrapped: Bool {
-    get { textProperties.isWrapped }
-    set { textProperties.isWrapped = newValue }
+    get { storage.text.isWrapped }
+    set { storage.text.isWrapped = newValue }
   }
   /// Where an ellipsis replaces text that does not fit (default `.none`).
   public var truncationMode: TruncationMode {
-    get { textProperties.truncationMode }
-    set { textProperties.truncationMode = newValue }
+    get { storage.text.truncationMode }
+    set { storage.text.truncationMode = newValue }
   }
   /// Where lines sit within the bounds' width (default `.natural`).
   public var alignmentMode: AlignmentMode {
-    get { textProperties.alignmentMode }
-    set { textProperties.alignmentMode = newValue }
+    get { storage.text.alignmentMode }
+    set { storage.text.alignmentMode = newValue }
   }
 
-  /// Every text property in one value: what `presentation(at:)` copies.
-  package var textProperties = TextProperties()
-
   /// Creates a text layer with Core Animation's defaults.
-  public override init() { super.init() }
+  public override init() {
+    super.init()
+    storage.typed = .text(TextProperties())
+  }
 
   required init(copying layer: Layer) {
     super.init(copying: layer)
-    if let text = layer as? TextLayer { textProperties = text.textProperties }
+    if case .text = storage.typed {} else { storage.typed = .text(TextProperties()) }
   }
 
   /// Where lines sit within the bounds' width (`CATextLayerAlignmentMode`).

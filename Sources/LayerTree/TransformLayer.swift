@@ -14,9 +14,13 @@
 /// ```
 public final class TransformLayer: Layer {
   /// Creates a transform layer with Core Animation's defaults.
-  public override init() { super.init() }
+  public override init() {
+    super.init()
+    storage.typed = .transform
+  }
 
   required init(copying layer: Layer) {
     super.init(copying: layer)
+    storage.typed = .transform
   }
 }

@@ -109,21 +109,56 @@ public enum ValueComponent: String, Hashable, Sendable, CaseIterable {
 
   /// `whole` with the component replaced by `part`; `nil` when either is of the wrong kind.
   func replacing(in whole: AnimationValue, with part: AnimationValue) -> AnimationValue? {
-    switch (self, whole, part) {
-    case (.x, .point(var p), .scalar(let v)): p.x = v; return .point(p)
-    case (.y, .point(var p), .scalar(let v)): p.y = v; return .point(p)
-    case (.width, .size(var s), .scalar(let v)): s.width = v; return .size(s)
-    case (.height, .size(var s), .scalar(let v)): s.height = v; return .size(s)
-    case (.origin, .rect(var r), .point(let p)): r.origin = p; return .rect(r)
-    case (.originX, .rect(var r), .scalar(let v)): r.origin.x = v; return .rect(r)
-    case (.originY, .rect(var r), .scalar(let v)): r.origin.y = v; return .rect(r)
-    case (.size, .rect(var r), .size(let s)): r.size = s; return .rect(r)
-    case (.sizeWidth, .rect(var r), .scalar(let v)): r.size.width = v; return .rect(r)
-    case (.sizeHeight, .rect(var r), .scalar(let v)): r.size.height = v; return .rect(r)
-    case (_, .transform(let t), .scalar(let v)) where parentKind == .transform:
-      return .transform(t.replacing(self, with: v))
+    switch whole {
+    case .point(let p): return replacing(in: p, with: part).map { .point($0) }
+    case .size(let s): return replacing(in: s, with: part).map { .size($0) }
+    case .rect(let r): return replacing(in: r, with: part).map { .rect($0) }
+    case .transform(let t): return replacing(in: t, with: part).map { .transform($0) }
     default: return nil
     }
+  }
+
+  /// `p` with the component replaced by `part`; `nil` when either is of the wrong kind.
+  func replacing(in p: Point, with part: AnimationValue) -> Point? {
+    var p = p
+    switch (self, part) {
+    case (.x, .scalar(let v)): p.x = v
+    case (.y, .scalar(let v)): p.y = v
+    default: return nil
+    }
+    return p
+  }
+
+  /// `s` with the component replaced by `part`; `nil` when either is of the wrong kind.
+  func replacing(in s: Size, with part: AnimationValue) -> Size? {
+    var s = s
+    switch (self, part) {
+    case (.width, .scalar(let v)): s.width = v
+    case (.height, .scalar(let v)): s.height = v
+    default: return nil
+    }
+    return s
+  }
+
+  /// `r` with the component replaced by `part`; `nil` when either is of the wrong kind.
+  func replacing(in r: Rect, with part: AnimationValue) -> Rect? {
+    var r = r
+    switch (self, part) {
+    case (.origin, .point(let p)): r.origin = p
+    case (.originX, .scalar(let v)): r.origin.x = v
+    case (.originY, .scalar(let v)): r.origin.y = v
+    case (.size, .size(let s)): r.size = s
+    case (.sizeWidth, .scalar(let v)): r.size.width = v
+    case (.sizeHeight, .scalar(let v)): r.size.height = v
+    default: return nil
+    }
+    return r
+  }
+
+  /// `t` with the component replaced by `part`; `nil` when either is of the wrong kind.
+  func replacing(in t: Transform3D, with part: AnimationValue) -> Transform3D? {
+    guard parentKind == .transform, case .scalar(let v) = part else { return nil }
+    return t.replacing(self, with: v)
   }
 }
 

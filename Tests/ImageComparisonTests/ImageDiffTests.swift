@@ -173,3 +173,50 @@ import Testing
     #expect(worst < ImageDiff.minimumYIQWeight * 1.01)  // and tight: pruning stays effective
   }
 }
+
+/// The scan's eight-pixel paths (equal runs, flat runs of one differing pair) classify every
+/// pixel as the pixel-by-pixel scan does.
+@Suite struct ImageDiffFastPathTests {
+  /// A 61 x 37 picture (widths that are no multiple of 8) of flat areas, a disc's anti-aliased
+  /// edge and a band of translucent pixels.
+  func picture(dx: Double, background: Color, disc: Color) throws -> Bitmap {
+    let canvas = try Canvas(pixelWidth: 61, pixelHeight: 37)
+    canvas.clear(to: background)
+    canvas.fill(Path(ellipseIn: Rect(10 + dx, 6, 24, 24)), with: disc)
+    canvas.fill(
+      Path(rect: Rect(40, 0, 9, 37)), with: Color(red: 0.9, green: 0.2, blue: 0.1, alpha: 0.5))
+    return canvas.makeBitmap()
+  }
+
+  @Test func eightPixelPathsAgreeWithThePixelByPixelScan() throws {
+    let base = try picture(dx: 0, background: .white, disc: .blue)
+    var black = Bitmap(width: 61, height: 37)
+    for i in stride(from: 3, to: black.pixels.count, by: 4) { black.pixels[i] = 255 }
+    let others = [
+      try picture(dx: 0.4, background: .white, disc: .blue),
+      try picture(dx: 3, background: Color(red: 0.95, green: 0.95, blue: 0.9), disc: .blue),
+      try picture(dx: 0, background: .white, disc: Color(red: 0.1, green: 0.3, blue: 0.7)),
+      black, Bitmap(width: 61, height: 37),
+    ]
+    for (n, other) in others.enumerated() {
+      for tolerance in [Tolerance.antialiasing, Tolerance.exact, Tolerance(threshold: 0.3)] {
+        var results: [(ImageDiff.Scan, [UInt8])] = []
+        for vectorized in [true, false] {
+          var classes = [UInt8](repeating: 0, count: 61 * 37)
+          let scan = base.pixels.withUnsafeBufferPointer { a in
+            other.pixels.withUnsafeBufferPointer { b in
+              classes.withUnsafeMutableBufferPointer { out in
+                ImageDiff.scan(
+                  a, b, into: out, firstRow: 0, width: 61, height: 37, rows: 0..<37,
+                  tolerance: tolerance, vectorized: vectorized)
+              }
+            }
+          }
+          results.append((scan, classes))
+        }
+        #expect(results[0].0 == results[1].0, "pair \(n), \(tolerance)")
+        #expect(results[0].1 == results[1].1, "pair \(n), \(tolerance)")
+      }
+    }
+  }
+}
