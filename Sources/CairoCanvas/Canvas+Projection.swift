@@ -13,8 +13,9 @@ extension Canvas {
   ///
   /// Each destination pixel centre is mapped back through the inverse of `map` (to within
   /// 1/4096 of a source pixel: `ProjectiveWarp`) and sampled bilinearly from `source`
-  /// (premultiplied; transparent outside it, so edges are anti-aliased over about a pixel). Destination pixels whose pre-image is at or behind the eye
-  /// (`w ≤ 0` under `map`) are left alone. A map that collapses the plane draws nothing.
+  /// (premultiplied; transparent outside it, so edges are anti-aliased over about a pixel).
+  /// Destination pixels whose pre-image is at or behind the eye (`w ≤ 0` under `map`) are left
+  /// alone. A map that collapses the plane draws nothing.
   public func drawProjected(_ source: Canvas, through map: Homography, opacity: Double = 1) {
     let alpha = Swift.min(1, Swift.max(0, opacity))
     guard alpha > 0, let inverse = map.inverted,
