@@ -32,7 +32,9 @@ struct BatchCommand: ParsableCommand {
   )
   var formats: String = "gif"
 
-  @Option(name: .long, help: "Render only shard I of N (1 ≤ I ≤ N), e.g. 2/3.")
+  @Option(
+    name: .long, parsing: .unconditional,
+    help: "Render only shard I of N (1 ≤ I ≤ N), e.g. 2/3.")
   var shard: String?
 
   @Option(

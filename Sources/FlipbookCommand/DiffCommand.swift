@@ -2,6 +2,7 @@ import ArgumentParser
 import ImageComparison
 import Pages
 import Flipbook
+import Glibc
 
 /// `flipbook diff EXPECTED ACTUAL [--threshold T] [--max-diff-pixels N | --max-diff-ratio R]
 /// [-o DIFF.png]`: two PNGs, or two GIFs frame by frame, compared as docs/command-line.md says.
@@ -69,10 +70,23 @@ struct DiffCommand: ParsableCommand {
       maxDifferingRatio: maxDiffRatio)
   }
 
+  /// The device and inode of the file at `path`, or `nil` when there is none.
+  static func identity(of path: String) -> [UInt64]? {
+    var info = stat()
+    guard stat(path, &info) == 0 else { return nil }
+    return [UInt64(info.st_dev), UInt64(info.st_ino)]
+  }
+
   /// Whether `-o` names a report page (`.html`) rather than a picture.
   var isReport: Bool { output?.lowercased().hasSuffix(".html") ?? false }
 
   func run() throws {
+    // The picture or page must not replace what it compares.
+    if let output, let written = Self.identity(of: output),
+      [expected, actual].contains(where: { Self.identity(of: $0) == written })
+    {
+      throw ValidationError("-o \(output) names one of the compared files")
+    }
     let a = try failing(expected) { try AtomicFile.read(expected) }
     let b = try failing(actual) { try AtomicFile.read(actual) }
     if let animated = try compareAnimations(a, b) {

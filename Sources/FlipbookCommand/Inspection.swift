@@ -98,7 +98,9 @@ enum Inspection {
     return "{" + entries.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}"
   }
 
-  static func number(_ x: Double) -> String { shortestNumber(x) }
+  /// A number in shortest round-trip form; `null` for one that is not finite (a value an
+  /// animation overflowed), so that every line stays JSON.
+  static func number(_ x: Double) -> String { x.isFinite ? shortestNumber(x) : "null" }
   static func point(_ p: Point) -> String { "[\(number(p.x)), \(number(p.y))]" }
   static func rect(_ r: Rect) -> String {
     "[\(number(r.origin.x)), \(number(r.origin.y)), \(number(r.size.width)), \(number(r.size.height))]"

@@ -107,10 +107,14 @@ extension LottieReader {
         warn(entry.label, "parent ind \(MessageText.number(id)) (no such layer): drawn unparented")
         break
       }
-      guard seen.insert(id).inserted, seen.count <= 256 else {
+      guard seen.insert(id).inserted else {
         report(
           entry.fields.place("parent"),
           "the parent chain loops back to ind \(MessageText.number(id))")
+        return nil
+      }
+      guard seen.count <= 256 else {
+        report(entry.fields.place("parent"), "the parent chain is longer than 256, the limit")
         return nil
       }
       let outerLayerFrames = layerFrames

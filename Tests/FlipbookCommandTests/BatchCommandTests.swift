@@ -203,6 +203,43 @@ import Testing
     let (status, errors) = run(["batch", "--merge", folder + "/s"])
     #expect(status == 1)
     #expect(errors.contains("missing shard manifests: manifest.2-of-2.json"))
+    // A shard count of a billion is answered at once, naming the first missing few.
+    try write("{}", "huge/manifest.1-of-999999999.json")
+    let huge = run(["batch", "--merge", folder + "/huge"])
+    #expect(huge.status == 1)
+    #expect(
+      huge.errors.contains(
+        "missing shard manifests: manifest.2-of-999999999.json, manifest.3-of-999999999.json, "
+          + "manifest.4-of-999999999.json and 999999995 more"), "\(huge.errors)")
+  }
+
+  @Test func hostileInputsAndManifestsAreReportedNotTrusted() throws {
+    try makeInputs()
+    // Two files that would write the same outputs.
+    try write(Self.scene("#123456"), "in/a.lottie.json")
+    try write(Self.scene("#654321"), "in/icons/c.JSON")
+    let clash = run(["batch", folder + "/in", "-o", folder + "/out", "--quiet"])
+    #expect(clash.status != 0)
+    #expect(clash.errors.contains("would both write icons/c.*"), "\(clash.errors)")
+    unlink(folder + "/in/icons/c.JSON")
+    unlink(folder + "/in/a.lottie.json")
+    // A damaged scene in a folder is reported, not skipped.
+    try write(#"{"flipbook": 1, "size": [10, 10], "layers": ["#, "in/broken.json")
+    #expect(run(["batch", folder + "/in", "-o", folder + "/out", "--quiet"]).status == 1)
+    #expect(try manifest("out").animations.first { $0.name == "broken" }?.error != nil)
+    unlink(folder + "/in/broken.json")
+    // A tampered manifest (a count past Int, a path out of the folder) is not trusted: those
+    // animations render again.
+    var text = String(decoding: try AtomicFile.read(folder + "/out/manifest.json"), as: UTF8.self)
+    let bytes = try #require(text.range(of: "\"bytes\": "))  // the first output: a's
+    text.replaceSubrange(bytes, with: "\"bytes\": 1e19, \"spare\": ")
+    text = text.replacingOccurrences(of: "\"file\": \"b.gif\"", with: "\"file\": \"../../b.gif\"")
+    try AtomicFile.write(Array(text.utf8), to: folder + "/out/manifest.json")
+    #expect(run(["batch", folder + "/in", "-o", folder + "/out", "--quiet"]).status == 0)
+    let m = try manifest("out")
+    let a = try #require(m.animations.first { $0.name == "a" }?.outputs.first)
+    #expect(a.file == "a.gif" && a.bytes < 1_000_000)
+    #expect(m.animations.first { $0.name == "b" }?.outputs.first?.file == "b.gif")
   }
 }
 

@@ -121,6 +121,67 @@ import Testing
       ])
   }
 
+  /// A chain of `depth` precompositions, each holding the next, the last a solid.
+  static func precompositionChain(depth: Int) -> String {
+    let assets = (0..<depth).map { i in
+      let inner =
+        i == depth - 1
+        ? ##"{"ty": 1, "sc": "#ff0000", "sw": 50, "sh": 50, "ks": {}}"##
+        : #"{"ty": 0, "refId": "a\#(i + 1)", "w": 100, "h": 100, "ks": {}}"#
+      return #"{"id": "a\#(i)", "layers": [\#(inner)]}"#
+    }
+    return LottieTest.document(
+      layers: #"[{"ty": 0, "refId": "a0", "w": 100, "h": 100, "ks": {}}]"#,
+      assets: "[" + assets.joined(separator: ", ") + "]")
+  }
+
+  @Test func hostileNestingIsRefusedByItsPlace() throws {
+    // Precompositions 32 deep read and draw; deeper ones would overflow the stack (a crash at
+    // about 175 on a worker thread): refused where the 33rd begins.
+    let deepest = try LottieTest.read(Self.precompositionChain(depth: 32))
+    _ = try deepest.scene.makeFrame(at: 0)
+    #expect(
+      LottieTest.problems(Self.precompositionChain(depth: 40)) == [
+        "test.json: assets[31].layers[0].refId: precompositions nested more than 32 deep, "
+          + "the limit"
+      ])
+    // Repeaters inside repeaters multiply their copies: held to 10,000 as nested replicators
+    // are (two of 1,000 hung the renderer).
+    let repeater = #"{"ty": "rp", "c": {"a": 0, "k": 1000}, "o": {"a": 0, "k": 0}, "tr": {}}"#
+    let dot = #"{"ty": "el", "p": {"a": 0, "k": [0, 0]}, "s": {"a": 0, "k": [4, 4]}}"#
+    let fill = #"{"ty": "fl", "c": {"a": 0, "k": [1, 0, 0, 1]}, "o": {"a": 0, "k": 100}}"#
+    let nested = LottieTest.document(
+      layers: "["
+        + LottieTest.shapeLayer(
+          "Dots",
+          shapes: #"[{"ty": "gr", "it": [{"ty": "gr", "it": [\#(dot), \#(fill), \#(repeater)]}, "#
+            + #"\#(repeater)]}]"#) + "]")
+    #expect(
+      LottieTest.problems(nested) == [
+        "test.json: layers[0].shapes[0].it[0].it[2].c: nested repeaters make more than 10000 copies "
+          + "of what they repeat, the limit (the product of their counts)"
+      ])
+  }
+
+  @Test func keyframeTimesPast2To53DoNotHang() throws {
+    // A trim whose keyframe times run 1e19 then 3: sampling used to add steps that could not
+    // move a frame number that large, and never ended.
+    let trim =
+      #"{"ty": "tm", "s": {"a": 0, "k": 0}, "o": {"a": 0, "k": 0}, "e": {"a": 1, "k": ["#
+      + #"{"t": 1e19, "s": [0], "i": {"x": [0.5], "y": [0.5]}, "o": {"x": [0.5], "y": [0.5]}}, "#
+      + #"{"t": 3, "s": [100]}]}}"#
+    let path =
+      #"{"ty": "rc", "p": {"a": 0, "k": [50, 50]}, "s": {"a": 0, "k": [40, 40]}, "#
+      + #""r": {"a": 0, "k": 0}}"#
+    let stroke =
+      #"{"ty": "st", "c": {"a": 0, "k": [0, 0, 0, 1]}, "o": {"a": 0, "k": 100}, "#
+      + #""w": {"a": 0, "k": 2}}"#
+    let document = LottieTest.document(
+      layers: "[" + LottieTest.shapeLayer("Box", shapes: "[\(path), \(stroke), \(trim)]") + "]")
+    let read = try LottieTest.read(document)
+    _ = try read.scene.makeFrame(at: 0.7)
+  }
+
   static let expression = LottieTest.shapeLayer(
     "Heart", ind: 1, ks: #"{"o": {"a": 0, "k": 50, "x": "wiggle(2, 10)"}}"#)
   static let expression2 = LottieTest.shapeLayer(
