@@ -237,20 +237,28 @@ enum Blur {
         }
       }
     case .recursive(let filter, _):
-      // In doubles: the recurrences' poles lie close to 1 for a wide blur. Columns a row at a
-      // time; rows as the columns of the transposed image.
-      var a = buffer.map(Double.init)
+      // In doubles: the recurrences' poles lie close to 1 for a wide blur, where floats lose
+      // levels. Columns a row at a time; rows as the columns of the transposed image.
+      var a = [Double](unsafeUninitializedCapacity: buffer.count) { a, count in
+        for i in 0..<buffer.count { a[i] = Double(buffer[i]) }
+        count = buffer.count
+      }
       var b = [Double](repeating: 0, count: buffer.count)
       var history = [Double](repeating: 0, count: 5 * Swift.max(width, height))
       a.withUnsafeMutableBufferPointer { a in
         b.withUnsafeMutableBufferPointer { b in
           history.withUnsafeMutableBufferPointer { h in
             let (pa, pb, ph) = (a.baseAddress!, b.baseAddress!, h.baseAddress!)
-            if axes != .horizontal {
+            switch axes {
+            case .both:
+              filter.blurColumns(pa, into: pb, width: width, height: height, history: ph)
+              transpose(b, into: a, width: width, height: height)
+              filter.blurColumns(pa, into: pb, width: height, height: width, history: ph)
+              transpose(b, into: a, width: height, height: width)
+            case .vertical:
               filter.blurColumns(pa, into: pb, width: width, height: height, history: ph)
               _ = a.update(fromContentsOf: b)
-            }
-            if axes != .vertical {
+            case .horizontal:
               transpose(a, into: b, width: width, height: height)
               filter.blurColumns(pb, into: pa, width: height, height: width, history: ph)
               transpose(a, into: b, width: height, height: width)
@@ -259,7 +267,9 @@ enum Blur {
           }
         }
       }
-      for i in 0..<buffer.count { buffer[i] = Float(a[i]) }
+      buffer.withUnsafeMutableBufferPointer { out in
+        for i in 0..<out.count { out[i] = Float(a[i]) }
+      }
     }
   }
 
