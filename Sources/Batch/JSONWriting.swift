@@ -65,8 +65,9 @@ extension JSONValue {
     return "\(x)"
   }
 
-  /// `s` as a JSON string, with `"`, `\` and control characters escaped.
-  static func quoted(_ s: String) -> String {
+  /// `s` as a JSON string, with `"`, `\` and control characters escaped (also what
+  /// `flipbook inspect` writes strings with).
+  package static func quoted(_ s: String) -> String {
     var out = "\""
     for scalar in s.unicodeScalars {
       switch scalar {

@@ -1,3 +1,4 @@
+import Batch
 import Flipbook
 
 /// The JSON Lines report of `flipbook inspect` (docs/command-line.md, inspect).
@@ -117,23 +118,7 @@ enum Inspection {
   }
 
   /// A JSON string literal.
-  static func string(_ s: String) -> String {
-    var out = "\""
-    for u in s.unicodeScalars {
-      switch u {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\r": out += "\\r"
-      case "\t": out += "\\t"
-      case _ where u.value < 0x20:
-        let hex = String(u.value, radix: 16)
-        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-      default: out.unicodeScalars.append(u)
-      }
-    }
-    return out + "\""
-  }
+  static func string(_ s: String) -> String { JSONValue.quoted(s) }
 }
 
 extension String {
