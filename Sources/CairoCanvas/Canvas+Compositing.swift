@@ -20,16 +20,7 @@ extension Canvas {
     }
     let m = deviceTransform
     let pixelsPerPoint = abs(m.a * m.d - m.b * m.c).squareRoot()
-    cairo_push_group(cr)
-    recording?.add("group")
-    let result: R
-    do {
-      result = try body()
-    } catch {
-      cairo_pattern_destroy(cairo_pop_group(cr))
-      throw error
-    }
-    let pattern = cairo_pop_group(cr)
+    let (result, pattern) = try group("group", body)
     defer { cairo_pattern_destroy(pattern) }
     if !filters.isEmpty {
       withPixels(of: pattern) { pixels in
@@ -53,25 +44,9 @@ extension Canvas {
     mode: MaskMode, _ content: () throws(E) -> Void, mask: () throws(E) -> Void
   ) throws(E) {
     guard mode != .alpha else { return try drawMasked(content, mask: mask) }
-    cairo_push_group(cr)
-    recording?.add("group")
-    do {
-      try content()
-    } catch {
-      cairo_pattern_destroy(cairo_pop_group(cr))
-      throw error
-    }
-    let contentPattern = cairo_pop_group(cr)
+    let contentPattern = try group("group", content).1
     defer { cairo_pattern_destroy(contentPattern) }
-    cairo_push_group(cr)
-    recording?.add("mask")
-    do {
-      try mask()
-    } catch {
-      cairo_pattern_destroy(cairo_pop_group(cr))
-      throw error
-    }
-    var maskPattern = cairo_pop_group(cr)
+    var maskPattern = try group("mask", mask).1
     switch mode {
     case .alpha:
       break

@@ -239,25 +239,9 @@ extension Canvas {
   public func drawMasked<E: Error>(
     _ content: () throws(E) -> Void, mask: () throws(E) -> Void
   ) throws(E) {
-    cairo_push_group(cr)
-    recording?.add("group")
-    do {
-      try content()
-    } catch {
-      cairo_pattern_destroy(cairo_pop_group(cr))
-      throw error
-    }
-    let contentPattern = cairo_pop_group(cr)
+    let contentPattern = try group("group", content).1
     defer { cairo_pattern_destroy(contentPattern) }
-    cairo_push_group(cr)
-    recording?.add("mask")
-    do {
-      try mask()
-    } catch {
-      cairo_pattern_destroy(cairo_pop_group(cr))
-      throw error
-    }
-    let maskPattern = cairo_pop_group(cr)
+    let maskPattern = try group("mask", mask).1
     defer { cairo_pattern_destroy(maskPattern) }
     cairo_save(cr)
     cairo_set_source(cr, contentPattern)
@@ -273,15 +257,7 @@ extension Canvas {
       try body()
       return
     }
-    cairo_push_group(cr)
-    recording?.add("group")
-    do {
-      try body()
-    } catch {
-      cairo_pattern_destroy(cairo_pop_group(cr))
-      throw error
-    }
-    let pattern = cairo_pop_group(cr)
+    let pattern = try group("group", body).1
     defer { cairo_pattern_destroy(pattern) }
     var surface: OpaquePointer? = nil
     if cairo_pattern_get_surface(pattern, &surface) == CAIRO_STATUS_SUCCESS, let surface,

@@ -295,14 +295,13 @@ public final class Canvas {
 
   // MARK: Groups
 
-  /// Draws what `body` draws into a transparency group, then composites the group with
-  /// `opacity` (0...1): overlapping parts do not show through each other, as Core Animation's
-  /// group opacity.
-  public func drawInTransparencyGroup<R, E: Error>(
-    opacity: Double, _ body: () throws(E) -> R
-  ) throws(E) -> R {
+  /// Runs `body` inside a Cairo group (recorded as `label`) and returns what it returned with
+  /// the group's pattern, which the caller destroys; a body that throws leaves no group open.
+  func group<R, E: Error>(
+    _ label: String, _ body: () throws(E) -> R
+  ) throws(E) -> (R, OpaquePointer) {
     cairo_push_group(cr)
-    recording?.add("group")
+    recording?.add(label)
     let result: R
     do {
       result = try body()
@@ -310,7 +309,18 @@ public final class Canvas {
       cairo_pattern_destroy(cairo_pop_group(cr))
       throw error
     }
-    cairo_pop_group_to_source(cr)
+    return (result, cairo_pop_group(cr))
+  }
+
+  /// Draws what `body` draws into a transparency group, then composites the group with
+  /// `opacity` (0...1): overlapping parts do not show through each other, as Core Animation's
+  /// group opacity.
+  public func drawInTransparencyGroup<R, E: Error>(
+    opacity: Double, _ body: () throws(E) -> R
+  ) throws(E) -> R {
+    let (result, pattern) = try group("group", body)
+    cairo_set_source(cr, pattern)
+    cairo_pattern_destroy(pattern)
     cairo_paint_with_alpha(cr, Swift.min(1, Swift.max(0, opacity)))
     recording?.add("ungroup", [Swift.min(1, Swift.max(0, opacity))])
     return result
