@@ -71,13 +71,8 @@ public struct AlphaMask: Hashable, Sendable {
       if let passesY { Blur.apply(passesY, to: &buffer, width: w, height: h, axes: .vertical) }
       if let passesX { Blur.apply(passesX, to: &buffer, width: w, height: h, axes: .horizontal) }
     }
-    // Rounded to the nearest level (values are never negative: + 0.5 and truncate).
-    let out = [UInt8](unsafeUninitializedCapacity: w * h) { o, count in
-      buffer.withUnsafeBufferPointer { b in
-        for i in 0..<(w * h) { o[i] = UInt8(Swift.min(255, Swift.max(0, b[i]) + 0.5)) }
-      }
-      count = w * h
-    }
+    // Rounded to the nearest level (halves up).
+    let out = buffer.withUnsafeBufferPointer { Blur.levels($0) }
     return AlphaMask(
       width: w, height: h, originX: originX - padX, originY: originY - padY, pixels: out)
   }
@@ -168,7 +163,8 @@ extension AlphaMask {
 }
 
 /// Separable blurs of a float image: a direct Gaussian kernel for small σ, else Deriche's
-/// recursive Gaussian (constant work per pixel whatever σ).
+/// recursive Gaussian (constant work per pixel whatever σ, in floats, eight columns or rows at
+/// a time: `RecursiveGaussian`).
 enum Blur {
   /// How one axis is blurred.
   enum Passes {
@@ -237,59 +233,24 @@ enum Blur {
         }
       }
     case .recursive(let filter, _):
-      // In doubles: the recurrences' poles lie close to 1 for a wide blur, where floats lose
-      // levels. Columns a row at a time; rows as the columns of the transposed image.
-      var a = [Double](unsafeUninitializedCapacity: buffer.count) { a, count in
-        for i in 0..<buffer.count { a[i] = Double(buffer[i]) }
-        count = buffer.count
-      }
-      var b = [Double](repeating: 0, count: buffer.count)
-      var history = [Double](repeating: 0, count: 5 * Swift.max(width, height))
-      a.withUnsafeMutableBufferPointer { a in
-        b.withUnsafeMutableBufferPointer { b in
-          history.withUnsafeMutableBufferPointer { h in
-            let (pa, pb, ph) = (a.baseAddress!, b.baseAddress!, h.baseAddress!)
-            switch axes {
-            case .both:
-              filter.blurColumns(pa, into: pb, width: width, height: height, history: ph)
-              transpose(b, into: a, width: width, height: height)
-              filter.blurColumns(pa, into: pb, width: height, height: width, history: ph)
-              transpose(b, into: a, width: height, height: width)
-            case .vertical:
-              filter.blurColumns(pa, into: pb, width: width, height: height, history: ph)
-              _ = a.update(fromContentsOf: b)
-            case .horizontal:
-              transpose(a, into: b, width: width, height: height)
-              filter.blurColumns(pb, into: pa, width: height, height: width, history: ph)
-              transpose(a, into: b, width: height, height: width)
-              _ = a.update(fromContentsOf: b)
-            }
-          }
+      // In floats, eight columns or rows at a time, in place (`RecursiveGaussian`: its
+      // sections stay within a tenth of a level of the Gaussian in floats, whatever σ).
+      let scratch = UnsafeMutablePointer<RecursiveGaussian.Lanes>.allocate(
+        capacity: RecursiveGaussian.scratchCount(width: width, height: height))
+      defer { scratch.deallocate() }
+      buffer.withUnsafeMutableBufferPointer { b in
+        guard let image = b.baseAddress else { return }
+        if axes != .horizontal {
+          filter.blurColumns(image, width: width, height: height, scratch: scratch)
         }
-      }
-      buffer.withUnsafeMutableBufferPointer { out in
-        for i in 0..<out.count { out[i] = Float(a[i]) }
+        if axes != .vertical {
+          filter.blurRows(image, width: width, height: height, scratch: scratch)
+        }
       }
     }
   }
 
   typealias Buffer = UnsafeMutableBufferPointer<Float>
-
-  /// `src` (`width × height`) transposed into `dst` (`height × width`), in tiles that stay in
-  /// the cache.
-  static func transpose<T>(
-    _ src: UnsafeMutableBufferPointer<T>, into dst: UnsafeMutableBufferPointer<T>, width: Int,
-    height: Int
-  ) {
-    let tile = 32
-    for y0 in stride(from: 0, to: height, by: tile) {
-      for x0 in stride(from: 0, to: width, by: tile) {
-        for y in y0..<Swift.min(y0 + tile, height) {
-          for x in x0..<Swift.min(x0 + tile, width) { dst[x * height + y] = src[y * width + x] }
-        }
-      }
-    }
-  }
 
   /// A normalised kernel along each row (zero outside).
   static func convolveRows(
