@@ -88,7 +88,19 @@ struct RecursiveGaussian: Equatable {
   /// Blurs eight signals at once: `x` holds `count` interleaved samples of each (zero outside
   /// 0..<count), `out` receives the blurred samples (`count` of them, not overlapping `x`).
   /// Both passes keep their state in registers, so memory is read and written once per pass.
+  ///
+  /// Zeros before the first nonzero sample and after the last leave both passes' states at
+  /// zero, so the causal pass starts at the first (its outputs before it are zero) and the
+  /// anticausal pass at the one before the last (its outputs from the last on are zero): the
+  /// margins a mask is grown by, and columns it does not reach, cost a scan, not the filter.
+  /// The values are those of the passes run over every sample (up to the sign of a zero).
   func filter(_ x: UnsafePointer<Lanes>, into out: UnsafeMutablePointer<Lanes>, count: Int) {
+    var first = 0
+    while first < count && x[first] == .zero { first += 1 }
+    out.update(repeating: .zero, count: first)
+    guard first < count else { return }
+    var last = count - 1
+    while x[last] == .zero { last -= 1 }
     let s = sections[0], t = sections[1]
     let (ps, qs, ks, ds) = (
       Lanes(repeating: s.p), Lanes(repeating: s.q), Lanes(repeating: s.k), Lanes(repeating: s.d2)
@@ -97,7 +109,7 @@ struct RecursiveGaussian: Equatable {
       Lanes(repeating: t.p), Lanes(repeating: t.q), Lanes(repeating: t.k), Lanes(repeating: t.d2)
     )
     var ys = Lanes(), gs = Lanes(), yt = Lanes(), gt = Lanes(), previous = Lanes()
-    for n in 0..<count {
+    for n in first..<count {
       let current = x[n], step = current - previous
       gs = ps * current + qs * step - ks * ys + ds * gs
       gt = pt * current + qt * step - kt * yt + dt * gt
@@ -109,8 +121,8 @@ struct RecursiveGaussian: Equatable {
     let (pas, qas) = (Lanes(repeating: s.pa), Lanes(repeating: s.qa))
     let (pat, qat) = (Lanes(repeating: t.pa), Lanes(repeating: t.qa))
     (ys, gs, yt, gt) = (Lanes(), Lanes(), Lanes(), Lanes())
-    var next = Lanes(), afterNext = Lanes()  // x[n + 1], x[n + 2]
-    for n in stride(from: count - 1, through: 0, by: -1) {
+    var next = x[last], afterNext = Lanes()  // x[n + 1], x[n + 2]
+    for n in stride(from: last - 1, through: 0, by: -1) {
       let step = next - afterNext
       gs = pas * next + qas * step - ks * ys + ds * gs
       gt = pat * next + qat * step - kt * yt + dt * gt

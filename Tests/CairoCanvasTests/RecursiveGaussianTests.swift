@@ -49,6 +49,50 @@ import Testing
     #expect(worst <= tolerance, "σ \(sigma): \(worst) levels from Φ before rounding")
   }
 
+  /// The delta-form passes written out one sample at a time over every sample: what `filter`
+  /// computes, without its skipping of leading and trailing zeros.
+  func reference(_ x: [Float], _ filter: RecursiveGaussian) -> [Float] {
+    var out = [Float](repeating: 0, count: x.count)
+    for section in filter.sections {
+      var y: Float = 0, g: Float = 0, previous: Float = 0
+      for n in x.indices {
+        g = section.p * x[n] + section.q * (x[n] - previous) - section.k * y + section.d2 * g
+        y += g
+        previous = x[n]
+        out[n] += y
+      }
+    }
+    var anticausal = [Float](repeating: 0, count: x.count)
+    for section in filter.sections {
+      var y: Float = 0, g: Float = 0, next: Float = 0, afterNext: Float = 0
+      for n in x.indices.reversed() {
+        g = section.pa * next + section.qa * (next - afterNext) - section.k * y + section.d2 * g
+        y += g
+        (afterNext, next) = (next, x[n])
+        anticausal[n] += y
+      }
+    }
+    return zip(out, anticausal).map { $0 + $1 }
+  }
+
+  @Test func zeroMarginsAreSkippedWithoutChangingValues() {
+    // Zeros before, between and after values, and signals of zeros only or of one sample.
+    let filter = RecursiveGaussian(sigma: 9)
+    var state: UInt64 = 11
+    let interior = (0..<50).map { i -> Float in
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return i % 7 == 3 ? 0 : Float(state >> 56)
+    }
+    let signals: [[Float]] = [
+      [Float](repeating: 0, count: 30) + interior + [Float](repeating: 0, count: 40),
+      interior + [0, 0, 0], [0, 0] + interior, [Float](repeating: 0, count: 12), [0, 0, 255, 0],
+      [7],
+    ]
+    for signal in signals {
+      #expect(blurred(signal, filter) == reference(signal, filter), "\(signal.count) samples")
+    }
+  }
+
   @Test func flatSignalStaysFlat() {
     // The sections' weights sum to 1 for a flat signal: deep inside a long run of 255 the
     // output is 255 within the floats' rounding, which grows with σ.
