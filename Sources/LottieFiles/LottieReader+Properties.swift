@@ -111,6 +111,10 @@ extension LottieReader {
         return nil
       }
       guard var frame = number(tj, at: kf.place("t")) else { return nil }
+      // Frames past 10^12 (a thousand years at 30 fps) are taken at 10^12, so that spans and
+      // key times between keyframes stay finite (-1e308 to 1e308 made every value NaN); what
+      // shows in any composition's frames is the same to 12 digits.
+      frame = Swift.min(Self.maximumKeyframeFrame, Swift.max(-Self.maximumKeyframeFrame, frame))
       // Frames go forward; a keyframe before the previous one is taken at the previous frame.
       if let last = keyframes.last { frame = Swift.max(frame, last.frame) }
       let start: Value
@@ -150,6 +154,9 @@ extension LottieReader {
     }
     return Animated(keyframes: keyframes)
   }
+
+  /// The farthest frame a keyframe is taken at (either side of 0): 10^12.
+  static let maximumKeyframeFrame = 1e12
 
   /// An easing control point `{"x": n | [n...], "y": n | [n...]}`, one point per dimension.
   func easing(_ json: JSONValue, at place: String) -> [Point]? {

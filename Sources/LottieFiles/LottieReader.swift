@@ -127,12 +127,12 @@ final class LottieReader {
     return items
   }
 
-  /// `json` as a finite number (`true`/`false` count as 1/0, as lottie-web reads flags), or
-  /// `nil` (reported).
+  /// `json` as a finite number, or `nil` (reported). `true` and `false` are refused as the scene
+  /// reader refuses them (`"fr": true` is no frame rate); flags (`hd`, `td`, `ao`, `c`) are read
+  /// with `Fields.flag`, which takes either.
   func number(_ json: JSONValue, at place: String) -> Double? {
     switch json {
     case .number(let x) where x.isFinite: return x
-    case .bool(let b): return b ? 1 : 0
     default:
       report(place, "expected a number, found \(json.kindDescription)")
       return nil
@@ -149,7 +149,7 @@ final class LottieReader {
   /// way), or `nil` (reported).
   func numbers(_ json: JSONValue, at place: String) -> [Double]? {
     switch json {
-    case .number, .bool: return number(json, at: place).map { [$0] }
+    case .number: return number(json, at: place).map { [$0] }
     case .array(let items):
       var out: [Double] = []
       out.reserveCapacity(items.count)
