@@ -40,6 +40,8 @@ final class LottieReader {
   var compositionSize = Size(width: 0, height: 0)
   /// The rounded corners (`rd` radius) that apply to the shapes being built.
   var rounding: Animated<[Double]>? = nil
+  /// Layers repeaters make drawn so far (against `SceneFormat.maximumDrawnLayers`).
+  var drawnLayerCount = 0
   /// Sampled values so far (against `LottieFormat.maximumSamplingWork`).
   var samplingWork = 0
   /// Glyph outlines (`chars`) by character, family and style.
