@@ -43,10 +43,20 @@ extension LottieReader {
       }
       guard let list = array(v, at: f.place(key)) else { return nil }
       var out: [Point] = []
+      out.reserveCapacity(list.count)
+      let listPlace = f.place(key)
       for (i, item) in list.enumerated() {
-        guard let n = numbers(item, at: f.place(key) + "[\(i)]") else { return nil }
+        // The usual [x, y] without making its place (only a problem needs it).
+        if case .array(let xy) = item, xy.count >= 2, case .number(let x) = xy[0],
+          case .number(let y) = xy[1], x.isFinite, y.isFinite,
+          xy.dropFirst(2).allSatisfy({ if case .number(let z) = $0 { z.isFinite } else { false } })
+        {
+          out.append(Point(x: x, y: y))
+          continue
+        }
+        guard let n = numbers(item, at: listPlace + "[\(i)]") else { return nil }
         guard n.count >= 2 else {
-          report(f.place(key) + "[\(i)]", "expected [x, y], found \(n.count) numbers")
+          report(listPlace + "[\(i)]", "expected [x, y], found \(n.count) numbers")
           return nil
         }
         out.append(Point(x: n[0], y: n[1]))
