@@ -77,7 +77,7 @@ struct SheetCommand: ParsableCommand {
       throw ValidationError("a sheet shows at most \(ContactSheet.maximumFrames) frames")
     }
     if let scale, !(scale > 0 && scale.isFinite) {
-      throw ValidationError("--scale must be greater than 0")
+      throw ValidationError("--scale must be a finite number greater than 0, found \(scale)")
     }
   }
 

@@ -35,6 +35,21 @@ import Testing
         .status == 0)
   }
 
+  @Test func aNegativeScaleNamesItsRangeAndValueInEveryCommand() {
+    let scene = Self.scenes + "/spinner.json"
+    for command in [
+      ["frame", scene, "--time", "0", "-o", folder + "/s.png", "--scale", "-2"],
+      ["sheet", scene, "-o", folder + "/s.png", "--scale", "-2"],
+      ["render", scene, "-o", folder + "/s.gif", "--scale", "-2"],
+    ] {
+      let result = run(command)
+      #expect(result.status == 2)
+      #expect(
+        result.errors.hasPrefix(
+          "Error: --scale must be a finite number greater than 0, found -2.0\n"))
+    }
+  }
+
   @Test func anOversizedSheetIsRefusedBeforeAnyFrameIsRendered() throws {
     // 1000 frames of 40 x 40 at scale 100 (4000 x 4000 pixels each): terabytes of sheet.
     let start = Date()
