@@ -41,7 +41,11 @@ public enum BatchInputs {
 
   /// What `bytes` (a file's content) are, or `nil` when neither a scene nor a Lottie file.
   public static func kind(of bytes: [UInt8]) -> Kind? {
-    if bytes.starts(with: [0x50, 0x4B, 0x03, 0x04]) { return .lottie }  // dotLottie: a ZIP
+    // dotLottie: a ZIP (an empty one too, so that it is reported rather than skipped).
+    if bytes.starts(with: [0x50, 0x4B, 0x03, 0x04]) || bytes.starts(with: [0x50, 0x4B, 0x05, 0x06])
+    {
+      return .lottie
+    }
     guard let json = try? JSONParser.parse(bytes), case .object(let members) = json else {
       // Broken JSON that names a scene's or a Lottie file's keys is one of them, damaged: it is
       // taken, so that the batch reports it instead of skipping it silently.

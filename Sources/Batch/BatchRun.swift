@@ -116,7 +116,7 @@ public struct BatchRun: Sendable {
     do {
       bytes = try AtomicFile.read(input.path, limit: SceneFormat.maximumFileSize)
     } catch {
-      entry.error = "\(input.relativePath): cannot read the file: \(error.reason)"
+      entry.error = "\(shownPath(input.relativePath)): cannot read the file: \(error.reason)"
       return Outcome(entry: entry, rendered: 0)
     }
     // What an earlier run made that is still valid.
@@ -230,11 +230,19 @@ public struct BatchRun: Sendable {
     try Export.render(recipe, into: TeeSink(sink, sheet), options: options, progress: progress)
   }
 
+  /// How messages name an input recorded as `relativePath`: relative to the batch's common
+  /// folder, or absolute when that folder is `/`.
+  public func shownPath(_ relativePath: String) -> String {
+    root == "/" ? "/" + relativePath : relativePath
+  }
+
   /// An error's message with the common folder taken off the paths it names, so manifests do
   /// not depend on where the inputs lie.
   func relativeMessage(_ error: any Error) -> String {
     let text = String(describing: error)
-    let prefix = root == "/" ? "/" : root + "/"
+    // Under `/` the paths stay absolute (`/dev/zero`, not `dev/zero`).
+    guard root != "/" else { return text }
+    let prefix = root + "/"
     var out = ""
     var rest = Substring(text)
     while let range = rest.firstRange(of: prefix) {

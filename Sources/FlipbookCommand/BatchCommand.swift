@@ -149,7 +149,12 @@ struct BatchCommand: ParsableCommand {
     }
     if !failed.isEmpty {
       throw CommandFailure(
-        message: failed.map { "\($0.entry.name): \($0.entry.error ?? "")" }.joined(separator: "\n"))
+        message: failed.map { outcome in
+          // Errors about the file name it already; the others (a format's) get it in front.
+          let error = outcome.entry.error ?? ""
+          let file = run.shownPath(outcome.entry.input)
+          return error.hasPrefix(file + ":") ? error : "\(file): \(error)"
+        }.joined(separator: "\n"))
     }
   }
 

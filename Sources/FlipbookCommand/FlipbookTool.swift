@@ -36,7 +36,7 @@ public struct FlipbookTool: ParsableCommand {
   /// status; `main` calls this, and tests call it directly.
   public static func run(_ arguments: [String], standardError: (String) -> Void) -> Int32 {
     do {
-      var command = try parseAsRoot(arguments)
+      var command = try parseAsRoot(SheetCommand.attachingTimes(arguments))
       try command.run()
       return 0
     } catch let failure as CommandFailure {

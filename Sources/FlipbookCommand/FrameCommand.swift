@@ -31,7 +31,7 @@ struct FrameCommand: ParsableCommand {
   func validate() throws {
     guard time.isFinite else { throw ValidationError("--time must be a finite number of seconds") }
     if let scale, !(scale > 0 && scale.isFinite) {
-      throw ValidationError("--scale must be greater than 0")
+      throw ValidationError("--scale must be a finite number greater than 0, found \(scale)")
     }
     guard output.lowercased().hasSuffix(".png") else {
       throw ValidationError("the output of 'frame' must be a .png file, got '\(output)'")

@@ -38,19 +38,46 @@ struct SheetCommand: ParsableCommand {
 
   static let defaultCount = 8
 
+  /// `arguments` with each value after `--times` attached to its own `--times=`, so that a
+  /// negative time (`--times 0 -1`) reaches `validate` as a value and is refused naming the
+  /// option and its range, instead of being read as an unknown option `-1`.
+  static func attachingTimes(_ arguments: [String]) -> [String] {
+    var out: [String] = []
+    var i = 0
+    while i < arguments.count {
+      let argument = arguments[i]
+      i += 1
+      guard argument == "--times" else {
+        out.append(argument)
+        if argument == "--" {
+          out += arguments[i...]
+          break
+        }
+        continue
+      }
+      var values: [String] = []
+      while i < arguments.count, !arguments[i].hasPrefix("-") || Double(arguments[i]) != nil {
+        values.append(arguments[i])
+        i += 1
+      }
+      out += values.isEmpty ? [argument] : values.map { "--times=\($0)" }
+    }
+    return out
+  }
+
   func validate() throws {
     guard output.lowercased().hasSuffix(".png") else {
       throw ValidationError("-o must name a .png file, got '\(output)'")
     }
     guard (1...100).contains(columns) else { throw ValidationError("--columns must be 1...100") }
-    guard times.allSatisfy({ $0.isFinite && $0 >= 0 }) else {
-      throw ValidationError("--times must be times of 0 s or later")
+    if let bad = times.first(where: { !($0.isFinite && $0 >= 0) }) {
+      throw ValidationError("--times must be times of 0 s or later, found \(bad)")
     }
     guard times.count <= ContactSheet.maximumFrames else {
       throw ValidationError("a sheet shows at most \(ContactSheet.maximumFrames) frames")
     }
     if let scale, !(scale > 0 && scale.isFinite) {
-      throw ValidationError("--scale must be greater than 0")
+      throw ValidationError("--scale must be a finite number greater than 0, found \(scale)")
     }
   }
 

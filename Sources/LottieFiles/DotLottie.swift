@@ -20,11 +20,16 @@ enum DotLottie {
   /// their path in the archive (`images/img_0.png`).
   struct Contents {
     var animation: [UInt8]
+    /// The animation's path in the archive (`animations/heart.json`), for messages.
+    var animationName: String
     var images: [String: [UInt8]]
   }
 
-  /// Whether the bytes start as a zip archive does.
-  static func isArchive(_ bytes: [UInt8]) -> Bool { bytes.starts(with: [0x50, 0x4B, 0x03, 0x04]) }
+  /// Whether the bytes start as a zip archive does: a local file header, or the end record of
+  /// an empty archive (refused as having no animation rather than as invalid JSON).
+  static func isArchive(_ bytes: [UInt8]) -> Bool {
+    bytes.starts(with: [0x50, 0x4B, 0x03, 0x04]) || bytes.starts(with: [0x50, 0x4B, 0x05, 0x06])
+  }
 
   /// One file in the archive, from the central directory.
   struct Entry {
@@ -70,7 +75,7 @@ enum DotLottie {
         images["images/" + e.name.dropFirst(2)] = try contents(of: e, in: bytes, budget: &budget)
       }
     }
-    return Contents(animation: animation, images: images)
+    return Contents(animation: animation, animationName: animationName, images: images)
   }
 
   /// The first animation id in a manifest (`{"animations": [{"id": "..."}]}`).
@@ -136,7 +141,9 @@ enum DotLottie {
     let damaged = ArchiveError(message: "a damaged zip archive (entry \"\(e.name)\")")
     guard e.size <= budget else {
       throw ArchiveError(
-        message: "a zip archive inflating past \(maximumInflatedBytes >> 20) MiB, the limit")
+        message:
+          "a zip archive inflating past \(maximumInflatedBytes >> 20) MiB, the limit (at entry "
+          + "\"\(e.name)\")")
     }
     budget -= e.size
     let h = e.localHeader

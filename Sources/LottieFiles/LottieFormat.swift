@@ -27,6 +27,8 @@ public enum LottieFormat {
   public static let maximumSamplingWork = 20_000_000
   /// The most vertices one bezier shape may have: 100,000.
   public static let maximumVertices = 100_000
+  /// The most colour stops, and the most opacity stops, one gradient may have: 1,000 each.
+  public static let maximumGradientStops = 1_000
   /// The deepest precompositions may nest (a precomposition layer inside an asset inside ...):
   /// 32, so that no file can build a tree deeper than the renderer's stack holds.
   public static let maximumPrecompositionDepth = 32
@@ -121,11 +123,13 @@ public enum LottieFormat {
   ) throws(SceneFormat.DecodingError) -> Document {
     var json = bytes
     var images: [String: [UInt8]] = [:]
+    var entry: String? = nil
     if DotLottie.isArchive(bytes) {
       do {
         let archive = try DotLottie.read(bytes)
         json = archive.animation
         images = archive.images
+        entry = archive.animationName
       } catch {
         throw SceneFormat.DecodingError(
           file: file, problems: [SceneFormat.Problem(place: "", message: error.message)])
@@ -135,13 +139,16 @@ public enum LottieFormat {
     do {
       parsed = try JSONParser.parse(json)
     } catch {
-      throw SceneFormat.DecodingError(
-        file: file,
-        problems: [
+      let message = MessageText.message("invalid JSON: \(error.message)")
+      // In an archive: the entry, then the line and column inside it.
+      let problem =
+        entry.map {
           SceneFormat.Problem(
-            place: "", line: error.line, column: error.column,
-            message: MessageText.message("invalid JSON: \(error.message)"))
-        ])
+            place: "",
+            message: "\(MessageText.message($0)):\(error.line):\(error.column): \(message)")
+        }
+        ?? SceneFormat.Problem(place: "", line: error.line, column: error.column, message: message)
+      throw SceneFormat.DecodingError(file: file, problems: [problem])
     }
     return try read(
       parsed, file: file, baseDirectory: baseDirectory, images: images, strict: strict)
@@ -184,8 +191,12 @@ extension LottieReader {
     }
     let fr = number(f, "fr", default: 30)
     let ip = number(f, "ip", default: 0), op = number(f, "op", default: ip + 1)
+    let problemsBeforeSize = problems.count
     let w = number(f, "w", default: 0), h = number(f, "h", default: 0)
-    if !(fr >= Scene.minimumFPS && fr <= Scene.maximumFPS) {
+    // A size that is not a number is the one cause: not also "not drawable".
+    let sizeIsRead = problems.count == problemsBeforeSize
+    let frameRateIsValid = fr >= Scene.minimumFPS && fr <= Scene.maximumFPS
+    if !frameRateIsValid {
       report(
         "fr",
         "expected a frame rate from \(MessageText.number(Scene.minimumFPS)) to \(MessageText.number(Scene.maximumFPS)), found \(MessageText.number(fr))"
@@ -199,7 +210,8 @@ extension LottieReader {
       return nil
     }
     let duration = (op - ip) / fr
-    if !(duration <= Scene.maximumDuration) {
+    // A bad frame rate is the one cause: no duration follows from it.
+    if frameRateIsValid && !(duration <= Scene.maximumDuration) {
       report(
         "op",
         "\(MessageText.number(duration)) s exceeds the limit of \(MessageText.number(Scene.maximumDuration)) s"
@@ -208,6 +220,7 @@ extension LottieReader {
     guard w >= 1, h >= 1, w <= Double(Canvas.maximumSide), h <= Double(Canvas.maximumSide),
       w * h <= Double(Canvas.maximumPixelCount)
     else {
+      guard sizeIsRead else { return nil }
       report(
         "w",
         "a size of \(MessageText.number(w)) x \(MessageText.number(h)) points is not drawable (1 to \(Canvas.maximumSide) a side, at most 64 megapixels)"
@@ -254,6 +267,7 @@ extension LottieReader {
       }
     }
     if let chars = f["chars"] { readGlyphs(chars) }
+    if let layers = f["layers"], !layerCountIsWithinLimit(layers, at: "layers") { return nil }
     let scene = Scene(size: Size(width: w, height: h), duration: duration, fps: fr)
     // The composition: its local time is the Lottie frame number over `fr`.
     let composition = Layer()

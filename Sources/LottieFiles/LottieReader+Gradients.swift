@@ -13,11 +13,26 @@ extension LottieReader {
       report(f.place("g"), "missing required key (the gradient's stops)")
       return nil
     }
-    let count = Int(Swift.max(0, Swift.min(1000, number(g, "p", default: 0))))
+    let limit = LottieFormat.maximumGradientStops
+    let p = number(g, "p", default: 0)
+    guard p <= Double(limit) else {
+      report(
+        g.place("p"), "\(MessageText.number(p)) colour stops exceed the limit of \(limit)")
+      return nil
+    }
+    let count = Int(Swift.max(0, p))
     guard let stops = vector(g, "k", default: [], layer: label),
       let s = vector(f, "s", default: [0, 0], layer: label),
       let e = vector(f, "e", default: [100, 0], layer: label)
     else { return nil }
+    // What follows the colour stops is opacity stops, two numbers each: held to the limit too,
+    // so that merging the two lists cannot take minutes.
+    let longest = stops.keyframes.map { Swift.max($0.start.count, $0.end?.count ?? 0) }.max() ?? 0
+    let opacityStops = Swift.max(0, longest - 4 * count) / 2
+    guard opacityStops <= limit else {
+      report(g.place("k"), "\(opacityStops) opacity stops exceed the limit of \(limit)")
+      return nil
+    }
     // The box the gradient is drawn in: every sampled frame's paths, widened for strokes.
     var box: Rect? = nil
     let frames = sources.compactMap(\.frames)

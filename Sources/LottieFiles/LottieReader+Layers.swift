@@ -53,14 +53,23 @@ extension LottieReader {
     // Built in document order (so messages come in that order), added bottom first; matte
     // sources (`td`) are drawn only as the next layer's matte.
     var built: [Layer] = []
+    // The parent copies the layer built last sits in: the next layer, drawn just below it,
+    // goes into those of its own parents it shares, so a chain of n parented layers builds n
+    // copies, not n² / 2.
+    var previousCopies: [ParentCopy] = []
     for i in entries.indices {
       guard let entry = entries[i], !entry.fields.flag("td"), !entry.fields.flag("hd") else {
         continue
       }
-      guard let layer = buildWithParents(entry, byIndex: byIndex) else { continue }
       let matteType = code(entry.fields, "tt", default: 0)
       guard matteType != 0 else {
-        built.append(layer)
+        let result = buildWithParents(entry, byIndex: byIndex, sharing: previousCopies)
+        if let layer = result.added { built.append(layer) }
+        previousCopies = result.copies
+        continue
+      }
+      previousCopies = []
+      guard let layer = buildWithParents(entry, byIndex: byIndex, sharing: []).added else {
         continue
       }
       // The matte: the layer `tp` names, else the one just above (Lottie lists it first).
@@ -82,7 +91,7 @@ extension LottieReader {
         1: .alpha, 2: .alphaInverted, 3: .luminance, 4: .luminanceInverted,
       ]
       if let mode = modes[matteType] {
-        holder.mask = buildWithParents(source, byIndex: byIndex)
+        holder.mask = buildWithParents(source, byIndex: byIndex, sharing: []).added
         holder.maskMode = mode
       } else {
         warn(entry.label, "track matte type \(matteType) (tt): drawn without its matte")
@@ -92,14 +101,27 @@ extension LottieReader {
     for layer in built.reversed() { container.addSublayer(layer) }
   }
 
+  /// A copy of a parent's transform already built: the parent's `ind` and the layer its
+  /// children go in.
+  struct ParentCopy {
+    let id: Double
+    let content: Layer
+  }
+
   /// The layer of `entry` inside copies of its parents' transforms (`parent`, outermost the
   /// root ancestor), each on its own layer timing (`st`).
+  ///
+  /// `previous` are the copies the layer drawn just above sits in (innermost first): the
+  /// outermost parents this layer shares with it are not copied again, the layer goes below it
+  /// inside them (drawing order is the same: nothing is drawn between the two). Returns the
+  /// layer to add to the composition (`nil` when it went into shared copies or was not built)
+  /// and the copies it now sits in.
   func buildWithParents(
-    _ entry: LayerEntry, byIndex: [Double: LayerEntry]
-  ) -> Layer? {
-    guard let layer = buildLayer(entry) else { return nil }
-    var current = layer
-    var childStart = entry.startTime
+    _ entry: LayerEntry, byIndex: [Double: LayerEntry], sharing previous: [ParentCopy]
+  ) -> (added: Layer?, copies: [ParentCopy]) {
+    guard let layer = buildLayer(entry) else { return (nil, previous) }
+    // The parents, innermost first, checked for loops and length before anything is built.
+    var parents: [LayerEntry] = []
     var parentID = entry.parent
     var seen: Set<Double> = entry.index.map { [$0] } ?? []
     while let id = parentID {
@@ -111,12 +133,26 @@ extension LottieReader {
         report(
           entry.fields.place("parent"),
           "the parent chain loops back to ind \(MessageText.number(id))")
-        return nil
+        return (nil, [])
       }
       guard seen.count <= 256 else {
         report(entry.fields.place("parent"), "the parent chain is longer than 256, the limit")
-        return nil
+        return (nil, [])
       }
+      parents.append(parent)
+      parentID = parent.parent
+    }
+    // How many outermost parents the layer above already has copies of.
+    var shared = 0
+    while shared < Swift.min(parents.count, previous.count),
+      parents[parents.count - 1 - shared].index == previous[previous.count - 1 - shared].id
+    {
+      shared += 1
+    }
+    var copies: [ParentCopy] = []
+    var current = layer
+    var childStart = entry.startTime
+    for parent in parents.prefix(parents.count - shared) {
       let outerLayerFrames = layerFrames
       layerFrames = nil  // the parent's time: not narrowed
       let t = transformLayers(
@@ -125,12 +161,20 @@ extension LottieReader {
       layerFrames = outerLayerFrames
       current.timing = LayerTiming(beginTime: (childStart - parent.startTime) / frameRate)
       t.content.addSublayer(current)
+      copies.append(ParentCopy(id: parent.index ?? .nan, content: t.content))
       current = t.outer
       childStart = parent.startTime
-      parentID = parent.parent
     }
-    current.timing = LayerTiming(beginTime: childStart / frameRate)
-    return current
+    guard shared > 0 else {
+      current.timing = LayerTiming(beginTime: childStart / frameRate)
+      return (current, copies)
+    }
+    // Below what the layer above put in the innermost shared copy.
+    let parent = parents[parents.count - shared]
+    current.timing = LayerTiming(beginTime: (childStart - parent.startTime) / frameRate)
+    let host = previous[previous.count - shared]
+    host.content.insertSublayer(current, at: 0)
+    return (nil, copies + previous.suffix(shared))
   }
 
   /// One Lottie layer: its transform, visibility between `ip` and `op`, content, masks and

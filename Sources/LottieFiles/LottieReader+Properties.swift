@@ -43,10 +43,20 @@ extension LottieReader {
       }
       guard let list = array(v, at: f.place(key)) else { return nil }
       var out: [Point] = []
+      out.reserveCapacity(list.count)
+      let listPlace = f.place(key)
       for (i, item) in list.enumerated() {
-        guard let n = numbers(item, at: f.place(key) + "[\(i)]") else { return nil }
+        // The usual [x, y] without making its place (only a problem needs it).
+        if case .array(let xy) = item, xy.count >= 2, case .number(let x) = xy[0],
+          case .number(let y) = xy[1], x.isFinite, y.isFinite,
+          xy.dropFirst(2).allSatisfy({ if case .number(let z) = $0 { z.isFinite } else { false } })
+        {
+          out.append(Point(x: x, y: y))
+          continue
+        }
+        guard let n = numbers(item, at: listPlace + "[\(i)]") else { return nil }
         guard n.count >= 2 else {
-          report(f.place(key) + "[\(i)]", "expected [x, y], found \(n.count) numbers")
+          report(listPlace + "[\(i)]", "expected [x, y], found \(n.count) numbers")
           return nil
         }
         out.append(Point(x: n[0], y: n[1]))
@@ -111,6 +121,10 @@ extension LottieReader {
         return nil
       }
       guard var frame = number(tj, at: kf.place("t")) else { return nil }
+      // Frames past 10^12 (a thousand years at 30 fps) are taken at 10^12, so that spans and
+      // key times between keyframes stay finite (-1e308 to 1e308 made every value NaN); what
+      // shows in any composition's frames is the same to 12 digits.
+      frame = Swift.min(Self.maximumKeyframeFrame, Swift.max(-Self.maximumKeyframeFrame, frame))
       // Frames go forward; a keyframe before the previous one is taken at the previous frame.
       if let last = keyframes.last { frame = Swift.max(frame, last.frame) }
       let start: Value
@@ -150,6 +164,9 @@ extension LottieReader {
     }
     return Animated(keyframes: keyframes)
   }
+
+  /// The farthest frame a keyframe is taken at (either side of 0): 10^12.
+  static let maximumKeyframeFrame = 1e12
 
   /// An easing control point `{"x": n | [n...], "y": n | [n...]}`, one point per dimension.
   func easing(_ json: JSONValue, at place: String) -> [Point]? {

@@ -211,6 +211,8 @@ extension LottieReader {
       replication *= count
       buildItems(
         items[items.startIndex..<r], layer: label, inheritedTrim: inheritedTrim, into: replicator)
+      // The outermost repeater adds the layers its copies draw (nested ones multiplied in).
+      if outerReplication == 1 && !countDrawnLayers(replicator, at: f.place("c")) { return }
       repeated = (replicator, r)
       items = items[r...]
     }

@@ -136,8 +136,13 @@ extension LottieReader {
   }
 }
 
-/// Degrees (the first number) as radians.
-func radians(_ v: [Double]) -> Double { (v.first ?? 0) * Double.pi / 180 }
+/// Degrees (the first number) as radians; an angle too large to convert (past 5 x 10^306
+/// degrees) is taken modulo a turn, which is what it shows.
+func radians(_ v: [Double]) -> Double {
+  let degrees = v.first ?? 0
+  let r = degrees * Double.pi / 180
+  return r.isFinite ? r : fmod(degrees, 360) * Double.pi / 180
+}
 
 /// A percentage (the first number) as a fraction clamped to 0...1.
 func unit(_ v: [Double]) -> Double { Swift.min(1, Swift.max(0, (v.first ?? 100) / 100)) }

@@ -40,6 +40,8 @@ final class LottieReader {
   var compositionSize = Size(width: 0, height: 0)
   /// The rounded corners (`rd` radius) that apply to the shapes being built.
   var rounding: Animated<[Double]>? = nil
+  /// Layers repeaters make drawn so far (against `SceneFormat.maximumDrawnLayers`).
+  var drawnLayerCount = 0
   /// Sampled values so far (against `LottieFormat.maximumSamplingWork`).
   var samplingWork = 0
   /// Glyph outlines (`chars`) by character, family and style.
@@ -127,12 +129,12 @@ final class LottieReader {
     return items
   }
 
-  /// `json` as a finite number (`true`/`false` count as 1/0, as lottie-web reads flags), or
-  /// `nil` (reported).
+  /// `json` as a finite number, or `nil` (reported). `true` and `false` are refused as the scene
+  /// reader refuses them (`"fr": true` is no frame rate); flags (`hd`, `td`, `ao`, `c`) are read
+  /// with `Fields.flag`, which takes either.
   func number(_ json: JSONValue, at place: String) -> Double? {
     switch json {
     case .number(let x) where x.isFinite: return x
-    case .bool(let b): return b ? 1 : 0
     default:
       report(place, "expected a number, found \(json.kindDescription)")
       return nil
@@ -149,10 +151,18 @@ final class LottieReader {
   /// way), or `nil` (reported).
   func numbers(_ json: JSONValue, at place: String) -> [Double]? {
     switch json {
-    case .number, .bool: return number(json, at: place).map { [$0] }
+    case .number: return number(json, at: place).map { [$0] }
     case .array(let items):
       var out: [Double] = []
       out.reserveCapacity(items.count)
+      // The usual case without making a place per item (a 10,000-vertex shape in 30 keyframes
+      // spent most of its reading time on those strings).
+      for item in items {
+        guard case .number(let x) = item, x.isFinite else { break }
+        out.append(x)
+      }
+      if out.count == items.count { return out }
+      out.removeAll(keepingCapacity: true)
       for (i, item) in items.enumerated() {
         guard let x = number(item, at: "\(place)[\(i)]") else { return nil }
         out.append(x)

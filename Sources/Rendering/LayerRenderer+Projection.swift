@@ -142,8 +142,9 @@ extension LayerRenderer {
       return [(placement, layer.sublayersInDrawingOrder, tint)]
     }
     let count = Swift.min(replicator.instanceCount, ReplicatorLayer.maximumInstanceCount)
+    let placements = replicator.instancePlacements(count: count)
     return (0..<count).map { k in
-      let own = replicator.instancePlacement(at: k)
+      let own = placements[k]
       let c = replicator.instanceColor(at: k)
       let mixed = Color(
         red: tint.red * c.red, green: tint.green * c.green, blue: tint.blue * c.blue,

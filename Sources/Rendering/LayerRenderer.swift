@@ -190,8 +190,9 @@ public struct LayerRenderer: Sendable {
       return
     }
     let count = Swift.min(replicator.instanceCount, ReplicatorLayer.maximumInstanceCount)
+    let placements = replicator.instancePlacements(count: count)
     for k in 0..<count {
-      let placement = replicator.instancePlacement(at: k)
+      let placement = placements[k]
       // A planar instance placement goes on the canvas as before; a 3D one joins `outer`.
       var instanceOuter: Transform3D? = nil
       var affine = AffineTransform.identity

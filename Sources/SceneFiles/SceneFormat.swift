@@ -24,6 +24,13 @@ public enum SceneFormat {
   /// The most elements (moves, lines, curves, closes) one path in a scene may have: 100,000.
   public static let maximumPathElements: Int = 100_000
 
+  /// The most layers a scene may draw a frame, each layer counted once for every replicator
+  /// instance that draws it: 100,000 (10,000 instances of 1,000 layers hung a frame).
+  public static let maximumDrawnLayers: Int = 100_000
+
+  /// The most colours one gradient's `colors` (or one animation value of it) may have: 10,000.
+  public static let maximumGradientColors: Int = 10_000
+
   /// Reads the scene file at `path`; image paths inside it resolve against its folder.
   ///
   /// - Throws: `SceneFormat.DecodingError` listing every problem found.

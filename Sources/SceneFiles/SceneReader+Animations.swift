@@ -132,6 +132,18 @@ extension SceneReader {
       if let v = f["allowsOverdamping"], let b = bool(v, at: f.place("allowsOverdamping")) {
         a.allowsOverdamping = b
       }
+      let spring = Spring(
+        mass: a.mass, stiffness: a.stiffness, damping: a.damping,
+        initialVelocity: a.initialVelocity, allowsOverdamping: a.allowsOverdamping)
+      if !spring.motionIsFinite {
+        report(
+          f.place,
+          "mass \(MessageText.number(a.mass)), stiffness \(MessageText.number(a.stiffness)), "
+            + "damping \(MessageText.number(a.damping)) and initial velocity "
+            + "\(MessageText.number(a.initialVelocity)) make a motion that overflows (it must "
+            + "stay within 10^12 times its distance)")
+        return nil
+      }
       return a
     default:
       var a = BasicAnimation(keyPath: keyPathName)
@@ -361,7 +373,16 @@ extension SceneReader {
     case .image:
       return image(json, at: place).map(AnimationValue.image)
     case .bool: return bool(json, at: place).map(AnimationValue.bool)
-    case .colors: return colorList(json, at: place).map(AnimationValue.colors)
+    case .colors:
+      // Cairo adds each gradient stop in time proportional to those before it: 100,000 colours
+      // took 46 s a frame.
+      if case .array(let items) = json, items.count > SceneFormat.maximumGradientColors {
+        report(
+          place,
+          "\(items.count) colours exceed the limit of \(SceneFormat.maximumGradientColors)")
+        return nil
+      }
+      return colorList(json, at: place).map(AnimationValue.colors)
     case .numbers:
       if json == .null { return .numbers(nil) }
       guard let items = array(json, at: place) else { return nil }

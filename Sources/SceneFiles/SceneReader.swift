@@ -17,10 +17,19 @@ final class SceneReader {
   /// How many copies of the layer being read its replicator ancestors make (the product of
   /// their instance counts), so nested replicators cannot multiply past the instance limit.
   private var replication = 1
+  /// How many shadowed layers enclose the layer being read (the renderer's limit,
+  /// `LayerRenderer.maximumNestedShadows`, checked here too so the error names the place).
+  private var shadowNesting = 0
+  /// The most shadowed layers that may enclose a shadowed layer: 32, as the renderer's
+  /// `maximumNestedShadows`.
+  static let maximumNestedShadows = 32
   /// Top-level layers by name (the only valid dynamics items).
   private(set) var topLevelLayers: [String: Layer] = [:]
   /// Layers read so far (checked against `SceneFormat.maximumLayerCount`).
   private var layerCount = 0
+  /// Layers drawn a frame so far: each layer counted once per replicator instance around it
+  /// (checked against `SceneFormat.maximumDrawnLayers`).
+  private var drawnLayerCount = 0
   /// Names of layers below the top level.
   private(set) var nestedNames: Set<String> = []
 
@@ -110,6 +119,7 @@ final class SceneReader {
       report("flipbook", "missing required key (the format version, 1)")
     }
     layerCount = 0
+    drawnLayerCount = 0
     var size = Size.zero
     if let v = f["size"] {
       size = self.size(v, at: "size") ?? .zero
@@ -200,6 +210,17 @@ final class SceneReader {
       }
       return nil
     }
+    // Each layer is drawn once per instance of the replicators around it.
+    drawnLayerCount += replication
+    guard drawnLayerCount <= SceneFormat.maximumDrawnLayers else {
+      if drawnLayerCount - replication <= SceneFormat.maximumDrawnLayers {
+        report(
+          place,
+          "the scene draws more than \(SceneFormat.maximumDrawnLayers) layers a frame (each "
+            + "layer once for every replicator instance that draws it), the limit")
+      }
+      return nil
+    }
     var layerType: LayerProperty.LayerType? = .layer
     if case .object(let entries) = json, let t = entries.first(where: { $0.key == "type" })?.value {
       if let name = string(t, at: place + ".type") {
@@ -268,6 +289,18 @@ final class SceneReader {
         return nil
       }
       replication *= count
+    }
+    let outerShadowNesting = shadowNesting
+    defer { shadowNesting = outerShadowNesting }
+    if layer.hasVisibleShadow {
+      guard shadowNesting <= Self.maximumNestedShadows else {
+        report(
+          place,
+          "a shadowed layer inside more than \(Self.maximumNestedShadows) shadowed layers, the "
+            + "limit (each shadow draws its layer's subtree again)")
+        return nil
+      }
+      shadowNesting += 1
     }
     if let v = f["sublayers"], let list = array(v, at: f.place("sublayers")) {
       for (i, item) in list.enumerated() {

@@ -25,9 +25,9 @@ public enum ContactSheet {
     let cellWidth = frames.map(\.image.width).max() ?? 0
     let cellHeight = (frames.map(\.image.height).max() ?? 0) + captionHeight
     let columns = Swift.max(1, Swift.min(columns, frames.count))
-    let rows = (frames.count + columns - 1) / columns
-    let width = padding + columns * (cellWidth + padding)
-    let height = padding + Swift.max(rows, 1) * (cellHeight + padding)
+    let (width, height) = size(
+      frameCount: frames.count, frameWidth: cellWidth, frameHeight: cellHeight - captionHeight,
+      columns: columns)
     let canvas = try Canvas(pixelWidth: width, pixelHeight: height)
     canvas.clear(to: .white)
     for (k, frame) in frames.enumerated() {
@@ -47,6 +47,18 @@ public enum ContactSheet {
     return canvas.makeBitmap()
   }
 
+  /// The pixel size of a sheet of `frameCount` frames of at most `frameWidth` x `frameHeight`,
+  /// `columns` to a row.
+  public static func size(
+    frameCount: Int, frameWidth: Int, frameHeight: Int, columns: Int
+  ) -> (width: Int, height: Int) {
+    let columns = Swift.max(1, Swift.min(columns, frameCount))
+    let rows = (frameCount + columns - 1) / columns
+    let width = padding + columns * (frameWidth + padding)
+    let height = padding + Swift.max(rows, 1) * (frameHeight + captionHeight + padding)
+    return (width, height)
+  }
+
   /// A sheet of `scene` at `times` (seconds, shown in the order given), captioned with the
   /// times, at the scene's scale or `scale` (rendered through a `ContactSheetSink`).
   public static func make(
@@ -55,6 +67,23 @@ public enum ContactSheet {
     let sink = ContactSheetSink(nil, columns: columns)
     _ = try Export.render(recipe, at: times, scale: scale, into: sink)
     return sink.sheet ?? Bitmap(width: 0, height: 0)
+  }
+
+  /// A sheet over the canvas limits (`Canvas.maximumSide`, `Canvas.maximumPixelCount`), refused
+  /// before its frames are rendered.
+  public struct TooLarge: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The frames asked for, and their pixel size.
+    public var frameCount: Int, frameWidth: Int, frameHeight: Int
+    /// The sheet's pixel size.
+    public var width: Int, height: Int
+
+    /// One line: the sheet's size, the limits and what to change.
+    public var description: String {
+      "a sheet of \(frameCount) frames of \(frameWidth) x \(frameHeight) pixels would be "
+        + "\(width) x \(height) pixels, over the limits (\(Canvas.maximumSide) pixels a side, "
+        + "\(Canvas.maximumPixelCount / 1_000_000) megapixels): show fewer frames, at a smaller "
+        + "scale, or in other columns"
+    }
   }
 
   /// A time as a caption: `0 s`, `0.25 s`, `1.5 s` (shortest form, at most 3 decimals).
@@ -89,7 +118,22 @@ public final class ContactSheetSink: FrameSink {
   public var frameLimit: Int? { ContactSheet.maximumFrames }
 
   /// Takes the plan (see `FrameSink.begin(_:)`).
-  public func begin(_ plan: FramePlan) throws { frames = [] }
+  ///
+  /// - Throws: `ContactSheet.TooLarge` when the sheet the plan makes would be over the canvas
+  ///   limits, before any frame is rendered.
+  public func begin(_ plan: FramePlan) throws {
+    frames = []
+    let (width, height) = ContactSheet.size(
+      frameCount: plan.frameCount, frameWidth: plan.pixelWidth, frameHeight: plan.pixelHeight,
+      columns: columns)
+    guard width <= Canvas.maximumSide, height <= Canvas.maximumSide,
+      width * height <= Canvas.maximumPixelCount
+    else {
+      throw ContactSheet.TooLarge(
+        frameCount: plan.frameCount, frameWidth: plan.pixelWidth, frameHeight: plan.pixelHeight,
+        width: width, height: height)
+    }
+  }
 
   /// The output pass's per-frame work, on the rendering threads (see `FrameSink.frameWork()`).
   public func frameWork() throws -> @Sendable (Bitmap, FrameInfo) throws -> Bitmap {

@@ -1,0 +1,20 @@
+/// Whether a spring's closed form stays a usable number (issue 18: a stiffness of 1e308 over a
+/// mass of 1e-300 made every value NaN, and the layer silently vanished).
+extension Spring {
+  /// The most the displacement may reach, in distances from the start to the target: 10^12.
+  public static let maximumOvershoot = 1e12
+
+  /// Whether the motion is finite: the natural frequency and damping ratio are finite numbers,
+  /// and the displacement at the start, through its first second and at rest is finite and
+  /// within `maximumOvershoot` (so that no value it makes overflows).
+  public var motionIsFinite: Bool {
+    let w0 = naturalFrequency, zeta = effectiveDampingRatio
+    guard w0.isFinite, w0 > 0, zeta.isFinite, initialVelocity.isFinite else { return false }
+    guard envelope(at: 0).isFinite, envelope(at: 0) <= Self.maximumOvershoot else { return false }
+    let times = (0...100).map { Double($0) / 100 } + [settlingDuration]
+    return times.allSatisfy {
+      let x = displacement(at: $0)
+      return x.isFinite && abs(x) <= Self.maximumOvershoot
+    }
+  }
+}
