@@ -42,6 +42,10 @@ extension Canvas {
       fill(path, with: first.color)
       return
     }
+    if let map = userToDevice {
+      fillProjectedGradient(path, geometry, stops, through: map)
+      return
+    }
     recording?.add(path)
     recording?.add(
       "gradient",

@@ -27,7 +27,11 @@ extension Canvas {
 
   /// Fills `rect` (points) with the `source` part (image pixels) of `image`, stretched, sampled
   /// bilinearly with the edge pixels extended.
+  ///
+  /// Inside a plane in perspective (`beginPlane(_:)`) nothing is painted: the renderer draws
+  /// planes with images offscreen.
   func paint(_ image: OpaquePointer, source: Rect, in rect: Rect) {
+    guard projection == nil else { return }
     let r = rect.standardized, s = source.standardized
     guard let pattern = cairo_pattern_create_for_surface(image) else { return }
     defer { cairo_pattern_destroy(pattern) }

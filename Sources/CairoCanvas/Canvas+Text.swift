@@ -13,6 +13,10 @@ extension Canvas {
   /// so the pixels depend only on the font files.
   public func draw(_ layout: TextLayout, at origin: Point, color: Color) {
     guard !layout.runs.isEmpty, color.alpha > 0 else { return }
+    guard projection == nil else {
+      drawProjected(layout, at: origin, color: color)
+      return
+    }
     cairo_save(cr)
     cairo_translate(cr, origin.x, origin.y)
     setSource(color)

@@ -43,6 +43,8 @@ public final class Canvas {
   var recording: DisplayList? = nil
   /// Premultiplied surfaces of the bitmaps drawn lately (Canvas+Images.swift).
   let imageSurfaces = ImageSurfaceCache()
+  /// Pixels computed before they are composited (Canvas+Plane.swift).
+  let scratchPixels = ScratchPixels()
 
   /// Where this canvas's device space lies in the frame's: a frame pixel is at this canvas's
   /// device point plus `frameOffset` (pixels). Zero for a frame's canvas; set on the canvases
@@ -54,6 +56,10 @@ public final class Canvas {
   /// shadowed layers around what it draws here, and canvases made for a shadow's shape start
   /// from their parent's count (see `LayerRenderer`'s nesting limit).
   package var effectNesting = 0
+  /// While a plane in perspective is drawn straight onto this canvas (`beginPlane(_:)`), the
+  /// projective map from the plane's space (user space after the current transform) to device
+  /// pixels; `nil` otherwise (Canvas+Plane.swift).
+  package internal(set) var projection: Homography? = nil
 
   /// Creates a transparent canvas of `pixelWidth` x `pixelHeight` pixels whose user space is in
   /// points (`scale` pixels each).
@@ -173,6 +179,10 @@ public final class Canvas {
   // MARK: Paths
 
   func setPath(_ path: Path) {
+    if let projection {
+      setProjectedPath(path, through: Homography(deviceTransform).concatenating(projection))
+      return
+    }
     cairo_new_path(cr)
     var current = Point.zero
     for element in path.elements {
@@ -223,9 +233,11 @@ public final class Canvas {
     fill(Path(rect: rect), with: color)
   }
 
-  /// Strokes `path` with `color` (or `strokeColor`) and `style` (or `strokeStyle`).
+  /// Strokes `path` with `color` (or `strokeColor`) and `style` (or `strokeStyle`). Inside a
+  /// plane in perspective (`beginPlane(_:)`) nothing is stroked: the renderer draws planes with
+  /// strokes offscreen.
   public func stroke(_ path: Path, with color: Color? = nil, style: StrokeStyle? = nil) {
-    guard !path.isEmpty else { return }
+    guard !path.isEmpty, projection == nil else { return }
     let style = style ?? strokeStyle
     guard style.lineWidth > 0 else { return }
     setPath(path)

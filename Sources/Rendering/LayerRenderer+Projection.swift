@@ -25,10 +25,11 @@ extension LayerRenderer {
   }
 
   /// Draws `layer` (not hidden, opacity above 0) whose plane reaches the canvas through the
-  /// projective map of `placement`: its group (shadow, content, sublayers, border, mask, all in
-  /// its own plane) is drawn into an offscreen canvas of that plane at about the density the map
-  /// needs, then warped onto the canvas with the layer's opacity; parts at or behind the eye
-  /// (w ≤ 0) are not drawn.
+  /// projective map of `placement`: straight through the map when its group is only fills and
+  /// text (LayerRenderer+Plane.swift); otherwise its group (shadow, content, sublayers,
+  /// border, mask, all in its own plane) is drawn into an offscreen canvas of that plane at
+  /// about the density the map needs, then warped onto the canvas with the layer's opacity.
+  /// Parts at or behind the eye (w ≤ 0) are not drawn.
   func drawProjected(
     _ layer: Layer, placedBy placement: Transform3D, in canvas: Canvas
   ) throws(RenderingError) {
@@ -42,6 +43,10 @@ extension LayerRenderer {
     // The part of the plane that shows: in front of the eye and inside the clip.
     let visible = Homography.clip(whole.corners, of: toDevice, to: canvas.deviceClipBounds)
     guard visible.count >= 3 else { return }
+    if canDrawStraight(layer) {
+      try drawStraight(layer, through: toDevice, in: canvas)
+      return
+    }
     // Pixels per point of the plane: the most the map stretches it where it shows, at most four
     // times the canvas's own density, within the pixel budget.
     let deviceScale = Swift.max(abs(device.a * device.d - device.b * device.c).squareRoot(), 1e-9)

@@ -19,6 +19,9 @@ import Glibc
 public struct LayerRenderer: Sendable {
   /// The blurred shadows kept between frames (shared by every renderer unless one is given).
   let shadows: ShadowCache
+  /// Whether planes in perspective made only of fills and text are drawn straight through
+  /// their map (the default) rather than offscreen and warped: off only to compare the two.
+  package var drawsPlanesStraight = true
 
   /// Creates a renderer that keeps blurred shadows in the shared cache.
   public init() { shadows = .shared }
