@@ -75,6 +75,10 @@ final class World {
   /// The step each body's placement is for (-1: none yet).
   private var placedAt: [Int] = []
   private var leftEdges: [Double] = []
+  private var reachBuffer: [Double] = []
+  private var lowEdges: [Double] = []
+  /// Bodies sorted by the low edge of their reach in y, for steps swept on y.
+  private var sweepOrderY: [Int]
   private var pairBuffer: [(Int, Int)] = []
   private var startBuffer: [Point] = []
   private var shiftBuffer: [Point] = []
@@ -94,6 +98,7 @@ final class World {
     }
     itemGroupMasks = masks
     sweepOrder = Array(bodies.indices)
+    sweepOrderY = Array(bodies.indices)
     firePushes(at: 0)
   }
 
@@ -174,7 +179,9 @@ final class World {
 
   // MARK: Contacts
 
-  func findContacts() -> [Contact] {
+  /// The contacts of this step. `sweepOnY` picks the sweep (tests compare the two); by default
+  /// the one along the axis where the bodies spread most: both give the same contacts.
+  func findContacts(sweepOnY: Bool? = nil) -> [Contact] {
     let h = World.h
     var contacts = contactBuffer
     contactBuffer = []
@@ -194,36 +201,73 @@ final class World {
       }
       return placements[i]
     }
-    // Sweep and prune on x: keep the order sorted by the left edge (insertion sort: the order
-    // changes little between steps), then test only pairs whose x extents overlap.
+    // Candidate pairs: those whose x extents overlap as the sweep on x has always taken them
+    // (ordered by left edge, the later one's left edge within the earlier one's reach), and
+    // whose y distance the exact test below can accept (1 + relative speed × h on top of the
+    // radii is at most 1 + the two bodies' reaches). The set is the same however it is
+    // enumerated: by a sweep on x, or, where the bodies spread more in y than in x (a pile in
+    // a column, where nearly every pair overlaps in x), by a sweep on y.
     var left = leftEdges
     left.removeAll(keepingCapacity: true)
-    for i in bodies.indices { left.append(bodies[i].position.x - bodies[i].boundingRadius) }
-    defer { leftEdges = left }
-    for k in 1..<Swift.max(1, sweepOrder.count) {
-      let item = sweepOrder[k]
-      var m = k - 1
-      while m >= 0 && (left[sweepOrder[m]], sweepOrder[m]) > (left[item], item) {
-        sweepOrder[m + 1] = sweepOrder[m]
-        m -= 1
-      }
-      sweepOrder[m + 1] = item
+    var reach = reachBuffer
+    reach.removeAll(keepingCapacity: true)
+    var spread = (minX: Double.infinity, maxX: -Double.infinity)
+    var spreadY = (min: Double.infinity, max: -Double.infinity)
+    for b in bodies {
+      left.append(b.position.x - b.boundingRadius)
+      reach.append(b.velocity.length * h + abs(b.angularVelocity) * b.boundingRadius * h)
+      spread = (Swift.min(spread.minX, b.position.x), Swift.max(spread.maxX, b.position.x))
+      spreadY = (Swift.min(spreadY.min, b.position.y), Swift.max(spreadY.max, b.position.y))
     }
+    defer { (leftEdges, reachBuffer) = (left, reach) }
     var pairs = pairBuffer
     pairs.removeAll(keepingCapacity: true)
     defer { pairBuffer = pairs }
-    for x in sweepOrder.indices {
-      let i = sweepOrder[x]
-      let a = bodies[i]
-      let reachA = a.velocity.length * h + abs(a.angularVelocity) * a.boundingRadius * h
-      let rightA = a.position.x + a.boundingRadius + 1 + 2 * reachA + 400 * h
-      var y = x + 1
-      while y < sweepOrder.count {
-        let j = sweepOrder[y]
-        y += 1
-        if left[j] > rightA { break }
-        guard collide(i, j) else { continue }
-        pairs.append((Swift.min(i, j), Swift.max(i, j)))
+    func right(_ i: Int) -> Double {
+      bodies[i].position.x + bodies[i].boundingRadius + 1 + 2 * reach[i] + 400 * h
+    }
+    func nearInY(_ i: Int, _ j: Int) -> Bool {
+      abs(bodies[j].position.y - bodies[i].position.y)
+        <= bodies[i].boundingRadius + bodies[j].boundingRadius + 2 + reach[i] + reach[j]
+    }
+    if sweepOnY ?? (spreadY.max - spreadY.min > 2 * (spread.maxX - spread.minX)) {
+      // Sweep on y over the intervals y ± (radius + reach + 1): they overlap exactly when the
+      // pair is near in y; then the x condition, from the pair's order by left edge.
+      var low = lowEdges
+      low.removeAll(keepingCapacity: true)
+      for i in bodies.indices {
+        low.append(bodies[i].position.y - bodies[i].boundingRadius - reach[i] - 1)
+      }
+      defer { lowEdges = low }
+      World.insertionSort(&sweepOrderY, by: low)
+      for x in sweepOrderY.indices {
+        let i = sweepOrderY[x]
+        let high = bodies[i].position.y + bodies[i].boundingRadius + reach[i] + 1
+        var y = x + 1
+        while y < sweepOrderY.count {
+          let j = sweepOrderY[y]
+          y += 1
+          if low[j] > high { break }
+          let (first, second) = (left[i], i) < (left[j], j) ? (i, j) : (j, i)
+          guard left[second] <= right(first), collide(i, j) else { continue }
+          pairs.append((Swift.min(i, j), Swift.max(i, j)))
+        }
+      }
+    } else {
+      // Sweep on x: the order sorted by left edge (insertion sort: it changes little between
+      // steps), each body against the following ones within its reach.
+      World.insertionSort(&sweepOrder, by: left)
+      for x in sweepOrder.indices {
+        let i = sweepOrder[x]
+        let rightA = right(i)
+        var y = x + 1
+        while y < sweepOrder.count {
+          let j = sweepOrder[y]
+          y += 1
+          if left[j] > rightA { break }
+          guard nearInY(i, j), collide(i, j) else { continue }
+          pairs.append((Swift.min(i, j), Swift.max(i, j)))
+        }
       }
     }
     pairs.sort { $0 < $1 }  // a fixed order whatever the sweep
@@ -260,6 +304,20 @@ final class World {
       }
     }
     return contacts
+  }
+
+  /// Sorts `order` (body indices) by `key`, ties by index: insertion sort, fast when the order
+  /// changed little since the last step.
+  private static func insertionSort(_ order: inout [Int], by key: [Double]) {
+    for k in 1..<Swift.max(1, order.count) {
+      let item = order[k]
+      var m = k - 1
+      while m >= 0 && (key[order[m]], order[m]) > (key[item], item) {
+        order[m + 1] = order[m]
+        m -= 1
+      }
+      order[m + 1] = item
+    }
   }
 
   /// Whether bodies `i` and `j` are in a common collision group whose items collide.
