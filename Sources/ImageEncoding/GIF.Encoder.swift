@@ -77,6 +77,15 @@ extension GIF {
     /// `GIF.LocalPalette.choose`), otherwise to the animation's palette.
     public func add(_ frame: Bitmap, delay: Int, localPalette: Palette? = nil) throws(EncodingError)
     {
+      try add(frame, delay: delay, localPalette: localPalette, indices: nil)
+    }
+
+    /// Adds a frame whose pixels `IndependentMapper` has already mapped to the animation's exact
+    /// palette (`indices`, one per pixel), so that the encoder's serial stage skips the mapping.
+    /// The bytes are those of `add(_:delay:localPalette:)`.
+    package func add(
+      _ frame: Bitmap, delay: Int, localPalette: Palette? = nil, indices: [UInt8]?
+    ) throws(EncodingError) {
       let number = addedFrameCount
       guard frame.width == width, frame.height == height else {
         throw .frameSizeMismatch(
@@ -88,7 +97,12 @@ extension GIF {
       }
       precondition(!finished, "add after finish")
       addedFrameCount += 1
-      chooser.submit(.frame(frame, delay: delay, localPalette: localPalette))
+      if let indices {
+        precondition(
+          indices.count == width * height && palette.isExact && localPalette == nil,
+          "indices are mapped ahead only to an exact global palette")
+      }
+      chooser.submit(.frame(frame, delay: delay, localPalette: localPalette, indices: indices))
       for chosen in chooser.takeReady().joined() { try emit(chosen) }
     }
 
