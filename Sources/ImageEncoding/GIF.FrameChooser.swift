@@ -2,10 +2,11 @@ import CGIF
 import Geometry
 
 extension GIF {
-  /// The encoder's choosing half: maps each frame to its palette, compares it with what the
-  /// screen shows, holds it back until the next one decides its disposal, and chooses the
-  /// pixels to store. It owns all of this state, so it can run on a thread of its own (a
-  /// `SerialStage`) while the encoder's caller LZW-codes the frames it has chosen.
+  /// The encoder's choosing half: maps each frame to its palette (unless it comes mapped),
+  /// compares it with what the screen shows, holds it back until the next one decides its
+  /// disposal, and chooses the pixels to store. It owns all of this state, so it can run on a
+  /// thread of its own (a `SerialStage`) while the coding half (`FrameCoder`) LZW-codes the
+  /// frames it has chosen.
   struct FrameChooser {
     let width: Int, height: Int
     /// The animation's (global) palette.

@@ -67,9 +67,9 @@ public final class GIFSink: FrameSink {
     let palette = builder.makePalette(maxColors: gifOptions.maxColors)
     let output = try destination.makeOutput()
     self.output = output
-    // Made with the first frame, so that an abort before it leaves no choosing thread behind.
-    // With more than one job, frames are mapped and chosen on a thread of their own (same
-    // bytes); the encoder calls its output on this thread, the one that adds frames.
+    // Made with the first frame, so that an abort before it leaves no encoder thread behind.
+    // With more than one job, frames are chosen on a thread of their own and coded on another
+    // (same bytes); the encoder calls its output on this thread, the one that adds frames.
     makeEncoder = { [plan, unowned self] () throws -> GIF.Encoder in
       try GIF.Encoder(
         width: plan.pixelWidth, height: plan.pixelHeight, palette: palette, options: gifOptions,
