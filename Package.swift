@@ -27,8 +27,13 @@ let package = Package(
     // System libraries from Debian (scripts/setup installs them).
     .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
     // Text: PangoCairo (layout, HarfBuzz shaping) over a private fontconfig set; CairoCanvas only.
+    // Its flags come from the package's own pkg-config file: pkg-config's `pangocairo` adds
+    // `-pthread`, which SwiftPM drops with a warning on every build (the file says why it is
+    // not needed); the libraries are linked by the module map.
     .systemLibrary(
-      name: "CPangoCairo", pkgConfig: "pangocairo", providers: [.apt(["libpango1.0-dev"])]),
+      name: "CPangoCairo",
+      pkgConfig: Context.packageDirectory + "/Sources/CPangoCairo/flipbook-pangocairo.pc",
+      providers: [.apt(["libpango1.0-dev"])]),
     .systemLibrary(name: "CGIF", providers: [.apt(["libgif-dev"])]),
     // Animated WebP: libwebp's encoder, libwebpmux's animation encoder, libwebpdemux's decoder.
     .systemLibrary(name: "CWebP", providers: [.apt(["libwebp-dev"])]),

@@ -40,18 +40,21 @@ extension GIF {
     /// How many stored frames have a palette of their own; final after `finish()`.
     public private(set) var localPaletteFrameCount = 0
 
-    private let writer: Writer
     /// Maps, compares and chooses frames: on a thread of its own when pipelined.
     private let chooser: SerialStage<FrameChooser, FrameChooser.Input, [FrameChooser.Chosen]>
+    /// LZW-codes the chosen frames through giflib: on another thread of its own when pipelined.
+    private let coder: SerialStage<FrameCoder, FrameCoder.Input, Result<[UInt8], EncodingError>>
+    private let output: ([UInt8]) throws -> Void
     private var finished = false
     private var storedCount = 0
     private var localCount = 0
 
     /// Starts a GIF of `width` x `height` pixels; `output` receives the bytes as they are made.
     ///
-    /// - Parameter pipelined: map, compare and choose frames on a second thread while this one
-    ///   LZW-codes the frames already chosen; `output` is always called on the thread that calls
-    ///   `add` and `finish`. The bytes are the same.
+    /// - Parameter pipelined: map, compare and choose frames on a second thread and LZW-code
+    ///   the chosen ones on a third, while the thread that calls `add` only passes frames and
+    ///   bytes along; `output` is always called on the thread that calls `add` and `finish`.
+    ///   The bytes are the same.
     public init(
       width: Int, height: Int, palette: Palette, options: Options = Options(),
       pipelined: Bool = false,
@@ -64,19 +67,35 @@ extension GIF {
       self.height = height
       self.palette = palette
       self.options = options
-      writer = try Writer(
-        width: width, height: height, palette: palette, loopCount: options.loopCount, output: output
-      )
+      self.output = output
+      let frameCoder = try FrameCoder(
+        width: width, height: height, palette: palette, loopCount: options.loopCount)
+      let header = frameCoder.take()
+      // Two inputs queued per stage: each keeps working while the other, or this thread, is
+      // busy (a few frames of indices in memory).
+      coder = SerialStage(state: frameCoder, capacity: 2, threaded: pipelined) { coder, input in
+        coder.handle(input)
+      }
       chooser = SerialStage(
         state: FrameChooser(width: width, height: height, palette: palette, options: options),
-        capacity: 1, threaded: pipelined
+        capacity: 2, threaded: pipelined
       ) { chooser, input in chooser.handle(input) }
+      try deliver(header)
     }
 
     /// Adds a frame shown for `delay` centiseconds, mapped to `localPalette` when given (see
     /// `GIF.LocalPalette.choose`), otherwise to the animation's palette.
     public func add(_ frame: Bitmap, delay: Int, localPalette: Palette? = nil) throws(EncodingError)
     {
+      try add(frame, delay: delay, localPalette: localPalette, indices: nil)
+    }
+
+    /// Adds a frame whose pixels `IndependentMapper` has already mapped to the animation's exact
+    /// palette (`indices`, one per pixel), so that the encoder's serial stage skips the mapping.
+    /// The bytes are those of `add(_:delay:localPalette:)`.
+    package func add(
+      _ frame: Bitmap, delay: Int, localPalette: Palette? = nil, indices: [UInt8]?
+    ) throws(EncodingError) {
       let number = addedFrameCount
       guard frame.width == width, frame.height == height else {
         throw .frameSizeMismatch(
@@ -88,8 +107,14 @@ extension GIF {
       }
       precondition(!finished, "add after finish")
       addedFrameCount += 1
-      chooser.submit(.frame(frame, delay: delay, localPalette: localPalette))
-      for chosen in chooser.takeReady().joined() { try emit(chosen) }
+      if let indices {
+        precondition(
+          indices.count == width * height && palette.isExact && localPalette == nil,
+          "indices are mapped ahead only to an exact global palette")
+      }
+      chooser.submit(.frame(frame, delay: delay, localPalette: localPalette, indices: indices))
+      for chosen in chooser.takeReady().joined() { code(chosen) }
+      for bytes in coder.takeReady() { try deliver(bytes.get()) }
     }
 
     /// Writes the last frame and the trailer.
@@ -98,58 +123,24 @@ extension GIF {
       guard addedFrameCount > 0 else { throw .noFrames }
       finished = true
       chooser.submit(.finish)
-      for chosen in chooser.finish().joined() { try emit(chosen) }
-      try writer.finish()
+      for chosen in chooser.finish().joined() { code(chosen) }
+      coder.submit(.finish)
+      for bytes in coder.finish() { try deliver(bytes.get()) }
       storedFrameCount = storedCount
       localPaletteFrameCount = localCount
     }
 
-    /// Writes a frame's indices: with its own palette as a local color table, or with a local
-    /// table of just the colors it uses when that is markedly smaller than its palette (LZW codes
-    /// start at the table's bit width), or with the global table.
-    private func emit(_ chosen: FrameChooser.Chosen) throws(EncodingError) {
-      var pixels = chosen.pixels
-      let r = chosen.rect, framePalette = chosen.palette, isLocal = chosen.isLocal
-      let delay = chosen.delay, disposal = chosen.disposal
-      let transparent = framePalette.transparentIndex
-      var used = [Bool](repeating: false, count: 256)
-      for v in pixels { used[Int(v)] = true }
-      let usedCount = used.reduce(0) { $0 + ($1 ? 1 : 0) }
-      var subsetSize = 2
-      while subsetSize < usedCount { subsetSize *= 2 }
-      if (subsetSize * 4 <= framePalette.tableSize
-        || (isLocal && subsetSize < framePalette.tableSize)) && r.width * r.height >= 64
-      {
-        var local = [UInt8](repeating: 0, count: 256)
-        var colors: [RGBA8] = []
-        var localTransparent: UInt8? = nil
-        for index in 0..<256 where used[index] {
-          local[index] = UInt8(colors.count)
-          if let t = transparent, index == Int(t) {
-            localTransparent = UInt8(colors.count)
-            colors.append(RGBA8(0, 0, 0, 255))
-          } else {
-            colors.append(framePalette.colors[index])
-          }
-        }
-        for k in pixels.indices { pixels[k] = local[Int(pixels[k])] }
-        try writer.writeFrame(
-          rect: r, pixels: pixels, delay: delay, disposal: disposal,
-          transparentIndex: localTransparent, localColors: colors,
-          localTableSize: subsetSize)
-      } else if isLocal {
-        var colors = framePalette.colors
-        if transparent != nil { colors.append(RGBA8(0, 0, 0, 255)) }
-        try writer.writeFrame(
-          rect: r, pixels: pixels, delay: delay, disposal: disposal, transparentIndex: transparent,
-          localColors: colors,
-          localTableSize: framePalette.tableSize)
-      } else {
-        try writer.writeFrame(
-          rect: r, pixels: pixels, delay: delay, disposal: disposal, transparentIndex: transparent)
-      }
+    /// Hands a chosen frame to the coder.
+    private func code(_ chosen: FrameChooser.Chosen) {
+      coder.submit(.frame(chosen))
       storedCount += 1
-      if isLocal { localCount += 1 }
+      if chosen.isLocal { localCount += 1 }
+    }
+
+    /// Passes bytes the coder made to `output`.
+    private func deliver(_ bytes: [UInt8]) throws(EncodingError) {
+      guard !bytes.isEmpty else { return }
+      do { try output(bytes) } catch { throw .output("\(error)") }
     }
   }
 }

@@ -2,10 +2,11 @@ import CGIF
 import Geometry
 
 extension GIF {
-  /// The encoder's choosing half: maps each frame to its palette, compares it with what the
-  /// screen shows, holds it back until the next one decides its disposal, and chooses the
-  /// pixels to store. It owns all of this state, so it can run on a thread of its own (a
-  /// `SerialStage`) while the encoder's caller LZW-codes the frames it has chosen.
+  /// The encoder's choosing half: maps each frame to its palette (unless it comes mapped),
+  /// compares it with what the screen shows, holds it back until the next one decides its
+  /// disposal, and chooses the pixels to store. It owns all of this state, so it can run on a
+  /// thread of its own (a `SerialStage`) while the coding half (`FrameCoder`) LZW-codes the
+  /// frames it has chosen.
   struct FrameChooser {
     let width: Int, height: Int
     /// The animation's (global) palette.
@@ -24,8 +25,10 @@ extension GIF {
 
     /// What the chooser is asked to do, in order.
     enum Input: Sendable {
-      /// A frame shown for `delay` centiseconds, mapped to `localPalette` when given.
-      case frame(Bitmap, delay: Int, localPalette: Palette?)
+      /// A frame shown for `delay` centiseconds, mapped to `localPalette` when given; `indices`
+      /// are its pixels already mapped to the global palette (by `IndependentMapper`), or `nil`
+      /// to map them here.
+      case frame(Bitmap, delay: Int, localPalette: Palette?, indices: [UInt8]?)
       /// No more frames: store the one held back.
       case finish
     }
@@ -74,8 +77,8 @@ extension GIF {
     /// Handles one input; returns the frames that are now ready to code (none or one).
     mutating func handle(_ input: Input) -> [Chosen] {
       switch input {
-      case .frame(let frame, let delay, let localPalette):
-        return add(frame, delay: delay, localPalette: localPalette)
+      case .frame(let frame, let delay, let localPalette, let indices):
+        return add(frame, delay: delay, localPalette: localPalette, indices: indices)
       case .finish:
         guard let held = pending else { return [] }
         pending = nil
@@ -83,7 +86,9 @@ extension GIF {
       }
     }
 
-    private mutating func add(_ frame: Bitmap, delay: Int, localPalette: Palette?) -> [Chosen] {
+    private mutating func add(
+      _ frame: Bitmap, delay: Int, localPalette: Palette?, indices: [UInt8]?
+    ) -> [Chosen] {
       var emitted: [Chosen] = []
       let framePalette = localPalette ?? palette
       if framePalette != mapperPalette {
@@ -93,9 +98,14 @@ extension GIF {
       // Unchanged pixels keep their index only while the palette stays the same.
       let previous =
         previousPalette == framePalette ? previousSource.map { ($0, previousIndices) } : nil
-      mapper.map(
-        frame, previous: options.dither == .none ? nil : previous, dither: options.dither,
-        into: &mapped)
+      if let indices, localPalette == nil, palette.isExact {
+        // Mapped on a rendering thread: an exact palette's mapping is the same there.
+        mapped = indices
+      } else {
+        mapper.map(
+          frame, previous: options.dither == .none ? nil : previous, dither: options.dither,
+          into: &mapped)
+      }
       previousSource = frame
       previousIndices = mapped
       previousPalette = framePalette

@@ -67,9 +67,9 @@ public final class GIFSink: FrameSink {
     let palette = builder.makePalette(maxColors: gifOptions.maxColors)
     let output = try destination.makeOutput()
     self.output = output
-    // Made with the first frame, so that an abort before it leaves no choosing thread behind.
-    // With more than one job, frames are mapped and chosen on a thread of their own (same
-    // bytes); the encoder calls its output on this thread, the one that adds frames.
+    // Made with the first frame, so that an abort before it leaves no encoder thread behind.
+    // With more than one job, frames are chosen on a thread of their own and coded on another
+    // (same bytes); the encoder calls its output on this thread, the one that adds frames.
     makeEncoder = { [plan, unowned self] () throws -> GIF.Encoder in
       try GIF.Encoder(
         width: plan.pixelWidth, height: plan.pixelHeight, palette: palette, options: gifOptions,
@@ -80,18 +80,24 @@ public final class GIFSink: FrameSink {
       }
     }
     let local = gifOptions.allowsLocalPalettes && !palette.isExact
+    // An exact palette's mapping depends on nothing but the frame: done here, on the rendering
+    // threads, it leaves the encoder's serial stage only what depends on the frames before.
+    let mapper = GIF.IndependentMapper(palette: palette)
     return { bitmap, _ in
       GIFFrame(
         bitmap: bitmap,
         localPalette: local
-          ? GIF.LocalPalette.choose(for: GIF.FrameHistogram(bitmap), global: palette) : nil)
+          ? GIF.LocalPalette.choose(for: GIF.FrameHistogram(bitmap), global: palette) : nil,
+        indices: mapper?.indices(of: bitmap))
     }
   }
 
   /// Takes a prepared frame, in frame order (see `FrameSink.add(_:_:)`).
   public func add(_ frame: GIFFrame, _ info: FrameInfo) throws {
     if encoder == nil, let makeEncoder { encoder = try makeEncoder() }
-    try encoder?.add(frame.bitmap, delay: delays[info.index], localPalette: frame.localPalette)
+    try encoder?.add(
+      frame.bitmap, delay: delays[info.index], localPalette: frame.localPalette,
+      indices: frame.indices)
   }
 
   /// Completes and commits the output (see `FrameSink.finish()`).
@@ -123,4 +129,7 @@ public struct GIFFrame: Sendable {
   public var bitmap: Bitmap
   /// The local palette chosen for it, or `nil` for the global one.
   public var localPalette: GIF.Palette?
+  /// Its pixels mapped to the global palette on the rendering thread, when that palette is
+  /// exact (see `GIF.IndependentMapper`); otherwise `nil`, and the encoder maps them.
+  package var indices: [UInt8]? = nil
 }
