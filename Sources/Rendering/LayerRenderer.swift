@@ -13,9 +13,10 @@ import Glibc
 /// That group is masked by the layer's `mask` (by its `maskMode`), filtered by its `filters`,
 /// and composited with its opacity and `compositingFilter`, in that order.
 /// A layer whose transform collapses it to a line or point (scale 0) draws nothing. A layer whose
-/// plane reaches the canvas through a projective map (perspective) is drawn flattened into an
-/// offscreen canvas of its own plane and warped (LayerRenderer+Projection.swift); transform
-/// layers draw their sublayers in depth order.
+/// plane reaches the canvas through a projective map (perspective) is drawn straight through
+/// that map when its group is only fills, gradients and text (LayerRenderer+Plane.swift), and
+/// otherwise flattened into an offscreen canvas of its own plane and warped
+/// (LayerRenderer+Projection.swift); transform layers draw their sublayers in depth order.
 public struct LayerRenderer: Sendable {
   /// The blurred shadows kept between frames (shared by every renderer unless one is given).
   let shadows: ShadowCache
