@@ -186,11 +186,11 @@ extension LottieReader {
     container.addSublayer(copy)
   }
 
-  /// A Lottie colour (`[r, g, b]` or `[r, g, b, a]`, 0...1) as a colour.
+  /// A Lottie colour (`[r, g, b]` or `[r, g, b, a]`, 0...1) as an opaque colour: a fourth
+  /// component is ignored, as lottie-web (which paints `rgb(r, g, b)`) and rlottie do; opacity
+  /// comes from the style's or effect's own opacity.
   static func color(_ v: [Double]) -> Color {
-    func c(_ i: Int, _ d: Double) -> Double {
-      Swift.max(0, Swift.min(1, i < v.count ? v[i] : d))
-    }
-    return Color(red: c(0, 0), green: c(1, 0), blue: c(2, 0), alpha: c(3, 1))
+    func c(_ i: Int) -> Double { Swift.max(0, Swift.min(1, i < v.count ? v[i] : 0)) }
+    return Color(red: c(0), green: c(1), blue: c(2), alpha: 1)
   }
 }

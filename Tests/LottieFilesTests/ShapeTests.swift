@@ -145,6 +145,16 @@ import Testing
     #expect(layer.strokeColor == nil)
   }
 
+  @Test func aColoursFourthComponentIsIgnored() throws {
+    // Exporters write [r, g, b, 0] as often as [r, g, b, 1]; lottie-web paints rgb(r, g, b)
+    // and takes opacity from `o` only.
+    let s = try Self.scene(
+      #"{"ty": "rc", "p": {"a": 0, "k": [0, 0]}, "s": {"a": 0, "k": [10, 10]}, "r": {"a": 0, "k": 0}}"#,
+      style: #"{"ty": "fl", "nm": "Style", "c": {"a": 0, "k": [0, 0.5, 1, 0]}}"#)
+    let layer = try #require(try LottieTest.layer("Style", in: s, at: 0) as? ShapeLayer)
+    #expect(layer.fillColor == Color(red: 0, green: 0.5, blue: 1, alpha: 1))
+  }
+
   @Test func strokeWidthCapJoinMiterAndDashes() throws {
     let s = try Self.scene(
       #"{"ty": "rc", "p": {"a": 0, "k": [0, 0]}, "s": {"a": 0, "k": [10, 10]}, "r": {"a": 0, "k": 0}}"#,
