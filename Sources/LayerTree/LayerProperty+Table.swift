@@ -21,7 +21,7 @@ extension LayerProperty {
     contentsCenter, compositingFilter, maskMode, filters,
     path, fillColor, strokeColor, lineWidth, lineDashPhase, strokeStart, strokeEnd, miterLimit,
     lineCap,
-    lineJoin, lineDashPattern, fillRule,
+    lineJoin, lineDashPattern, fillRule, pathOperation,
     string, font, fontSize, foregroundColor, isWrapped, truncationMode, alignmentMode,
     colors, locations, startPoint, endPoint, gradientType,
     instanceCount, instanceTransform, instanceDelay, instanceColor, instanceRedOffset,
@@ -211,6 +211,9 @@ extension LayerProperty {
   /// `fillRule`.
   public static let fillRule = choiceProperty(
     "fillRule", of: .shape, { $0.shape.fillRule }, { $0.shape.fillRule = $1 })
+  /// `pathOperation`: how the path's subpaths combine (a Flipbook extension).
+  public static let pathOperation = choiceProperty(
+    "pathOperation", of: .shape, { $0.shape.pathOperation }, { $0.shape.pathOperation = $1 })
 
   // MARK: Text layers (CATextLayer)
 

@@ -7,13 +7,14 @@ import SceneFiles
 extension LottieReader {
   /// Builds one style over `sources` into `container`.
   func readStyle(
-    _ f: Fields, kind: String, sources: [ShapeSource], trim: Trim?, layer label: String,
-    into container: Layer
+    _ f: Fields, kind: String, sources: [ShapeSource], trim: Trim?,
+    operation: PathOperation = .none, layer label: String, into container: Layer
   ) {
     let stroked = kind == "st" || kind == "gs"
     let shape = ShapeLayer()
     shape.name = f.string("nm")
     shape.anchorPoint = .zero
+    shape.pathOperation = operation
     // A trim cuts the path for fills; strokes take it as strokeStart and strokeEnd.
     setPath(of: shape, sources: sources, trim: stroked ? nil : trim)
     if let o = vector(f, "o", default: [100], layer: label) {
@@ -55,8 +56,9 @@ extension LottieReader {
       return
     }
     // Simultaneous trims cut each path on its own: one stroke per subpath (static paths).
-    if !trim.individually, drawn === shape, sources.allSatisfy({ $0.frames == nil }),
-      let path = shape.path, case let parts = Self.subpaths(path), parts.count > 1
+    if !trim.individually, drawn === shape, operation == .none,
+      sources.allSatisfy({ $0.frames == nil }),
+      let path = shape.path, case let parts = path.subpaths, parts.count > 1
     {
       for part in parts {
         guard let copy = shape.copyTree() as? ShapeLayer else { continue }
@@ -90,21 +92,6 @@ extension LottieReader {
     bake(shape, "path", frames: lower...upper, keyframeFrames: sources.flatMap(\.keyframeFrames)) {
       .path(path(at: $0))
     }
-  }
-
-  /// Each subpath of `path` (split where it moves) as a path of its own.
-  static func subpaths(_ path: Path) -> [Path] {
-    var out: [Path] = []
-    var current: [Path.Element] = []
-    for element in path.elements {
-      if case .move = element, !current.isEmpty {
-        out.append(Path(elements: current))
-        current = []
-      }
-      current.append(element)
-    }
-    if !current.isEmpty { out.append(Path(elements: current)) }
-    return out
   }
 
   /// The part of `path` a trim range shows (wrapping past the end round to the start).

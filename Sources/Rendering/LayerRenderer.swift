@@ -284,6 +284,9 @@ public struct LayerRenderer: Sendable {
 
   private func drawShape(_ shape: ShapeLayer, in canvas: Canvas) {
     guard let path = shape.path, !path.isEmpty else { return }
+    guard shape.pathOperation == .none else {
+      return drawCombinedShape(shape, path: path, in: canvas)
+    }
     if let fill = shape.fillColor, fill.alpha > 0 {
       canvas.fill(path, with: fill, rule: shape.fillRule)
     }

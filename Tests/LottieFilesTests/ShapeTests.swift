@@ -305,4 +305,30 @@ import Testing
     #expect(abs(replicator.instanceAlphaOffset + 0.1) < 1e-12)
     #expect(replicator.sublayers.contains { $0.name == "Dot" })
   }
+
+  @Test(arguments: [
+    (1, PathOperation.none), (2, .union), (3, .subtract), (4, .intersect), (5, .exclude),
+  ])
+  func mergePathsCombineThePathsBeforeThem(mode: Int, operation: PathOperation) throws {
+    // Two rectangles and a merge, then the style: one path of two subpaths (one per shape),
+    // combined by the merge's mode; a style listed before the merge is not combined.
+    let rects = #"""
+      {"ty": "rc", "p": {"a": 0, "k": [20, 20]}, "s": {"a": 0, "k": [20, 20]}, "r": {"a": 0, "k": 0}},
+      {"ty": "rc", "p": {"a": 0, "k": [30, 20]}, "s": {"a": 0, "k": [20, 20]}, "r": {"a": 0, "k": 0}},
+      {"ty": "st", "nm": "Before", "c": {"a": 0, "k": [0, 0, 1, 1]}, "w": {"a": 0, "k": 2}}
+      """#
+    let items = rects + #", {"ty": "mm", "nm": "Merge", "mm": \#(mode)}"#
+    let fill = #"{"ty": "fl", "nm": "Style", "c": {"a": 0, "k": [1, 0, 0, 1]}}"#
+    let group = #"[{"ty": "gr", "nm": "Group", "it": [\#(items), \#(fill), {"ty": "tr"}]}]"#
+    let document = try LottieTest.read(
+      LottieTest.document(layers: "[\(LottieTest.shapeLayer("Shapes", shapes: group))]"))
+    let style = try #require(
+      try LottieTest.layer("Style", in: document.scene, at: 0) as? ShapeLayer)
+    #expect(style.pathOperation == operation)
+    #expect(style.path?.subpaths.count == 2)
+    let before = try #require(
+      try LottieTest.layer("Before", in: document.scene, at: 0) as? ShapeLayer)
+    #expect(before.pathOperation == .none)
+    #expect(document.warnings.isEmpty)
+  }
 }
