@@ -2,6 +2,7 @@
 
   lottie_compare.py [--samples DIR] [--flipbook BIN] [--frames N] [--limit N] [--timing N]
                     [--report FILE] [--only SUBSTRING] [--cache DIR] [--pairs DIR]
+                    [--cached-only]
 
 For each Lottie file under DIR (default ~/.cache/flipbook/lottie-samples; scripts/lottie-samples
 fills it), N frames (default 6) spread over [ip, op) are rendered at the file's w x h by
@@ -29,7 +30,8 @@ Prints a Markdown report (also written to --report).
 
 The references' frames are cached (--cache, default ~/.cache/flipbook/lottie-refs; keyed by the
 file's path, size, modification time and the sampled frames), so a second run costs only
-Flipbook's frames. --pairs DIR writes, for each frame the references agree on and Flipbook does
+Flipbook's frames (--cached-only skips the files whose references are not cached yet, for a
+quick run over what an earlier run rendered). --pairs DIR writes, for each frame the references agree on and Flipbook does
 not match, rlottie | Flipbook | difference side by side (a PNG per frame) to look at.
 """
 import argparse
@@ -197,13 +199,18 @@ def render_python_lottie(path, frames, w, h):
     return images
 
 
-def cached_references(cache, path, frames, w, h, ip):
-    """rlottie's and python-lottie's frames and rlottie's seconds per frame, from the cache when
-    this file and these frames were rendered before (a failure is not cached)."""
+def cache_entry(cache, path, frames, w, h):
+    """Where the references' frames of this file and these frames are cached."""
     st = os.stat(path)
     key = hashlib.sha256(repr((os.path.abspath(path), st.st_size, st.st_mtime_ns, frames, w, h))
                          .encode()).hexdigest()[:32]
-    entry = os.path.join(cache, key + ".npz")
+    return os.path.join(cache, key + ".npz")
+
+
+def cached_references(cache, path, frames, w, h, ip):
+    """rlottie's and python-lottie's frames and rlottie's seconds per frame, from the cache when
+    this file and these frames were rendered before (a failure is not cached)."""
+    entry = cache_entry(cache, path, frames, w, h)
     if os.path.exists(entry):
         with np.load(entry) as z:
             return list(z["a"].astype(np.int16)), list(z["b"].astype(np.int16)), list(z["s"])
@@ -330,6 +337,7 @@ def main():
     parser.add_argument("--report", default=".build/bench/lottie-report.md")
     parser.add_argument("--cache", default=os.path.expanduser("~/.cache/flipbook/lottie-refs"))
     parser.add_argument("--pairs", default="")
+    parser.add_argument("--cached-only", action="store_true")
     parser.add_argument(
         "--lottie2gif", default=os.path.expanduser("~/.cache/flipbook/bin/lottie2gif"))
     opts = parser.parse_args()
@@ -362,6 +370,8 @@ def main():
             continue
         n = max(1, opts.frames)
         frames = sorted({float(int(ip + (op - ip - 1) * k / max(1, n - 1))) for k in range(n)})
+        if opts.cached_only and not os.path.exists(cache_entry(opts.cache, path, frames, w, h)):
+            continue
         signal.alarm(PER_FILE_SECONDS)
         try:
             ref_a, ref_b, seconds = cached_references(opts.cache, path, frames, w, h, ip)
