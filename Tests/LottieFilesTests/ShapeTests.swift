@@ -331,4 +331,27 @@ import Testing
     #expect(before.pathOperation == .none)
     #expect(document.warnings.isEmpty)
   }
+
+  @Test func radialHighlightMovesTheFocus() throws {
+    // h 50 percent of the radius (50, from s to e), a 90 degrees from the direction of e: the
+    // focus 25 below the centre; the gradient layer spans the rectangle's box widened by a
+    // point each side (102 x 102).
+    let style = #"""
+      {"ty": "gf", "nm": "Style", "t": 2, "o": {"a": 0, "k": 100},
+       "g": {"p": 2, "k": {"a": 0, "k": [0, 0, 0, 0, 1, 1, 1, 1]}},
+       "s": {"a": 0, "k": [50, 50]}, "e": {"a": 0, "k": [100, 50]},
+       "h": {"a": 0, "k": 50}, "a": {"a": 0, "k": 90}}
+      """#
+    let s = try Self.scene(
+      #"{"ty": "rc", "p": {"a": 0, "k": [50, 50]}, "s": {"a": 0, "k": [100, 100]}, "r": {"a": 0, "k": 0}}"#,
+      style: style)
+    func gradient(in layer: Layer) -> GradientLayer? {
+      if let g = layer as? GradientLayer { return g }
+      return layer.sublayers.lazy.compactMap { gradient(in: $0) }.first
+    }
+    let g = try #require(gradient(in: try s.presentationTree(at: 0)))
+    #expect(g.type == .radial)
+    #expect(abs(g.focalOffset.x) < 1e-9)
+    #expect(abs(g.focalOffset.y - 25.0 / 102) < 1e-9)
+  }
 }
