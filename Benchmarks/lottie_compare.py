@@ -9,7 +9,8 @@ fills it), N frames (default 6) spread over [ip, op) are rendered at the file's 
   - rlottie (PyPI rlottie-python): premultiplied BGRA, converted here to premultiplied RGBA;
   - python-lottie (PyPI lottie) to SVG, rasterised by cairosvg: straight RGBA, premultiplied here;
   - Flipbook: `flipbook frame FILE --time T` with T = (frame - ip) / fr (Lottie's time mapping),
-    skipped with a note while `flipbook` does not read Lottie files.
+    on the frames the references agree on only (nothing else is judged), skipped with a note
+    while `flipbook` does not read Lottie files.
 rlottie renders whole frames only, so the sampled frames are whole frame numbers.
 
 Two renders MATCH on a frame when at most MAX_FRACTION of the pixels differ, where a pixel
@@ -388,26 +389,29 @@ def main():
         totals["sampled"] += len(frames)
         totals["agree"] += sum(agree)
         fb_cell = ""
-        if os.path.exists(opts.flipbook):
-            times = [(f - ip) / fr for f in frames]
+        judged = [i for i, ok in enumerate(agree) if ok]
+        if os.path.exists(opts.flipbook) and not judged:
+            fb_cell = "-"  # nothing to judge: Flipbook's frames are not rendered
+        elif os.path.exists(opts.flipbook):
+            # Only the frames the references agree on are rendered and judged.
+            times = [(frames[i] - ip) / fr for i in judged]
             fb, why = render_flipbook(opts.flipbook, path, times, w, h, work)
             if fb is None:
                 fb_cell = "skipped"
                 flipbook_note = flipbook_note or why
             else:
-                judged = [i for i, ok in enumerate(agree) if ok]
                 ok = 0
-                for i in judged:
-                    if matches(fb[i], ref_a[i]):
+                for k, i in enumerate(judged):
+                    if matches(fb[k], ref_a[i]):
                         ok += 1
                     elif opts.pairs:
-                        write_pair(opts.pairs, name, frames[i], ref_a[i], fb[i])
+                        write_pair(opts.pairs, name, frames[i], ref_a[i], fb[k])
                 totals["flipbook_judged"] += len(judged)
                 totals["flipbook_match"] += ok
                 if not unsupported_features(doc) and not reference_gaps(doc):
                     totals["clean_judged"] += len(judged)
                     totals["clean_match"] += ok
-                fb_cell = "%d/%d" % (ok, len(judged)) if judged else "-"
+                fb_cell = "%d/%d" % (ok, len(judged))
                 if len(timed) < opts.timing:
                     timed.append(path)
         else:
