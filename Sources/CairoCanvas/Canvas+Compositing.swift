@@ -37,6 +37,29 @@ extension Canvas {
     return result
   }
 
+  /// Fills the inside of `path` with `color` by `rule`, composited onto what is below with the
+  /// Cairo operator that `compositing` names (unbounded operators such as `.destinationIn`
+  /// clear what lies outside the path, as a group's compositing does).
+  public func fill(
+    _ path: Path, with color: Color, rule: FillRule = .nonZero, compositing: CompositingFilter
+  ) {
+    guard compositing != .normal else { return fill(path, with: color, rule: rule) }
+    cairo_save(cr)
+    cairo_set_operator(cr, compositing.cairoOperator)
+    setPath(path)
+    setSource(color)
+    cairo_set_fill_rule(cr, rule == .evenOdd ? CAIRO_FILL_RULE_EVEN_ODD : CAIRO_FILL_RULE_WINDING)
+    cairo_fill(cr)
+    cairo_restore(cr)
+    recording?.add(path)
+    recording?.add(
+      "fill-composited",
+      [
+        color.red, color.green, color.blue, color.alpha, rule == .evenOdd ? 1 : 0,
+        Double(compositing.cairoOperator.rawValue),
+      ])
+  }
+
   /// Draws what `content` draws with the coverage of what `mask` draws, as `mode` turns it into
   /// coverage: its alpha (Core Animation's `mask`), inverted alpha, luminance or inverted
   /// luminance.

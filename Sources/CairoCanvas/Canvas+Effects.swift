@@ -6,8 +6,10 @@ import Glibc
 public enum GradientGeometry: Hashable, Sendable {
   /// Location 0 at `start`, 1 at `end`, constant across; the end colors continue beyond.
   case axial(start: Point, end: Point)
-  /// Location 0 at `center`, 1 on the ellipse of half-axes `radii`; the last color beyond.
-  case radial(center: Point, radii: Size)
+  /// Location 0 at `focus` (by default `center`), 1 on the ellipse about `center` of half-axes
+  /// `radii`; the last color beyond. A focus outside 0.99 of the way to the ellipse is drawn
+  /// there.
+  case radial(center: Point, radii: Size, focus: Point? = nil)
   /// Location 0 in the direction `angle` (radians, from +x toward +y) from `center`, growing
   /// clockwise on screen to 1 after one full turn.
   case conic(center: Point, angle: Double)
@@ -58,12 +60,21 @@ extension Canvas {
       }
       let pattern = cairo_pattern_create_linear(start.x, start.y, end.x, end.y)!
       paint(path, pattern, stops)
-    case .radial(let center, let radii):
+    case .radial(let center, let radii, let focus):
       guard radii.width > 0, radii.height > 0 else {
         fillWithoutRecording(path, stops.last!.color)
         return
       }
-      let pattern = cairo_pattern_create_radial(0, 0, 0, 0, 0, 1)!
+      // The focus in the unit circle's space, kept inside it.
+      var fx = ((focus ?? center).x - center.x) / radii.width
+      var fy = ((focus ?? center).y - center.y) / radii.height
+      let length = (fx * fx + fy * fy).squareRoot()
+      if !length.isFinite {
+        (fx, fy) = (0, 0)
+      } else if length > 0.99 {
+        (fx, fy) = (fx * 0.99 / length, fy * 0.99 / length)
+      }
+      let pattern = cairo_pattern_create_radial(fx, fy, 0, 0, 0, 1)!
       var m = cairo_matrix_t()
       cairo_matrix_init_scale(&m, 1 / radii.width, 1 / radii.height)
       cairo_matrix_translate(&m, -center.x, -center.y)

@@ -51,6 +51,15 @@ public final class GradientLayer: Layer {
     get { storage.gradient.endPoint }
     set { storage.gradient.endPoint = newValue }
   }
+  /// Where location 0 of a radial gradient is, as an offset from `startPoint` in unit
+  /// coordinates of the bounds (default (0, 0): at the centre). A Flipbook extension (SVG's
+  /// focal point, Lottie's gradient highlight): the colours run from there out to the ellipse,
+  /// whose centre stays at `startPoint`; the point is kept inside the ellipse (at most 0.99 of
+  /// the way to it). Axial and conic gradients ignore it.
+  public var focalOffset: Point {
+    get { storage.gradient.focalOffset }
+    set { storage.gradient.focalOffset = newValue }
+  }
   /// The kind of gradient (default `.axial`); `gradientType` in scene files.
   public var type: GradientType {
     get { storage.gradient.type }
@@ -92,5 +101,6 @@ package struct GradientProperties: Hashable, Sendable {
   public var startPoint = Point(x: 0.5, y: 0)
   public var endPoint = Point(x: 0.5, y: 1)
   public var type: GradientLayer.GradientType = .axial
+  public var focalOffset = Point(x: 0, y: 0)
   public init() {}
 }

@@ -21,9 +21,9 @@ extension LayerProperty {
     contentsCenter, compositingFilter, maskMode, filters,
     path, fillColor, strokeColor, lineWidth, lineDashPhase, strokeStart, strokeEnd, miterLimit,
     lineCap,
-    lineJoin, lineDashPattern, fillRule,
+    lineJoin, lineDashPattern, fillRule, pathOperation,
     string, font, fontSize, foregroundColor, isWrapped, truncationMode, alignmentMode,
-    colors, locations, startPoint, endPoint, gradientType,
+    colors, locations, startPoint, endPoint, gradientType, focalOffset,
     instanceCount, instanceTransform, instanceDelay, instanceColor, instanceRedOffset,
     instanceGreenOffset, instanceBlueOffset, instanceAlphaOffset, preservesDepth,
   ]
@@ -211,6 +211,9 @@ extension LayerProperty {
   /// `fillRule`.
   public static let fillRule = choiceProperty(
     "fillRule", of: .shape, { $0.shape.fillRule }, { $0.shape.fillRule = $1 })
+  /// `pathOperation`: how the path's subpaths combine (a Flipbook extension).
+  public static let pathOperation = choiceProperty(
+    "pathOperation", of: .shape, { $0.shape.pathOperation }, { $0.shape.pathOperation = $1 })
 
   // MARK: Text layers (CATextLayer)
 
@@ -261,6 +264,10 @@ extension LayerProperty {
   /// `endPoint`, in unit coordinates of the bounds.
   public static let endPoint = pointProperty(
     "endPoint", of: .gradient, { $0.gradient.endPoint }, { $0.gradient.endPoint = $1 })
+  /// `focalOffset`: a radial gradient's focal point less `startPoint`, in unit coordinates (a
+  /// Flipbook extension).
+  public static let focalOffset = pointProperty(
+    "focalOffset", of: .gradient, { $0.gradient.focalOffset }, { $0.gradient.focalOffset = $1 })
   /// `gradientType`: Core Animation's `type` of a gradient layer (`"axial"`, `"radial"`,
   /// `"conic"`).
   public static let gradientType = choiceProperty(

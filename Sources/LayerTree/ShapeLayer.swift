@@ -67,6 +67,13 @@ public final class ShapeLayer: Layer {
     set { storage.shape.fillRule = newValue }
   }
 
+  /// How the path's subpaths combine (default `.none`: one shape, as Core Animation draws it;
+  /// a Flipbook extension for Lottie's merge paths, see `PathOperation`).
+  public var pathOperation: PathOperation {
+    get { storage.shape.pathOperation }
+    set { storage.shape.pathOperation = newValue }
+  }
+
   /// Creates a shape layer with Core Animation's defaults.
   public override init() {
     super.init()
@@ -112,6 +119,8 @@ package struct ShapeProperties: Hashable, Sendable {
   public var strokeEnd: Double = 1
   /// Which regions count as inside the path for the fill (default `.nonZero`).
   public var fillRule: FillRule = .nonZero
+  /// How the path's subpaths combine (default `.none`).
+  public var pathOperation: PathOperation = .none
 
   /// Creates shape properties with Core Animation's defaults.
   public init() {}

@@ -3,6 +3,10 @@ import Geometry
 import LayerTree
 import SceneFiles
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// Gradient fills and strokes (`gf`, `gs`) as gradient layers, and repeaters (`rp`) as
 /// replicator layers.
 extension LottieReader {
@@ -76,9 +80,28 @@ extension LottieReader {
     if number(f, "t", default: 1) == 2 {
       gradient.type = .radial
       if let h = vector(f, "h", default: [0], layer: label),
+        let a = vector(f, "a", default: [0], layer: label),
         h.isAnimated || component(h.initial, 0) != 0
       {
-        warn(label, "radial gradient highlight (h): drawn centred")
+        // The highlight: the focus `h` percent of the radius from the centre, `a` degrees
+        // from the direction of `e` (lottie-web's fx, fy, with the percent kept within 99).
+        func focalOffset(_ frame: Double) -> Point {
+          let sv = s.value(at: frame), ev = e.value(at: frame)
+          let dx = component(ev, 0) - component(sv, 0), dy = component(ev, 1) - component(sv, 1)
+          let percent = Swift.max(-0.99, Swift.min(0.99, component(h.value(at: frame), 0) / 100))
+          let distance = (dx * dx + dy * dy).squareRoot() * percent
+          let angle = atan2(dy, dx) + component(a.value(at: frame), 0) * .pi / 180
+          return Point(
+            x: distance * cos(angle) / rect.width, y: distance * sin(angle) / rect.height)
+        }
+        gradient.focalOffset = focalOffset(0)
+        let moving = [s, e, h, a].filter(\.isAnimated)
+        if !moving.isEmpty {
+          let lower = moving.map(\.frameRange.lowerBound).min()!
+          let upper = moving.map(\.frameRange.upperBound).max()!
+          gradient.focalOffset = focalOffset(lower)
+          bake(gradient, "focalOffset", frames: lower...upper) { .point(focalOffset($0)) }
+        }
       }
       func corner(_ frame: Double) -> Point {
         let a = s.value(at: frame), b = e.value(at: frame)

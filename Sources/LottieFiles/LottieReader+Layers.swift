@@ -16,7 +16,9 @@ extension LottieReader {
     let index: Double?
     /// `parent`: the `ind` of the layer whose transform this one's goes inside.
     let parent: Double?
-    /// `st`, the start time in frames.
+    /// `st`, the start time in frames: where a precomposition's own time starts. Every layer's
+    /// keyframes, `ip` and `op` are frames of the composition that holds it (lottie-web
+    /// subtracts `st` from both a property's frame and its keyframes' times, so it cancels).
     let startTime: Double
   }
 
@@ -109,7 +111,7 @@ extension LottieReader {
   }
 
   /// The layer of `entry` inside copies of its parents' transforms (`parent`, outermost the
-  /// root ancestor), each on its own layer timing (`st`).
+  /// root ancestor), all on the composition's time.
   ///
   /// `previous` are the copies the layer drawn just above sits in (innermost first): the
   /// outermost parents this layer shares with it are not copied again, the layer goes below it
@@ -151,7 +153,6 @@ extension LottieReader {
     }
     var copies: [ParentCopy] = []
     var current = layer
-    var childStart = entry.startTime
     for parent in parents.prefix(parents.count - shared) {
       let outerLayerFrames = layerFrames
       layerFrames = nil  // the parent's time: not narrowed
@@ -159,19 +160,12 @@ extension LottieReader {
         parent.fields["ks"], at: parent.fields.place("ks"), layer: parent.label, name: nil,
         opacity: false, autoOrient: parent.fields.flag("ao"))
       layerFrames = outerLayerFrames
-      current.timing = LayerTiming(beginTime: (childStart - parent.startTime) / frameRate)
       t.content.addSublayer(current)
       copies.append(ParentCopy(id: parent.index ?? .nan, content: t.content))
       current = t.outer
-      childStart = parent.startTime
     }
-    guard shared > 0 else {
-      current.timing = LayerTiming(beginTime: childStart / frameRate)
-      return (current, copies)
-    }
+    guard shared > 0 else { return (current, copies) }
     // Below what the layer above put in the innermost shared copy.
-    let parent = parents[parents.count - shared]
-    current.timing = LayerTiming(beginTime: (childStart - parent.startTime) / frameRate)
     let host = previous[previous.count - shared]
     host.content.insertSublayer(current, at: 0)
     return (nil, copies + previous.suffix(shared))
@@ -198,24 +192,27 @@ extension LottieReader {
     let shownTo = Swift.min(outPoint, visibleFrames.upperBound)
     guard shownFrom < shownTo else { return nil }  // never shown
     let outerLayerFrames = layerFrames
-    layerFrames = (shownFrom - entry.startTime)...(shownTo - entry.startTime)
+    layerFrames = shownFrom...shownTo
     defer { layerFrames = outerLayerFrames }
     if f.flag("ddd") { warn(entry.label, "3D layers (ddd): drawn flat") }
     let t = transformLayers(
       f["ks"], at: f.place("ks"), layer: entry.label, name: f.string("nm"), opacity: true,
       autoOrient: f.flag("ao"))
-    // Shown from `ip` to `op` (composition frames; the layer's time starts at `st`).
+    // Shown from `ip` to `op` (composition frames).
     if inPoint.isFinite || outPoint.isFinite {
       t.outer.isHidden = true
-      let from = (inPoint.isFinite ? inPoint : -1e7) - entry.startTime
-      let to = (outPoint.isFinite ? outPoint : 1e7) - entry.startTime
+      let from = inPoint.isFinite ? inPoint : -1e7
+      let to = outPoint.isFinite ? outPoint : 1e7
       if to > from {
         var shown = KeyframeAnimation(keyPath: "hidden")
         shown.values = [.bool(false)]
         shown.keyTimes = [0, 1]
         shown.calculationMode = .discrete
-        shown.beginTime = from / frameRate
-        shown.duration = (to - from) / frameRate
+        // A millionth of a frame early, so that rounding in the scene's time never hides the
+        // layer at its first frame; the end stays at `op`.
+        let slack = 1e-6
+        shown.beginTime = (from - slack) / frameRate
+        shown.duration = (to - from + slack) / frameRate
         t.outer.add(shown, forKey: "lottie.inOut")
       }
     }
@@ -333,8 +330,10 @@ extension LottieReader {
       container.bounds = Rect(x: 0, y: 0, width: w, height: h)
       container.masksToBounds = true
     }
+    // Its own time: the composition's frame less `st`, divided by `sr` (`tm` replaces both).
     let stretch = number(f, "sr", default: 1)
-    if stretch > 0 && stretch != 1 { container.timing = LayerTiming(speed: Float(1 / stretch)) }
+    let speed = stretch > 0 ? 1 / stretch : 1
+    container.timing = LayerTiming(beginTime: entry.startTime / frameRate, speed: Float(speed))
     let remap = f["tm"].flatMap { tm in
       animated(tm, at: f.place("tm"), layer: entry.label) { json, place in
         self.numbers(json, at: place)
@@ -343,8 +342,10 @@ extension LottieReader {
     // The precomposition's frames that can show: the layer's, stretched or mapped.
     let local = layerFrames ?? visibleFrames
     var inner = local
-    if stretch > 0 && remap == nil {
-      inner = (local.lowerBound / stretch)...(local.upperBound / stretch)
+    if remap == nil {
+      let low = (local.lowerBound - entry.startTime) * speed
+      let high = (local.upperBound - entry.startTime) * speed
+      inner = low...high
     }
     if let remap {
       var low = Double.infinity, high = -Double.infinity

@@ -20,6 +20,8 @@ extension LottieReader {
     case trim(Trim)
     case roundCorners(Animated<[Double]>)
     case repeater(Fields)
+    /// Merge paths (`mm`): how the styles after it combine the paths before it.
+    case merge(PathOperation)
     case other
   }
 
@@ -101,7 +103,13 @@ extension LottieReader {
     case "tr": return .other  // read by its group
     case "rd":
       return vector(f, "r", default: [0], layer: label).map(ShapeItem.roundCorners) ?? .other
-    case "mm": warn(label, "merge paths (mm): the paths drawn unmerged"); return .other
+    case "mm":
+      // 1 merge (the paths as one shape, by the fill rule), 2 add, 3 subtract, 4 intersect,
+      // 5 exclude intersections.
+      let modes: [Int: PathOperation] = [
+        1: .none, 2: .union, 3: .subtract, 4: .intersect, 5: .exclude,
+      ]
+      return .merge(modes[code(f, "mm", default: 1)] ?? .none)
     default:
       warn(label, "shape item \"\(type)\": ignored")
       return .other
@@ -234,9 +242,13 @@ extension LottieReader {
         var sources = collectSources(items[items.startIndex..<i], layer: label)
         guard !sources.isEmpty else { continue }
         if let rounding { sources = sources.map { Self.rounded($0, by: rounding) } }
+        // A merge listed before the style combines the paths (each source one subpath).
+        let operation = items[items.startIndex..<i].lazy.compactMap {
+          if case .merge(let o) = $0 { return o } else { return nil }
+        }.last
         readStyle(
-          f, kind: kind, sources: sources, trim: groupTrim ?? inheritedTrim, layer: label,
-          into: container)
+          f, kind: kind, sources: sources, trim: groupTrim ?? inheritedTrim,
+          operation: operation ?? .none, layer: label, into: container)
       case .group(let f):
         guard let it = f["it"] else {
           report(f.place("it"), "missing required key (the group's items)")
@@ -378,7 +390,7 @@ extension LottieReader {
   static func roundCorners(_ path: Path, radius: Double) -> Path {
     guard radius > 0, radius.isFinite else { return path }
     var out = Path()
-    for sub in subpaths(path) {
+    for sub in path.subpaths {
       var points: [Point] = []
       var straight = true
       var closed = false

@@ -7,13 +7,14 @@ import SceneFiles
 extension LottieReader {
   /// Builds one style over `sources` into `container`.
   func readStyle(
-    _ f: Fields, kind: String, sources: [ShapeSource], trim: Trim?, layer label: String,
-    into container: Layer
+    _ f: Fields, kind: String, sources: [ShapeSource], trim: Trim?,
+    operation: PathOperation = .none, layer label: String, into container: Layer
   ) {
     let stroked = kind == "st" || kind == "gs"
     let shape = ShapeLayer()
     shape.name = f.string("nm")
     shape.anchorPoint = .zero
+    shape.pathOperation = operation
     // A trim cuts the path for fills; strokes take it as strokeStart and strokeEnd.
     setPath(of: shape, sources: sources, trim: stroked ? nil : trim)
     if let o = vector(f, "o", default: [100], layer: label) {
@@ -55,8 +56,9 @@ extension LottieReader {
       return
     }
     // Simultaneous trims cut each path on its own: one stroke per subpath (static paths).
-    if !trim.individually, drawn === shape, sources.allSatisfy({ $0.frames == nil }),
-      let path = shape.path, case let parts = Self.subpaths(path), parts.count > 1
+    if !trim.individually, drawn === shape, operation == .none,
+      sources.allSatisfy({ $0.frames == nil }),
+      let path = shape.path, case let parts = path.subpaths, parts.count > 1
     {
       for part in parts {
         guard let copy = shape.copyTree() as? ShapeLayer else { continue }
@@ -90,21 +92,6 @@ extension LottieReader {
     bake(shape, "path", frames: lower...upper, keyframeFrames: sources.flatMap(\.keyframeFrames)) {
       .path(path(at: $0))
     }
-  }
-
-  /// Each subpath of `path` (split where it moves) as a path of its own.
-  static func subpaths(_ path: Path) -> [Path] {
-    var out: [Path] = []
-    var current: [Path.Element] = []
-    for element in path.elements {
-      if case .move = element, !current.isEmpty {
-        out.append(Path(elements: current))
-        current = []
-      }
-      current.append(element)
-    }
-    if !current.isEmpty { out.append(Path(elements: current)) }
-    return out
   }
 
   /// The part of `path` a trim range shows (wrapping past the end round to the start).
@@ -186,11 +173,11 @@ extension LottieReader {
     container.addSublayer(copy)
   }
 
-  /// A Lottie colour (`[r, g, b]` or `[r, g, b, a]`, 0...1) as a colour.
+  /// A Lottie colour (`[r, g, b]` or `[r, g, b, a]`, 0...1) as an opaque colour: a fourth
+  /// component is ignored, as lottie-web (which paints `rgb(r, g, b)`) and rlottie do; opacity
+  /// comes from the style's or effect's own opacity.
   static func color(_ v: [Double]) -> Color {
-    func c(_ i: Int, _ d: Double) -> Double {
-      Swift.max(0, Swift.min(1, i < v.count ? v[i] : d))
-    }
-    return Color(red: c(0, 0), green: c(1, 0), blue: c(2, 0), alpha: c(3, 1))
+    func c(_ i: Int) -> Double { Swift.max(0, Swift.min(1, i < v.count ? v[i] : 0)) }
+    return Color(red: c(0), green: c(1), blue: c(2), alpha: 1)
   }
 }

@@ -281,7 +281,11 @@ public struct LayerRenderer: Sendable {
     case .axial: geometry = .axial(start: start, end: end)
     case .radial:
       let radii = Size(width: abs(end.x - start.x), height: abs(end.y - start.y))
-      geometry = .radial(center: start, radii: radii)
+      let offset = layer.focalOffset
+      let focus =
+        offset == Point(x: 0, y: 0)
+        ? nil : Point(x: start.x + offset.x * b.width, y: start.y + offset.y * b.height)
+      geometry = .radial(center: start, radii: radii, focus: focus)
     case .conic: geometry = .conic(center: start, angle: atan2(end.y - start.y, end.x - start.x))
     }
     canvas.fill(shape, gradient: geometry, stops: stops)
@@ -289,6 +293,9 @@ public struct LayerRenderer: Sendable {
 
   private func drawShape(_ shape: ShapeLayer, in canvas: Canvas) {
     guard let path = shape.path, !path.isEmpty else { return }
+    guard shape.pathOperation == .none else {
+      return drawCombinedShape(shape, path: path, in: canvas)
+    }
     if let fill = shape.fillColor, fill.alpha > 0 {
       canvas.fill(path, with: fill, rule: shape.fillRule)
     }

@@ -145,6 +145,16 @@ import Testing
     #expect(layer.strokeColor == nil)
   }
 
+  @Test func aColoursFourthComponentIsIgnored() throws {
+    // Exporters write [r, g, b, 0] as often as [r, g, b, 1]; lottie-web paints rgb(r, g, b)
+    // and takes opacity from `o` only.
+    let s = try Self.scene(
+      #"{"ty": "rc", "p": {"a": 0, "k": [0, 0]}, "s": {"a": 0, "k": [10, 10]}, "r": {"a": 0, "k": 0}}"#,
+      style: #"{"ty": "fl", "nm": "Style", "c": {"a": 0, "k": [0, 0.5, 1, 0]}}"#)
+    let layer = try #require(try LottieTest.layer("Style", in: s, at: 0) as? ShapeLayer)
+    #expect(layer.fillColor == Color(red: 0, green: 0.5, blue: 1, alpha: 1))
+  }
+
   @Test func strokeWidthCapJoinMiterAndDashes() throws {
     let s = try Self.scene(
       #"{"ty": "rc", "p": {"a": 0, "k": [0, 0]}, "s": {"a": 0, "k": [10, 10]}, "r": {"a": 0, "k": 0}}"#,
@@ -294,5 +304,54 @@ import Testing
     #expect(abs(t.tx - 5) < 1e-12 && abs(t.ty) < 1e-12)
     #expect(abs(replicator.instanceAlphaOffset + 0.1) < 1e-12)
     #expect(replicator.sublayers.contains { $0.name == "Dot" })
+  }
+
+  @Test(arguments: [
+    (1, PathOperation.none), (2, .union), (3, .subtract), (4, .intersect), (5, .exclude),
+  ])
+  func mergePathsCombineThePathsBeforeThem(mode: Int, operation: PathOperation) throws {
+    // Two rectangles and a merge, then the style: one path of two subpaths (one per shape),
+    // combined by the merge's mode; a style listed before the merge is not combined.
+    let rects = #"""
+      {"ty": "rc", "p": {"a": 0, "k": [20, 20]}, "s": {"a": 0, "k": [20, 20]}, "r": {"a": 0, "k": 0}},
+      {"ty": "rc", "p": {"a": 0, "k": [30, 20]}, "s": {"a": 0, "k": [20, 20]}, "r": {"a": 0, "k": 0}},
+      {"ty": "st", "nm": "Before", "c": {"a": 0, "k": [0, 0, 1, 1]}, "w": {"a": 0, "k": 2}}
+      """#
+    let items = rects + #", {"ty": "mm", "nm": "Merge", "mm": \#(mode)}"#
+    let fill = #"{"ty": "fl", "nm": "Style", "c": {"a": 0, "k": [1, 0, 0, 1]}}"#
+    let group = #"[{"ty": "gr", "nm": "Group", "it": [\#(items), \#(fill), {"ty": "tr"}]}]"#
+    let document = try LottieTest.read(
+      LottieTest.document(layers: "[\(LottieTest.shapeLayer("Shapes", shapes: group))]"))
+    let style = try #require(
+      try LottieTest.layer("Style", in: document.scene, at: 0) as? ShapeLayer)
+    #expect(style.pathOperation == operation)
+    #expect(style.path?.subpaths.count == 2)
+    let before = try #require(
+      try LottieTest.layer("Before", in: document.scene, at: 0) as? ShapeLayer)
+    #expect(before.pathOperation == .none)
+    #expect(document.warnings.isEmpty)
+  }
+
+  @Test func radialHighlightMovesTheFocus() throws {
+    // h 50 percent of the radius (50, from s to e), a 90 degrees from the direction of e: the
+    // focus 25 below the centre; the gradient layer spans the rectangle's box widened by a
+    // point each side (102 x 102).
+    let style = #"""
+      {"ty": "gf", "nm": "Style", "t": 2, "o": {"a": 0, "k": 100},
+       "g": {"p": 2, "k": {"a": 0, "k": [0, 0, 0, 0, 1, 1, 1, 1]}},
+       "s": {"a": 0, "k": [50, 50]}, "e": {"a": 0, "k": [100, 50]},
+       "h": {"a": 0, "k": 50}, "a": {"a": 0, "k": 90}}
+      """#
+    let s = try Self.scene(
+      #"{"ty": "rc", "p": {"a": 0, "k": [50, 50]}, "s": {"a": 0, "k": [100, 100]}, "r": {"a": 0, "k": 0}}"#,
+      style: style)
+    func gradient(in layer: Layer) -> GradientLayer? {
+      if let g = layer as? GradientLayer { return g }
+      return layer.sublayers.lazy.compactMap { gradient(in: $0) }.first
+    }
+    let g = try #require(gradient(in: try s.presentationTree(at: 0)))
+    #expect(g.type == .radial)
+    #expect(abs(g.focalOffset.x) < 1e-9)
+    #expect(abs(g.focalOffset.y - 25.0 / 102) < 1e-9)
   }
 }

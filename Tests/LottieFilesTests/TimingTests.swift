@@ -180,6 +180,37 @@ import Testing
     }
   }
 
+  @Test func startTimeShiftsOnlyAPrecompositionsContents() throws {
+    // A shape layer's keyframes, `ip` and `op` are composition frames whatever its `st` (as
+    // lottie-web, lottie-ios and rlottie draw them), and so are a precomposition layer's own
+    // keyframes; only what the precomposition holds runs on its shifted time.
+    let keyframes = #"{"a": 1, "k": [{"t": 0, "s": [0, 0]}, {"t": 10, "s": [100, 0]}]}"#
+    let assets = """
+      [{"id": "inner", "layers": [
+        {"ty": 4, "ind": 1, "nm": "Inner", "ip": 0, "op": 100, "st": 0,
+         "ks": {"p": \(keyframes)}, "shapes": []}]}]
+      """
+    let layers = """
+      [{"ty": 4, "ind": 1, "nm": "Shape", "ip": 0, "op": 100, "st": -13.2,
+        "ks": {"p": \(keyframes)}, "shapes": []},
+       {"ty": 0, "ind": 2, "nm": "Comp", "refId": "inner", "ip": 0, "op": 100, "st": 4,
+        "w": 100, "h": 100, "ks": {"p": \(keyframes)}}]
+      """
+    let scene = try LottieTest.read(LottieTest.document(layers: layers, assets: assets)).scene
+    for (time, x) in [(0.0, 0.0), (0.5, 50.0), (1.0, 100.0)] {
+      let shape = try LottieTest.layer("Shape", in: scene, at: time)
+      #expect(abs(shape.position.x - x) < 1e-6, "at \(time) s")
+      #expect(!shape.isHidden, "at \(time) s")  // ip 0 shows at frame 0, st or not
+      let comp = try LottieTest.layer("Comp", in: scene, at: time)
+      #expect(abs(comp.position.x - x) < 1e-6, "at \(time) s")
+    }
+    // Composition frame f shows inner frame f - 4.
+    for (time, x) in [(0.4, 0.0), (0.9, 50.0)] {
+      let inner = try LottieTest.layer("Inner", in: scene, at: time)
+      #expect(abs(inner.position.x - x) < 1e-4, "at \(time) s")
+    }
+  }
+
   @Test func timeRemappingShowsThePrecompositionAtTheMappedTime() throws {
     let assets = """
       [{"id": "inner", "layers": [
