@@ -288,7 +288,9 @@ public struct LayerRenderer: Sendable {
     canvas.fill(shape, gradient: geometry, stops: stops)
   }
 
-  private func drawShape(_ shape: ShapeLayer, in canvas: Canvas) {
+  private func drawShape(_ layer: ShapeLayer, in canvas: Canvas) {
+    // One read of the shape's properties: each accessor of a shape layer copies them all.
+    let shape = layer.storage.shape
     guard let path = shape.path, !path.isEmpty else { return }
     if let fill = shape.fillColor, fill.alpha > 0 {
       canvas.fill(path, with: fill, rule: shape.fillRule)
