@@ -45,3 +45,34 @@ func dynamicsBenchmark() {
     "dynamics-200-items        \(format(pile)) ms for 10 simulated seconds  (200 colliding items in a box)"
   )
 }
+
+/// The cradle as the benchmark before the architecture step (9314566) built it: the animator
+/// alone, no scene or layers (the demo's scene adds its layers and `resistance`), so that this
+/// build and that one run the same simulation code for the same 10 s; median of 15.
+func plainCradleBenchmark() {
+  let cradle = median(iterations: 15) { _ in
+    let balls = (0..<5).map {
+      BenchItem(Point(106.7 + Double($0) * 26.67, 320), Size(25.67, 25.67), .ellipse)
+    }
+    let animator = DynamicAnimator(referenceBounds: Rect(0, 0, 320, 480))
+    for (i, ball) in balls.enumerated() {
+      animator.addBehavior(
+        AttachmentBehavior(item: ball, attachedToAnchor: Point(106.7 + Double(i) * 26.67, 200)))
+    }
+    let gravity = GravityBehavior(items: balls)
+    gravity.magnitude = 10
+    animator.addBehavior(gravity)
+    animator.addBehavior(CollisionBehavior(items: balls))
+    let material = DynamicItemBehavior(items: balls)
+    material.elasticity = 1
+    material.allowsRotation = false
+    animator.addBehavior(material)
+    let push = PushBehavior(items: [balls[0]], mode: .instantaneous)
+    push.pushDirection = Point(-0.5, 0)
+    animator.addBehavior(push)
+    animator.advance(to: 10)
+  }
+  print(
+    "dynamics-cradle-plain     \(format(cradle / 10)) ms per simulated second  (the animator alone, as 9314566's benchmark)"
+  )
+}

@@ -85,6 +85,7 @@ let cases: [String: () -> Void] = [
   "keyframes": keyframeLookupBenchmark,
   "png": pngBenchmark,
   "dynamics": dynamicsBenchmark,
+  "dynamics-cradle-plain": plainCradleBenchmark,
   "png-grid": pngGridBenchmark,
   "diff": diffBenchmark,
   "gif-encode": gifEncodeBenchmark,

@@ -40,6 +40,13 @@ package final class DynamicsRecording: Sendable {
 
     /// Each body's state after `step` steps, stepping the world first as far as needed.
     mutating func states(after step: Int, taken: inout Int) -> [DynamicItemState] {
+      // Room for every state up to `step` before stepping (at least doubling, so that frames
+      // asked for one after another still grow it geometrically): the steps then append into
+      // one contiguous buffer, with no regrowth or copy along the way.
+      let (needed, overflow) = (step + 1).multipliedReportingOverflow(by: bodyCount)
+      if world.step < step, !overflow, states.capacity < needed {
+        states.reserveCapacity(Swift.max(needed, 2 * states.capacity))
+      }
       while world.step < step {
         world.stepOnce()
         taken += 1
@@ -84,30 +91,52 @@ package final class DynamicsRecording: Sendable {
 
   /// A key naming `parts` by value: equal keys mean equal values (doubles compared by bits).
   static func key(_ parts: Any...) -> String {
-    var out = ""
+    var out: [UInt8] = []
+    out.reserveCapacity(4096)
     describe(parts, into: &out)
-    return out
+    return String(decoding: out, as: UTF8.self)
   }
 
-  private static func describe(_ value: Any, into out: inout String) {
+  /// Appends `value`'s description: doubles as the hex digits of their bits, integers and
+  /// booleans as themselves, points directly (the most common leaf), anything else through its
+  /// mirror, as `(label:child,...)`. Written as ASCII bytes, so that no double's digits become a
+  /// string of their own (the key is built once per simulation, for every replica).
+  private static func describe(_ value: Any, into out: inout [UInt8]) {
     switch value {
-    case let d as Double: out += String(d.bitPattern, radix: 16)
-    case let i as Int: out += String(i)
-    case let b as Bool: out += b ? "t" : "f"
+    case let d as Double: appendHex(d.bitPattern, to: &out)
+    case let p as Point:
+      out += "(x:".utf8
+      appendHex(p.x.bitPattern, to: &out)
+      out += ",y:".utf8
+      appendHex(p.y.bitPattern, to: &out)
+      out += ",)".utf8
+    case let i as Int: out += String(i).utf8
+    case let b as Bool: out.append(b ? UInt8(ascii: "t") : UInt8(ascii: "f"))
     default:
       let mirror = Mirror(reflecting: value)
       if mirror.children.isEmpty {
-        out += String(describing: value)
+        out += String(describing: value).utf8
       } else {
-        out += "("
+        out.append(UInt8(ascii: "("))
         for child in mirror.children {
-          out += child.label ?? ""
-          out += ":"
+          if let label = child.label { out += label.utf8 }
+          out.append(UInt8(ascii: ":"))
           describe(child.value, into: &out)
-          out += ","
+          out.append(UInt8(ascii: ","))
         }
-        out += ")"
+        out.append(UInt8(ascii: ")"))
       }
+    }
+  }
+
+  /// Appends `bits` in hexadecimal without leading zeros (`String(bits, radix: 16)`'s digits).
+  private static func appendHex(_ bits: UInt64, to out: inout [UInt8]) {
+    var shift = 60
+    while shift > 0 && (bits >> UInt64(shift)) & 0xf == 0 { shift -= 4 }
+    while shift >= 0 {
+      let nibble = UInt8((bits >> UInt64(shift)) & 0xf)
+      out.append(nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10)
+      shift -= 4
     }
   }
 }

@@ -6,6 +6,7 @@ extension Path {
   /// (maxX, minY) next, then (maxX, maxY) and (minX, maxY).
   public init(rect: Rect) {
     self.init()
+    elements.reserveCapacity(5)  // one allocation, not one per doubling (every layer's bounds)
     let r = rect.standardized
     move(to: Point(x: r.minX, y: r.minY))
     addLine(to: Point(x: r.maxX, y: r.minY))
@@ -18,6 +19,7 @@ extension Path {
   /// (maxX, midY) and runs clockwise on screen: (midX, maxY) next.
   public init(ellipseIn rect: Rect) {
     self.init()
+    elements.reserveCapacity(6)
     let r = rect.standardized
     let (cx, cy, rx, ry) = (r.midX, r.midY, r.width / 2, r.height / 2)
     let (kx, ky) = (rx * Path.quarterCircleHandle, ry * Path.quarterCircleHandle)
@@ -48,6 +50,7 @@ extension Path {
       return
     }
     self.init()
+    elements.reserveCapacity(10)
     let k = radius * Path.quarterCircleHandle
     let (x0, y0, x1, y1) = (r.minX, r.minY, r.maxX, r.maxY)
     move(to: Point(x: x0 + radius, y: y0))

@@ -1,7 +1,8 @@
 import Geometry
 
 /// The shadow and contents-rectangle properties every layer has, as one value (see `Layer`'s
-/// accessors for what each means); part of `LayerProperties`, so presentation copies it.
+/// accessors for what each means); part of `LayerProperties`, behind a shared reference
+/// (`SharedValue`), so presentation copies a reference to it, not it.
 package struct LayerEffects: Hashable, Sendable {
   /// The shadow's color (default opaque black).
   public var shadowColor: Color? = .black
@@ -26,6 +27,9 @@ package struct LayerEffects: Hashable, Sendable {
 
   /// Creates effects with Core Animation's defaults.
   public init() {}
+
+  /// The defaults, in the one reference every layer without effects shares.
+  static let defaults = SharedValue(LayerEffects())
 }
 
 extension Layer {

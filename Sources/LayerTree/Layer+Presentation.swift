@@ -55,7 +55,10 @@ extension Layer {
     at localTime: Double, to shown: inout LayerStorage, scratch: inout [AnimationSample]
   ) {
     scratch.removeAll(keepingCapacity: true)
-    for entry in animationEntries { entry.prepared.appendSamples(at: localTime, into: &scratch) }
+    // By index: iterating the entries would copy each (its animation existential and key).
+    for i in animationEntries.indices {
+      animationEntries[i].prepared.appendSamples(at: localTime, into: &scratch)
+    }
     for sample in scratch {
       let keyPath = LayerKeyPath(target: sample.target)
       guard keyPath.property.layerType.includes(shown) else { continue }

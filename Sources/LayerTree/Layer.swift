@@ -137,7 +137,7 @@ public class Layer {
 
   /// Every model property of the layer, of every type, in one value: what `presentation(at:)`
   /// copies and animates, and what the property table (`LayerProperty`) reads and writes.
-  package var storage = LayerStorage()
+  package var storage: LayerStorage
   /// The model properties every layer has (`storage.properties`).
   package var properties: LayerProperties {
     get { storage.properties }
@@ -161,9 +161,11 @@ public class Layer {
   public internal(set) var animationErrors: [AnimationKeyPathError] = []
 
   /// Creates a layer with Core Animation's defaults.
-  public init() {}
+  public init() { storage = LayerStorage() }
 
-  /// Creates a copy of the model values of `layer` (not its sublayers or superlayer).
+  /// Creates a copy of the model values of `layer` (not its sublayers or superlayer). The
+  /// storage is initialized once, from `layer`'s (no defaults first: presentation makes one of
+  /// these per layer per frame).
   required init(copying layer: Layer) {
     storage = layer.storage
   }
@@ -196,8 +198,12 @@ package struct LayerProperties: Hashable, Sendable {
   public var anchorPoint: Point = Point(x: 0.5, y: 0.5)
   /// The transform applied to the layer about its anchor point (default identity).
   public var transform: Transform3D = .identity
-  /// The transform applied to each sublayer, about this layer's anchor point (default identity).
-  public var sublayerTransform: Transform3D = .identity
+  /// The transform applied to each sublayer, about this layer's anchor point (default identity;
+  /// kept in `depth`).
+  public var sublayerTransform: Transform3D {
+    get { depth.value.sublayerTransform }
+    set { depth.value.sublayerTransform = newValue }
+  }
   /// How opaque the layer and its subtree are, composited as one group: 0...1 (default 1).
   public var opacity: Double = 1
   /// Whether the layer and its subtree are left out of drawing (default false).
@@ -205,10 +211,16 @@ package struct LayerProperties: Hashable, Sendable {
   /// The drawing order among siblings: higher is drawn later, on top; equal values keep the order
   /// of `sublayers` (default 0).
   public var zPosition: Double = 0
-  /// The anchor point's z, in points.
-  public var anchorPointZ: Double = 0
-  /// Whether the layer shows seen from behind.
-  public var isDoubleSided: Bool = true
+  /// The anchor point's z, in points (kept in `depth`).
+  public var anchorPointZ: Double {
+    get { depth.value.anchorPointZ }
+    set { depth.value.anchorPointZ = newValue }
+  }
+  /// Whether the layer shows seen from behind (kept in `depth`).
+  public var isDoubleSided: Bool {
+    get { depth.value.isDoubleSided }
+    set { depth.value.isDoubleSided = newValue }
+  }
   /// The color that fills the rounded bounds behind the contents (default none).
   public var backgroundColor: Color? = nil
   /// The color of the border band (default opaque black; `nil` draws no border).
@@ -228,8 +240,18 @@ package struct LayerProperties: Hashable, Sendable {
   public var contentsScale: Double = 1
   /// How the layer maps its superlayer's time to its own (`beginTime`, `speed`, `timeOffset`).
   public var timing: LayerTiming = LayerTiming()
-  /// The effects every layer has: shadow and contents rectangles (see `Layer+Effects.swift`).
-  public var effects = LayerEffects()
+  /// The effects every layer has: shadow and contents rectangles (see `Layer+Effects.swift`),
+  /// behind a shared reference (`effectsStorage`).
+  public var effects: LayerEffects {
+    get { effectsStorage.value }
+    set { effectsStorage.value = newValue }
+  }
+  /// The effects, shared with every layer that has the same ones (one reference for all the
+  /// layers with the defaults), so that copying a layer's storage copies a reference, not them.
+  private var effectsStorage = LayerEffects.defaults
+  /// The 3D properties most layers leave at their defaults (`sublayerTransform`, `anchorPointZ`,
+  /// `isDoubleSided`), shared as `effectsStorage` is.
+  private var depth = LayerDepth.defaults
 
   /// Creates properties with Core Animation's defaults.
   public init() {}

@@ -86,11 +86,7 @@ public final class ShapeLayer: Layer {
   }
 
   /// The stroke style the layer's line properties describe.
-  public var strokeStyle: StrokeStyle {
-    StrokeStyle(
-      lineWidth: lineWidth, lineCap: lineCap, lineJoin: lineJoin, miterLimit: miterLimit,
-      dashPattern: lineDashPattern ?? [], dashPhase: lineDashPhase)
-  }
+  public var strokeStyle: StrokeStyle { storage.shape.strokeStyle }
 }
 
 /// The properties only shape layers have, as one value (see `ShapeLayer` for what each means).
@@ -124,4 +120,11 @@ package struct ShapeProperties: Hashable, Sendable {
 
   /// Creates shape properties with Core Animation's defaults.
   public init() {}
+
+  /// The stroke style the line properties describe (`ShapeLayer.strokeStyle`).
+  package var strokeStyle: StrokeStyle {
+    StrokeStyle(
+      lineWidth: lineWidth, lineCap: lineCap, lineJoin: lineJoin, miterLimit: miterLimit,
+      dashPattern: lineDashPattern ?? [], dashPhase: lineDashPhase)
+  }
 }

@@ -54,24 +54,26 @@ public struct LayerRenderer: Sendable {
   func draw(
     _ layer: Layer, placedBy placement3D: Transform3D, in canvas: Canvas
   ) throws(RenderingError) {
-    guard !layer.isHidden else { return }
+    let p = layer.properties  // one read of the model values (see drawContent)
+    guard !p.isHidden else { return }
     if layer.drawsInDepthOrder {
       try drawInDepthOrder(layer, placedBy: placement3D, in: canvas)
       return
     }
-    guard layer.opacity > 0 else { return }
+    guard p.opacity > 0 else { return }
     guard let placement = placement3D.planeAffineTransform else {
       try drawProjected(layer, placedBy: placement3D, in: canvas)
       return
     }
     guard placement.isInvertible else { return }
-    if !layer.isDoubleSided, isBackFacing(Homography(placement), in: canvas) { return }
+    if !p.isDoubleSided, isBackFacing(Homography(placement), in: canvas) { return }
     canvas.save()
     defer { canvas.restore() }
     canvas.concatenate(placement)
-    if layer.opacity < 1 || layer.compositingFilter.needsGroup || !layer.filters.isEmpty {
+    let effects = p.effects
+    if p.opacity < 1 || effects.compositingFilter.needsGroup || !effects.filters.isEmpty {
       try canvas.drawGroup(
-        opacity: layer.opacity, compositing: layer.compositingFilter, filters: layer.filters
+        opacity: p.opacity, compositing: effects.compositingFilter, filters: effects.filters
       ) { () throws(RenderingError) in
         try drawMaskedContent(of: layer, in: canvas)
       }
@@ -115,10 +117,15 @@ public struct LayerRenderer: Sendable {
   /// Everything the layer draws but its shadow and mask: what a shadow without `shadowPath`
   /// takes its shape from.
   func drawContent(of layer: Layer, in canvas: Canvas) throws(RenderingError) {
-    let bounds = layer.bounds.standardized
-    let roundedBounds = Path(roundedRect: bounds, cornerRadius: layer.cornerRadius)
+    // One read of the layer's model values (a class property: each read of one is an access the
+    // runtime checks for exclusivity), then plain field reads.
+    let p = layer.properties
+    let bounds = p.bounds.standardized
+    // Built only when something fills or clips with it: most layers draw none of the background,
+    // a gradient, a clip or a border, and building a path is most of a plain layer's own cost.
+    lazy var roundedBounds = Path(roundedRect: bounds, cornerRadius: p.cornerRadius)
 
-    if let background = layer.backgroundColor, background.alpha > 0, !bounds.isEmpty {
+    if let background = p.backgroundColor, background.alpha > 0, !bounds.isEmpty {
       canvas.fill(roundedBounds, with: background)
     }
 
@@ -126,18 +133,18 @@ public struct LayerRenderer: Sendable {
       drawGradient(gradient, in: canvas, filling: roundedBounds)
     }
 
-    if layer.masksToBounds {
+    if p.masksToBounds {
       canvas.save()
       canvas.clip(to: roundedBounds)
     }
 
-    if let image = layer.contents, image.width > 0, image.height > 0 {
-      let scale = layer.contentsScale > 0 ? layer.contentsScale : 1
+    if let image = p.contents, image.width > 0, image.height > 0 {
+      let scale = p.contentsScale > 0 ? p.contentsScale : 1
       let unit = Rect(x: 0, y: 0, width: 1, height: 1)
-      let wholeImage = layer.contentsRect == unit
-      if wholeImage && (layer.contentsCenter == unit || layer.contentsGravity != .resize) {
+      let wholeImage = p.effects.contentsRect == unit
+      if wholeImage && (p.effects.contentsCenter == unit || p.contentsGravity != .resize) {
         let size = Size(width: Double(image.width) / scale, height: Double(image.height) / scale)
-        canvas.draw(image.bitmap, in: layer.contentsGravity.rect(forImageOfSize: size, in: bounds))
+        canvas.draw(image.bitmap, in: p.contentsGravity.rect(forImageOfSize: size, in: bounds))
       } else {
         drawContentsPart(of: layer, image: image, scale: scale, in: canvas, bounds: bounds)
       }
@@ -152,7 +159,7 @@ public struct LayerRenderer: Sendable {
     }
 
     if !layer.sublayers.isEmpty {
-      let sublayerPlacement = layer.sublayerTransformAboutAnchor
+      let sublayerPlacement = p.sublayerTransformAboutAnchor
       if sublayerPlacement.isIdentity {
         try drawSublayers(of: layer, in: canvas, through: nil)
       } else if sublayerPlacement.has3DTerms {
@@ -165,17 +172,16 @@ public struct LayerRenderer: Sendable {
       }
     }
 
-    if layer.masksToBounds {
+    if p.masksToBounds {
       canvas.restore()
     }
 
-    if layer.borderWidth > 0, let border = layer.borderColor, border.alpha > 0, !bounds.isEmpty {
+    if p.borderWidth > 0, let border = p.borderColor, border.alpha > 0, !bounds.isEmpty {
       var band = roundedBounds
-      let inner = bounds.insetBy(dx: layer.borderWidth, dy: layer.borderWidth)
+      let inner = bounds.insetBy(dx: p.borderWidth, dy: p.borderWidth)
       if !inner.isEmpty {
         band.addPath(
-          Path(
-            roundedRect: inner, cornerRadius: Swift.max(0, layer.cornerRadius - layer.borderWidth)))
+          Path(roundedRect: inner, cornerRadius: Swift.max(0, p.cornerRadius - p.borderWidth)))
       }
       canvas.fill(band, with: border, rule: .evenOdd)
     }
@@ -291,7 +297,9 @@ public struct LayerRenderer: Sendable {
     canvas.fill(shape, gradient: geometry, stops: stops)
   }
 
-  private func drawShape(_ shape: ShapeLayer, in canvas: Canvas) {
+  private func drawShape(_ layer: ShapeLayer, in canvas: Canvas) {
+    // One read of the shape's properties: each accessor of a shape layer copies them all.
+    let shape = layer.storage.shape
     guard let path = shape.path, !path.isEmpty else { return }
     guard shape.pathOperation == .none else {
       return drawCombinedShape(shape, path: path, in: canvas)

@@ -1,0 +1,16 @@
+import Geometry
+
+/// The 3D properties every layer has and most leave at their defaults (see `Layer`'s accessors
+/// for what each means): part of `LayerProperties`, behind a shared reference (`SharedValue`), so
+/// that a plain layer's storage does not carry a second 4 x 4 transform.
+package struct LayerDepth: Hashable, Sendable {
+  /// The transform applied to each sublayer, about the layer's anchor point (default identity).
+  var sublayerTransform: Transform3D = .identity
+  /// The anchor point's z, in points (default 0).
+  var anchorPointZ: Double = 0
+  /// Whether the layer shows seen from behind (default true).
+  var isDoubleSided: Bool = true
+
+  /// The defaults, in the one reference every layer without 3D extras shares.
+  static let defaults = SharedValue(LayerDepth())
+}
