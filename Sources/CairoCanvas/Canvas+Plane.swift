@@ -266,20 +266,37 @@ struct GradientRamp {
         let n0 = (u0 * dx + v0 * dy - w0 * (start.x * dx + start.y * dy)) / length2
         let n1 = (du * dx + dv * dy - dw * (start.x * dx + start.y * dy)) / length2
         fillRatio(row, count: count, n0: n0, n1: n1, w0: w0, dw: dw, table: table)
-      case .radial(let center, let radii):
+      case .radial(let center, let radii, let focus):
         guard radii.width > 0, radii.height > 0 else {
           for k in 0..<count { row[k] = table[table.count - 1] }
           return
         }
+        // In the unit circle's space: the focus (kept within 0.99 of the edge, as flat), and
+        // location |p − f| / s where f + s (p − f) / |p − f| is on the circle.
+        var fx = ((focus ?? center).x - center.x) / radii.width
+        var fy = ((focus ?? center).y - center.y) / radii.height
+        let length = (fx * fx + fy * fy).squareRoot()
+        if !length.isFinite {
+          (fx, fy) = (0, 0)
+        } else if length > 0.99 {
+          (fx, fy) = (fx * 0.99 / length, fy * 0.99 / length)
+        }
+        let inside = 1 - (fx * fx + fy * fy)
         for k in 0..<count {
           let w = w0 + Double(k) * dw
           guard w > 0 else {
             row[k] = 0
             continue
           }
-          let ex = ((u0 + Double(k) * du) / w - center.x) / radii.width
-          let ey = ((v0 + Double(k) * dv) / w - center.y) / radii.height
-          row[k] = table[index((ex * ex + ey * ey).squareRoot())]
+          let ex = ((u0 + Double(k) * du) / w - center.x) / radii.width - fx
+          let ey = ((v0 + Double(k) * dv) / w - center.y) / radii.height - fy
+          let distance = (ex * ex + ey * ey).squareRoot()
+          guard distance > 0 else {
+            row[k] = table[0]
+            continue
+          }
+          let b = (fx * ex + fy * ey) / distance
+          row[k] = table[index(distance / (-b + (b * b + inside).squareRoot()))]
         }
       case .conic(let center, let angle):
         fillConic(row, count: count, x: x, y: y, center: center, angle: angle, fromDevice: f)
