@@ -15,7 +15,7 @@ extension LayerRenderer {
   /// operand bounds the result, by removing the others' insides (union, and the first operand
   /// of a subtraction), or keeping only their insides (intersection, and the first operand
   /// for the subtracted ones); with exclusion every outline bounds the result.
-  func drawCombinedShape(_ shape: ShapeLayer, path: Path, in canvas: Canvas) {
+  func drawCombinedShape(_ shape: ShapeProperties, path: Path, in canvas: Canvas) {
     let operands = path.subpaths
     let operation = shape.pathOperation
     let rule = shape.fillRule
