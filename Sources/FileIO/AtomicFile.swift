@@ -330,16 +330,23 @@ extension AtomicFile {
 }
 
 extension AtomicFile {
-  /// Creates `path` as a folder if it does not exist (its parent must).
+  /// Creates `path` as a folder if it does not exist (its parent must). Safe to call from
+  /// several threads or processes at once: a folder another one made first is accepted.
   public static func makeFolder(_ path: String) throws(FileError) {
     var info = stat()
-    if stat(path, &info) == 0 {
+    func existingFolder() throws(FileError) -> Bool {
+      guard stat(path, &info) == 0 else { return false }
       guard (info.st_mode & S_IFMT) == S_IFDIR else {
         throw FileError(path: path, reason: "exists and is not a folder")
       }
-      return
+      return true
     }
-    guard mkdir(path, 0o755) == 0 else { throw FileError(path: path, reason: lastError()) }
+    if try existingFolder() { return }
+    guard mkdir(path, 0o755) == 0 else {
+      // Made by someone else between the check and here (batch jobs writing into one folder).
+      if errno == EEXIST, try existingFolder() { return }
+      throw FileError(path: path, reason: lastError())
+    }
   }
 
   /// The names of the entries of `folder` that end with `suffix` and do not start with a dot,

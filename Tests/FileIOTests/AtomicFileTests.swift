@@ -1,5 +1,7 @@
+import Dispatch
 import FileIO
 import Glibc
+import Synchronization
 import Testing
 
 func temporaryFolder() -> String {
@@ -22,6 +24,21 @@ func entries(of folder: String) -> [String] {
 
 @Suite struct AtomicFileTests {
   let folder = temporaryFolder()
+
+  /// Batch jobs make the same output folder at once: whoever loses the race accepts the
+  /// winner's folder instead of failing with "File exists".
+  @Test func manyThreadsMakingOneFolderAllSucceed() throws {
+    for round in 0..<20 {
+      let folder = temporaryFolder() + "/made-\(round)"
+      let failures = Mutex(0)
+      DispatchQueue.concurrentPerform(iterations: 8) { _ in
+        do { try AtomicFile.makeFolder(folder) } catch { failures.withLock { $0 += 1 } }
+      }
+      #expect(failures.withLock { $0 } == 0)
+      var info = stat()
+      #expect(stat(folder, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR)
+    }
+  }
 
   @Test func writesAndReadsWholeFiles() throws {
     let path = folder + "/a.bin"
