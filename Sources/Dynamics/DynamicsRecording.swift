@@ -38,8 +38,12 @@ package final class DynamicsRecording: Sendable {
       }
     }
 
-    /// Each body's state after `step` steps, stepping the world first as far as needed.
-    mutating func states(after step: Int, taken: inout Int) -> [DynamicItemState] {
+    /// Each body's state after `step` steps, stepping the world first as far as needed, and
+    /// the step they are for: fewer than `step` when the world's collision work passed
+    /// `workLimit` before it got there.
+    mutating func states(
+      after step: Int, workLimit: Int, taken: inout Int
+    ) -> (states: [DynamicItemState], step: Int) {
       // Room for every state up to `step` before stepping (at least doubling, so that frames
       // asked for one after another still grow it geometrically): the steps then append into
       // one contiguous buffer, with no regrowth or copy along the way.
@@ -47,13 +51,14 @@ package final class DynamicsRecording: Sendable {
       if world.step < step, !overflow, states.capacity < needed {
         states.reserveCapacity(Swift.max(needed, 2 * states.capacity))
       }
-      while world.step < step {
+      while world.step < step, world.work <= workLimit {
         world.stepOnce()
         taken += 1
         record()
       }
-      let start = step * bodyCount
-      return Array(states[start..<start + bodyCount])
+      let reached = Swift.min(step, world.step)
+      let start = reached * bodyCount
+      return (Array(states[start..<start + bodyCount]), reached)
     }
   }
 
@@ -64,8 +69,14 @@ package final class DynamicsRecording: Sendable {
 
   private let store = Locked(Store())
 
-  /// Creates an empty recording.
-  package init() {}
+  /// The collision work each simulation may do (`DynamicAnimator.maximumCollisionWork`).
+  let workLimit: Int
+
+  /// Creates an empty recording whose simulations stop after `workLimit` units of collision
+  /// work (tests give a small one).
+  package init(workLimit: Int = DynamicAnimator.maximumCollisionWork) {
+    self.workLimit = workLimit
+  }
 
   /// How many solver steps every simulation in the recording has taken together.
   package var stepsTaken: Int { store.withLock { $0.stepsTaken } }
@@ -79,11 +90,12 @@ package final class DynamicsRecording: Sendable {
   }
 
   /// Each body's state after `step` steps of the simulation under `key` (which `add` put there),
-  /// stepping it first if nobody has asked for that step before.
-  func states(key: String, step: Int) -> [DynamicItemState] {
-    store.withLock { store -> [DynamicItemState] in
+  /// stepping it first if nobody has asked for that step before, and the step they are for
+  /// (earlier when the simulation ran out of collision work).
+  func states(key: String, step: Int) -> (states: [DynamicItemState], step: Int) {
+    store.withLock { store -> ([DynamicItemState], Int) in
       var taken = 0
-      let states = store.simulations[key]!.states(after: step, taken: &taken)
+      let states = store.simulations[key]!.states(after: step, workLimit: workLimit, taken: &taken)
       store.stepsTaken += taken
       return states
     }

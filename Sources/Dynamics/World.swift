@@ -76,6 +76,8 @@ final class World {
   private var placedAt: [Int] = []
   private var leftEdges: [Double] = []
   private var reachBuffer: [Double] = []
+  /// The collision work done so far: bodies, candidate pairs and contacts, summed over steps.
+  private(set) var work = 0
   private var lowEdges: [Double] = []
   /// Bodies sorted by the low edge of their reach in y, for steps swept on y.
   private var sweepOrderY: [Int]
@@ -303,6 +305,8 @@ final class World {
         }
       }
     }
+    // Collision work: a body, a candidate pair or a contact each cost about the same to solve.
+    work &+= bodies.count + pairs.count + contacts.count
     return contacts
   }
 

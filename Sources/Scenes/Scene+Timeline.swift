@@ -4,6 +4,11 @@ import Geometry
 
 /// Why a scene could not show a time.
 public enum SceneError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// A number of seconds as a message shows it: whole numbers without a fraction.
+  static func text(_ x: Double) -> String {
+    x == x.rounded() && x.magnitude < 1e15 ? "\(Int(x))" : "\(x)"
+  }
+
   /// The scene's timeline has already run past `requested` and the scene has no builder to
   /// make a replica that shows it (events mutate the model, which only moves forward).
   case timeWentBackwards(current: Double, requested: Double)
@@ -17,6 +22,10 @@ public enum SceneError: Error, Hashable, Sendable, CustomStringConvertible {
   /// The scene simulates (dynamics, timeline events or display-link hooks) and `requested` is
   /// past `Scene.maximumSimulatedTime`: reaching it would step the simulation for hours.
   case simulatedTimeTooLong(requested: Double, limit: Double)
+  /// The scene's dynamics did `DynamicAnimator.maximumCollisionWork` before reaching
+  /// `requested` (seconds), at `reached`: so many items in contact for so long would take
+  /// many minutes to simulate.
+  case simulationTooCostly(requested: Double, reached: Double)
 
   /// A one-line message.
   public var description: String {
@@ -31,10 +40,14 @@ public enum SceneError: Error, Hashable, Sendable, CustomStringConvertible {
       return "the scene could not be built again: \(message)"
     case .invalidAnimation(let error):
       return error.description
+    case .simulationTooCostly(let requested, let reached):
+      let shown = SceneError.text((reached * 100).rounded(.down) / 100)
+      return "the dynamics reach only \(shown) s of the \(SceneError.text(requested)) s asked "
+        + "for within the limit of \(DynamicAnimator.maximumCollisionWork / 1_000_000) million "
+        + "units of collision work (an item, a pair tested or a contact per step): too many "
+        + "items in contact for too long; use fewer items or a shorter time"
     case .simulatedTimeTooLong(let requested, let limit):
-      func text(_ x: Double) -> String {
-        x == x.rounded() && x.magnitude < 1e15 ? "\(Int(x))" : "\(x)"
-      }
+      let text = SceneError.text
       return "the time \(text(requested)) s is past the limit of \(text(limit)) s for a scene that "
         + "simulates (dynamics, timeline events or display-link hooks step through every instant "
         + "before it)"
@@ -116,7 +129,7 @@ extension Scene {
     }
     if time < modelTime {
       if !hasTimeline {
-        dynamicAnimatorIfUsed?.advance(to: time)  // looked up in the recording
+        try advanceDynamics(to: time)  // looked up in the recording
         return
       }
       throw .timeWentBackwards(current: modelTime, requested: time)
@@ -136,18 +149,28 @@ extension Scene {
       if tickDue {
         nextTick += 1
         // Hooks see the simulation as it is at their time (to draw ropes to moving balls).
-        dynamicAnimatorIfUsed?.advance(to: tick)
+        try advanceDynamics(to: tick)
         for hook in displayLinkHooks { hook(tick) }
         continue
       }
       guard let i = eventIndex else { break }
       let t = timeline[i].nextTime
       timeline[i].occurrence += 1
-      dynamicAnimatorIfUsed?.advance(to: t)
+      try advanceDynamics(to: t)
       timeline[i].action(t)
     }
     modelTime = time
-    dynamicAnimatorIfUsed?.advance(to: time)
+    try advanceDynamics(to: time)
+  }
+
+  /// Moves the dynamics to `time`, refusing it when the simulation runs out of collision work
+  /// on the way.
+  private func advanceDynamics(to time: Double) throws(SceneError) {
+    guard let animator = dynamicAnimatorIfUsed else { return }
+    animator.advance(to: time)
+    if animator.reachedWorkLimit {
+      throw .simulationTooCostly(requested: time, reached: animator.elapsedTime)
+    }
   }
 }
 

@@ -43,3 +43,42 @@ import Testing
     #expect(pairs(w.findContacts()) == onX)
   }
 }
+
+/// A simulation that would take many minutes stops at its collision-work limit, and a scene
+/// refuses the time it could not reach (README, Limits).
+@Suite struct CollisionWorkTests {
+  /// `count` boxes dropped into a 200 x 200 box: they pile up and stay in contact.
+  func pile(_ count: Int, workLimit: Int) -> (DynamicAnimator, [Ball]) {
+    let balls = (0..<count).map {
+      Ball(Point(20 + Double($0 % 16) * 10, 20 + Double($0 / 16) * 10), size: 8)
+    }
+    let animator = DynamicAnimator(
+      referenceBounds: Rect(0, 0, 200, 200), recording: DynamicsRecording(workLimit: workLimit))
+    animator.addBehavior(GravityBehavior(items: balls))
+    let collision = CollisionBehavior(items: balls)
+    collision.translatesReferenceBoundsIntoBoundary = true
+    animator.addBehavior(collision)
+    return (animator, balls)
+  }
+
+  @Test func aSimulationStopsAtItsWorkLimitAndSaysSo() throws {
+    let (animator, _) = pile(200, workLimit: 200_000)
+    animator.advance(to: 0.1)
+    #expect(!animator.reachedWorkLimit)
+    animator.advance(to: 60)
+    #expect(animator.reachedWorkLimit)
+    #expect(animator.elapsedTime > 0.1 && animator.elapsedTime < 60)
+    // Earlier times are still shown, from the recording.
+    animator.advance(to: 0.05)
+    #expect(!animator.reachedWorkLimit && animator.elapsedTime == 12.0 / 240)
+  }
+
+  @Test func theSameSimulationWithinTheLimitIsUnchanged() throws {
+    let (limited, a) = pile(60, workLimit: 100_000_000)
+    let (plain, b) = pile(60, workLimit: DynamicAnimator.maximumCollisionWork)
+    limited.advance(to: 2)
+    plain.advance(to: 2)
+    #expect(!limited.reachedWorkLimit)
+    for (x, y) in zip(a, b) { #expect(limited.state(of: x) == plain.state(of: y)) }
+  }
+}
