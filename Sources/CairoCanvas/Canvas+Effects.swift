@@ -15,6 +15,18 @@ public enum GradientGeometry: Hashable, Sendable {
   case conic(center: Point, angle: Double)
 }
 
+extension GradientGeometry {
+  /// A radial gradient's focus in the space where its ellipse is the unit circle, kept within
+  /// 0.99 of the edge (a focus not given, or not finite, is the centre).
+  static func unitFocus(center: Point, radii: Size, focus: Point?) -> (x: Double, y: Double) {
+    let fx = ((focus ?? center).x - center.x) / radii.width
+    let fy = ((focus ?? center).y - center.y) / radii.height
+    let length = (fx * fx + fy * fy).squareRoot()
+    guard length.isFinite else { return (0, 0) }
+    return length > 0.99 ? (fx * 0.99 / length, fy * 0.99 / length) : (fx, fy)
+  }
+}
+
 /// One stop of a gradient: a location 0...1 and its color (straight alpha).
 public struct GradientStop: Hashable, Sendable {
   /// Where the color sits, 0...1.
@@ -65,15 +77,7 @@ extension Canvas {
         fillWithoutRecording(path, stops.last!.color)
         return
       }
-      // The focus in the unit circle's space, kept inside it.
-      var fx = ((focus ?? center).x - center.x) / radii.width
-      var fy = ((focus ?? center).y - center.y) / radii.height
-      let length = (fx * fx + fy * fy).squareRoot()
-      if !length.isFinite {
-        (fx, fy) = (0, 0)
-      } else if length > 0.99 {
-        (fx, fy) = (fx * 0.99 / length, fy * 0.99 / length)
-      }
+      let (fx, fy) = GradientGeometry.unitFocus(center: center, radii: radii, focus: focus)
       let pattern = cairo_pattern_create_radial(fx, fy, 0, 0, 0, 1)!
       var m = cairo_matrix_t()
       cairo_matrix_init_scale(&m, 1 / radii.width, 1 / radii.height)

@@ -271,16 +271,9 @@ struct GradientRamp {
           for k in 0..<count { row[k] = table[table.count - 1] }
           return
         }
-        // In the unit circle's space: the focus (kept within 0.99 of the edge, as flat), and
-        // location |p − f| / s where f + s (p − f) / |p − f| is on the circle.
-        var fx = ((focus ?? center).x - center.x) / radii.width
-        var fy = ((focus ?? center).y - center.y) / radii.height
-        let length = (fx * fx + fy * fy).squareRoot()
-        if !length.isFinite {
-          (fx, fy) = (0, 0)
-        } else if length > 0.99 {
-          (fx, fy) = (fx * 0.99 / length, fy * 0.99 / length)
-        }
+        // In the unit circle's space, with focus f: location |p − f| / s, where
+        // f + s (p − f) / |p − f| is on the circle.
+        let (fx, fy) = GradientGeometry.unitFocus(center: center, radii: radii, focus: focus)
         let inside = 1 - (fx * fx + fy * fy)
         for k in 0..<count {
           let w = w0 + Double(k) * dw

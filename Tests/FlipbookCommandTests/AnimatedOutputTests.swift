@@ -21,11 +21,7 @@ import Testing
     return path
   }
 
-  func run(_ arguments: [String]) -> (status: Int32, errors: String) {
-    var errors = ""
-    let status = FlipbookTool.run(arguments, standardError: { errors += $0 + "\n" })
-    return (status, errors)
-  }
+  func run(_ arguments: [String]) -> (status: Int32, errors: String) { runFlipbook(arguments) }
 
   static let common = ["--to", "0.6", "--fps", "10", "--scale", "0.303125", "--quiet"]  // 97 x 97
 

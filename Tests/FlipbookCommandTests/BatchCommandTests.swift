@@ -43,11 +43,7 @@ import Testing
     try AtomicFile.write(png, to: folder + "/in/img/q.png")
   }
 
-  func run(_ arguments: [String]) -> (status: Int32, errors: String) {
-    var errors = ""
-    let status = FlipbookTool.run(arguments, standardError: { errors += $0 + "\n" })
-    return (status, errors)
-  }
+  func run(_ arguments: [String]) -> (status: Int32, errors: String) { runFlipbook(arguments) }
 
   func manifest(_ outdir: String, _ name: String = "manifest.json") throws -> Manifest {
     try Manifest.read(folder + "/" + outdir + "/" + name)

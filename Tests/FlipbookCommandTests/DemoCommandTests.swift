@@ -9,11 +9,7 @@ import Testing
 @Suite struct DemoCommandTests {
   let folder = FixtureFiles.temporaryFolder()
 
-  func run(_ arguments: [String]) -> (status: Int32, errors: String) {
-    var errors = ""
-    let status = FlipbookTool.run(arguments, standardError: { errors += $0 + "\n" })
-    return (status, errors)
-  }
+  func run(_ arguments: [String]) -> (status: Int32, errors: String) { runFlipbook(arguments) }
 
   @Test func listPrintsANameAndADescriptionPerLine() throws {
     let result = try Tools.run(Tools.flipbook, ["demo", "--list"])

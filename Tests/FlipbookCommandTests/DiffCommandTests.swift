@@ -10,11 +10,7 @@ import Testing
   let folder = FixtureFiles.temporaryFolder()
   static let goldens = FixtureFiles.root + "/goldens"
 
-  func run(_ arguments: [String]) -> (status: Int32, errors: String) {
-    var errors = ""
-    let status = FlipbookTool.run(arguments, standardError: { errors += $0 + "\n" })
-    return (status, errors)
-  }
+  func run(_ arguments: [String]) -> (status: Int32, errors: String) { runFlipbook(arguments) }
 
   @Test func aPNGMatchesItselfAndNotAnotherFrame() throws {
     let cat = Self.goldens + "/cat.png", later = Self.goldens + "/cat@0.5.png"

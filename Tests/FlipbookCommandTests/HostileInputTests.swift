@@ -11,11 +11,7 @@ import Testing
   static let scenes = FixtureFiles.root + "/scenes"
   let folder = FixtureFiles.temporaryFolder()
 
-  func run(_ arguments: [String]) -> (status: Int32, errors: String) {
-    var errors = ""
-    let status = FlipbookTool.run(arguments, standardError: { errors += $0 + "\n" })
-    return (status, errors)
-  }
+  func run(_ arguments: [String]) -> (status: Int32, errors: String) { runFlipbook(arguments) }
 
   @Test func negativeNumbersReachTheirOptionAndGetItsRange() {
     let fps = run(["render", Self.scenes + "/spinner.json", "-o", folder + "/s.gif", "--fps", "-1"])

@@ -13,11 +13,7 @@ import Testing
   static let kinds = FixtureFiles.root + "/scenes/animation-kinds.json"
   static let transparent = FixtureFiles.root + "/scenes/visibility-transparent.json"
 
-  func run(_ arguments: [String]) -> (status: Int32, errors: String) {
-    var errors = ""
-    let status = FlipbookTool.run(arguments, standardError: { errors += $0 + "\n" })
-    return (status, errors)
-  }
+  func run(_ arguments: [String]) -> (status: Int32, errors: String) { runFlipbook(arguments) }
 
   @Test func usageErrorsExitWith2() {
     #expect(run(["render", Self.radar, "-o", folder + "/x.tiff"]).status == 2)
