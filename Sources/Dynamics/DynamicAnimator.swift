@@ -31,7 +31,8 @@ public final class DynamicAnimator {
   public static let stepsPerSecond = World.stepsPerSecond
 
   /// The most collision work one simulation may do: 150,000,000 units, where each step costs
-  /// one unit per item, per pair of items near enough to be tested and per contact (about six
+  /// one unit per item, per pair of items and per item and boundary segment tested, and per
+  /// contact (about six
   /// million units a second of solving: some 25 s for a pile of 5,000 items in contact, while
   /// 1,000 items falling into a pile for 10 s need about 45 million). Past it the
   /// simulation stops: `reachedWorkLimit` turns true, and a `Scene` refuses the time with
@@ -41,6 +42,11 @@ public final class DynamicAnimator {
   /// Whether the last `advance(to:)` stopped short of its time because the simulation did
   /// `maximumCollisionWork`; the states are then those of the last step it reached.
   public private(set) var reachedWorkLimit = false
+
+  /// Whether the last `advance(to:)` stopped short of its time because an item's position or
+  /// angle stopped being a finite number (values so extreme that the solver overflowed); the
+  /// states are those of the step where it happened.
+  public private(set) var diverged = false
 
   /// The reference bounds: the coordinate space, and the boundary a collision behavior's
   /// `translatesReferenceBoundsIntoBoundary` adds.
@@ -116,9 +122,11 @@ public final class DynamicAnimator {
       step = target
       let (reached, reachedStep) = recording.states(key: simulation, step: target)
       (states, step) = (reached, reachedStep)
-      reachedWorkLimit = reachedStep < target
+      let short = reachedStep < target
+      diverged = short && recording.diverged(key: simulation)
+      reachedWorkLimit = short && !diverged
     } else {
-      reachedWorkLimit = false
+      (reachedWorkLimit, diverged) = (false, false)
     }
   }
 

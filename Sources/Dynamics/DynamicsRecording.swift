@@ -51,7 +51,7 @@ package final class DynamicsRecording: Sendable {
       if world.step < step, !overflow, states.capacity < needed {
         states.reserveCapacity(Swift.max(needed, 2 * states.capacity))
       }
-      while world.step < step, world.work <= workLimit {
+      while world.step < step, world.work <= workLimit, !world.diverged {
         world.stepOnce()
         taken += 1
         record()
@@ -99,6 +99,11 @@ package final class DynamicsRecording: Sendable {
       store.stepsTaken += taken
       return states
     }
+  }
+
+  /// Whether the simulation under `key` stopped because its values overflowed.
+  func diverged(key: String) -> Bool {
+    store.withLock { $0.simulations[key]?.world.diverged ?? false }
   }
 
   /// A key naming `parts` by value: equal keys mean equal values (doubles compared by bits).

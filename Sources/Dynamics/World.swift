@@ -78,6 +78,9 @@ final class World {
   private var reachBuffer: [Double] = []
   /// The collision work done so far: bodies, candidate pairs and contacts, summed over steps.
   private(set) var work = 0
+  /// Whether a body's position or angle stopped being a finite number (extreme velocities,
+  /// forces or spring constants overflowed).
+  private(set) var diverged = false
   private var lowEdges: [Double] = []
   /// Bodies sorted by the low edge of their reach in y, for steps swept on y.
   private var sweepOrderY: [Int]
@@ -99,8 +102,10 @@ final class World {
       }
     }
     itemGroupMasks = masks
-    sweepOrder = Array(bodies.indices)
-    sweepOrderY = Array(bodies.indices)
+    // Only bodies that collide with other bodies are swept: the others never make a pair.
+    let swept = manyGroups ? Array(bodies.indices) : bodies.indices.filter { masks[$0] != 0 }
+    sweepOrder = swept
+    sweepOrderY = swept
     firePushes(at: 0)
   }
 
@@ -177,6 +182,13 @@ final class World {
     projectRigidJoints(starts: starts)
     pushOutOverlaps(contacts)
     step += 1
+    // Values so extreme that the solver's arithmetic overflowed: stop here (the recording
+    // refuses to go on, and a scene names the time).
+    if !diverged {
+      diverged = bodies.contains {
+        !($0.position.x.isFinite && $0.position.y.isFinite && $0.angle.isFinite)
+      }
+    }
   }
 
   // MARK: Contacts
@@ -225,6 +237,8 @@ final class World {
     var pairs = pairBuffer
     pairs.removeAll(keepingCapacity: true)
     defer { pairBuffer = pairs }
+    // Pairs the sweep looked at and item-boundary tests made: the work this step does.
+    var tested = 0
     func right(_ i: Int) -> Double {
       bodies[i].position.x + bodies[i].boundingRadius + 1 + 2 * reach[i] + 400 * h
     }
@@ -250,6 +264,7 @@ final class World {
           let j = sweepOrderY[y]
           y += 1
           if low[j] > high { break }
+          tested &+= 1
           let (first, second) = (left[i], i) < (left[j], j) ? (i, j) : (j, i)
           guard left[second] <= right(first), collide(i, j) else { continue }
           pairs.append((Swift.min(i, j), Swift.max(i, j)))
@@ -267,6 +282,7 @@ final class World {
           let j = sweepOrder[y]
           y += 1
           if left[j] > rightA { break }
+          tested &+= 1
           guard nearInY(i, j), collide(i, j) else { continue }
           pairs.append((Swift.min(i, j), Swift.max(i, j)))
         }
@@ -291,6 +307,7 @@ final class World {
         let minX = Swift.min(from.x, to.x), maxX = Swift.max(from.x, to.x)
         let minY = Swift.min(from.y, to.y), maxY = Swift.max(from.y, to.y)
         var segment: Placed? = nil
+        tested &+= group.members.count
         for i in group.members where !bodies[i].isStatic {
           let a = bodies[i]
           let margin = 1 + (a.velocity.length + abs(a.angularVelocity) * a.boundingRadius) * h
@@ -305,8 +322,8 @@ final class World {
         }
       }
     }
-    // Collision work: a body, a candidate pair or a contact each cost about the same to solve.
-    work &+= bodies.count + pairs.count + contacts.count
+    // Collision work: a body, a pair or boundary looked at, or a contact.
+    work &+= bodies.count + tested + contacts.count
     return contacts
   }
 

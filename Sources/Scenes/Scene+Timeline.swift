@@ -26,6 +26,9 @@ public enum SceneError: Error, Hashable, Sendable, CustomStringConvertible {
   /// `requested` (seconds), at `reached`: so many items in contact for so long would take
   /// many minutes to simulate.
   case simulationTooCostly(requested: Double, reached: Double)
+  /// The scene's dynamics overflowed at `reached` seconds (an item's position stopped being a
+  /// finite number) before `requested`.
+  case simulationDiverged(requested: Double, reached: Double)
 
   /// A one-line message.
   public var description: String {
@@ -40,12 +43,18 @@ public enum SceneError: Error, Hashable, Sendable, CustomStringConvertible {
       return "the scene could not be built again: \(message)"
     case .invalidAnimation(let error):
       return error.description
+    case .simulationDiverged(let requested, let reached):
+      let shown = SceneError.text((reached * 100).rounded(.down) / 100)
+      return "the dynamics overflow at \(shown) s, before the \(SceneError.text(requested)) s "
+        + "asked for: an item's position is no longer a finite number (velocities, forces, "
+        + "frequencies or friction too large)"
     case .simulationTooCostly(let requested, let reached):
       let shown = SceneError.text((reached * 100).rounded(.down) / 100)
       return "the dynamics reach only \(shown) s of the \(SceneError.text(requested)) s asked "
         + "for within the limit of \(DynamicAnimator.maximumCollisionWork / 1_000_000) million "
-        + "units of collision work (an item, a pair tested or a contact per step): too many "
-        + "items in contact for too long; use fewer items or a shorter time"
+        + "units of collision work (per step: each item, pair of items or item and boundary "
+        + "segment tested, and contact): too many colliding items or boundary segments for so "
+        + "long; use fewer, or a shorter time"
     case .simulatedTimeTooLong(let requested, let limit):
       let text = SceneError.text
       return "the time \(text(requested)) s is past the limit of \(text(limit)) s for a scene that "
@@ -168,6 +177,9 @@ extension Scene {
   private func advanceDynamics(to time: Double) throws(SceneError) {
     guard let animator = dynamicAnimatorIfUsed else { return }
     animator.advance(to: time)
+    if animator.diverged {
+      throw .simulationDiverged(requested: time, reached: animator.elapsedTime)
+    }
     if animator.reachedWorkLimit {
       throw .simulationTooCostly(requested: time, reached: animator.elapsedTime)
     }

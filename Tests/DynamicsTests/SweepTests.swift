@@ -82,3 +82,25 @@ import Testing
     for (x, y) in zip(a, b) { #expect(limited.state(of: x) == plain.state(of: y)) }
   }
 }
+
+/// Values so extreme that the solver overflows stop the simulation instead of drawing nothing.
+@Suite struct DivergenceTests {
+  @Test func anOverflowingSimulationStopsAndSaysSo() {
+    let ball = Ball(Point(100, 100), size: 10)
+    let animator = DynamicAnimator(referenceBounds: Rect(0, 0, 200, 200))
+    let push = PushBehavior(items: [ball], mode: .instantaneous)
+    push.magnitude = .greatestFiniteMagnitude  // 100 × magnitude overflows
+    animator.addBehavior(push)
+    animator.advance(to: 1)
+    #expect(animator.diverged && !animator.reachedWorkLimit)
+    #expect(animator.elapsedTime < 1)
+  }
+
+  @Test func ordinarySimulationsDoNotDiverge() {
+    let ball = Ball(Point(100, 100), size: 10)
+    let animator = DynamicAnimator(referenceBounds: Rect(0, 0, 200, 200))
+    animator.addBehavior(GravityBehavior(items: [ball]))
+    animator.advance(to: 1)
+    #expect(!animator.diverged && animator.elapsedTime == 1)
+  }
+}
