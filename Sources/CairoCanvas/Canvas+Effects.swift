@@ -183,23 +183,9 @@ extension Canvas {
     let m = deviceTransform
     guard let inverse = m.inverted else { return }
     let pixelsPerPoint = abs(m.a * m.d - m.b * m.c).squareRoot()
-    // A table of colors by location, fine enough that neighbouring entries differ by < 1 level.
-    let tableSize = 4096
-    let table: [(Double, Double, Double, Double)] = (0..<tableSize).map {
-      let c = Canvas.color(at: Double($0) / Double(tableSize - 1), stops: stops)
-      return (c.red * c.alpha, c.green * c.alpha, c.blue * c.alpha, c.alpha)
-    }
+    let ramp = GradientRamp(stops, conic: true)
     func location(_ ux: Double, _ uy: Double) -> Double {
-      var a = atan2(uy - center.y, ux - center.x) - angle
-      a = a.truncatingRemainder(dividingBy: 2 * .pi)
-      if a < 0 { a += 2 * .pi }
-      return a / (2 * .pi)
-    }
-    func sample(_ t: Double) -> (Double, Double, Double, Double) {
-      // Points that overflow make the angle NaN: such a gradient shows its first color.
-      guard t.isFinite else { return table[0] }
-      return table[
-        Swift.min(tableSize - 1, Swift.max(0, Int((t * Double(tableSize - 1)).rounded())))]
+      GradientRamp.conicLocation(Point(x: ux, y: uy), center: center, angle: angle)
     }
     for py in 0..<h {
       let row = data + py * stride
@@ -217,17 +203,15 @@ extension Canvas {
             for sx in 0..<4 {
               let q = Point(x: dx - 0.375 + Double(sx) * 0.25, y: dy - 0.375 + Double(sy) * 0.25)
                 .applying(inverse)
-              let s = sample(location(q.x, q.y))
+              let s = ramp.color(at: location(q.x, q.y))
               c = (c.0 + s.0 / 16, c.1 + s.1 / 16, c.2 + s.2 / 16, c.3 + s.3 / 16)
             }
           }
         } else {
-          c = sample(t)
+          c = ramp.color(at: t)
         }
-        let b = (UInt32((c.2 * 255).rounded())), g = UInt32((c.1 * 255).rounded())
-        let rr = UInt32((c.0 * 255).rounded()), a = UInt32((c.3 * 255).rounded())
         (row + px * 4).withMemoryRebound(to: UInt32.self, capacity: 1) {
-          $0.pointee = a << 24 | rr << 16 | g << 8 | b
+          $0.pointee = GradientRamp.pack(c)
         }
       }
     }

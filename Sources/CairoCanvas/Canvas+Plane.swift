@@ -83,7 +83,7 @@ extension Canvas {
     let w = maxX - minX, h = maxY - minY
     guard w > 0, h > 0 else { return }
     // Bands of rows, each computed into scratch memory small enough to stay in cache and
-    // composited at once through the outline (set as the clip); every pixel of a band is
+    // composited at once through the outline, clipped to the band; every pixel of a band is
     // written, so the memory needs no clearing.
     let bandRows = Swift.max(1, Swift.min(h, Canvas.gradientBandBytes / (w * 4)))
     guard let data = scratchPixels.memory(bytes: w * bandRows * 4) else { return }
@@ -212,9 +212,10 @@ struct GradientRamp {
       let location = Double(e) / Double(n - 1)
       while i + 1 < stops.count && stops[i + 1].location < location { i += 1 }
       let c: Color
-      if location <= stops[0].location || stops.count == 1 {
+      // As `Canvas.color(at:stops:)`: the end colors beyond the ends.
+      if location <= stops[0].location {
         c = stops[0].color
-      } else if i + 1 >= stops.count {
+      } else if location >= stops[stops.count - 1].location {
         c = stops[stops.count - 1].color
       } else {
         let a = stops[i], b = stops[i + 1]
@@ -226,6 +227,18 @@ struct GradientRamp {
     }
     self.packed = packed
     self.colors = conic ? colors : []
+  }
+
+  /// The premultiplied color of location `t` (clamped to 0...1; not a number: the first).
+  func color(at t: Double) -> (Double, Double, Double, Double) { colors[index(t)] }
+
+  /// A conic gradient's location at `p`: the angle about `center` from `angle`, clockwise on
+  /// screen, as a fraction of a turn (0..<1).
+  static func conicLocation(_ p: Point, center: Point, angle: Double) -> Double {
+    var a = atan2(p.y - center.y, p.x - center.x) - angle
+    a = a.truncatingRemainder(dividingBy: 2 * .pi)
+    if a < 0 { a += 2 * .pi }
+    return a / (2 * .pi)
   }
 
   /// A premultiplied color (components 0...1) as Cairo's ARGB32, each rounded to a level.
@@ -374,10 +387,7 @@ struct GradientRamp {
     angle: Double, fromDevice f: Homography
   ) {
     func location(_ p: Point) -> Double {
-      var a = atan2(p.y - center.y, p.x - center.x) - angle
-      a = a.truncatingRemainder(dividingBy: 2 * .pi)
-      if a < 0 { a += 2 * .pi }
-      return a / (2 * .pi)
+      GradientRamp.conicLocation(p, center: center, angle: angle)
     }
     for k in 0..<count {
       let dx = x + Double(k), dy = y
@@ -402,7 +412,7 @@ struct GradientRamp {
       for sy in 0..<4 {
         for sx in 0..<4 {
           let q = Point(x: dx - 0.375 + Double(sx) * 0.25, y: dy - 0.375 + Double(sy) * 0.25)
-          let s = f.apply(q).map { colors[index(location($0))] } ?? (0, 0, 0, 0)
+          let s = f.apply(q).map { color(at: location($0)) } ?? (0, 0, 0, 0)
           c = (c.0 + s.0 / 16, c.1 + s.1 / 16, c.2 + s.2 / 16, c.3 + s.3 / 16)
         }
       }

@@ -225,12 +225,12 @@ final class World {
     left.removeAll(keepingCapacity: true)
     var reach = reachBuffer
     reach.removeAll(keepingCapacity: true)
-    var spread = (minX: Double.infinity, maxX: -Double.infinity)
+    var spreadX = (min: Double.infinity, max: -Double.infinity)
     var spreadY = (min: Double.infinity, max: -Double.infinity)
     for b in bodies {
       left.append(b.position.x - b.boundingRadius)
       reach.append(b.velocity.length * h + abs(b.angularVelocity) * b.boundingRadius * h)
-      spread = (Swift.min(spread.minX, b.position.x), Swift.max(spread.maxX, b.position.x))
+      spreadX = (Swift.min(spreadX.min, b.position.x), Swift.max(spreadX.max, b.position.x))
       spreadY = (Swift.min(spreadY.min, b.position.y), Swift.max(spreadY.max, b.position.y))
     }
     defer { (leftEdges, reachBuffer) = (left, reach) }
@@ -242,51 +242,52 @@ final class World {
     func right(_ i: Int) -> Double {
       bodies[i].position.x + bodies[i].boundingRadius + 1 + 2 * reach[i] + 400 * h
     }
-    func nearInY(_ i: Int, _ j: Int) -> Bool {
-      abs(bodies[j].position.y - bodies[i].position.y)
-        <= bodies[i].boundingRadius + bodies[j].boundingRadius + 2 + reach[i] + reach[j]
+    /// Sorts `order` by `low` (insertion sort: it changes little between steps), then takes
+    /// each body against the following ones whose `low` is within its `high`, keeping the pairs
+    /// `accept`s and whose items collide.
+    func sweep(
+      _ order: inout [Int], low: [Double], high: (Int) -> Double, accept: (Int, Int) -> Bool
+    ) {
+      World.insertionSort(&order, by: low)
+      for x in order.indices {
+        let i = order[x]
+        let limit = high(i)
+        var y = x + 1
+        while y < order.count {
+          let j = order[y]
+          y += 1
+          if low[j] > limit { break }
+          tested &+= 1
+          guard accept(i, j), collide(i, j) else { continue }
+          pairs.append((Swift.min(i, j), Swift.max(i, j)))
+        }
+      }
     }
-    if sweepOnY ?? (spreadY.max - spreadY.min > 2 * (spread.maxX - spread.minX)) {
-      // Sweep on y over the intervals y ± (radius + reach + 1): they overlap exactly when the
-      // pair is near in y; then the x condition, from the pair's order by left edge.
+    if sweepOnY ?? (spreadY.max - spreadY.min > 2 * (spreadX.max - spreadX.min)) {
+      // On y over the intervals y ± (radius + reach + 1), which overlap exactly when the pair
+      // is near in y; then the x condition, from the pair's order by left edge.
       var low = lowEdges
       low.removeAll(keepingCapacity: true)
       for i in bodies.indices {
         low.append(bodies[i].position.y - bodies[i].boundingRadius - reach[i] - 1)
       }
       defer { lowEdges = low }
-      World.insertionSort(&sweepOrderY, by: low)
-      for x in sweepOrderY.indices {
-        let i = sweepOrderY[x]
-        let high = bodies[i].position.y + bodies[i].boundingRadius + reach[i] + 1
-        var y = x + 1
-        while y < sweepOrderY.count {
-          let j = sweepOrderY[y]
-          y += 1
-          if low[j] > high { break }
-          tested &+= 1
+      sweep(
+        &sweepOrderY, low: low,
+        high: { bodies[$0].position.y + bodies[$0].boundingRadius + reach[$0] + 1 },
+        accept: { i, j in
           let (first, second) = (left[i], i) < (left[j], j) ? (i, j) : (j, i)
-          guard left[second] <= right(first), collide(i, j) else { continue }
-          pairs.append((Swift.min(i, j), Swift.max(i, j)))
-        }
-      }
+          return left[second] <= right(first)
+        })
     } else {
-      // Sweep on x: the order sorted by left edge (insertion sort: it changes little between
-      // steps), each body against the following ones within its reach.
-      World.insertionSort(&sweepOrder, by: left)
-      for x in sweepOrder.indices {
-        let i = sweepOrder[x]
-        let rightA = right(i)
-        var y = x + 1
-        while y < sweepOrder.count {
-          let j = sweepOrder[y]
-          y += 1
-          if left[j] > rightA { break }
-          tested &+= 1
-          guard nearInY(i, j), collide(i, j) else { continue }
-          pairs.append((Swift.min(i, j), Swift.max(i, j)))
-        }
-      }
+      // On x by left edge, each body against the following ones within its reach; then the
+      // y condition.
+      sweep(
+        &sweepOrder, low: left, high: right,
+        accept: { i, j in
+          abs(bodies[j].position.y - bodies[i].position.y)
+            <= bodies[i].boundingRadius + bodies[j].boundingRadius + 2 + reach[i] + reach[j]
+        })
     }
     pairs.sort { $0 < $1 }  // a fixed order whatever the sweep
     for (i, j) in pairs {
