@@ -102,6 +102,10 @@ if let first = asked.first, first == "text" {
   textBenchmark()
   exit(0)
 }
+if let first = asked.first, first == "lottie-frames" {
+  lottieFramesBenchmark(Array(asked.dropFirst()))
+  exit(0)
+}
 if let first = asked.first, first == "record" || first == "render-only" {
   let rest = Array(asked.dropFirst())
   if first == "record" { recordBenchmark(rest) } else { renderOnlyBenchmark(rest) }
