@@ -149,8 +149,33 @@ def reference_gaps(doc):
         without them;
       - a layer whose masks are all of mode none (`n`): both draw nothing of it, where
         lottie-web leaves such masks out (its MaskElement only masks when some mode is not
-        `n`) and draws the layer whole (Issues/issue_1603.json)."""
+        `n`) and draws the layer whole (Issues/issue_1603.json);
+      - time remapping (`tm`) to a time past the animation's duration (`op - ip` frames) or
+        before 0: rlottie clamps the remapped frame to that range (its frameAtPos), and
+        python-lottie's SVG export ignores `tm` (and `st`, and the in and out points of a
+        precomposition's layers), where lottie-web shows the precomposition at `tm` x `fr`
+        however far (success.json: both show the dots of its first second throughout)."""
     found = set()
+    try:
+        frames = float(doc["op"]) - float(doc["ip"])
+        rate = float(doc["fr"])
+    except (KeyError, TypeError, ValueError):
+        frames, rate = float("inf"), 0.0
+
+    def remap_values(tm):
+        k = tm.get("k") if isinstance(tm, dict) else None
+        if isinstance(k, (int, float)):
+            return [k]
+        values = []
+        for key in k if isinstance(k, list) else []:
+            if isinstance(key, dict):
+                for v in (key.get("s"), key.get("e")):
+                    v = v[0] if isinstance(v, list) and v else v
+                    if isinstance(v, (int, float)):
+                        values.append(v)
+            elif isinstance(key, (int, float)):
+                values.append(key)
+        return values
 
     def visit_items(v):
         if isinstance(v, dict):
@@ -167,6 +192,8 @@ def reference_gaps(doc):
             if not isinstance(layer, dict):
                 continue
             visit_items(layer.get("shapes"))
+            if any(v * rate > frames + 0.5 or v < 0 for v in remap_values(layer.get("tm"))):
+                found.add("time remapping past the animation's end (rlottie clamps it)")
             masks = [m for m in layer.get("masksProperties") or [] if isinstance(m, dict)]
             if masks and all(m.get("mode") == "n" for m in masks):
                 found.add("masks of mode none (references hide the layer)")

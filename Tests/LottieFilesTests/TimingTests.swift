@@ -230,6 +230,46 @@ import Testing
     }
   }
 
+  @Test func nestedTimeRemappingIgnoresStartTimesAndRunsPastTheEnd() throws {
+    // success.json's structure (lottie-ios's samples): a time-remapped precomposition with
+    // `st` -10 holding another with `st` -103, `ip` 5 and remap keyframes from frame -103.
+    // lottie-web evaluates `tm` at the frame of the composition holding the layer (it subtracts
+    // `st` from the frame and from the keyframes' times: it cancels) and shows the contents at
+    // `tm` × `fr`, `st` left out; `ip`/`op` are frames of the holding composition. Here the
+    // outer `tm` maps frame F to F / 5 s (middle frame 2F at 10 fps) and the inner one maps
+    // middle frame M to (M + 103) / 10 s (leaf frame M + 103), so frame F shows leaf frame
+    // 2F + 103: past the animation's `op` (40), where rlottie clamps the remapped frame to the
+    // animation's duration (its frameAtPos) and python-lottie ignores `tm`.
+    let assets = """
+      [{"id": "middle", "layers": [
+         {"ty": 0, "ind": 1, "nm": "Inner", "refId": "leaf", "ip": 5, "op": 120, "st": -103,
+          "w": 100, "h": 100, "ks": {},
+          "tm": {"a": 1, "k": [{"t": -103, "s": [0]}, {"t": 97, "s": [20]}]}}]},
+       {"id": "leaf", "layers": [
+         {"ty": 4, "ind": 1, "nm": "Leaf", "ip": 0, "op": 1000, "st": 0,
+          "ks": {"p": {"a": 1, "k": [{"t": 0, "s": [0, 0]}, {"t": 1000, "s": [1000, 0]}]}},
+          "shapes": []},
+         {"ty": 4, "ind": 2, "nm": "Late", "ip": 120, "op": 1000, "st": 0, "ks": {},
+          "shapes": []}]}]
+      """
+    let layers = """
+      [{"ty": 0, "ind": 1, "nm": "Outer", "refId": "middle", "ip": -10, "op": 110, "st": -10,
+        "w": 100, "h": 100, "ks": {},
+        "tm": {"a": 1, "k": [{"t": 0, "s": [0]}, {"t": 40, "s": [8]}]}}]
+      """
+    let scene = try LottieTest.read(LottieTest.document(layers: layers, assets: assets)).scene
+    // Scene time t is frame F = 10 t: the inner layer shows from middle frame 5 (F 2.5).
+    #expect(try LottieTest.layer("Inner", in: scene, at: 0.2).isHidden)
+    for (time, leafFrame) in [(0.3, 109.0), (0.5, 113.0), (1.0, 123.0), (2.5, 153.0)] {
+      #expect(try !LottieTest.layer("Inner", in: scene, at: time).isHidden, "at \(time) s")
+      let leaf = try LottieTest.layer("Leaf", in: scene, at: time)
+      #expect(abs(leaf.position.x - leafFrame) < 1e-3, "at \(time) s: \(leaf.position.x)")
+      // `Late` (leaf frames 120 on) shows from F 8.5 on.
+      let late = try LottieTest.layer("Late", in: scene, at: time)
+      #expect(late.isHidden == (leafFrame < 120), "at \(time) s")
+    }
+  }
+
   @Test func inAndOutPointsShowTheLayerBetweenThem() throws {
     let layer = """
       {"ty": 4, "ind": 1, "nm": "Blink", "ip": 10, "op": 20, "st": 0, "ks": {}, "shapes": []}
