@@ -96,9 +96,17 @@ extension Canvas {
     cairo_fill(cr)
   }
 
-  /// Adds `stops` to `pattern` with extra stops wherever alpha changes, so that Cairo's
-  /// interpolation matches straight-alpha interpolation within far less than one level, then
-  /// fills `path` with it.
+  /// Adds `stops` to `pattern` with extra stops wherever alpha and color both change, so that
+  /// Cairo's interpolation matches straight-alpha interpolation within a quarter of a level,
+  /// then fills `path` with it.
+  ///
+  /// Cairo interpolates premultiplied components linearly. Between two stops, straight-alpha
+  /// interpolation premultiplies a component `c(t)` by the alpha `a(t)`, both linear in `t`:
+  /// a parabola whose second derivative is `2 Δc Δa`, so `n` equal pieces stay within
+  /// `|Δc Δa| / (4 n²)` of it (components in 0...1). `n = ⌈√(255 |Δc Δa|)⌉` keeps that under a
+  /// quarter of a level (at most 16 pieces); a pair whose color or alpha does not change needs
+  /// none. Every extra stop costs pixman a step of its search per pixel (a Lottie gradient with
+  /// opacity stops drew with 100 stops before: most of its frame time).
   private func paint(_ path: Path, _ pattern: OpaquePointer, _ stops: [GradientStop]) {
     defer { cairo_pattern_destroy(pattern) }
     var stops = stops
@@ -119,7 +127,13 @@ extension Canvas {
       guard i + 1 < stops.count else { break }
       let next = stops[i + 1]
       guard next.color.alpha != stop.color.alpha, next.location > stop.location else { continue }
-      let steps = 32
+      let (a, b) = (stop.color, next.color)
+      let dc = Swift.max(
+        abs(b.red - a.red), abs(b.green - a.green), abs(b.blue - a.blue))
+      let bend = 255 * Swift.min(1, dc) * Swift.min(1, abs(b.alpha - a.alpha))
+      guard bend.isFinite else { continue }
+      let steps = Int(bend.squareRoot().rounded(.up))
+      guard steps > 1 else { continue }
       for s in 1..<steps {
         let f = Double(s) / Double(steps)
         let location = stop.location + (next.location - stop.location) * f
