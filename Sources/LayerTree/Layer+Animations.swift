@@ -1,4 +1,5 @@
 import Animations
+import Synchronization
 
 extension Layer {
   /// Attaches `animation` (a copy of it) under `key`, replacing an animation with the same key;
@@ -16,8 +17,14 @@ extension Layer {
       try addChecked(animation, forKey: key)
     } catch {
       animationErrors.append(error)
+      Layer.refusedAnimations.add(1, ordering: .releasing)
     }
   }
+
+  /// How many animations `add(_:forKey:)` has refused in this process, on any layer: while
+  /// none, no tree holds an error, and `firstAnimationErrorInTree` (asked every frame) need not
+  /// visit the tree.
+  static let refusedAnimations = Atomic<Int>(0)
 
   /// Attaches `animation` under `key` as `add(_:forKey:)` does, or throws why it cannot: an
   /// unknown key path (with the nearest valid one) or a value of the wrong kind.
@@ -32,9 +39,14 @@ extension Layer {
 
   /// The first animation error of this layer or any layer below it (depth first), if any.
   public var firstAnimationErrorInTree: AnimationKeyPathError? {
+    guard Layer.refusedAnimations.load(ordering: .acquiring) > 0 else { return nil }
+    return firstAnimationErrorBelow
+  }
+
+  private var firstAnimationErrorBelow: AnimationKeyPathError? {
     if let first = animationErrors.first { return first }
     for sublayer in sublayers {
-      if let error = sublayer.firstAnimationErrorInTree { return error }
+      if let error = sublayer.firstAnimationErrorBelow { return error }
     }
     return nil
   }

@@ -14,24 +14,69 @@ extension Layer {
     return presentation(at: time, scratch: &scratch)
   }
 
+  /// `presentation(at:)` for drawing only: a layer that shows hidden, or with no opacity
+  /// (unless it keeps its sublayers' depth: a transform layer, or a replicator with
+  /// `preservesDepth`, whose own opacity does not hide them), is presented without its
+  /// sublayers, mask and replicator instances, none of which are evaluated; and no layer's
+  /// `superlayer` is set (a weak reference costs every later retain and release of the layer,
+  /// and drawing walks down the tree only). What a renderer draws of the tree is the same;
+  /// the work is what shows. Animations that hide most of their layers at any one time
+  /// (Lottie's in and out points) are presented in a fraction of the time. Use
+  /// `presentation(at:)` to read values anywhere in the tree.
+  ///
+  /// - Parameter sharingStaticLayers: a layer with no animations whose subtree has none either
+  ///   shows its model values: the tree then holds the model layer itself, not a copy. The
+  ///   tree must then only be read (drawn), never changed: a change would change the model.
+  package func drawablePresentation(at time: Double, sharingStaticLayers: Bool = false) -> Layer {
+    var scratch: [AnimationSample] = []
+    return presentation(
+      at: time, scratch: &scratch, mode: sharingStaticLayers ? .drawableSharing : .drawable)
+  }
+
+  /// Whether a presented layer draws nothing at all, its subtree included (see
+  /// `drawablePresentation(at:)`).
+  var drawsNothing: Bool {
+    if isHidden { return true }
+    guard opacity <= 0, !(self is TransformLayer) else { return false }
+    return (self as? ReplicatorLayer)?.preservesDepth != true
+  }
+
+  /// What a presentation holds (see `presentation(at:)` and `drawablePresentation(at:)`).
+  enum PresentationMode {
+    /// Every layer, copied, with its superlayer.
+    case full
+    /// What draws, copied.
+    case drawable
+    /// What draws; static subtrees are the model's own layers.
+    case drawableSharing
+  }
+
   /// `presentation(at:)` with one sample buffer shared by the whole tree.
-  func presentation(at time: Double, scratch: inout [AnimationSample]) -> Layer {
+  func presentation(
+    at time: Double, scratch: inout [AnimationSample], mode: PresentationMode = .full
+  ) -> Layer {
     let local = timing.localTime(time)
+    if mode == .drawableSharing, animationEntries.isEmpty, !(self is ReplicatorLayer) {
+      return sharedUnlessAnimatedBelow(at: local, scratch: &scratch)
+    }
     // A copy of the model values, then animated in place.
     let copy = type(of: self).init(copying: self)
     if !animationEntries.isEmpty {
       applyAnimations(at: local, to: &copy.storage, scratch: &scratch)
     }
+    if mode != .full && copy.drawsNothing { return copy }
     if !sublayers.isEmpty {
       copy.sublayers.reserveCapacity(sublayers.count)
       for sublayer in sublayers {
-        let presented = sublayer.presentation(at: local, scratch: &scratch)
-        presented.superlayer = copy
+        let presented = sublayer.presentation(at: local, scratch: &scratch, mode: mode)
+        if mode == .full { presented.superlayer = copy }
         copy.sublayers.append(presented)
       }
     }
     // The mask lives in this layer's space and time.
-    if let mask { copy.mask = mask.presentation(at: local, scratch: &scratch) }
+    if let mask {
+      copy.mask = mask.presentation(at: local, scratch: &scratch, mode: mode)
+    }
     // Replicator instance k shows the sublayers k × instanceDelay earlier.
     if let replicator = copy as? ReplicatorLayer, replicator.instanceCount > 1, !sublayers.isEmpty {
       let count = Swift.min(replicator.instanceCount, ReplicatorLayer.maximumInstanceCount)
@@ -39,12 +84,38 @@ extension Layer {
       replicator.delayedInstances = (1..<count).map { k in
         if delay == 0 { return copy.sublayers }
         return sublayers.map { sublayer in
-          let presented = sublayer.presentation(at: local - Double(k) * delay, scratch: &scratch)
-          presented.superlayer = copy
+          let presented = sublayer.presentation(
+            at: local - Double(k) * delay, scratch: &scratch, mode: mode)
+          if mode == .full { presented.superlayer = copy }
           return presented
         }
       }
     }
+    return copy
+  }
+
+  /// A layer without animations (not a replicator, whose copy carries its instances) in a
+  /// `.drawableSharing` presentation, its sublayers and mask presented at `local` (its own
+  /// time): the model layer itself when they all are their model layers too, else a copy of
+  /// it holding them.
+  private func sharedUnlessAnimatedBelow(
+    at local: Double, scratch: inout [AnimationSample]
+  ) -> Layer {
+    if drawsNothing { return self }
+    var presented: [Layer]? = nil  // made when a sublayer is not its model layer
+    for (i, sublayer) in sublayers.enumerated() {
+      let shown = sublayer.presentation(at: local, scratch: &scratch, mode: .drawableSharing)
+      if presented == nil, shown !== sublayer {
+        presented = Array(sublayers[..<i])
+        presented!.reserveCapacity(sublayers.count)
+      }
+      presented?.append(shown)
+    }
+    let shownMask = mask?.presentation(at: local, scratch: &scratch, mode: .drawableSharing)
+    if presented == nil && shownMask === mask { return self }
+    let copy = type(of: self).init(copying: self)
+    copy.sublayers = presented ?? sublayers
+    copy.mask = shownMask
     return copy
   }
 

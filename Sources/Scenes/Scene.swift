@@ -224,7 +224,7 @@ public final class Scene {
   /// - Throws: `CanvasError.sizeOutOfRange` past the pixel limits, `RenderingError` for layers
   ///   Flipbook cannot draw.
   public func makeFrame(at time: Double, scale: Double? = nil) throws -> Canvas {
-    let tree = try presentationTree(at: time)
+    let tree = try drawableTree(at: time)
     let canvas = try Canvas(size: size, scale: scale ?? self.scale)
     try render(tree, into: canvas)
     return canvas
@@ -248,11 +248,29 @@ public final class Scene {
   ///   given to `rebuild(with:)` fails; `SceneError.invalidAnimation` when a layer was given an
   ///   animation with an unknown key path or a value of the wrong kind.
   public func presentationTree(at time: Double) throws(SceneError) -> Layer {
+    try presentationTree(at: time, drawableOnly: false)
+  }
+
+  /// `presentationTree(at:)` for drawing only (`Layer.drawablePresentation(at:)`): without the
+  /// subtrees of layers that draw nothing (hidden, or with no opacity), without `superlayer`
+  /// links, and, in a scene without dynamics (whose values are written into the tree), with
+  /// the model's own layers where nothing below is animated. What `render(_:into:)` draws of
+  /// it is the same; it must not be changed. What the scene's own renders use.
+  func drawableTree(at time: Double) throws(SceneError) -> Layer {
+    try presentationTree(at: time, drawableOnly: true)
+  }
+
+  private func presentationTree(at time: Double, drawableOnly: Bool) throws(SceneError) -> Layer {
     let instance = try self.instance(showing: time)
     lastShownReplica = instance === self ? nil : instance
     try instance.advance(to: time)
     if let error = instance.rootLayer.firstAnimationErrorInTree { throw .invalidAnimation(error) }
-    let tree = instance.rootLayer.presentation(at: time)
+    let root = instance.rootLayer
+    let tree =
+      drawableOnly
+      ? root.drawablePresentation(
+        at: time, sharingStaticLayers: instance.dynamicAnimatorIfUsed == nil)
+      : root.presentation(at: time)
     instance.applyDynamics(to: tree)
     return tree
   }
