@@ -32,9 +32,12 @@ struct RenderCommand: ParsableCommand {
 
   func run() throws {
     let path = scene, strict = strict
-    _ = try loadScene(path, strict: strict)  // refuses a bad file, warns once
+    // Refuses a bad file and warns once; then the render's first instance (the file is not
+    // read again for it).
+    let first = try loadScene(path, strict: strict)
     try output.render(name: scene, to: output.output ?? "") { duration in
-      SceneRecipe {
+      if let duration { first.duration = duration }
+      return SceneRecipe(first: first) {
         let loaded = try reloadScene(path, strict: strict)
         if let duration { loaded.duration = duration }
         return loaded

@@ -40,6 +40,18 @@ public struct FrameRenderer: Sendable {
     self.jobs = Swift.max(1, jobs)
   }
 
+  /// The scenes workers of an earlier `render` left, for the next workers: a sink with two
+  /// passes (a GIF's palette, then its frames) makes one scene per worker, not one per worker
+  /// and pass (each a read of the file: most of a small animation's render).
+  private let spareScenes = SparePool()
+
+  /// Gives `scene` (an instance made from this renderer's recipe, not used elsewhere after
+  /// this) to the next worker that needs one, when it shows any time as a new instance would:
+  /// no timeline, no dynamics.
+  func reuse(_ scene: Scene) {
+    spareScenes.keep(scene)
+  }
+
   /// The number of cores, the default for `jobs`.
   public static var coreCount: Int { Swift.max(1, ProcessInfo.processInfo.activeProcessorCount) }
 
@@ -52,33 +64,59 @@ public struct FrameRenderer: Sendable {
   ) throws {
     // Threads: `OrderedJobs` (thread w renders frames w, w + jobs, ... in increasing time order,
     // at most 2 x jobs frames ahead of the one being handed over).
-    let (recipe, scale) = (recipe, scale)
+    let (recipe, scale, spares) = (recipe, scale, spareScenes)
     try OrderedJobs.run(
       count: sequence.count, threads: jobs, window: 2 * jobs,
-      makeState: { try Worker(recipe: recipe, scale: scale) },
+      makeState: { try Worker(recipe: recipe, scale: scale, spares: spares) },
       job: { worker, i in try process(i, try worker.frame(at: sequence.time(at: i))) },
       deliver: deliver)
   }
 
-  /// One rendering thread's scene and canvas.
-  struct Worker {
+  /// One rendering thread's scene and canvas; the scene goes back to the spares when the
+  /// thread is done with it.
+  final class Worker {
     let scene: Scene
-    let recipe: SceneRecipe
     let scale: Double?
     var canvas: Canvas?
+    let spares: SparePool
 
-    init(recipe: SceneRecipe, scale: Double?) throws {
-      self.recipe = recipe
+    init(recipe: SceneRecipe, scale: Double?, spares: SparePool) throws {
       self.scale = scale
-      scene = try recipe.make()
+      self.spares = spares
+      scene = try spares.take() ?? recipe.make()
     }
 
+    deinit { spares.keep(scene) }
+
     /// The frame at `time` as straight RGBA.
-    mutating func frame(at time: Double) throws -> Bitmap {
-      let tree = try scene.presentationTree(at: time)
+    func frame(at time: Double) throws -> Bitmap {
+      let tree = try scene.drawableTree(at: time)
       if canvas == nil { canvas = try Canvas(size: scene.size, scale: scale ?? scene.scale) }
       try scene.render(tree, into: canvas!)
       return canvas!.makeBitmap()
     }
+  }
+}
+
+/// Scenes made from a renderer's recipe that no worker is using, handed from thread to thread
+/// under a lock. Only scenes that show any time as a new instance would are kept (no timeline:
+/// nothing has run; no dynamics: nothing was simulated).
+final class SparePool: @unchecked Sendable {
+  private let lock = NSLock()
+  private var scenes: [Scene] = []
+
+  /// A spare scene, if there is one.
+  func take() -> Scene? {
+    lock.lock()
+    defer { lock.unlock() }
+    return scenes.popLast()
+  }
+
+  /// Keeps `scene` for a later worker when it qualifies.
+  func keep(_ scene: Scene) {
+    guard !scene.hasTimeline, scene.dynamicAnimatorIfUsed == nil else { return }
+    lock.lock()
+    defer { lock.unlock() }
+    scenes.append(scene)
   }
 }

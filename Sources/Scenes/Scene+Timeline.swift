@@ -1,4 +1,5 @@
 import Dynamics
+import Foundation
 import LayerTree
 import Geometry
 
@@ -217,6 +218,14 @@ public struct SceneRecipe: Sendable {
     self.make = make
   }
 
+  /// A recipe whose first instance is `first`, a scene made as `make` makes them that nothing
+  /// else uses any more (the one a command read to check the file, say): it is not made again.
+  /// Later instances come from `make`.
+  public init(first: Scene, then make: @escaping @Sendable () throws -> Scene) {
+    let held = HeldScene(first)
+    self.init { try held.take() ?? make() }
+  }
+
   /// A recipe whose instances record their dynamics in `recording`: sound for any scenes,
   /// since a recording shares a simulation only between identical starting worlds, and it makes
   /// the instances of one render (one per thread) step each simulation once.
@@ -280,5 +289,22 @@ struct SceneBlueprint: Sendable {
     }
     scene.blueprint = self
     return scene
+  }
+}
+
+/// A scene handed once to whichever thread asks first (`SceneRecipe.init(first:then:)`).
+private final class HeldScene: @unchecked Sendable {
+  private let lock = NSLock()
+  private var scene: Scene?
+
+  init(_ scene: Scene) { self.scene = scene }
+
+  /// The scene the first time, then `nil`.
+  func take() -> Scene? {
+    lock.lock()
+    defer { lock.unlock() }
+    let taken = scene
+    scene = nil
+    return taken
   }
 }

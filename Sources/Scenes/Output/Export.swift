@@ -141,6 +141,7 @@ public enum Export {
       return RGBA8(byte(c.red), byte(c.green), byte(c.blue), byte(c.alpha))
     }
     let renderer = FrameRenderer(recipe: recipe, scale: options.scale, jobs: options.jobs)
+    renderer.reuse(scene)  // the first worker renders with it: one read of the file fewer
     do {
       try sink.begin(plan)
       if let phase = sink.firstPass {
