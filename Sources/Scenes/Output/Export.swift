@@ -2,6 +2,7 @@ import CairoCanvas
 import FileIO
 import Geometry
 import ImageEncoding
+import Parallelism
 
 /// Renders scenes into frame sinks (`FrameSink`): an animated GIF, one PNG, a folder of PNG
 /// frames, bytes in memory; files are written whole or not at all. `gif`, `png` and
@@ -122,6 +123,12 @@ public enum Export {
     return (scene, sequence)
   }
 
+  /// The most bytes of frames (4 a pixel) a render with two passes (a GIF: its palette, then
+  /// its frames) keeps from the first pass for the second, instead of rendering them again:
+  /// 64 MiB, a 320 x 320 animation of 160 frames, or most Lottie files. Longer or larger
+  /// renders render twice and hold a few frames at a time.
+  public static let firstPassFrameBudget = 64 << 20
+
   /// Renders the frames the options choose into `sink`: the one pipeline every output goes
   /// through (see `FrameSink`). The frames are rendered on `options.jobs` threads and handed to
   /// the sink in order; a sink with a first pass gets every frame twice (rendering is
@@ -144,21 +151,47 @@ public enum Export {
     renderer.reuse(scene)  // the first worker renders with it: one read of the file fewer
     do {
       try sink.begin(plan)
+      // A first pass's frames, kept for the second when they fit the budget.
+      var kept: [Bitmap]? = nil
       if let phase = sink.firstPass {
         let work = sink.surveyWork()
-        try renderer.render(
-          sequence, process: { i, bitmap in try work(bitmap, sequence.info(at: i)) }
-        ) { i, survey in
-          try sink.absorb(survey, sequence.info(at: i))
-          progress?(phase, i + 1, sequence.count)
+        let bytes = Double(sequence.count) * Double(width) * Double(height) * 4
+        if bytes <= Double(firstPassFrameBudget) {
+          var frames: [Bitmap] = []
+          frames.reserveCapacity(sequence.count)
+          try renderer.render(
+            sequence,
+            process: { i, bitmap in (bitmap, try work(bitmap, sequence.info(at: i))) }
+          ) { i, result in
+            frames.append(result.0)
+            try sink.absorb(result.1, sequence.info(at: i))
+            progress?(phase, i + 1, sequence.count)
+          }
+          kept = frames
+        } else {
+          try renderer.render(
+            sequence, process: { i, bitmap in try work(bitmap, sequence.info(at: i)) }
+          ) { i, survey in
+            try sink.absorb(survey, sequence.info(at: i))
+            progress?(phase, i + 1, sequence.count)
+          }
         }
       }
       let work = try sink.frameWork()
-      try renderer.render(
-        sequence, process: { i, bitmap in try work(bitmap, sequence.info(at: i)) }
-      ) { i, frame in
+      let deliver = { (i: Int, frame: Sink.Prepared) throws in
         try sink.add(frame, sequence.info(at: i))
         progress?("frames", i + 1, sequence.count)
+      }
+      if let kept {
+        // The same per-frame work on the same number of threads, on the kept frames.
+        try OrderedJobs.run(
+          count: kept.count, threads: renderer.jobs, window: 2 * renderer.jobs,
+          makeState: {}, job: { _, i in try work(kept[i], sequence.info(at: i)) },
+          deliver: deliver)
+      } else {
+        try renderer.render(
+          sequence, process: { i, bitmap in try work(bitmap, sequence.info(at: i)) },
+          deliver: deliver)
       }
       let summary = try sink.finish()
       return Report(
