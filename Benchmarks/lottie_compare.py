@@ -24,17 +24,19 @@ judged against rlottie on those frames only, and the target's figure counts only
 use no feature lottie.md leaves out (expressions, 3D layers, cameras, other effects: a column
 names them per file) and no feature both references draw wrongly (reference_gaps).
 
-TIMING AND GIFS (the first --timing files, default 10, that rlottie reads; 0 for none), each
-file copied alone into a scratch folder:
+TIMING AND GIFS (the first --timing files, default 10, that rlottie reads, of at most
+--timing-max-mpx megapixels x frames; 0 for none), each file copied alone into a scratch folder:
   - end to end, --rounds rounds (default 3), the two tools alternating which goes first, the
-    fastest round of each kept: `lottie2gif in.json WxH` (pyrlottie's binary: every frame
-    rlottie numbers, 0 to op - ip, at its fixed delay) against `flipbook render in.json -o
-    out.gif --quiet` (frames at i / fr for i = 0 ..< op - ip, both tools at the file's w x h;
-    Flipbook on its default threads, lottie2gif on one);
+    fastest round of each kept, wall time and CPU time (user + system, all threads):
+    `lottie2gif in.json WxH` (pyrlottie's binary: every frame rlottie numbers, 0 to op - ip,
+    at its fixed delay of 100 / fr centiseconds rounded) against `flipbook render in.json -o
+    out.gif --quiet` (frames at i / fr for i = 0 ..< op - ip); both at the file's w x h;
+    Flipbook on its default threads (the cores), lottie2gif on one;
   - time per frame, --rounds rounds alternating: rlottie-python's lottie_animation_render of
-    every frame 0 ..< op - ip at w x h (a new buffer each) against `flipbook-bench
-    lottie-frames` (the same frames, scale 1, one thread, a new canvas each); both exclude
-    reading the file; the fastest round of each;
+    every frame 0 ..< op - ip at w x h (a new buffer each; rlottie rasterises on its own
+    thread pool) against `flipbook-bench lottie-frames` (the same frames, scale 1, one
+    thread, a new canvas each); both exclude reading the file; the fastest round of each, in
+    wall time and in CPU time (on a shared machine the CPU time is the steadier figure);
   - once each, the other GIF tools a user would pick (--gif-tools): rlottie-python's
     save_animation (Pillow's GIF writer, at most 50 fps), rlottie frames written as PNGs
     (un-premultiplied) then ffmpeg's palettegen + paletteuse, and python-lottie's
@@ -368,10 +370,11 @@ def child_rlottie_frames(task):
     anim = rl.LottieAnimation.from_file(task["path"])
     w, h = anim.lottie_animation_get_size()
     count = max(1, min(task["count"], anim.lottie_animation_get_totalframe()))
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     for n in range(count):
         anim.lottie_animation_render(frame_num=n, width=w, height=h)
-    return {"frame_ms": 1000 * (time.perf_counter() - start) / count, "frames": count}
+    return {"frame_ms": 1000 * (time.perf_counter() - start) / count,
+            "cpu_ms": 1000 * (time.process_time() - cpu) / count, "frames": count}
 
 
 def child_rlottie_gif(task):
@@ -529,6 +532,7 @@ def time_file(path, opts, work, memory_bytes):
     ends = {"lottie2gif": [], "flipbook": []}
     cpus = {"lottie2gif": [], "flipbook": []}
     per_frame = {"rlottie": [], "flipbook": []}
+    per_frame_cpu = {"rlottie": [], "flipbook": []}
     for r in range(max(1, opts.rounds)):
         order = [("lottie2gif", lottie2gif), ("flipbook", render)]
         for name, args in order if r % 2 == 0 else order[::-1]:
@@ -548,20 +552,23 @@ def time_file(path, opts, work, memory_bytes):
             if args is None:
                 answer, why = run_child({"kind": "rlottie-frames", "path": local, "count": count},
                                         TOOL_SECONDS, memory_bytes)
-                value = answer and answer["frame_ms"]
+                value, cpu = (answer["frame_ms"], answer["cpu_ms"]) if answer else (None, None)
             else:
                 out = run_limited(args, TOOL_SECONDS, memory_bytes)
-                why, value = out.reason, None
+                why, value, cpu = out.reason, None, None
                 if not why:
                     words = out.stdout.decode().split()
                     value = float(words[words.index("frame") + 1])
+                    cpu = float(words[words.index("cpu") + 1])
             if why:
                 row["why"][key] = why
             else:
                 per_frame[name].append(value)
+                per_frame_cpu[name].append(cpu)
     row["seconds"] = {k: min(v) for k, v in ends.items() if v}
     row["cpu"] = {k: min(v) for k, v in cpus.items() if v}
     row["frame_ms"] = {k: min(v) for k, v in per_frame.items() if v}
+    row["frame_cpu_ms"] = {k: min(v) for k, v in per_frame_cpu.items() if v}
     gifs = {"lottie2gif": "in.json.gif", "flipbook": "out.gif"}
     # The other GIF tools, once each (the slow ones on files up to a size).
     others = opts.gif_tools
@@ -630,11 +637,13 @@ def timing_report(rows, tools):
     out = ["", "## Speed", "",
            "End to end: the fastest of the rounds of each tool, wall time and CPU time (user + "
            "system of all its threads); per frame: the fastest round's mean over the file's "
-           "op - ip frames. Ratios are Flipbook / reference.", "",
+           "op - ip frames (rlottie's CPU time includes its rasteriser threads; Flipbook draws "
+           "a frame on one thread). Ratios are Flipbook / reference.", "",
            "| file | size | frames | lottie2gif s | flipbook render s | wall ratio "
-           "| CPU ratio | rlottie ms/frame | Flipbook ms/frame | per-frame ratio |",
-           "|---|---|---|---|---|---|---|---|---|---|"]
-    ratios = {"wall": ([], []), "cpu": ([], []), "frame": ([], [])}
+           "| CPU ratio | rlottie ms/frame | Flipbook ms/frame | per-frame ratio "
+           "| per-frame CPU ratio |",
+           "|---|---|---|---|---|---|---|---|---|---|---|"]
+    ratios = {"wall": ([], []), "cpu": ([], []), "frame": ([], []), "frame_cpu": ([], [])}
 
     def ratio(values, key):
         a, b = values.get("flipbook"), values.get(key)
@@ -643,27 +652,29 @@ def timing_report(rows, tools):
     for r in rows:
         s, f = r["seconds"], r["frame_ms"]
         found = {"wall": ratio(s, "lottie2gif"), "cpu": ratio(r.get("cpu", {}), "lottie2gif"),
-                 "frame": ratio(f, "rlottie")}
+                 "frame": ratio(f, "rlottie"),
+                 "frame_cpu": ratio(r.get("frame_cpu_ms", {}), "rlottie")}
         for k, v in found.items():
             if v is not None:
                 ratios[k][0].append(v)
                 if r["clean"]:
                     ratios[k][1].append(v)
-        out.append("| %s%s | %s | %d | %s | %s | %s | %s | %s | %s | %s |" % (
+        out.append("| %s%s | %s | %d | %s | %s | %s | %s | %s | %s | %s | %s |" % (
             r["file"], "" if r["clean"] else " (*)", r["size"], r["frames"],
             cell(s.get("lottie2gif"), "%.2f"), cell(s.get("flipbook"), "%.2f"),
             cell(found["wall"], "%.2f"), cell(found["cpu"], "%.2f"),
-            cell(f.get("rlottie"), "%.2f"), cell(f.get("flipbook"), "%.2f"),
-            cell(found["frame"], "%.2f")))
+            cell(f.get("rlottie"), "%.3f"), cell(f.get("flipbook"), "%.3f"),
+            cell(found["frame"], "%.2f"), cell(found["frame_cpu"], "%.2f")))
     out += ["", "(*): the file uses a feature lottie.md does not list or one the references do "
             "not draw (rlottie draws less there: no effects, for one).", ""]
     names = {"wall": "Flipbook / lottie2gif end to end, wall time",
              "cpu": "Flipbook / lottie2gif end to end, CPU time",
-             "frame": "Flipbook / rlottie time per frame"}
+             "frame": "Flipbook / rlottie time per frame, wall time",
+             "frame_cpu": "Flipbook / rlottie time per frame, CPU time"}
     for k, name in names.items():
         for label, values in (("all files", ratios[k][0]), ("files without (*)", ratios[k][1])):
             if values:
-                bound = 1.5 if k == "frame" else 1
+                bound = 1.5 if k.startswith("frame") else 1
                 out.append("- Median %s, %s: **%.2f** over %d files (%d at most %gx)." % (
                     name, label, statistics.median(values), len(values),
                     sum(1 for x in values if x <= bound), bound))
