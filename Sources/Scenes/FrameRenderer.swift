@@ -65,6 +65,7 @@ public struct FrameRenderer: Sendable {
     // Threads: `OrderedJobs` (thread w renders frames w, w + jobs, ... in increasing time order,
     // at most 2 x jobs frames ahead of the one being handed over).
     let (recipe, scale, spares) = (recipe, scale, spareScenes)
+    spares.copyForAll(threads: Swift.min(jobs, sequence.count))
     try OrderedJobs.run(
       count: sequence.count, threads: jobs, window: 2 * jobs,
       makeState: { try Worker(recipe: recipe, scale: scale, spares: spares) },
@@ -104,6 +105,15 @@ public struct FrameRenderer: Sendable {
 final class SparePool: @unchecked Sendable {
   private let lock = NSLock()
   private var scenes: [Scene] = []
+
+  /// Makes copies of a spare scene (`Scene.staticCopy()`) until there is one for each of
+  /// `threads` workers, when there is one to copy: the workers do not each read the file.
+  func copyForAll(threads: Int) {
+    lock.lock()
+    defer { lock.unlock() }
+    guard let first = scenes.first else { return }
+    while scenes.count < threads, let copy = first.staticCopy() { scenes.append(copy) }
+  }
 
   /// A spare scene, if there is one.
   func take() -> Scene? {
