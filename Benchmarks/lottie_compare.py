@@ -365,9 +365,7 @@ def render_flipbook(binary, path, times, w, h, workdir, memory_bytes):
 def child_rlottie_frames(task):
     """(child) rlottie's time per frame over every frame 0 ..< op - ip at w x h, the file read
     before the clock starts."""
-    import rlottie_python as rl
-
-    anim = rl.LottieAnimation.from_file(task["path"])
+    anim = rlottie_animation(task["path"])
     w, h = anim.lottie_animation_get_size()
     count = max(1, min(task["count"], anim.lottie_animation_get_totalframe()))
     start, cpu = time.perf_counter(), time.process_time()
@@ -375,6 +373,18 @@ def child_rlottie_frames(task):
         anim.lottie_animation_render(frame_num=n, width=w, height=h)
     return {"frame_ms": 1000 * (time.perf_counter() - start) / count,
             "cpu_ms": 1000 * (time.process_time() - cpu) / count, "frames": count}
+
+
+def rlottie_animation(path):
+    """rlottie-python's animation of `path`, refusing one rlottie does not read (it then
+    reports no size and no frames rather than failing)."""
+    import rlottie_python as rl
+
+    anim = rl.LottieAnimation.from_file(path)
+    w, h = anim.lottie_animation_get_size()
+    if w <= 0 or h <= 0 or anim.lottie_animation_get_totalframe() <= 0:
+        raise ValueError("rlottie does not read the file")
+    return anim
 
 
 def child_rlottie_gif(task):
@@ -387,9 +397,7 @@ def child_rlottie_gif(task):
 
 def child_rlottie_pngs(task):
     """(child) every frame 0 ..< op - ip as PNGs, un-premultiplied (straight RGBA), for ffmpeg."""
-    import rlottie_python as rl
-
-    anim = rl.LottieAnimation.from_file(task["path"])
+    anim = rlottie_animation(task["path"])
     w, h = anim.lottie_animation_get_size()
     count = max(1, min(task["count"], anim.lottie_animation_get_totalframe()))
     for n in range(count):
@@ -409,10 +417,9 @@ def luminance(rgb):
 def child_gif_stats(task):
     """(child) a GIF against rlottie's frames, one frame of each in memory at a time: fidelity
     (PSNR over white), transparency and dark edges as the module's comment defines them."""
-    import rlottie_python as rl
     from PIL import ImageSequence
 
-    anim = rl.LottieAnimation.from_file(task["path"])
+    anim = rlottie_animation(task["path"])
     w, h = anim.lottie_animation_get_size()
     count = max(1, min(task["count"], anim.lottie_animation_get_totalframe()))
     gif = Image.open(task["gif"])
@@ -435,19 +442,30 @@ def child_gif_stats(task):
             shown = g
         raw = np.frombuffer(anim.lottie_animation_render(frame_num=n), np.uint8).reshape(h, w, 4)
         ref = raw[..., [2, 1, 0, 3]].astype(np.float32)  # premultiplied
+        # The frames the GIF was made from, for transparency and edges: rlottie's, or the
+        # tool's own (task["source"], straight RGBA PNGs in order) when it did not use rlottie.
+        source = ref
+        if task.get("source", "-") != "-":
+            names = sorted(os.listdir(task["source"]))
+            i = min(len(names) - 1, int((n + 0.5) / count * len(names)))
+            straight = np.asarray(Image.open(os.path.join(task["source"], names[i]))
+                                  .convert("RGBA"), dtype=np.float32)
+            if straight.shape[:2] == (h, w):
+                source = straight.copy()
+                source[..., :3] *= straight[..., 3:4] / 255
         ra = ref[..., 3] / 255
         ga = shown[..., 3] / 255
         ref_white = ref[..., :3] + 255 * (1 - ra[..., None])
         gif_white = shown[..., :3] * ga[..., None] + 255 * (1 - ga[..., None])
         sq += float(((ref_white - gif_white) ** 2).sum())
         pixels += ref_white.size
-        zero = ref[..., 3] == 0
+        zero = source[..., 3] == 0
         clear += int(zero.sum())
         kept_clear += int((zero & (shown[..., 3] == 0)).sum())
-        edge = (ref[..., 3] > 0) & (ref[..., 3] < 255) & (shown[..., 3] == 255)
+        edge = (source[..., 3] > 0) & (source[..., 3] < 255) & (shown[..., 3] == 255)
         if edge.any():
-            premul = ref[edge][:, :3]
-            straight = premul * 255 / ref[edge][:, 3:4]
+            premul = source[edge][:, :3]
+            straight = premul * 255 / source[edge][:, 3:4]
             dark += float((luminance(straight) - luminance(shown[edge][:, :3])).sum())
             full += float((luminance(straight) - luminance(premul)).sum())
             edges += int(edge.sum())
@@ -458,13 +476,15 @@ def child_gif_stats(task):
         "transparent": kept_clear / clear if clear else None,
         # Only for a transparent GIF of a file with transparent pixels, and enough partly
         # covered ones.
-        "dark_edges": dark / full if kept_clear and full > 0 and edges >= 100 else None,
+        "dark_edges": (dark / full if kept_clear and full > 0 and edges >= 100
+                       and task.get("source") != "-" else None),
         "edge_pixels": edges,
     }
 
 
 CHILD_TASKS = {
     "references": child_references,
+    "rlottie-reads": lambda task: rlottie_animation(task["path"]) and {},
     "rlottie-frames": child_rlottie_frames,
     "rlottie-gif": child_rlottie_gif,
     "rlottie-pngs": child_rlottie_pngs,
@@ -524,8 +544,16 @@ def time_file(path, opts, work, memory_bytes):
     shutil.copy(path, os.path.join(d, "in.json"))
     local = os.path.join(d, "in.json")
     row = {"file": os.path.relpath(path, opts.samples), "size": "%dx%d" % (w, h),
-           "frames": count, "why": {}, "gif": {}, "seconds": {},
+           "frames": count, "why": {}, "gif": {}, "seconds": {}, "cpu": {}, "frame_ms": {},
+           "frame_cpu_ms": {},
            "clean": not unsupported_features(doc) and not reference_gaps(doc)}
+    # A file rlottie does not read (it reports no size or frames) has no reference: lottie2gif
+    # writes an empty GIF of it at once.
+    _, why = run_child({"kind": "rlottie-reads", "path": local}, TOOL_SECONDS, memory_bytes)
+    if why:
+        row["why"]["rlottie"] = why
+        shutil.rmtree(d, ignore_errors=True)
+        return row
     lottie2gif = [opts.lottie2gif, "in.json", "%dx%d" % (w, h)]
     render = [os.path.abspath(opts.flipbook), "render", "in.json", "-o", "out.gif", "--quiet"]
     bench = [os.path.abspath(opts.bench), "lottie-frames", local, "1"]
@@ -571,7 +599,7 @@ def time_file(path, opts, work, memory_bytes):
     row["frame_cpu_ms"] = {k: min(v) for k, v in per_frame_cpu.items() if v}
     gifs = {"lottie2gif": "in.json.gif", "flipbook": "out.gif"}
     # The other GIF tools, once each (the slow ones on files up to a size).
-    others = opts.gif_tools
+    others = [] if opts.speed_only else opts.gif_tools
     if opts.gif_tools_max_mpx and mpx > opts.gif_tools_max_mpx:
         row["why"]["other GIF tools"] = "not run: %.0f megapixel-frames, over %g" % (
             mpx, opts.gif_tools_max_mpx)
@@ -613,12 +641,24 @@ def time_file(path, opts, work, memory_bytes):
         else:
             row["seconds"]["python-lottie"] = out.seconds
             gifs["python-lottie"] = "python-lottie.gif"
+    # Flipbook's own frames (PNGs, straight RGBA), which its GIF's edges are measured against.
+    own = os.path.join(d, "frames") + "/"
+    if not opts.speed_only and "flipbook" not in row["why"]:
+        out = run_limited([os.path.abspath(opts.flipbook), "render", "in.json", "-o", own,
+                           "--quiet", "--png-compression", "fast"], TOOL_SECONDS, memory_bytes,
+                          cwd=d)
+        if out.reason:
+            row["why"]["flipbook frames"] = out.reason
     for tool, name in gifs.items():
         full = os.path.join(d, name)
-        if tool in row["why"] or not os.path.exists(full):
+        if opts.speed_only or tool in row["why"] or not os.path.exists(full):
             continue
-        stats, why = run_child({"kind": "gif-stats", "path": local, "gif": full, "count": count},
-                               TOOL_SECONDS, memory_bytes)
+        task = {"kind": "gif-stats", "path": local, "gif": full, "count": count}
+        if tool == "flipbook" and os.path.isdir(own):
+            task["source"] = own
+        elif tool == "python-lottie":
+            task["source"] = "-"  # its own frames are not at hand: no edge figure
+        stats, why = run_child(task, TOOL_SECONDS, memory_bytes)
         if why:
             row["why"][tool + " GIF"] = why
             continue
@@ -766,6 +806,11 @@ def main():
     parser.add_argument("--gif-tools-max-mpx", type=float, default=100,
                         help="the other GIF tools only on files of at most this many megapixels "
                              "x frames (w x h x (op - ip) / 10^6; 0: no bound)")
+    parser.add_argument("--speed-only", action="store_true",
+                        help="time lottie2gif and Flipbook only: no other GIF tools, no GIF "
+                             "fidelity (for the largest files)")
+    parser.add_argument("--timing-min-mpx", type=float, default=0,
+                        help="time only files of more than this many megapixels x frames")
     parser.add_argument("--timing-max-mpx", type=float, default=0,
                         help="time only files of at most this many megapixels x frames "
                              "(0: no bound)")
@@ -815,7 +860,8 @@ def main():
             continue
         ref_a, ref_b, seconds = refs
         mpx = w * h * max(1, round(op - ip)) / 1e6
-        if len(timed) < opts.timing and not (opts.timing_max_mpx and mpx > opts.timing_max_mpx):
+        if len(timed) < opts.timing and not (opts.timing_max_mpx and mpx > opts.timing_max_mpx) \
+                and mpx > opts.timing_min_mpx:
             timed.append(path)
         if opts.skip_fidelity:
             continue
