@@ -23,6 +23,48 @@ import Testing
     #expect(layer.presentation(at: 0.25).opacity == 0.25)  // any order
   }
 
+  /// The renders' presentation: what draws, with the values `presentation(at:)` gives; the
+  /// subtrees of layers that draw nothing are left out, and, when sharing, a subtree with no
+  /// animations is the model's own.
+  @Test func drawablePresentationKeepsWhatDrawsAndSharesWhatIsStatic() {
+    let root = Layer()
+    let hidden = Layer()
+    hidden.isHidden = true
+    hidden.addSublayer(Layer())
+    let fading = Layer()  // opacity 0 at time 0, 0.5 at 0.5
+    fading.add(opacityRamp(), forKey: "fade")
+    fading.addSublayer(Layer())
+    let still = Layer()
+    still.addSublayer(Layer())
+    let moving = Layer()
+    let child = Layer()
+    child.add(opacityRamp(), forKey: "fade")
+    moving.addSublayer(child)
+    for layer in [hidden, fading, still, moving] { root.addSublayer(layer) }
+
+    let full = root.presentation(at: 0)
+    #expect(full.sublayers.map(\.sublayers.count) == [1, 1, 1, 1])
+    #expect(full.sublayers[0].superlayer === full)
+
+    let early = root.drawablePresentation(at: 0)
+    #expect(early.sublayers.map(\.sublayers.count) == [0, 0, 1, 1])
+    #expect(early.sublayers[0].isHidden && early.sublayers[1].opacity == 0)
+    #expect(early.sublayers.allSatisfy { $0.superlayer == nil })
+    #expect(!early.sublayers.contains { $0 === hidden || $0 === still })  // all copies
+
+    let shared = root.drawablePresentation(at: 0.5, sharingStaticLayers: true)
+    #expect(shared !== root)  // something below is animated
+    #expect(shared.sublayers[0] === hidden)  // draws nothing: the model, untouched
+    #expect(shared.sublayers[1] !== fading && shared.sublayers[1].opacity == 0.5)
+    #expect(shared.sublayers[1].sublayers[0] === fading.sublayers[0])
+    #expect(shared.sublayers[2] === still && still.sublayers.count == 1)
+    #expect(shared.sublayers[3] !== moving && shared.sublayers[3].sublayers[0].opacity == 0.5)
+    #expect(child.opacity == 1 && fading.opacity == 1)  // the model is not changed
+    let alone = Layer()
+    alone.addSublayer(Layer())
+    #expect(alone.drawablePresentation(at: 0, sharingStaticLayers: true) === alone)
+  }
+
   @Test func addingUnderAKeyReplacesAndRemovingRestoresTheModel() {
     let layer = Layer()
     layer.add(opacityRamp(), forKey: "fade")

@@ -1,5 +1,6 @@
 import Flipbook
 import FlipbookTestSupport
+import Synchronization
 import Testing
 
 /// The frame pipeline: which frames, in what order, and the same bytes whatever the jobs.
@@ -63,6 +64,49 @@ import Testing
     options.jobs = 2
     _ = try Export.gif(radarRecipe(), to: folder + "/two.gif", options: options)
     #expect(try AtomicFile.read(folder + "/one.gif") == AtomicFile.read(folder + "/two.gif"))
+  }
+
+  @Test func gifBytesAreIdenticalWhetherTheFirstPassFramesAreKeptOrRenderedAgain() throws {
+    var options = Export.Options()
+    options.to = 1.5
+    options.scale = 0.5
+    let kept = try Export.gifData(radarRecipe(), options: options)
+    options.firstPassFrameBudget = 0  // every frame rendered in both passes
+    #expect(try Export.gifData(radarRecipe(), options: options) == kept)
+  }
+
+  /// A GIF render on two threads reads a scene file once (the planning scene goes to the first
+  /// worker, the second gets a copy, and the scenes serve both passes), and not at all after a
+  /// first instance; a scene with a timeline is made afresh for each worker of each pass that
+  /// renders.
+  @Test func aRenderMakesScenesOnlyWhereItMust() throws {
+    let made = Atomic<Int>(0)
+    let counted = SceneRecipe {
+      made.add(1, ordering: .relaxed)
+      return try SceneFormat.load(contentsOf: FixtureFiles.root + "/scenes/radar-pulses.json")
+    }
+    var options = Export.Options()
+    options.to = 0.5
+    options.jobs = 2
+    let once = try Export.gifData(counted, options: options)
+    #expect(made.load(ordering: .relaxed) == 1)
+    let first = try SceneFormat.load(contentsOf: FixtureFiles.root + "/scenes/radar-pulses.json")
+    let again = try Export.gifData(SceneRecipe(first: first, then: counted.make), options: options)
+    #expect(made.load(ordering: .relaxed) == 1)
+    #expect(again == once)
+    let timeline = Atomic<Int>(0)
+    let ticking = SceneRecipe {
+      timeline.add(1, ordering: .relaxed)
+      let scene = Scene(size: Size(20, 20), duration: 1, fps: 10)
+      scene.every(0.5) { _ in }
+      return scene
+    }
+    _ = try Export.gifData(ticking, options: options)
+    // Planning, then 2 workers for the first pass; the second pass has its frames.
+    #expect(timeline.load(ordering: .relaxed) == 3)
+    options.firstPassFrameBudget = 0
+    _ = try Export.gifData(ticking, options: options)
+    #expect(timeline.load(ordering: .relaxed) == 3 + 5)  // and 2 workers for the second
   }
 
   @Test func timelineScenesRenderInParallelFromTheirRecipe() throws {

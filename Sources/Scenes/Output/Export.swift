@@ -34,6 +34,11 @@ public enum Export {
     /// Videos: the constant rate factor, or `nil` for the format's default (18 for H.264, 24 for
     /// VP9).
     public var crf: Int? = nil
+    /// The most bytes of frames (4 a pixel) a render with two passes (a GIF: its palette, then
+    /// its frames) keeps from the first pass for the second instead of rendering them again
+    /// (default 64 MiB: a 320 x 320 animation of 160 frames, most Lottie files). Longer or
+    /// larger renders render twice and hold a few frames at a time; the bytes are the same.
+    public var firstPassFrameBudget = 64 << 20
 
     /// Creates options with the defaults above.
     public init() {}
@@ -123,12 +128,6 @@ public enum Export {
     return (scene, sequence)
   }
 
-  /// The most bytes of frames (4 a pixel) a render with two passes (a GIF: its palette, then
-  /// its frames) keeps from the first pass for the second, instead of rendering them again:
-  /// 64 MiB, a 320 x 320 animation of 160 frames, or most Lottie files. Longer or larger
-  /// renders render twice and hold a few frames at a time.
-  public static let firstPassFrameBudget = 64 << 20
-
   /// Renders the frames the options choose into `sink`: the one pipeline every output goes
   /// through (see `FrameSink`). The frames are rendered on `options.jobs` threads and handed to
   /// the sink in order; a sink with a first pass gets every frame twice (rendering is
@@ -156,7 +155,7 @@ public enum Export {
       if let phase = sink.firstPass {
         let work = sink.surveyWork()
         let bytes = Double(sequence.count) * Double(width) * Double(height) * 4
-        if bytes <= Double(firstPassFrameBudget) {
+        if bytes <= Double(options.firstPassFrameBudget) {
           var frames: [Bitmap] = []
           frames.reserveCapacity(sequence.count)
           try renderer.render(

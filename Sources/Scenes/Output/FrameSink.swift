@@ -11,9 +11,9 @@ import Geometry
 ///    frame order (a GIF keeps a colour histogram here: memory must not grow with the frame
 ///    count, so keep a summary, never the frames);
 /// 3. the frames again (rendered again, rendering being deterministic, or kept from the first
-///    pass when they all fit `Export.firstPassFrameBudget`): `frameWork()` runs on the rendering
-///    threads (encoding, palette choice: work whose order does not matter), `add(_:_:)` takes
-///    its results in frame order;
+///    pass when they all fit `Export.Options.firstPassFrameBudget`): `frameWork()` runs on the
+///    rendering threads (encoding, palette choice: work whose order does not matter),
+///    `add(_:_:)` takes its results in frame order;
 /// 4. `finish()`, which completes the destination (a file appears whole under its name only
 ///    now), or `abort()` after any error (nothing is left behind).
 ///

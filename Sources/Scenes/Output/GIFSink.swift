@@ -8,8 +8,8 @@ import ImageEncoding
 /// Two passes: the first keeps only a colour histogram per frame (merged as the frames come),
 /// the second encodes the frames as they come, a few in flight, so memory does not grow with
 /// the frame count (the pipeline may keep the first pass's frames for the second when they
-/// fit `Export.firstPassFrameBudget`). Frames the global palette serves clearly worse than one of their own get a
-/// local palette, chosen on the rendering threads.
+/// fit `Export.Options.firstPassFrameBudget`). Frames the global palette serves clearly worse
+/// than one of their own get a local palette, chosen on the rendering threads.
 public final class GIFSink: FrameSink {
   /// Where the GIF goes.
   public let destination: ByteDestination
