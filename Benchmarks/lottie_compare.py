@@ -3,7 +3,10 @@
   lottie_compare.py [--samples DIR] [--flipbook BIN] [--bench BIN] [--frames N] [--limit N]
                     [--timing N] [--rounds N] [--report FILE] [--only SUBSTRING] [--cache DIR]
                     [--pairs DIR] [--cached-only] [--skip-fidelity] [--memory-gb G]
-                    [--lottie2gif BIN] [--gif-tools LIST]
+                    [--lottie2gif BIN] [--gif-tools LIST] [--gif-tools-max-mpx M]
+                    [--timing-min-mpx M] [--timing-max-mpx M] [--speed-only]
+
+BENCHMARKS.md's Lottie sections give the commands of each recorded run.
 
 FIDELITY. For each Lottie file under DIR (default ~/.cache/flipbook/lottie-samples;
 scripts/lottie-samples fills it), N frames (default 6) spread over [ip, op) are rendered at the
@@ -24,8 +27,10 @@ judged against rlottie on those frames only, and the target's figure counts only
 use no feature lottie.md leaves out (expressions, 3D layers, cameras, other effects: a column
 names them per file) and no feature both references draw wrongly (reference_gaps).
 
-TIMING AND GIFS (the first --timing files, default 10, that rlottie reads, of at most
---timing-max-mpx megapixels x frames; 0 for none), each file copied alone into a scratch folder:
+TIMING AND GIFS (the first --timing files, default 10, that rlottie reads, of more than
+--timing-min-mpx and at most --timing-max-mpx megapixels x frames (w x h x (op - ip) / 10^6);
+--timing 0 for none), each file copied alone into a scratch folder (a file rlottie reports no
+size or frames for is left out: lottie2gif writes an empty GIF of it):
   - end to end, --rounds rounds (default 3), the two tools alternating which goes first, the
     fastest round of each kept, wall time and CPU time (user + system, all threads):
     `lottie2gif in.json WxH` (pyrlottie's binary: every frame rlottie numbers, 0 to op - ip,
@@ -37,20 +42,23 @@ TIMING AND GIFS (the first --timing files, default 10, that rlottie reads, of at
     thread pool) against `flipbook-bench lottie-frames` (the same frames, scale 1, one
     thread, a new canvas each); both exclude reading the file; the fastest round of each, in
     wall time and in CPU time (on a shared machine the CPU time is the steadier figure);
-  - once each, the other GIF tools a user would pick (--gif-tools): rlottie-python's
-    save_animation (Pillow's GIF writer, at most 50 fps), rlottie frames written as PNGs
-    (un-premultiplied) then ffmpeg's palettegen + paletteuse, and python-lottie's
-    `lottie_convert.py` (cairosvg frames, Pillow's GIF writer);
-  - every GIF is decoded frame by frame (one frame in memory at a time) against rlottie's
-    frames: for each rlottie frame n of the op - ip, the GIF frame showing at the fraction
-    (n + 1/2) / (op - ip) of the GIF's whole duration (encoders merge identical frames and
-    round delays) is compared, both composited over white (lottie2gif's background): FIDELITY
-    is the PSNR in dB over all those pixels. TRANSPARENCY is the share of the pixels rlottie
-    leaves fully transparent that the GIF leaves transparent. DARK EDGES: on rlottie's
-    partly covered pixels (0 < alpha < 255) that the GIF draws opaque, how much darker the
-    GIF's colour is than the straight colour (premultiplied / alpha), as a share of how much
-    darker the premultiplied colour is (luminance, summed over all such pixels): 0 is no dark
-    fringe, 1 is the premultiplied colour drawn opaque (as over black).
+  - (not with --speed-only) once each, on files up to --gif-tools-max-mpx, the other GIF tools
+    a user would pick (--gif-tools): rlottie-python's save_animation (Pillow's GIF writer, at
+    most 50 fps), rlottie frames written as PNGs (un-premultiplied) then ffmpeg's palettegen +
+    paletteuse, and python-lottie's `lottie_convert.py` (cairosvg frames, Pillow's writer);
+  - (not with --speed-only) every GIF is decoded frame by frame (one frame in memory at a
+    time) against rlottie's frames: for each rlottie frame n of the op - ip, the GIF frame
+    showing at the fraction (n + 1/2) / (op - ip) of the GIF's whole duration (encoders merge
+    identical frames and round delays) is compared, both composited over white (lottie2gif's
+    background): FIDELITY
+    is the PSNR in dB over all those pixels. Against the frames the GIF was made from
+    (rlottie's for lottie2gif, rlottie-python and ffmpeg; Flipbook's own, a PNG-folder render,
+    for Flipbook; none for python-lottie): TRANSPARENCY is the share of the source's fully
+    transparent pixels the GIF leaves transparent; DARK EDGES, on the source's partly covered
+    pixels (0 < alpha < 255) that the GIF draws opaque, how much darker the GIF's colour is
+    than the straight colour (premultiplied / alpha), as a share of how much darker the
+    premultiplied colour is (luminance, summed over all such pixels): 0 is no dark fringe, 1
+    is the premultiplied colour drawn opaque (as over black).
 
 Every renderer runs in a child process with a memory cap (--memory-gb, default 4, by
 setrlimit(RLIMIT_AS)) and a time limit; a file a tool cannot handle within them is reported
