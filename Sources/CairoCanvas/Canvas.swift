@@ -1,5 +1,6 @@
 import CCairo
 import Geometry
+import Glibc
 
 /// A drawing surface: an ARGB32 Cairo image surface of a fixed pixel size, drawn on in points.
 ///
@@ -65,7 +66,24 @@ public final class Canvas {
   /// points (`scale` pixels each).
   ///
   /// - Throws: `CanvasError.sizeOutOfRange` past `maximumSide` or `maximumPixelCount`.
-  public init(pixelWidth: Int, pixelHeight: Int, scale: Double = 1) throws(CanvasError) {
+  public convenience init(pixelWidth: Int, pixelHeight: Int, scale: Double = 1) throws(CanvasError)
+  {
+    try self.init(pixelWidth: pixelWidth, pixelHeight: pixelHeight, scale: scale, zeroed: true)
+  }
+
+  /// Creates a canvas `size` points large at `scale` pixels per point whose every pixel is
+  /// `color` (transparent for `nil`), as `clear(to:)` leaves it: a frame's canvas. Its memory is
+  /// not zeroed first, since the clear writes every pixel (zeroing was about a twentieth of a
+  /// small frame's time).
+  ///
+  /// - Throws: `CanvasError.sizeOutOfRange` past `maximumSide` or `maximumPixelCount`.
+  package convenience init(size: Size, scale: Double, clearedTo color: Color?) throws(CanvasError) {
+    let (width, height) = try Canvas.pixelSize(of: size, scale: scale)
+    try self.init(pixelWidth: width, pixelHeight: height, scale: scale, zeroed: false)
+    clear(to: color)
+  }
+
+  private init(pixelWidth: Int, pixelHeight: Int, scale: Double, zeroed: Bool) throws(CanvasError) {
     guard pixelWidth > 0, pixelHeight > 0, pixelWidth <= Canvas.maximumSide,
       pixelHeight <= Canvas.maximumSide,
       pixelWidth * pixelHeight <= Canvas.maximumPixelCount
@@ -73,8 +91,9 @@ public final class Canvas {
     precondition(
       scale > 0 && scale.isFinite, "Canvas scale must be positive and finite, got \(scale)")
     guard
-      let surface = cairo_image_surface_create(
-        CAIRO_FORMAT_ARGB32, Int32(pixelWidth), Int32(pixelHeight))
+      let surface = zeroed
+        ? cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(pixelWidth), Int32(pixelHeight))
+        : Canvas.makeUninitializedSurface(width: pixelWidth, height: pixelHeight)
     else {
       throw .cairo("could not create a surface")
     }
@@ -98,6 +117,12 @@ public final class Canvas {
   /// Creates a transparent canvas `size` points large at `scale` pixels per point; the pixel
   /// size is rounded to the nearest whole pixel.
   public convenience init(size: Size, scale: Double = 1) throws(CanvasError) {
+    let (width, height) = try Canvas.pixelSize(of: size, scale: scale)
+    try self.init(pixelWidth: width, pixelHeight: height, scale: scale, zeroed: true)
+  }
+
+  /// `size` points at `scale` in whole pixels, each side within `maximumSide`.
+  private static func pixelSize(of size: Size, scale: Double) throws(CanvasError) -> (Int, Int) {
     let w = (size.width * scale).rounded(), h = (size.height * scale).rounded()
     guard w.isFinite, h.isFinite, w >= 1, h >= 1, w <= Double(Canvas.maximumSide),
       h <= Double(Canvas.maximumSide)
@@ -106,7 +131,37 @@ public final class Canvas {
         width: w.isFinite ? Int(Swift.max(-1e9, Swift.min(1e9, w))) : 0,
         height: h.isFinite ? Int(Swift.max(-1e9, Swift.min(1e9, h))) : 0)
     }
-    try self.init(pixelWidth: Int(w), pixelHeight: Int(h), scale: scale)
+    return (Int(w), Int(h))
+  }
+
+  /// The key under which a surface keeps the memory it frees (cairo compares its address).
+  private static let ownedPixelsKey = Int(
+    bitPattern: UnsafeMutablePointer<cairo_user_data_key_t>.allocate(capacity: 1))
+
+  /// An ARGB32 image surface over memory of Flipbook's own, not zeroed; the surface frees it
+  /// when it is destroyed (its last reference, which may outlive the canvas). `nil` when the
+  /// memory or the surface cannot be had.
+  private static func makeUninitializedSurface(width: Int, height: Int) -> OpaquePointer? {
+    let stride = Int(cairo_format_stride_for_width(CAIRO_FORMAT_ARGB32, Int32(width)))
+    guard stride > 0, let pixels = malloc(stride * height) else { return nil }
+    guard
+      let surface = cairo_image_surface_create_for_data(
+        pixels.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32, Int32(width),
+        Int32(height), Int32(stride))
+    else {
+      free(pixels)
+      return nil
+    }
+    guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS,
+      cairo_surface_set_user_data(
+        surface, UnsafePointer(bitPattern: ownedPixelsKey), pixels, { free($0) })
+        == CAIRO_STATUS_SUCCESS
+    else {
+      cairo_surface_destroy(surface)
+      free(pixels)
+      return nil
+    }
+    return surface
   }
 
   deinit {
