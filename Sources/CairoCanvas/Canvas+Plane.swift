@@ -1,6 +1,7 @@
 import CCairo
 import Geometry
 import Glibc
+import Parallelism
 
 // Drawing a plane in perspective straight onto the canvas: between `beginPlane(_:)` and
 // `endPlane()` every fill, clip, gradient and text is mapped through a projective map to device
@@ -90,7 +91,7 @@ extension Canvas {
     cairo_set_fill_rule(cr, CAIRO_FILL_RULE_WINDING)
     guard let outline = cairo_copy_path(cr) else { return }
     defer { cairo_path_destroy(outline) }
-    let ramp = GradientRamp(stops, conic: geometry.isConic)
+    let ramp = GradientRamp.cached(stops, conic: geometry.isConic)
     var top = 0
     while top < h {
       let rows = Swift.min(bandRows, h - top)
@@ -204,29 +205,63 @@ struct GradientRamp {
   /// gradient, whose seam averages them.
   init(_ stops: [GradientStop], conic: Bool) {
     let n = GradientRamp.size
-    var colors = [(Double, Double, Double, Double)](repeating: (0, 0, 0, 0), count: n)
-    var packed = [UInt32](repeating: 0, count: n)
-    // One walk through the stops: entry e is at location e / (n − 1), between stops i and i + 1.
-    var i = 0
-    for e in 0..<n {
-      let location = Double(e) / Double(n - 1)
-      while i + 1 < stops.count && stops[i + 1].location < location { i += 1 }
-      let c: Color
-      // As `Canvas.color(at:stops:)`: the end colors beyond the ends.
-      if location <= stops[0].location {
-        c = stops[0].color
-      } else if location >= stops[stops.count - 1].location {
-        c = stops[stops.count - 1].color
-      } else {
-        let a = stops[i], b = stops[i + 1]
-        let span = b.location - a.location
-        c = span > 0 ? Canvas.mix(a.color, b.color, (location - a.location) / span) : b.color
+    // Only the packed table unless conic: the unpacked one is 128 KB, which malloc maps and
+    // unmaps each time (page faults on every draw).
+    var colors: [(Double, Double, Double, Double)] = []
+    if conic { colors.reserveCapacity(n) }
+    let packed = [UInt32](unsafeUninitializedCapacity: n) { table, initialized in
+      // One walk through the stops: entry e is at location e / (n − 1), between stops i and
+      // i + 1.
+      var i = 0
+      for e in 0..<n {
+        let location = Double(e) / Double(n - 1)
+        while i + 1 < stops.count && stops[i + 1].location < location { i += 1 }
+        let c: Color
+        // As `Canvas.color(at:stops:)`: the end colors beyond the ends.
+        if location <= stops[0].location {
+          c = stops[0].color
+        } else if location >= stops[stops.count - 1].location {
+          c = stops[stops.count - 1].color
+        } else {
+          let a = stops[i], b = stops[i + 1]
+          let span = b.location - a.location
+          c = span > 0 ? Canvas.mix(a.color, b.color, (location - a.location) / span) : b.color
+        }
+        let premultiplied = (c.red * c.alpha, c.green * c.alpha, c.blue * c.alpha, c.alpha)
+        table[e] = GradientRamp.pack(premultiplied)
+        if conic { colors.append(premultiplied) }
       }
-      colors[e] = (c.red * c.alpha, c.green * c.alpha, c.blue * c.alpha, c.alpha)
-      packed[e] = GradientRamp.pack(colors[e])
+      initialized = n
     }
     self.packed = packed
-    self.colors = conic ? colors : []
+    self.colors = colors
+  }
+
+  /// The tables of the stops drawn last, most recent first, shared by every canvas: a gradient
+  /// drawn in every frame (each frame has a canvas of its own) has its table made once. A table
+  /// depends only on its stops, so frames do not depend on what was drawn before.
+  private static let recent = Locked<[(stops: [GradientStop], conic: Bool, ramp: GradientRamp)]>(
+    [])
+  /// How many tables `recent` keeps (a conic one is 144 KB, another 16 KB).
+  static let recentLimit = 8
+
+  /// The table of `stops`, from `recent` when it holds it.
+  static func cached(_ stops: [GradientStop], conic: Bool) -> GradientRamp {
+    let found = recent.withLock { entries -> GradientRamp? in
+      guard let i = entries.firstIndex(where: { $0.conic == conic && $0.stops == stops }) else {
+        return nil
+      }
+      let entry = entries.remove(at: i)
+      entries.insert(entry, at: 0)
+      return entry.ramp
+    }
+    if let found { return found }
+    let ramp = GradientRamp(stops, conic: conic)
+    recent.withLock { entries in
+      entries.insert((stops, conic, ramp), at: 0)
+      if entries.count > recentLimit { entries.removeLast() }
+    }
+    return ramp
   }
 
   /// The premultiplied color of location `t` (clamped to 0...1; not a number: the first).
