@@ -108,14 +108,17 @@ extension Canvas {
     var top = 0
     while top < h {
       let rows = Swift.min(bandRows, h - top)
-      _ = data.withMemoryRebound(to: UInt32.self, capacity: w * rows) { pixels in
+      let onlyEntries = data.withMemoryRebound(to: UInt32.self, capacity: w * rows) { pixels in
         ramp.fill(
           pixels, stride: w, columns: columns[top..<top + rows], x: minX, y: minY + top,
           geometry: geometry, fromDevice: fromDevice)
       }
+      // Opaque pixels are given to Cairo as such (their alpha bytes are 255 either way): the
+      // composite is then a copy where the outline covers a pixel whole, not a blend.
+      let format = ramp.isOpaque && onlyEntries ? CAIRO_FORMAT_RGB24 : CAIRO_FORMAT_ARGB32
       guard
         let image = cairo_image_surface_create_for_data(
-          data, CAIRO_FORMAT_ARGB32, Int32(w), Int32(rows), Int32(w * 4))
+          data, format, Int32(w), Int32(rows), Int32(w * 4))
       else { return }
       defer { cairo_surface_destroy(image) }
       guard cairo_surface_status(image) == CAIRO_STATUS_SUCCESS else { return }
@@ -254,6 +257,8 @@ extension GradientGeometry {
 struct GradientRamp {
   static let size = 4096
   let packed: [UInt32]
+  /// Whether every entry is opaque (every stop's alpha is 1).
+  let isOpaque: Bool
   let colors: [(Double, Double, Double, Double)]
 
   /// The table of `stops` (sorted by location); the unpacked colors too for a conic
@@ -289,6 +294,7 @@ struct GradientRamp {
       initialized = n
     }
     self.packed = packed
+    self.isOpaque = packed.allSatisfy { $0 >> 24 == 255 }
     self.colors = colors
   }
 

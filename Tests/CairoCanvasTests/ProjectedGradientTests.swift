@@ -154,6 +154,11 @@ import Testing
       let cached = GradientRamp.cached(Self.stops, conic: true)
       let same = cached.packed == fresh.packed && cached.colors.count == fresh.colors.count
       #expect(same)
+      #expect(cached.isOpaque)
     }
+    let translucent = [
+      GradientStop(location: 0, color: .clear), GradientStop(location: 1, color: .white),
+    ]
+    #expect(!GradientRamp.cached(translucent, conic: false).isOpaque)
   }
 }
