@@ -183,7 +183,7 @@ extension Canvas {
     let m = deviceTransform
     guard let inverse = m.inverted else { return }
     let pixelsPerPoint = abs(m.a * m.d - m.b * m.c).squareRoot()
-    let ramp = GradientRamp(stops, conic: true)
+    let ramp = GradientRamp.cached(stops, conic: true)
     func location(_ ux: Double, _ uy: Double) -> Double {
       GradientRamp.conicLocation(Point(x: ux, y: uy), center: center, angle: angle)
     }
