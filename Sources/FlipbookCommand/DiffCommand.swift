@@ -114,6 +114,12 @@ struct DiffCommand: ParsableCommand {
       }
       passes = diff.passes
     } else {
+      // Sizes the headers state are compared first: two large images that cannot match are
+      // not decoded (a pair of 64-megapixel PNGs would take about 780 MB).
+      if let sa = PNG.statedSize(of: a), let sb = PNG.statedSize(of: b), sa != sb {
+        let mismatch = ImageDiff.SizeMismatch(expected: sa, actual: sb)
+        throw CommandFailure(message: "\(expected) and \(actual) differ: \(mismatch.description)")
+      }
       let e = try failing(expected) { try Bitmap(pngData: a) },
         c = try failing(actual) { try Bitmap(pngData: b) }
       let diff: ImageDiff

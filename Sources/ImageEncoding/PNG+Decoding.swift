@@ -19,6 +19,18 @@ extension PNG {
   /// The most pixels a PNG Flipbook decodes may have: 64,000,000 (a canvas's limit).
   public static let maximumDecodedPixels = 64_000_000
 
+  /// The width and height in pixels a PNG's header states, read without decoding anything
+  /// (so that two images of different sizes can be told apart before either is decoded);
+  /// `nil` when the bytes do not start with a PNG signature and an `IHDR` chunk.
+  public static func statedSize(of bytes: [UInt8]) -> (width: Int, height: Int)? {
+    let ihdr: [UInt8] = [0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]
+    guard bytes.count >= 24, bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]),
+      bytes[8..<16].elementsEqual(ihdr)
+    else { return nil }
+    func word(_ at: Int) -> Int { bytes[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } }
+    return (word(16), word(20))
+  }
+
   /// Decodes PNG bytes (gray, palette, RGB or RGBA; 1 to 16 bits; interlaced or not) into
   /// straight-alpha RGBA8; 16-bit samples keep their high byte, gamma is not changed.
   ///
