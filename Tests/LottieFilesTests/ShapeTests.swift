@@ -168,6 +168,41 @@ import Testing
     #expect(layer.fillColor == nil && layer.strokeColor == .black)
   }
 
+  @Test func animatedDashesAnimateTheirLengthsAndOffset() throws {
+    // The dash grows 4 -> 8 over frames 0...10 (1 s at 10 fps), the gap holds 2; the offset
+    // runs 0 -> 20 over frames 10...20; a second stroke animates its dash and gap apart.
+    let dash = #"{"n": "d", "v": {"a": 1, "k": [{"t": 0, "s": [4]}, {"t": 10, "s": [8]}]}}"#
+    let gap = #"{"n": "g", "v": {"a": 0, "k": 2}}"#
+    let offset = #"{"n": "o", "v": {"a": 1, "k": [{"t": 10, "s": [0]}, {"t": 20, "s": [20]}]}}"#
+    let s = try Self.scene(
+      #"{"ty": "rc", "p": {"a": 0, "k": [0, 0]}, "s": {"a": 0, "k": [40, 40]}, "r": {"a": 0, "k": 0}}"#,
+      style:
+        #"{"ty": "st", "nm": "Style", "c": {"a": 0, "k": [0, 0, 0, 1]}, "w": {"a": 0, "k": 2}, "d": [\#(dash), \#(gap), \#(offset)]}"#
+    )
+    func stroke(_ t: Double) throws -> ShapeLayer {
+      try #require(try LottieTest.layer("Style", in: s, at: t) as? ShapeLayer)
+    }
+    #expect(try stroke(0).lineDashPattern == [4, 2] && stroke(0).lineDashPhase == 0)
+    #expect(try stroke(0.5).lineDashPattern == [6, 2] && stroke(0.5).lineDashPhase == 0)
+    #expect(try stroke(1.5).lineDashPattern == [8, 2] && stroke(1.5).lineDashPhase == 10)
+    #expect(try stroke(3).lineDashPhase == 20)
+
+    let both = #"""
+      [{"n": "d", "v": {"a": 1, "k": [{"t": 0, "s": [2]}, {"t": 10, "s": [6]}]}},
+       {"n": "g", "v": {"a": 1, "k": [{"t": 10, "s": [6]}, {"t": 20, "s": [2]}]}}]
+      """#
+    let s2 = try Self.scene(
+      #"{"ty": "rc", "p": {"a": 0, "k": [0, 0]}, "s": {"a": 0, "k": [40, 40]}, "r": {"a": 0, "k": 0}}"#,
+      style:
+        #"{"ty": "st", "nm": "Style", "c": {"a": 0, "k": [0, 0, 0, 1]}, "w": {"a": 0, "k": 2}, "d": \#(both)}"#
+    )
+    func pattern(_ t: Double) throws -> [Double] {
+      try #require((try LottieTest.layer("Style", in: s2, at: t) as? ShapeLayer)?.lineDashPattern)
+    }
+    #expect(try pattern(0) == [2, 6] && pattern(0.5) == [4, 6])
+    #expect(try pattern(1.5) == [6, 4] && pattern(2.5) == [6, 2])
+  }
+
   @Test func trimBecomesStrokeStartAndEndWithOffset() throws {
     let items = #"""
       {"ty": "el", "p": {"a": 0, "k": [0, 0]}, "s": {"a": 0, "k": [20, 20]}},
