@@ -196,17 +196,18 @@ extension LottieReader {
     _ items: ArraySlice<ShapeItem>, layer label: String, inheritedTrim: Trim?, into container: Layer
   ) {
     var items = items
-    // What a repeater copies (the items before it) goes into a replicator, drawn where the
-    // repeater is listed.
-    var repeated: (Layer, Int)? = nil
+    // What a repeater copies (the items before it) goes into a stack of copies, drawn where the
+    // repeater is listed; the styles after it also take the paths before it (`repeated`).
+    var stack: (Layer, Int)? = nil
+    var repeated: [ShapeSource] = []
     if let r = items.lastIndex(where: {
       if case .repeater = $0 { return true } else { return false }
     }),
       case .repeater(let f) = items[r]
     {
-      let replicator = readRepeater(f, layer: label)
+      guard let repeater = readRepeater(f, layer: label) else { return }
       let limit = ReplicatorLayer.maximumInstanceCount
-      let count = Swift.max(1, Swift.min(replicator.instanceCount, limit))
+      let count = Swift.max(1, repeater.maximumCount)
       let outerReplication = replication
       defer { replication = outerReplication }
       if replication > limit / count {
@@ -217,11 +218,17 @@ extension LottieReader {
         return
       }
       replication *= count
+      let content = Layer()
+      content.anchorPoint = .zero
       buildItems(
-        items[items.startIndex..<r], layer: label, inheritedTrim: inheritedTrim, into: replicator)
+        items[items.startIndex..<r], layer: label, inheritedTrim: inheritedTrim, into: content)
+      guard copiesFit(of: content, count: repeater.maximumCount, at: f.place("c")) else { return }
+      let layer = repeaterLayer(repeater, name: f.string("nm"), content: content)
       // The outermost repeater adds the layers its copies draw (nested ones multiplied in).
-      if outerReplication == 1 && !countDrawnLayers(replicator, at: f.place("c")) { return }
-      repeated = (replicator, r)
+      if outerReplication == 1 && !countDrawnLayers(layer, at: f.place("c")) { return }
+      stack = (layer, r)
+      repeated = repeatedSources(
+        collectSources(items[items.startIndex..<r], layer: label), repeater)
       items = items[r...]
     }
     let groupTrim = items.lazy.compactMap {
@@ -236,10 +243,10 @@ extension LottieReader {
       rounding = r
     }
     for i in items.indices.reversed() {
-      if let (replicator, r) = repeated, r == i { container.addSublayer(replicator) }
+      if let (layer, r) = stack, r == i { container.addSublayer(layer) }
       switch items[i] {
       case .style(let f, let kind):
-        var sources = collectSources(items[items.startIndex..<i], layer: label)
+        var sources = repeated + collectSources(items[items.startIndex..<i], layer: label)
         guard !sources.isEmpty else { continue }
         if let rounding { sources = sources.map { Self.rounded($0, by: rounding) } }
         // A merge listed before the style combines the paths (each source one subpath).

@@ -321,26 +321,6 @@ import Testing
     #expect(siblings.firstIndex { $0 === fill }! < siblings.firstIndex { $0 === stroke }!)
   }
 
-  @Test func repeaterBecomesAReplicator() throws {
-    let items = #"""
-      {"ty": "el", "p": {"a": 0, "k": [0, -30]}, "s": {"a": 0, "k": [10, 10]}},
-      {"ty": "fl", "nm": "Dot", "c": {"a": 0, "k": [0, 0, 0, 1]}},
-      {"ty": "rp", "nm": "Copies", "c": {"a": 0, "k": 6}, "o": {"a": 0, "k": 0},
-       "tr": {"ty": "tr", "p": {"a": 0, "k": [5, 0]}, "a": {"a": 0, "k": [0, 0]}, "s": {"a": 0, "k": [100, 100]}, "r": {"a": 0, "k": 60}, "so": {"a": 0, "k": 100}, "eo": {"a": 0, "k": 50}}}
-      """#
-    let shapes = "[{\"ty\": \"gr\", \"nm\": \"G\", \"it\": [\(items), {\"ty\": \"tr\"}]}]"
-    let s = try LottieTest.read(
-      LottieTest.document(layers: "[\(LottieTest.shapeLayer("L", shapes: shapes))]")
-    ).scene
-    let replicator = try #require(try LottieTest.layer("Copies", in: s, at: 0) as? ReplicatorLayer)
-    #expect(replicator.instanceCount == 6)
-    let t = try #require(replicator.instanceTransform.affineTransform)
-    #expect(abs(t.a - 0.5) < 1e-12 && abs(t.b - sin(Double.pi / 3)) < 1e-12)
-    #expect(abs(t.tx - 5) < 1e-12 && abs(t.ty) < 1e-12)
-    #expect(abs(replicator.instanceAlphaOffset + 0.1) < 1e-12)
-    #expect(replicator.sublayers.contains { $0.name == "Dot" })
-  }
-
   @Test(arguments: [
     (1, PathOperation.none), (2, .union), (3, .subtract), (4, .intersect), (5, .exclude),
   ])
