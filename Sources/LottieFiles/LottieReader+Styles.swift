@@ -5,6 +5,64 @@ import SceneFiles
 
 /// Fills, strokes and gradients (`fl`, `st`, `gf`, `gs`) as shape layers.
 extension LottieReader {
+  /// Builds one style over `sources`, some of which may be groups combined by their own merge
+  /// paths (`ShapeSource.merge`): a merged group alone is drawn as the group's own styles would
+  /// draw it; merged groups among other paths are each one shape of the style (the other paths
+  /// another), under the style's opacity together; merged groups that a merge listed with the
+  /// style combines again become operands of that merge (with a warning).
+  func readMergedStyle(
+    _ f: Fields, kind: String, sources: [ShapeSource], trim: Trim?, operation: PathOperation,
+    layer label: String, into container: Layer
+  ) {
+    guard sources.contains(where: { $0.merge != nil }) else {
+      readStyle(
+        f, kind: kind, sources: sources, trim: trim, operation: operation, layer: label,
+        into: container)
+      return
+    }
+    if operation == .none, sources.count == 1, let merge = sources[0].merge {
+      readStyle(
+        f, kind: kind, sources: merge.operands, trim: trim, operation: merge.operation,
+        layer: label, into: container)
+      return
+    }
+    guard operation == .none else {
+      warn(
+        label,
+        "merge paths (mm) in a group that a merge outside it combines again: its paths are "
+          + "operands of the outer merge")
+      readStyle(
+        f, kind: kind, sources: sources.flatMap { $0.merge?.operands ?? [$0] }, trim: trim,
+        operation: operation, layer: label, into: container)
+      return
+    }
+    let group = Layer()
+    group.anchorPoint = .zero
+    group.name = f.string("nm")
+    var parts: [(sources: [ShapeSource], operation: PathOperation)] = []
+    let plain = sources.filter { $0.merge == nil }
+    if !plain.isEmpty { parts.append((plain, .none)) }
+    for merge in sources.compactMap(\.merge) { parts.append((merge.operands, merge.operation)) }
+    for (n, part) in parts.enumerated() {
+      // The style's messages once.
+      let (p, w) = (problems.count, warnings.count)
+      readStyle(
+        f, kind: kind, sources: part.sources, trim: trim, operation: part.operation,
+        layer: label, into: group)
+      if n > 0 { dropMessages(after: p, w) }
+    }
+    // One opacity over the parts, so that where they overlap the style is not drawn twice.
+    for part in group.sublayers {
+      part.opacity = 1
+      part.removeAnimation(forKey: "lottie.opacity")
+    }
+    if let o = vector(f, "o", default: [100], layer: label) {
+      group.opacity = unit(o.initial)
+      animate(group, "opacity", o) { .scalar(unit($0)) }
+    }
+    container.addSublayer(group)
+  }
+
   /// Builds one style over `sources` into `container`.
   func readStyle(
     _ f: Fields, kind: String, sources: [ShapeSource], trim: Trim?,
