@@ -30,6 +30,8 @@ extension LottieReader {
     var bounds: Rect
   }
 
+  /// Builds a text layer's documents into `content`; text animators (`t.a`) are not read (a
+  /// warning says so).
   func readText(_ f: Fields, entry: LayerEntry, into content: Layer) {
     guard let documents = textDocuments(f) else { return }
     if case .object(let te)? = f["t"],
