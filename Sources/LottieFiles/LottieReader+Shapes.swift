@@ -235,11 +235,17 @@ extension LottieReader {
       buildItems(
         items[items.startIndex..<r], layer: label, inheritedTrim: inheritedTrim, into: content)
       rounding = outerRounding
-      guard copiesFit(of: content, count: repeater.maximumCount, at: f.place("c")) else { return }
-      let layer = repeaterLayer(repeater, name: f.string("nm"), content: content)
-      // The outermost repeater adds the layers its copies draw (nested ones multiplied in).
-      if outerReplication == 1 && !countDrawnLayers(layer, at: f.place("c")) { return }
-      stack = (layer, r)
+      // Copies of nothing (the items before the repeater draw no style of their own) are left
+      // out: the styles after it draw the copies' paths.
+      if Self.drawsStyles(content) {
+        guard copiesFit(of: content, count: repeater.maximumCount, at: f.place("c")) else {
+          return
+        }
+        let layer = repeaterLayer(repeater, name: f.string("nm"), content: content)
+        // The outermost repeater adds the layers its copies draw (nested ones multiplied in).
+        if outerReplication == 1 && !countDrawnLayers(layer, at: f.place("c")) { return }
+        stack = (layer, r)
+      }
       repeated = repeatedSources(
         collectSources(items[items.startIndex..<r], of: items, layer: label, rounding: rounding),
         repeater)
@@ -288,6 +294,11 @@ extension LottieReader {
       default: break
       }
     }
+  }
+
+  /// Whether `layer` holds a style's layer (a shape or gradient layer) anywhere below it.
+  static func drawsStyles(_ layer: Layer) -> Bool {
+    layer.sublayers.contains { $0 is ShapeLayer || $0 is GradientLayer || drawsStyles($0) }
   }
 
   /// A group's transform: its `tr` item (the last, by convention).

@@ -151,5 +151,7 @@ import Testing
     #expect(try Self.alpha(s, [(15, 50), (45, 50), (75, 50), (30, 50)]) == [255, 255, 255, 0])
     let after = try #require(try LottieTest.layer("After", in: s, at: 0) as? ShapeLayer)
     #expect(after.path?.subpaths.count == 4)
+    // Nothing before the repeater draws: no copies are built.
+    #expect((try? LottieTest.layer("Copies", in: s, at: 0)) == nil)
   }
 }
