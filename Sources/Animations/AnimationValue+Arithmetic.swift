@@ -28,7 +28,7 @@ extension AnimationValue {
     case .colors(let list): return (list ?? []).flatMap { [$0.red, $0.green, $0.blue, $0.alpha] }
     case .numbers(let list): return list ?? []
     case .filters(let list): return list.flatMap(\.parameters)
-    case .image, .bool: return nil
+    case .image, .bool, .text: return nil
     }
   }
 
@@ -69,7 +69,7 @@ extension AnimationValue {
           defer { i += n }
           return filter.with(parameters: Array(c[i..<(i + n)]))
         })
-    case .image, .bool: return self
+    case .image, .bool, .text: return self
     }
   }
 

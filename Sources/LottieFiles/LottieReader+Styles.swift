@@ -5,6 +5,64 @@ import SceneFiles
 
 /// Fills, strokes and gradients (`fl`, `st`, `gf`, `gs`) as shape layers.
 extension LottieReader {
+  /// Builds one style over `sources`, some of which may be groups combined by their own merge
+  /// paths (`ShapeSource.merge`): a merged group alone is drawn as the group's own styles would
+  /// draw it; merged groups among other paths are each one shape of the style (the other paths
+  /// another), under the style's opacity together; merged groups that a merge listed with the
+  /// style combines again become operands of that merge (with a warning).
+  func readMergedStyle(
+    _ f: Fields, kind: String, sources: [ShapeSource], trim: Trim?, operation: PathOperation,
+    layer label: String, into container: Layer
+  ) {
+    guard sources.contains(where: { $0.merge != nil }) else {
+      readStyle(
+        f, kind: kind, sources: sources, trim: trim, operation: operation, layer: label,
+        into: container)
+      return
+    }
+    if operation == .none, sources.count == 1, let merge = sources[0].merge {
+      readStyle(
+        f, kind: kind, sources: merge.operands, trim: trim, operation: merge.operation,
+        layer: label, into: container)
+      return
+    }
+    guard operation == .none else {
+      warn(
+        label,
+        "merge paths (mm) in a group that a merge outside it combines again: its paths are "
+          + "operands of the outer merge")
+      readStyle(
+        f, kind: kind, sources: sources.flatMap { $0.merge?.operands ?? [$0] }, trim: trim,
+        operation: operation, layer: label, into: container)
+      return
+    }
+    let group = Layer()
+    group.anchorPoint = .zero
+    group.name = f.string("nm")
+    var parts: [(sources: [ShapeSource], operation: PathOperation)] = []
+    let plain = sources.filter { $0.merge == nil }
+    if !plain.isEmpty { parts.append((plain, .none)) }
+    for merge in sources.compactMap(\.merge) { parts.append((merge.operands, merge.operation)) }
+    for (n, part) in parts.enumerated() {
+      // The style's messages once.
+      let (p, w) = (problems.count, warnings.count)
+      readStyle(
+        f, kind: kind, sources: part.sources, trim: trim, operation: part.operation,
+        layer: label, into: group)
+      if n > 0 { dropMessages(after: p, w) }
+    }
+    // One opacity over the parts, so that where they overlap the style is not drawn twice.
+    for part in group.sublayers {
+      part.opacity = 1
+      part.removeAnimation(forKey: "lottie.opacity")
+    }
+    if let o = vector(f, "o", default: [100], layer: label) {
+      group.opacity = unit(o.initial)
+      animate(group, "opacity", o) { .scalar(unit($0)) }
+    }
+    container.addSublayer(group)
+  }
+
   /// Builds one style over `sources` into `container`.
   func readStyle(
     _ f: Fields, kind: String, sources: [ShapeSource], trim: Trim?,
@@ -115,23 +173,50 @@ extension LottieReader {
       [1: .miter, 2: .round, 3: .bevel][code(f, "lj", default: 2)] ?? .round
     shape.miterLimit = Swift.max(1, number(f, "ml", default: 4))
     guard case .array(let dashes)? = f["d"] else { return }
-    var pattern: [Double] = [], phase = 0.0
+    // Dash (`n: "d"`) and gap (`"g"`) lengths in their order, and the offset (`"o"`), each
+    // animatable: the offset as `lineDashPhase`, the lengths as `lineDashPattern` (animatable in
+    // Flipbook), as lottie-web reads them every frame.
+    var lengths: [Animated<[Double]>] = [], offset: Animated<[Double]>? = nil
     for (i, item) in dashes.enumerated() {
       let place = f.place("d") + "[\(i)]"
       guard let d = object(item, at: place, what: "a dash (an object with n and v)"),
         let v = vector(d, "v", default: [0], layer: label)
       else { return }
-      if v.isAnimated { warn(label, "animated dashes (d): their first value is used") }
-      let value = Swift.max(0, component(v.initial, 0))
-      switch d.string("n") {
-      case "o": phase = component(v.initial, 0)
-      default: pattern.append(value)
-      }
+      if d.string("n") == "o" { offset = v } else { lengths.append(v) }
     }
-    if pattern.count % 2 == 1 { pattern += pattern }
-    if !pattern.isEmpty && pattern.contains(where: { $0 > 0 }) {
-      shape.lineDashPattern = pattern
-      shape.lineDashPhase = phase
+    func pattern(_ values: [Double]) -> [Double] {
+      let p = values.map { Swift.max(0, $0) }
+      return p.count % 2 == 1 ? p + p : p
+    }
+    func pattern(at frame: Double) -> [Double] {
+      pattern(lengths.map { component($0.value(at: frame), 0) })
+    }
+    let animated = lengths.indices.filter { lengths[$0].isAnimated }
+    let initial = pattern(at: animated.map { lengths[$0].frameRange.lowerBound }.min() ?? 0)
+    // A pattern of zeros is a solid line; one that never dashes is left out.
+    guard !initial.isEmpty, !animated.isEmpty || initial.contains(where: { $0 > 0 }) else {
+      return
+    }
+    shape.lineDashPattern = initial
+    if animated.count == 1, let i = animated.first {
+      // One animated length: its keyframes and easing, the others as they are.
+      let fixed = lengths.map { component($0.initial, 0) }
+      animate(shape, "lineDashPattern", lengths[i]) { v in
+        var values = fixed
+        values[i] = component(v, 0)
+        return .numbers(pattern(values))
+      }
+    } else if !animated.isEmpty {
+      let ranges = animated.map { lengths[$0].frameRange }
+      bake(
+        shape, "lineDashPattern",
+        frames: ranges.map(\.lowerBound).min()!...ranges.map(\.upperBound).max()!,
+        keyframeFrames: animated.flatMap { lengths[$0].keyframes.map(\.frame) }
+      ) { .numbers(pattern(at: $0)) }
+    }
+    if let offset {
+      shape.lineDashPhase = component(offset.initial, 0)
+      animate(shape, "lineDashPhase", offset) { .scalar(component($0, 0)) }
     }
   }
 

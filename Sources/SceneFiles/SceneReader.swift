@@ -340,7 +340,12 @@ final class SceneReader {
       var out: [Double] = []
       for (i, item) in items.enumerated() {
         let itemPlace = "\(place)[\(i)]"
-        let x = property.range == .unit ? unit(item, at: itemPlace) : number(item, at: itemPlace)
+        let x: Double?
+        switch property.range {
+        case .unit: x = unit(item, at: itemPlace)
+        case .nonNegative: x = nonNegative(item, at: itemPlace)
+        default: x = number(item, at: itemPlace)
+        }
         guard let x else { return nil }
         out.append(x)
       }
@@ -357,8 +362,6 @@ final class SceneReader {
         return nil
       }
       return .choice(s)
-    case .numbers:
-      return dashPattern(json, at: place).map(PropertyValue.numbers)
     case .text:
       if json == .null { return .text(nil) }
       return string(json, at: place).map(PropertyValue.text)
