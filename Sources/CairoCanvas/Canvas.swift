@@ -56,6 +56,10 @@ public final class Canvas {
   /// shadowed layers around what it draws here, and canvases made for a shadow's shape start
   /// from their parent's count (see `LayerRenderer`'s nesting limit).
   package var effectNesting = 0
+  /// The most pixels an offscreen canvas made while drawing on this one may have: the whole
+  /// limit for a frame's canvas; offscreen canvases (planes in perspective, shadow shapes)
+  /// carry their maker's budget, so nested ones do not grow the budget level by level.
+  package var offscreenPixelLimit = Canvas.maximumPixelCount
   /// While a plane in perspective is drawn straight onto this canvas (`beginPlane(_:)`), the
   /// projective map from the plane's space (user space after the current transform) to device
   /// pixels; `nil` otherwise (Canvas+Plane.swift).

@@ -7,6 +7,15 @@ public enum RenderingError: Error, Hashable, Sendable, CustomStringConvertible {
   /// layers (each shadow's shape is drawn from its whole subtree, so the work grows with the
   /// nesting). Carries the innermost layer's name, if any.
   case shadowsNestedTooDeep(layer: String?)
+  /// A layer drawn offscreen in perspective lies inside more than
+  /// `LayerRenderer.maximumShadowsAroundPlanes` shadowed layers: each of them draws the plane
+  /// again for its shadow's shape, and a plane's offscreen pixels are not shared between those
+  /// passes, so the work doubles with every level. Carries the plane's name, if any.
+  case planeInsideTooManyShadows(layer: String?)
+  /// An offscreen canvas the layer needs (its plane in perspective, or its shadow's shape)
+  /// could not be made: more pixels than a canvas may have even at the least density, or no
+  /// memory for it. Carries the layer's name, if any, and the canvas's reason.
+  case offscreenUnavailable(layer: String?, reason: String)
 
   /// A one-line message.
   public var description: String {
@@ -18,6 +27,15 @@ public enum RenderingError: Error, Hashable, Sendable, CustomStringConvertible {
       return
         "layer \(name.map { "'\($0)'" } ?? "(unnamed)") has a shadow inside more than "
         + "\(LayerRenderer.maximumNestedShadows) other shadowed layers, past the limit"
+    case .planeInsideTooManyShadows(let name):
+      return
+        "layer \(name.map { "'\($0)'" } ?? "(unnamed)") is drawn in perspective inside more than "
+        + "\(LayerRenderer.maximumShadowsAroundPlanes) shadowed layers, past the limit (each "
+        + "shadow draws the plane again, so the work doubles with each one)"
+    case .offscreenUnavailable(let name, let reason):
+      return
+        "layer \(name.map { "'\($0)'" } ?? "(unnamed)") needs an offscreen canvas that cannot "
+        + "be made: \(reason)"
     }
   }
 }
