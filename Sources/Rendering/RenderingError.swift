@@ -1,3 +1,5 @@
+import Geometry
+
 /// Why a layer tree could not be drawn.
 public enum RenderingError: Error, Hashable, Sendable, CustomStringConvertible {
   /// A text layer's `font` resolves to no installed face. Carries the layer's name, if any, and
@@ -16,6 +18,11 @@ public enum RenderingError: Error, Hashable, Sendable, CustomStringConvertible {
   /// could not be made: more pixels than a canvas may have even at the least density, or no
   /// memory for it. Carries the layer's name, if any, and the canvas's reason.
   case offscreenUnavailable(layer: String?, reason: String)
+  /// A shape layer's stroke would draw more than `StrokeStyle.maximumDashCount` dashes (its
+  /// path's length over its dash pattern's, animated to that or built in Swift; a scene file
+  /// or Lottie file with such a static stroke is refused when read). Carries the layer's name,
+  /// if any, and about how many dashes.
+  case tooManyDashes(layer: String?, count: Double)
 
   /// A one-line message.
   public var description: String {
@@ -32,6 +39,12 @@ public enum RenderingError: Error, Hashable, Sendable, CustomStringConvertible {
         "layer \(name.map { "'\($0)'" } ?? "(unnamed)") is drawn in perspective inside more than "
         + "\(LayerRenderer.maximumShadowsAroundPlanes) shadowed layers, past the limit (each "
         + "shadow draws the plane again, so the work doubles with each one)"
+    case .tooManyDashes(let name, let count):
+      let about = count < 1e15 ? String(Int(count.rounded())) : String(describing: count)
+      return
+        "layer \(name.map { "'\($0)'" } ?? "(unnamed)") would stroke about \(about) dashes "
+        + "(its path's length over its dash pattern's), over the limit of "
+        + "\(StrokeStyle.maximumDashCount)"
     case .offscreenUnavailable(let name, let reason):
       return
         "layer \(name.map { "'\($0)'" } ?? "(unnamed)") needs an offscreen canvas that cannot "

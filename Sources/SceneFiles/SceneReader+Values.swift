@@ -234,6 +234,13 @@ extension SceneReader {
   func dashPattern(_ json: JSONValue, at place: String) -> [Double]?? {
     if json == .null { return .some(nil) }
     guard let items = array(json, at: place) else { return nil }
+    guard items.count <= StrokeStyle.maximumDashPatternCount else {
+      report(
+        place,
+        "a dash pattern of \(items.count) entries exceeds the limit of "
+          + "\(StrokeStyle.maximumDashPatternCount)")
+      return nil
+    }
     var out: [Double] = []
     for (i, item) in items.enumerated() {
       guard let x = nonNegative(item, at: "\(place)[\(i)]") else { return nil }

@@ -85,6 +85,23 @@ final class SceneReader {
     return out
   }
 
+  /// A stroke of more dashes than `StrokeStyle.maximumDashCount` (its path's length over its
+  /// dash pattern's) is refused here, before anything is drawn; one that only an animation
+  /// makes that long is refused by the renderer, naming the layer.
+  func checkDashes(of shape: ShapeLayer, at place: String) {
+    let style = shape.strokeStyle
+    guard style.isDashed, let path = shape.path, (shape.strokeColor?.alpha ?? 0) > 0,
+      shape.lineWidth > 0
+    else { return }
+    let dashes = style.dashCount(along: path.trimmed(from: shape.strokeStart, to: shape.strokeEnd))
+    guard dashes > Double(StrokeStyle.maximumDashCount) else { return }
+    report(
+      place,
+      "the stroke would draw about \(MessageText.number(dashes.rounded())) dashes (the "
+        + "path's length over the pattern's), over the limit of "
+        + "\(StrokeStyle.maximumDashCount)")
+  }
+
   /// The most elements one path may have (`SceneFormat.maximumPathElements`): checked where a
   /// path is read, so drawing, lengths and dashes never meet more.
   func checkedComplexity(_ path: Path, at place: String) -> Path? {
@@ -264,6 +281,9 @@ final class SceneReader {
     }
     if let text = layer as? TextLayer {
       checkFont(of: text, at: f["font"].map { _ in f.place("font") } ?? place)
+    }
+    if let shape = layer as? ShapeLayer {
+      checkDashes(of: shape, at: f.place("lineDashPattern"))
     }
     if let gradient = layer as? GradientLayer, let colors = gradient.colors,
       let locations = gradient.locations, colors.count != locations.count
