@@ -29,6 +29,14 @@ public enum LottieFormat {
   public static let maximumVertices = 100_000
   /// The most colour stops, and the most opacity stops, one gradient may have: 1,000 each.
   public static let maximumGradientStops = 1_000
+
+  /// The most copies one repeater (`rp`) draws: 1,000. A file asking for more is drawn with
+  /// 1,000, with a warning naming the place.
+  public static let maximumRepeaterCopies = 1_000
+
+  /// The most points a polystar (`sr`) has: 10,000. A file asking for more is drawn with
+  /// 10,000, with a warning naming the place.
+  public static let maximumPolystarPoints = 10_000
   /// The deepest precompositions may nest (a precomposition layer inside an asset inside ...):
   /// 32, so that no file can build a tree deeper than the renderer's stack holds.
   public static let maximumPrecompositionDepth = 32

@@ -183,7 +183,16 @@ extension LottieReader {
     if let copies, copies.isAnimated {
       warn(label, "animated repeater copies (c): the first count is used")
     }
-    let count = Int(Swift.max(0, Swift.min(1000, component(copies?.initial ?? [1], 0))).rounded())
+    let asked = component(copies?.initial ?? [1], 0)
+    let limit = Double(LottieFormat.maximumRepeaterCopies)
+    if asked.rounded() > limit {
+      warn(
+        label,
+        "repeater copies over \(LottieFormat.maximumRepeaterCopies) (\(f.place("c")) is "
+          + "\(MessageText.number(asked))): \(LottieFormat.maximumRepeaterCopies) are drawn",
+        key: "repeater copies over the limit")
+    }
+    let count = Int(Swift.max(0, Swift.min(limit, asked)).rounded())
     replicator.instanceCount = count
     if let offset = vector(f, "o", default: [0], layer: label), component(offset.initial, 0) != 0 {
       warn(label, "repeater offset (o): copies start at the original")
