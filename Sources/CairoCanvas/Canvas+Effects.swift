@@ -78,6 +78,12 @@ extension Canvas {
     recording?.add(
       "gradient",
       stops.flatMap { [$0.location, $0.color.red, $0.color.green, $0.color.blue, $0.color.alpha] })
+    // Points or radii past what Cairo's gradients hold (10^308 at the extreme): colored pixel
+    // by pixel instead, from the same table of stops.
+    guard isWithinSafeRange(geometry) else {
+      fillGradientByPixels(path, geometry, stops)
+      return
+    }
     switch geometry {
     case .axial(let start, let end):
       guard start != end else {

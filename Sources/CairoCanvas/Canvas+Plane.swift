@@ -69,9 +69,19 @@ extension Canvas {
     _ path: Path, _ geometry: GradientGeometry, _ stops: [GradientStop], through map: Homography
   ) {
     guard let fromDevice = map.inverted else { return }
+    fillGradient(geometry, stops, fromDevice: fromDevice) { setProjectedPath(path, through: map) }
+  }
+
+  /// Fills the outline `setOutline` sets (in the current user space) with `geometry`'s
+  /// gradient, each device pixel's centre taken back into the gradient's space by
+  /// `fromDevice`.
+  func fillGradient(
+    _ geometry: GradientGeometry, _ stops: [GradientStop], fromDevice: Homography,
+    setOutline: () -> Void
+  ) {
     cairo_save(cr)
     defer { cairo_restore(cr) }
-    setProjectedPath(path, through: map)
+    setOutline()
     cairo_identity_matrix(cr)
     var p = (x1: 0.0, y1: 0.0, x2: 0.0, y2: 0.0), c = p
     cairo_path_extents(cr, &p.x1, &p.y1, &p.x2, &p.y2)

@@ -182,9 +182,16 @@ public final class Canvas {
 
   // MARK: Paths
 
-  func setPath(_ path: Path) {
+  /// Sets Cairo's path to `path`: through the plane's map inside a plane (Canvas+Plane.swift),
+  /// cut to the box Cairo's fixed point holds when it reaches past it (Canvas+SafePath.swift,
+  /// `stroke` saying how the path is drawn), otherwise as it is.
+  func setPath(_ path: Path, stroke: StrokeStyle? = nil) {
     if let projection {
       setProjectedPath(path, through: Homography(deviceTransform).concatenating(projection))
+      return
+    }
+    guard isWithinSafeRange(path) else {
+      setSafePath(path, stroke: stroke)
       return
     }
     cairo_new_path(cr)
@@ -244,9 +251,16 @@ public final class Canvas {
     guard !path.isEmpty, projection == nil else { return }
     let style = style ?? strokeStyle
     guard style.lineWidth > 0 else { return }
-    setPath(path)
+    // A line too wide for Cairo's stroker covers all the canvas it can reach at the widest it
+    // draws: its path is then cut to the box round the canvas as a far-reaching one is.
+    let width = safeLineWidth(style.lineWidth)
+    if width < style.lineWidth, projection == nil {
+      setSafePath(path, stroke: style)
+    } else {
+      setPath(path, stroke: style)
+    }
     setSource(color ?? strokeColor)
-    cairo_set_line_width(cr, style.lineWidth)
+    cairo_set_line_width(cr, width)
     switch style.lineCap {
     case .butt: cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT)
     case .round: cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
