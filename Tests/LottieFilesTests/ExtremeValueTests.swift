@@ -145,4 +145,13 @@ import Testing
         "test.json: layers[0].shapes[1].hd: expected a flag (true, false, 0 or 1), found a list",
       ])
   }
+
+  /// A missing size was reported twice: missing, and then "a size of 0 x 0 is not drawable".
+  @Test func aMissingSizeIsReportedOnce() {
+    let document = #"{"v": "5.7.0", "fr": 10, "ip": 0, "op": 10, "layers": []}"#
+    #expect(
+      LottieTest.problems(document) == [
+        "test.json: w: missing required key", "test.json: h: missing required key",
+      ])
+  }
 }
