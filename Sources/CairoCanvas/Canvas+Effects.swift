@@ -373,6 +373,7 @@ extension Canvas {
       x: origin.x - Double(originX + margin - left), y: origin.y - Double(originY + margin - top))
     canvas.effectNesting = effectNesting
     canvas.offscreenPixelLimit = offscreenPixelLimit
+    canvas.dashTally = dashTally
     canvas.concatenate(
       AffineTransform(
         a: linear.a, b: linear.b, c: linear.c, d: linear.d,

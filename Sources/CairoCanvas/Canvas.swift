@@ -60,6 +60,9 @@ public final class Canvas {
   /// limit for a frame's canvas; offscreen canvases (planes in perspective, shadow shapes)
   /// carry their maker's budget, so nested ones do not grow the budget level by level.
   package var offscreenPixelLimit = Canvas.maximumPixelCount
+  /// The dashes stroked so far for the frame this canvas helps draw, shared with the offscreen
+  /// canvases made for it (the renderer holds them to `StrokeStyle.maximumDashCountPerFrame`).
+  package var dashTally = DashTally()
   /// While a plane in perspective is drawn straight onto this canvas (`beginPlane(_:)`), the
   /// projective map from the plane's space (user space after the current transform) to device
   /// pixels; `nil` otherwise (Canvas+Plane.swift).
@@ -355,4 +358,12 @@ public final class Canvas {
     recording?.add("ungroup", [Swift.min(1, Swift.max(0, opacity))])
     return result
   }
+}
+
+/// A count shared by the canvases that draw one frame: the dashes stroked in it.
+package final class DashTally {
+  /// The dashes counted so far.
+  package var dashes = 0.0
+  /// Creates a tally at zero.
+  package init() {}
 }

@@ -65,6 +65,10 @@ extension StrokeStyle {
   /// a million round-capped dashes take about twenty seconds).
   public static let maximumDashCount = 100_000
 
+  /// The most dashes one frame may stroke, all its strokes together (each replicator instance
+  /// and each shadow's pass counted): 1,000,000.
+  public static let maximumDashCountPerFrame = 1_000_000
+
   /// Whether the pattern draws dashes: some entry above 0, all of them finite and not negative
   /// (otherwise the line is solid, as Core Graphics draws it).
   public var isDashed: Bool {

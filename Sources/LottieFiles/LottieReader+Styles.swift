@@ -116,11 +116,23 @@ extension LottieReader {
       let shown = trim.range(at: trim.isAnimated ? trim.frames.lowerBound : 0)
       dashes *= Swift.min(1, shown.to - shown.from)
     }
-    guard dashes > Double(StrokeStyle.maximumDashCount) else { return }
-    report(
-      place,
-      "the stroke would draw about \(MessageText.number(dashes.rounded())) dashes (the path's "
-        + "length over the pattern's), over the limit of \(StrokeStyle.maximumDashCount)")
+    guard dashes <= Double(StrokeStyle.maximumDashCount) else {
+      report(
+        place,
+        "the stroke would draw about \(MessageText.number(dashes.rounded())) dashes (the path's "
+          + "length over the pattern's), over the limit of \(StrokeStyle.maximumDashCount)")
+      return
+    }
+    // All the animation's strokes together, each repeater copy counted.
+    let limit = Double(StrokeStyle.maximumDashCountPerFrame)
+    let before = dashesDrawn
+    dashesDrawn += dashes * Double(replication)
+    if dashesDrawn > limit && before <= limit {
+      report(
+        place,
+        "the animation's strokes would draw more than \(StrokeStyle.maximumDashCountPerFrame) "
+          + "dashes a frame (each repeater copy counted), the limit")
+    }
   }
 
   /// A stroke's width, caps, joins, miter limit and dashes.

@@ -46,6 +46,9 @@ final class LottieReader {
   var drawnLayerCount = 0
   /// Sampled values so far (against `LottieFormat.maximumSamplingWork`).
   var samplingWork = 0
+  /// Dashes the static strokes read so far draw a frame, each repeater copy counted (against
+  /// `StrokeStyle.maximumDashCountPerFrame`).
+  var dashesDrawn = 0.0
   /// Glyph outlines (`chars`) by character, family and style.
   var glyphs: [String: Glyph] = [:]
   /// Each font name's family and style (`fonts.list`), for finding its glyphs.

@@ -103,6 +103,7 @@ extension LayerRenderer {
     }
     offscreen.translateBy(x: pad - extent.minX, y: pad - extent.minY)
     offscreen.offscreenPixelLimit = Int(budget)
+    offscreen.dashTally = canvas.dashTally
     // Shadows nested around this layer still count towards the nesting limit inside it.
     offscreen.effectNesting = canvas.effectNesting
     try drawMaskedContent(of: layer, in: offscreen)

@@ -36,9 +36,11 @@ public struct LayerRenderer: Sendable {
   /// - Throws: `RenderingError` naming the layer: `unknownFont` for a text layer whose font
   ///   resolves to no installed face; `shadowsNestedTooDeep` and `planeInsideTooManyShadows`
   ///   past the nesting limits; `tooManyDashes` for a stroke of more dashes than
-  ///   `StrokeStyle.maximumDashCount`; `offscreenUnavailable` when an offscreen canvas cannot
-  ///   be made.
+  ///   `StrokeStyle.maximumDashCount`, `tooManyDashesInFrame` past
+  ///   `StrokeStyle.maximumDashCountPerFrame` in all (each call counts from zero);
+  ///   `offscreenUnavailable` when an offscreen canvas cannot be made.
   public func draw(_ layer: Layer, in canvas: Canvas) throws(RenderingError) {
+    canvas.dashTally = DashTally()  // each drawing of a tree counts its own dashes
     try draw(layer, in: canvas, through: nil)
   }
 
@@ -94,7 +96,7 @@ public struct LayerRenderer: Sendable {
     try canvas.drawMasked(
       mode: layer.maskMode,
       { () throws(RenderingError) in try drawShadowAndContent(of: layer, in: canvas) },
-      mask: { () throws(RenderingError) in try draw(mask, in: canvas) })
+      mask: { () throws(RenderingError) in try draw(mask, in: canvas, through: nil) })
   }
 
   /// The most shadowed layers that may enclose a shadowed layer: 32. A shadow's shape is its
@@ -312,6 +314,10 @@ public struct LayerRenderer: Sendable {
       let dashes = style.dashCount(along: stroked)
       guard dashes <= Double(StrokeStyle.maximumDashCount) else {
         throw .tooManyDashes(layer: layer.name, count: dashes)
+      }
+      canvas.dashTally.dashes += dashes
+      guard canvas.dashTally.dashes <= Double(StrokeStyle.maximumDashCountPerFrame) else {
+        throw .tooManyDashesInFrame(layer: layer.name)
       }
     }
     guard shape.pathOperation == .none else {

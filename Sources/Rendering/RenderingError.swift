@@ -23,6 +23,9 @@ public enum RenderingError: Error, Hashable, Sendable, CustomStringConvertible {
   /// or Lottie file with such a static stroke is refused when read). Carries the layer's name,
   /// if any, and about how many dashes.
   case tooManyDashes(layer: String?, count: Double)
+  /// The strokes of one frame would draw more than `StrokeStyle.maximumDashCountPerFrame`
+  /// dashes together. Carries the name, if any, of the layer whose stroke passes the limit.
+  case tooManyDashesInFrame(layer: String?)
 
   /// A one-line message.
   public var description: String {
@@ -45,6 +48,11 @@ public enum RenderingError: Error, Hashable, Sendable, CustomStringConvertible {
         "layer \(name.map { "'\($0)'" } ?? "(unnamed)") would stroke about \(about) dashes "
         + "(its path's length over its dash pattern's), over the limit of "
         + "\(StrokeStyle.maximumDashCount)"
+    case .tooManyDashesInFrame(let name):
+      return
+        "the frame would stroke more than \(StrokeStyle.maximumDashCountPerFrame) dashes, the "
+        + "limit, at layer \(name.map { "'\($0)'" } ?? "(unnamed)") (every stroke's dashes "
+        + "counted, for each replicator instance and shadow)"
     case .offscreenUnavailable(let name, let reason):
       return
         "layer \(name.map { "'\($0)'" } ?? "(unnamed)") needs an offscreen canvas that cannot "

@@ -30,6 +30,9 @@ final class SceneReader {
   /// Layers drawn a frame so far: each layer counted once per replicator instance around it
   /// (checked against `SceneFormat.maximumDrawnLayers`).
   private var drawnLayerCount = 0
+  /// Dashes the scene's static strokes draw a frame so far, each replicator instance counted
+  /// (checked against `StrokeStyle.maximumDashCountPerFrame`).
+  private var dashesDrawn = 0.0
   /// Names of layers below the top level.
   private(set) var nestedNames: Set<String> = []
 
@@ -96,20 +99,33 @@ final class SceneReader {
   }
 
   /// A stroke of more dashes than `StrokeStyle.maximumDashCount` (its path's length over its
-  /// dash pattern's) is refused here, before anything is drawn; one that only an animation
-  /// makes that long is refused by the renderer, naming the layer.
+  /// dash pattern's), or that takes the scene's strokes past
+  /// `StrokeStyle.maximumDashCountPerFrame`, is refused here, before anything is drawn; one that
+  /// only an animation makes that long is refused by the renderer, naming the layer.
   func checkDashes(of shape: ShapeLayer, at place: String) {
     let style = shape.strokeStyle
     guard style.isDashed, let path = shape.path, (shape.strokeColor?.alpha ?? 0) > 0,
       shape.lineWidth > 0
     else { return }
     let dashes = style.dashCount(along: path.trimmed(from: shape.strokeStart, to: shape.strokeEnd))
-    guard dashes > Double(StrokeStyle.maximumDashCount) else { return }
-    report(
-      place,
-      "the stroke would draw about \(MessageText.number(dashes.rounded())) dashes (the "
-        + "path's length over the pattern's), over the limit of "
-        + "\(StrokeStyle.maximumDashCount)")
+    guard dashes <= Double(StrokeStyle.maximumDashCount) else {
+      report(
+        place,
+        "the stroke would draw about \(MessageText.number(dashes.rounded())) dashes (the "
+          + "path's length over the pattern's), over the limit of "
+          + "\(StrokeStyle.maximumDashCount)")
+      return
+    }
+    // All the scene's strokes together, each replicator instance counted.
+    let limit = Double(StrokeStyle.maximumDashCountPerFrame)
+    let before = dashesDrawn
+    dashesDrawn += dashes * Double(replication)
+    if dashesDrawn > limit && before <= limit {
+      report(
+        place,
+        "the scene's strokes would draw more than \(StrokeStyle.maximumDashCountPerFrame) dashes "
+          + "a frame (each replicator instance counted), the limit")
+    }
   }
 
   /// The most elements one path may have (`SceneFormat.maximumPathElements`): checked where a

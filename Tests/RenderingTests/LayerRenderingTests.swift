@@ -102,8 +102,9 @@ import Testing
 
   /// Issue 18: a stroke of millions of dashes took a minute and a gigabyte a frame. Past
   /// `StrokeStyle.maximumDashCount` (its path's length over its pattern's, times the dashes in
-  /// one pattern) the renderer refuses it by the layer's name, before drawing a dash; an
-  /// animation that lengthens the path reaches this check at the frame where it passes.
+  /// one pattern) the renderer refuses it by the layer's name, before drawing a dash, and so
+  /// past `StrokeStyle.maximumDashCountPerFrame` for all of a frame's strokes; an animation that
+  /// lengthens the path reaches these checks at the frame where it passes.
   @Test func aStrokeOfTooManyDashesIsRefusedByName() throws {
     func dashed(length: Double) -> ShapeLayer {
       let shape = ShapeLayer()
@@ -131,5 +132,16 @@ import Testing
     let trimmed = dashed(length: 1_000_000)
     trimmed.strokeEnd = 0.1
     try LayerRenderer().draw(trimmed, in: canvas)
+    // Every stroke of a frame together: eleven copies of 100,000 dashes pass the million (ten
+    // do not, and each drawing counts from zero).
+    let copies = ReplicatorLayer()
+    copies.instanceCount = 10
+    copies.addSublayer(dashed(length: 200_000))
+    try LayerRenderer().draw(copies, in: canvas)
+    try LayerRenderer().draw(copies, in: canvas)
+    copies.instanceCount = 11
+    #expect(throws: RenderingError.tooManyDashesInFrame(layer: "dashed")) {
+      try LayerRenderer().draw(copies, in: canvas)
+    }
   }
 }
