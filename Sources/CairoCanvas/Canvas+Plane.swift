@@ -80,10 +80,24 @@ extension Canvas {
     _ path: Path, _ geometry: GradientGeometry, _ stops: [GradientStop], through map: Homography
   ) {
     guard let fromDevice = map.inverted else { return }
+    let polygons = projectedPolygons(of: path, through: map)
+    fillGradient(geometry, stops, fromDevice: fromDevice, devicePolygons: polygons) {
+      setDevicePath(polygons)
+    }
+  }
+
+  /// Fills the outline `setOutline` sets (in the current user space) with `geometry`'s
+  /// gradient, each device pixel's centre taken back into the gradient's space by
+  /// `fromDevice`. When the outline is known as closed polygons in device pixels
+  /// (`devicePolygons`), only the columns of each row they can touch are computed; otherwise
+  /// every pixel of the outline's extents.
+  func fillGradient(
+    _ geometry: GradientGeometry, _ stops: [GradientStop], fromDevice: Homography,
+    devicePolygons: [[Point]]? = nil, setOutline: () -> Void
+  ) {
     cairo_save(cr)
     defer { cairo_restore(cr) }
-    let polygons = projectedPolygons(of: path, through: map)
-    setDevicePath(polygons)
+    setOutline()
     cairo_identity_matrix(cr)
     var p = (x1: 0.0, y1: 0.0, x2: 0.0, y2: 0.0), c = p
     cairo_path_extents(cr, &p.x1, &p.y1, &p.x2, &p.y2)
@@ -94,7 +108,10 @@ extension Canvas {
     let maxY = Int(Swift.min(p.y2, c.y2, Double(pixelHeight)).rounded(.up))
     let w = maxX - minX, h = maxY - minY
     guard w > 0, h > 0 else { return }
-    let columns = Canvas.rowExtents(of: polygons, minX: minX, minY: minY, width: w, height: h)
+    let columns =
+      devicePolygons.map {
+        Canvas.rowExtents(of: $0, minX: minX, minY: minY, width: w, height: h)
+      } ?? Array(repeating: (from: 0, to: w), count: h)
     // Bands of rows, each computed into scratch memory small enough to stay in cache and
     // composited at once through the outline, clipped to the band. Only the pixels the outline
     // can touch are computed (the rest of a band is left as it was: the composite gives them

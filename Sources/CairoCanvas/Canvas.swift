@@ -57,6 +57,13 @@ public final class Canvas {
   /// shadowed layers around what it draws here, and canvases made for a shadow's shape start
   /// from their parent's count (see `LayerRenderer`'s nesting limit).
   package var effectNesting = 0
+  /// The most pixels an offscreen canvas made while drawing on this one may have: the whole
+  /// limit for a frame's canvas; offscreen canvases (planes in perspective, shadow shapes)
+  /// carry their maker's budget, so nested ones do not grow the budget level by level.
+  package var offscreenPixelLimit = Canvas.maximumPixelCount
+  /// The dashes stroked so far for the frame this canvas helps draw, shared with the offscreen
+  /// canvases made for it (the renderer holds them to `StrokeStyle.maximumDashCountPerFrame`).
+  package var dashTally = DashTally()
   /// While a plane in perspective is drawn straight onto this canvas (`beginPlane(_:)`), the
   /// projective map from the plane's space (user space after the current transform) to device
   /// pixels; `nil` otherwise (Canvas+Plane.swift).
@@ -233,9 +240,16 @@ public final class Canvas {
 
   // MARK: Paths
 
-  func setPath(_ path: Path) {
+  /// Sets Cairo's path to `path`: through the plane's map inside a plane (Canvas+Plane.swift),
+  /// cut to the box Cairo's fixed point holds when it reaches past it (Canvas+SafePath.swift,
+  /// `stroke` saying how the path is drawn), otherwise as it is.
+  func setPath(_ path: Path, stroke: StrokeStyle? = nil) {
     if let projection {
       setProjectedPath(path, through: Homography(deviceTransform).concatenating(projection))
+      return
+    }
+    guard isWithinSafeRange(path) else {
+      setSafePath(path, stroke: stroke)
       return
     }
     cairo_new_path(cr)
@@ -295,9 +309,16 @@ public final class Canvas {
     guard !path.isEmpty, projection == nil else { return }
     let style = style ?? strokeStyle
     guard style.lineWidth > 0 else { return }
-    setPath(path)
+    // A line too wide for Cairo's stroker covers all the canvas it can reach at the widest it
+    // draws: its path is then cut to the box round the canvas as a far-reaching one is.
+    let width = safeLineWidth(style.lineWidth)
+    if width < style.lineWidth, projection == nil {
+      setSafePath(path, stroke: style)
+    } else {
+      setPath(path, stroke: style)
+    }
     setSource(color ?? strokeColor)
-    cairo_set_line_width(cr, style.lineWidth)
+    cairo_set_line_width(cr, width)
     switch style.lineCap {
     case .butt: cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT)
     case .round: cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
@@ -392,4 +413,12 @@ public final class Canvas {
     recording?.add("ungroup", [Swift.min(1, Swift.max(0, opacity))])
     return result
   }
+}
+
+/// A count shared by the canvases that draw one frame: the dashes stroked in it.
+package final class DashTally {
+  /// The dashes counted so far.
+  package var dashes = 0.0
+  /// Creates a tally at zero.
+  package init() {}
 }

@@ -65,7 +65,7 @@ extension LottieReader {
         animate(shape, "path", path)
       }
       let piece: ShapeLayer
-      if f.flag("inv") {
+      if flag(f, "inv") {
         piece = whiteShape(Path(rect: cover))
         piece.compositingFilter = filter == .normal ? .sourceOver : filter
         let hole = whiteShape(nil)
@@ -112,7 +112,7 @@ extension LottieReader {
       guard let f = object(item, at: "\(place)[\(i)]", what: "an effect (an object)") else {
         continue
       }
-      if f["en"] != nil && !f.flag("en") { continue }  // switched off
+      if f["en"] != nil && !flag(f, "en") { continue }  // switched off
       let type = code(f, "ty", default: -1)
       let counts = [25: 5, 29: 3, 21: 7, 20: 3, 23: 4]
       guard let needed = counts[type] else {

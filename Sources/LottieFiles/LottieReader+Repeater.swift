@@ -43,8 +43,8 @@ extension LottieReader {
     /// `m: 1`: the copy with the offset alone on top (lottie-web's test is `m === 1`).
     var firstOnTop: Bool
 
-    /// The most copies a repeater draws.
-    static let maximumCopies = 1000
+    /// The most copies a repeater draws (more are drawn as this many, with a warning).
+    static let maximumCopies = LottieFormat.maximumRepeaterCopies
     /// The largest offset taken (past it, copies are taken at it).
     static let maximumOffset = 1e6
 
@@ -152,6 +152,17 @@ extension LottieReader {
     guard let c = vector(f, "c", default: [1], layer: label),
       let o = vector(f, "o", default: [0], layer: label)
     else { return nil }
+    // Copies past the limit are drawn as the limit, said once with the place and the most asked.
+    let asked =
+      ([c.initial] + c.keyframes.flatMap { [$0.start] + ($0.end.map { [$0] } ?? []) })
+      .map { component($0, 0).rounded(.up) }.max() ?? 0
+    if asked > Double(Repeater.maximumCopies) {
+      warn(
+        label,
+        "repeater copies over \(Repeater.maximumCopies) (\(f.place("c")) is "
+          + "\(MessageText.number(asked))): \(Repeater.maximumCopies) are drawn",
+        key: "repeater copies over the limit")
+    }
     var tr = Fields(entries: [], place: f.place("tr"))
     if let trj = f["tr"] {
       guard let t = object(trj, at: f.place("tr"), what: "a transform (an object)") else {

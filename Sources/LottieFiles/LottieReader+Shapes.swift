@@ -96,7 +96,7 @@ extension LottieReader {
       report(f.place("ty"), "expected a string, found \(ty.kindDescription)")
       return .other
     }
-    if f.flag("hd") { return .other }
+    if flag(f, "hd") { return .other }
     switch type {
     case "sh", "rc", "el", "sr":
       return readSource(f, type: type, layer: label).map(ShapeItem.source) ?? .other
@@ -118,7 +118,15 @@ extension LottieReader {
       let modes: [Int: PathOperation] = [
         1: .none, 2: .union, 3: .subtract, 4: .intersect, 5: .exclude,
       ]
-      return .merge(modes[code(f, "mm", default: 1)] ?? .none)
+      let mode = number(f, "mm", default: 1)
+      guard let operation = modes[Int(exactly: mode) ?? 0] else {
+        warn(
+          label,
+          "merge mode \(MessageText.number(mode)) (\(f.place("mm"))): drawn as mode 1 (merge)",
+          key: "merge mode")
+        return .merge(.none)
+      }
+      return .merge(operation)
     default:
       warn(label, "shape item \"\(type)\": ignored")
       return .other
@@ -170,7 +178,26 @@ extension LottieReader {
       }
       guard props.allSatisfy({ $0 != nil }) else { return nil }
       let v = props.map { $0! }
-      let star = number(f, "sy", default: 1) != 2
+      let type = number(f, "sy", default: 1)
+      if type != 1 && type != 2 {
+        warn(
+          label,
+          "polystar type \(MessageText.number(type)) (\(f.place("sy"))): drawn as a star "
+            + "(type 1)", key: "polystar type")
+      }
+      let points = v[2]
+      let limit = Double(LottieFormat.maximumPolystarPoints)
+      let most =
+        ([points.initial] + points.keyframes.flatMap { [$0.start] + ($0.end.map { [$0] } ?? []) })
+        .map { component($0, 0) }.max() ?? 0
+      if most > limit {
+        warn(
+          label,
+          "polystar points over \(LottieFormat.maximumPolystarPoints) (\(f.place("pt")) reaches "
+            + "\(MessageText.number(most))): \(LottieFormat.maximumPolystarPoints) are drawn",
+          key: "polystar points over the limit")
+      }
+      let star = type != 2
       return source(v) { frame in
         let pv = v[0].value(at: frame)
         return ShapeGeometry.polystar(

@@ -109,6 +109,7 @@ extension LottieReader {
       gradient.mask = shape
       drawn = gradient
     }
+    if stroked { checkDashes(of: shape, trim: trim, at: f.place("d")) }
     guard stroked, let trim else {
       container.addSublayer(drawn)
       return
@@ -162,6 +163,36 @@ extension LottieReader {
     return out
   }
 
+  /// Refuses a stroke that would draw more dashes than `StrokeStyle.maximumDashCount` (its
+  /// path's length, or the part its trim shows, over its dash pattern's) at the first frame;
+  /// one that only grows that long later is refused by the renderer, naming the layer.
+  func checkDashes(of shape: ShapeLayer, trim: Trim?, at place: String) {
+    let style = shape.strokeStyle
+    guard style.isDashed, shape.lineWidth > 0, let path = shape.path else { return }
+    var dashes = style.dashCount(along: path)
+    if let trim, dashes > Double(StrokeStyle.maximumDashCount) {
+      let shown = trim.range(at: trim.isAnimated ? trim.frames.lowerBound : 0)
+      dashes *= Swift.min(1, shown.to - shown.from)
+    }
+    guard dashes <= Double(StrokeStyle.maximumDashCount) else {
+      report(
+        place,
+        "the stroke would draw about \(MessageText.number(dashes.rounded())) dashes (the path's "
+          + "length over the pattern's), over the limit of \(StrokeStyle.maximumDashCount)")
+      return
+    }
+    // All the animation's strokes together, each repeater copy counted.
+    let limit = Double(StrokeStyle.maximumDashCountPerFrame)
+    let before = dashesDrawn
+    dashesDrawn += dashes * Double(replication)
+    if dashesDrawn > limit && before <= limit {
+      report(
+        place,
+        "the animation's strokes would draw more than \(StrokeStyle.maximumDashCountPerFrame) "
+          + "dashes a frame (each repeater copy counted), the limit")
+    }
+  }
+
   /// A stroke's width, caps, joins, miter limit and dashes.
   func readStrokeStyle(_ f: Fields, onto shape: ShapeLayer, layer label: String) {
     if let w = vector(f, "w", default: [1], layer: label) {
@@ -173,6 +204,13 @@ extension LottieReader {
       [1: .miter, 2: .round, 3: .bevel][code(f, "lj", default: 2)] ?? .round
     shape.miterLimit = Swift.max(1, number(f, "ml", default: 4))
     guard case .array(let dashes)? = f["d"] else { return }
+    guard dashes.count <= StrokeStyle.maximumDashPatternCount else {
+      report(
+        f.place("d"),
+        "a dash pattern of \(dashes.count) entries exceeds the limit of "
+          + "\(StrokeStyle.maximumDashPatternCount)")
+      return
+    }
     // Dash (`n: "d"`) and gap (`"g"`) lengths in their order, and the offset (`"o"`), each
     // animatable: the offset as `lineDashPhase`, the lengths as `lineDashPattern` (animatable in
     // Flipbook), as lottie-web reads them every frame.
