@@ -332,7 +332,16 @@ extension LottieReader {
     }
     // Its own time: the composition's frame less `st`, divided by `sr` (`tm` replaces both).
     let stretch = number(f, "sr", default: 1)
-    let speed = stretch > 0 ? 1 / stretch : 1
+    var speed = 1.0
+    if stretch > 0 && Float(1 / stretch).isFinite {
+      speed = 1 / stretch
+    } else {
+      // A stretch of zero or less, or one so small that its speed overflows, is not drawn.
+      warn(
+        entry.label,
+        "layer stretch (\(f.place("sr")) is \(MessageText.number(stretch))): drawn unstretched",
+        key: "layer stretch out of range")
+    }
     container.timing = LayerTiming(beginTime: entry.startTime / frameRate, speed: Float(speed))
     let remap = f["tm"].flatMap { tm in
       animated(tm, at: f.place("tm"), layer: entry.label) { json, place in
@@ -345,7 +354,7 @@ extension LottieReader {
     if remap == nil {
       let low = (local.lowerBound - entry.startTime) * speed
       let high = (local.upperBound - entry.startTime) * speed
-      inner = low...high
+      if !low.isNaN && !high.isNaN { inner = Swift.min(low, high)...Swift.max(low, high) }
     }
     if let remap {
       var low = Double.infinity, high = -Double.infinity
