@@ -94,6 +94,8 @@ let cases: [String: () -> Void] = [
   "blur": blurBenchmark,
   "shadows": shadowsBenchmark,
   "perspective": perspectiveBenchmark,
+  "perspective-parts": perspectivePartsBenchmark,
+  "perspective-tilted": perspectiveTiltedBenchmark,
   "webp-grid": webpGridBenchmark,
 ]
 let asked = CommandLine.arguments.dropFirst()

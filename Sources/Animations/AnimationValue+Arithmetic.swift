@@ -28,7 +28,7 @@ extension AnimationValue {
     case .colors(let list): return (list ?? []).flatMap { [$0.red, $0.green, $0.blue, $0.alpha] }
     case .numbers(let list): return list ?? []
     case .filters(let list): return list.flatMap(\.parameters)
-    case .image, .bool: return nil
+    case .image, .bool, .text: return nil
     }
   }
 
@@ -69,7 +69,7 @@ extension AnimationValue {
           defer { i += n }
           return filter.with(parameters: Array(c[i..<(i + n)]))
         })
-    case .image, .bool: return self
+    case .image, .bool, .text: return self
     }
   }
 
@@ -94,7 +94,10 @@ extension AnimationValue {
   }
 
   /// The value a fraction `t` of the way from `a` to `b` (`t` may leave 0...1 for curves that
-  /// overshoot). Discrete values, and paths whose structures differ, switch at `t = 0.5`.
+  /// overshoot). Discrete values, and paths whose structures differ, switch at `t = 0.5`. Two
+  /// transforms of which one has a 3D term turn by quaternion
+  /// (`TransformDecomposition.interpolate(_:_:_:)`); transforms of the plane interpolate their
+  /// 2D parts.
   public static func interpolate(
     _ a: AnimationValue, _ b: AnimationValue, _ t: Double
   ) -> AnimationValue {
@@ -102,6 +105,9 @@ extension AnimationValue {
     case (.scalar(let x), .scalar(let y)): return .scalar(x + (y - x) * t)
     case (.point(let p), .point(let q)):
       return .point(Point(x: p.x + (q.x - p.x) * t, y: p.y + (q.y - p.y) * t))
+    case (.transform(let p), .transform(let q)) where p.has3DTerms || q.has3DTerms:
+      // The rotation by quaternion, as Core Animation; planar pairs keep their 2D parts below.
+      return .transform(TransformDecomposition.interpolate(p, q, t))
     default:
       guard a.isInterpolable(with: b), let ca = a.components, let cb = b.components else {
         return t < 0.5 ? a : b

@@ -34,6 +34,9 @@ public enum AnimationValue: Hashable, Sendable {
   /// A list of layer filters (`filters`); lists with the same filters in the same order
   /// interpolate parameter by parameter, others switch halfway.
   indirect case filters([LayerFilter])
+  /// A string, or none (a text layer's `string`, animatable as a Flipbook extension); changes
+  /// discretely.
+  indirect case text(String?)
 
   /// A point value from its coordinates.
   public static func point(_ x: Double, _ y: Double) -> AnimationValue { .point(Point(x: x, y: y)) }
@@ -53,16 +56,18 @@ public enum AnimationValue: Hashable, Sendable {
     case .colors: return .colors
     case .numbers: return .numbers
     case .filters: return .filters
+    case .text: return .text
     }
   }
 }
 
 /// The kinds of value key paths take.
 public enum AnimationValueKind: String, Hashable, Sendable {
-  case scalar, point, size, rect, color, transform, path, image, bool, colors, numbers, filters
+  case scalar, point, size, rect, color, transform, path, image, bool, colors, numbers, filters,
+    text
 
   /// Whether values of this kind change discretely rather than interpolate.
-  public var isDiscrete: Bool { self == .image || self == .bool }
+  public var isDiscrete: Bool { self == .image || self == .bool || self == .text }
 }
 
 extension AnimationValue: ExpressibleByFloatLiteral, ExpressibleByIntegerLiteral,

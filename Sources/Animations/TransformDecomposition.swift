@@ -162,13 +162,22 @@ public struct TransformDecomposition: Hashable, Sendable {
     t.m41 = translationX
     t.m42 = translationY
     guard !isPlanar else { return t }
-    var linear = Transform3D.scale(x: scaleX, y: scaleY, z: scaleZ)
-    var sheared = Transform3D.identity
-    sheared.m21 = shear
-    linear = linear.concatenating(sheared)
-      .concatenating(.rotation(rotationX, x: 1, y: 0, z: 0))
+    return composed(rotatedBy: rotationMatrix)
+  }
+
+  /// The rotation part, `Rx · Ry · Rz`.
+  var rotationMatrix: Transform3D {
+    Transform3D.rotation(rotationX, x: 1, y: 0, z: 0)
       .concatenating(.rotation(rotationY, x: 0, y: 1, z: 0))
       .concatenating(.rotation(rotation, x: 0, y: 0, z: 1))
+  }
+
+  /// `S · Sh · r · Tr · P`: the parts with the rotation `r` in place of theirs.
+  private func composed(rotatedBy r: Transform3D) -> Transform3D {
+    var sheared = Transform3D.identity
+    sheared.m21 = shear
+    let linear = Transform3D.scale(x: scaleX, y: scaleY, z: scaleZ).concatenating(sheared)
+      .concatenating(r)
       .concatenating(.translation(x: translationX, y: translationY, z: translationZ))
     var p = Transform3D.identity
     if perspective.count == 4 {
@@ -176,6 +185,27 @@ public struct TransformDecomposition: Hashable, Sendable {
       (p.m14, p.m24, p.m34, p.m44) = (q[0], q[1], q[2], q[3])
     }
     return linear.concatenating(p)
+  }
+
+  /// The transform a fraction `t` of the way from `a` to `b` (`t` may leave 0...1), as Core
+  /// Animation interpolates matrices: both are decomposed, the translation, scales, shear and
+  /// perspective terms interpolate linearly, and the rotation by a spherical interpolation of
+  /// its unit quaternion (the shorter way round, at constant angular speed), not angle by angle,
+  /// so a combined turn goes about one axis. `t` = 0 and 1 give the ends (within rounding).
+  public static func interpolate(
+    _ a: Transform3D, _ b: Transform3D, _ t: Double
+  ) -> Transform3D {
+    let (p, q) = (TransformDecomposition(a), TransformDecomposition(b))
+    func mix(_ x: Double, _ y: Double) -> Double { x + (y - x) * t }
+    var parts = TransformDecomposition(
+      translationX: mix(p.translationX, q.translationX),
+      translationY: mix(p.translationY, q.translationY), scaleX: mix(p.scaleX, q.scaleX),
+      scaleY: mix(p.scaleY, q.scaleY), shear: mix(p.shear, q.shear))
+    parts.translationZ = mix(p.translationZ, q.translationZ)
+    parts.scaleZ = mix(p.scaleZ, q.scaleZ)
+    parts.perspective = zip(p.perspective, q.perspective).map(mix)
+    let rotation = Quaternion(p.rotationMatrix).slerp(to: Quaternion(q.rotationMatrix), t)
+    return parts.composed(rotatedBy: rotation.matrix)
   }
 
   /// `x` with `l · x = v` (column vectors; `l` row by row), or `nil` when `l` is singular.
@@ -202,5 +232,79 @@ public struct TransformDecomposition: Hashable, Sendable {
     let v = [helper[0] - k * u[0], helper[1] - k * u[1], helper[2] - k * u[2]]
     let n = (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).squareRoot()
     return v.map { $0 / n }
+  }
+}
+
+/// A unit quaternion `(x, y, z, w)`: the rotation by 2 acos(w) about the axis (x, y, z).
+struct Quaternion {
+  var x: Double, y: Double, z: Double, w: Double
+
+  /// The quaternion of rotation matrix `m` (row vectors, as `Transform3D`; its transpose is the
+  /// usual column-vector matrix R), by Shepperd's method: from the largest of w, x, y, z.
+  init(_ m: Transform3D) {
+    // R's entries: r01 is row 0, column 1 of R, that is m21.
+    let (r00, r01, r02) = (m.m11, m.m21, m.m31)
+    let (r10, r11, r12) = (m.m12, m.m22, m.m32)
+    let (r20, r21, r22) = (m.m13, m.m23, m.m33)
+    let trace = r00 + r11 + r22
+    if trace > 0 {
+      let s = (trace + 1).squareRoot() * 2
+      (x, y, z, w) = ((r21 - r12) / s, (r02 - r20) / s, (r10 - r01) / s, s / 4)
+    } else if r00 >= r11 && r00 >= r22 {
+      let s = (1 + r00 - r11 - r22).squareRoot() * 2
+      (x, y, z, w) = (s / 4, (r01 + r10) / s, (r02 + r20) / s, (r21 - r12) / s)
+    } else if r11 >= r22 {
+      let s = (1 + r11 - r00 - r22).squareRoot() * 2
+      (x, y, z, w) = ((r01 + r10) / s, s / 4, (r12 + r21) / s, (r02 - r20) / s)
+    } else {
+      let s = (1 + r22 - r00 - r11).squareRoot() * 2
+      (x, y, z, w) = ((r02 + r20) / s, (r12 + r21) / s, s / 4, (r10 - r01) / s)
+    }
+  }
+
+  init(x: Double, y: Double, z: Double, w: Double) {
+    (self.x, self.y, self.z, self.w) = (x, y, z, w)
+  }
+
+  /// The rotation matrix (row vectors, as `Transform3D`).
+  var matrix: Transform3D {
+    var m = Transform3D.identity
+    // m = Rᵀ: m12 is R's row 1, column 0.
+    m.m11 = 1 - 2 * (y * y + z * z)
+    m.m21 = 2 * (x * y - z * w)
+    m.m31 = 2 * (x * z + y * w)
+    m.m12 = 2 * (x * y + z * w)
+    m.m22 = 1 - 2 * (x * x + z * z)
+    m.m32 = 2 * (y * z - x * w)
+    m.m13 = 2 * (x * z - y * w)
+    m.m23 = 2 * (y * z + x * w)
+    m.m33 = 1 - 2 * (x * x + y * y)
+    return m
+  }
+
+  /// The rotation a fraction `t` of the way to `other` along the shorter great arc (q and −q
+  /// are the same rotation: the one nearer `self` is taken), normalized.
+  func slerp(to other: Quaternion, _ t: Double) -> Quaternion {
+    var o = other
+    var cosine = x * o.x + y * o.y + z * o.z + w * o.w
+    if cosine < 0 {
+      o = Quaternion(x: -o.x, y: -o.y, z: -o.z, w: -o.w)
+      cosine = -cosine
+    }
+    let (ka, kb): (Double, Double)
+    if cosine > 1 - 1e-9 {
+      // Nearly the same rotation: linear, then normalized.
+      (ka, kb) = (1 - t, t)
+    } else {
+      let angle = acos(cosine), sine = sin(angle)
+      (ka, kb) = (sin((1 - t) * angle) / sine, sin(t * angle) / sine)
+    }
+    var q = Quaternion(
+      x: ka * x + kb * o.x, y: ka * y + kb * o.y, z: ka * z + kb * o.z, w: ka * w + kb * o.w)
+    let length = (q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w).squareRoot()
+    if length > 0 {
+      (q.x, q.y, q.z, q.w) = (q.x / length, q.y / length, q.z / length, q.w / length)
+    }
+    return q
   }
 }

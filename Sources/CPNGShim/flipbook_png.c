@@ -135,6 +135,15 @@ int flipbook_png_decode(const uint8_t *bytes, size_t count, int max_side, uint64
     return 1;
   }
   png_set_read_fn(png, &state, on_read);
+  /* No chunk can be longer than what is left of the file: one that says it is (a 51-byte file
+     claiming a 2 GB text chunk, which libpng would allocate before reading) is refused first. */
+  for (size_t at = 8; at + 8 <= count;) {
+    size_t length = ((size_t)bytes[at] << 24) | ((size_t)bytes[at + 1] << 16) |
+                    ((size_t)bytes[at + 2] << 8) | (size_t)bytes[at + 3];
+    if (length > count - at - 8) png_error(png, "truncated PNG data (a chunk is longer than the file)");
+    if (!memcmp(bytes + at + 4, "IEND", 4)) break;
+    at += length + 12;
+  }
   png_read_info(png, info);
   png_uint_32 w = png_get_image_width(png, info), h = png_get_image_height(png, info);
   if (w == 0 || h == 0 || w > (png_uint_32)max_side || h > (png_uint_32)max_side ||

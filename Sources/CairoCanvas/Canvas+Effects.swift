@@ -37,6 +37,20 @@ public struct GradientStop: Hashable, Sendable {
   public init(location: Double, color: Color) { (self.location, self.color) = (location, color) }
 }
 
+/// What `Canvas.makeAlphaMask` made.
+public enum AlphaMaskOutcome {
+  /// The alpha of the drawn pixels, and whether they reached the edge of the region drawn in
+  /// (and so may have been cut).
+  case drawn(AlphaMask, touchesEdge: Bool)
+  /// Nothing was drawn in the region (or the origin lies past any canvas).
+  case empty
+  /// The region, even cut to what is drawn, has more pixels than a canvas may: `width` x
+  /// `height`.
+  case tooLarge(width: Int, height: Int)
+  /// Cairo could not make the canvas (no memory).
+  case unavailable(CanvasError)
+}
+
 extension Canvas {
   /// The current transform from user space (points) to device pixels.
   public var deviceTransform: AffineTransform {
@@ -64,6 +78,12 @@ extension Canvas {
     recording?.add(
       "gradient",
       stops.flatMap { [$0.location, $0.color.red, $0.color.green, $0.color.blue, $0.color.alpha] })
+    // Points or radii past what Cairo's gradients hold (10^308 at the extreme): colored pixel
+    // by pixel instead, from the same table of stops.
+    guard isWithinSafeRange(geometry) else {
+      fillGradientByPixels(path, geometry, stops)
+      return
+    }
     switch geometry {
     case .axial(let start, let end):
       guard start != end else {
@@ -197,7 +217,7 @@ extension Canvas {
     let m = deviceTransform
     guard let inverse = m.inverted else { return }
     let pixelsPerPoint = abs(m.a * m.d - m.b * m.c).squareRoot()
-    let ramp = GradientRamp(stops, conic: true)
+    let ramp = GradientRamp.cached(stops, conic: true)
     func location(_ ux: Double, _ uy: Double) -> Double {
       GradientRamp.conicLocation(Point(x: ux, y: uy), center: center, angle: angle)
     }
@@ -314,32 +334,69 @@ extension Canvas {
   /// The alpha of what `draw` draws on a fresh transparent canvas covering the frame's pixels
   /// (`framePixelSize`) grown by `margin` pixels on every side, whose device transform is
   /// `linear` plus a translation putting the drawing's origin on the frame pixel `origin`
-  /// rounded to whole pixels; cropped to the drawn pixels (`nil` when nothing is drawn or the
-  /// origin lies past any canvas). The mask's origin is relative to that whole-pixel origin.
-  /// `touchesEdge` says whether drawing reached the canvas's edge (and so may have been cut).
+  /// rounded to whole pixels; cropped to the drawn pixels (`.empty` when nothing is drawn or
+  /// the origin lies past any canvas). The mask's origin is relative to that whole-pixel
+  /// origin. `touchesEdge` says whether drawing reached the canvas's edge (and so may have
+  /// been cut).
   ///
   /// The region depends only on the frame, never on the canvas asking: a shape drawn inside
-  /// another shape's pass is rasterised exactly as in the frame's own pass.
+  /// another shape's pass is rasterised exactly as in the frame's own pass. When that region
+  /// has more pixels than a canvas may (a frame near the size limits, with a wide blur), it
+  /// is cut to `content()`, the box in this canvas's device pixels that holds everything
+  /// `draw` draws, grown by two pixels (the pixels are the same: the grid is the frame's);
+  /// `.tooLarge` when even that is over the limits.
   public func makeAlphaMask<E: Error>(
-    linear: AffineTransform, origin: Point, margin: Int,
+    linear: AffineTransform, origin: Point, margin: Int, content: () -> Rect? = { nil },
     _ draw: (Canvas) throws(E) -> Void
-  ) throws(E) -> (mask: AlphaMask, touchesEdge: Bool)? {
+  ) throws(E) -> AlphaMaskOutcome {
     let limit = Double(Canvas.maximumSide) * 4
-    guard abs(origin.x) < limit, abs(origin.y) < limit else { return nil }
+    guard abs(origin.x) < limit, abs(origin.y) < limit else { return .empty }
     let originX = Int(origin.x.rounded()), originY = Int(origin.y.rounded())
-    let w = framePixelSize.width + 2 * margin, h = framePixelSize.height + 2 * margin
-    guard let canvas = try? Canvas(pixelWidth: w, pixelHeight: h, scale: 1) else { return nil }
+    let fullWidth = framePixelSize.width + 2 * margin
+    let fullHeight = framePixelSize.height + 2 * margin
+    // The part of the region drawn in: all of it, or the content's pixels within it.
+    var (left, top, w, h) = (0, 0, fullWidth, fullHeight)
+    func fits(_ w: Int, _ h: Int) -> Bool {
+      w <= Canvas.maximumSide && h <= Canvas.maximumSide && w * h <= Canvas.maximumPixelCount
+    }
+    if !fits(w, h) {
+      guard let box = content() else { return .tooLarge(width: w, height: h) }
+      // Device pixels of this canvas to the region's: the frame offset, then the margin.
+      let x0 = (box.minX + frameOffset.x).rounded(.down) + Double(margin) - 2
+      let y0 = (box.minY + frameOffset.y).rounded(.down) + Double(margin) - 2
+      let x1 = (box.maxX + frameOffset.x).rounded(.up) + Double(margin) + 2
+      let y1 = (box.maxY + frameOffset.y).rounded(.up) + Double(margin) + 2
+      guard x0.isFinite, y0.isFinite, x1.isFinite, y1.isFinite else {
+        return .tooLarge(width: w, height: h)
+      }
+      left = Int(Swift.max(0, Swift.min(Double(fullWidth), x0)))
+      top = Int(Swift.max(0, Swift.min(Double(fullHeight), y0)))
+      w = Int(Swift.max(0, Swift.min(Double(fullWidth), x1))) - left
+      h = Int(Swift.max(0, Swift.min(Double(fullHeight), y1))) - top
+      guard w > 0, h > 0 else { return .empty }
+      guard fits(w, h) else { return .tooLarge(width: w, height: h) }
+    }
+    let canvas: Canvas
+    do {
+      canvas = try Canvas(pixelWidth: w, pixelHeight: h, scale: 1)
+    } catch {
+      return .unavailable(error)
+    }
     canvas.framePixelSize = framePixelSize
     canvas.frameOffset = Point(
-      x: origin.x - Double(originX + margin), y: origin.y - Double(originY + margin))
+      x: origin.x - Double(originX + margin - left), y: origin.y - Double(originY + margin - top))
     canvas.effectNesting = effectNesting
+    canvas.offscreenPixelLimit = offscreenPixelLimit
+    canvas.dashTally = dashTally
     canvas.concatenate(
       AffineTransform(
         a: linear.a, b: linear.b, c: linear.c, d: linear.d,
-        tx: Double(originX + margin), ty: Double(originY + margin)))
+        tx: Double(originX + margin - left), ty: Double(originY + margin - top)))
     try draw(canvas)
     cairo_surface_flush(canvas.surface)
-    guard let data = cairo_image_surface_get_data(canvas.surface) else { return nil }
+    guard let data = cairo_image_surface_get_data(canvas.surface) else {
+      return .unavailable(.cairo("the surface has no pixels"))
+    }
     let stride = Int(cairo_image_surface_get_stride(canvas.surface))
     var minX = w, minY = h, maxX = -1, maxY = -1
     for y in 0..<h {
@@ -351,7 +408,7 @@ extension Canvas {
         maxY = Swift.max(maxY, y)
       }
     }
-    guard maxX >= 0 else { return nil }
+    guard maxX >= 0 else { return .empty }
     let cw = maxX - minX + 1, ch = maxY - minY + 1
     var pixels = [UInt8](repeating: 0, count: cw * ch)
     for y in 0..<ch {
@@ -360,9 +417,9 @@ extension Canvas {
     }
     let touches = minX == 0 || minY == 0 || maxX == w - 1 || maxY == h - 1
     let mask = AlphaMask(
-      width: cw, height: ch, originX: minX - margin - originX, originY: minY - margin - originY,
-      pixels: pixels)
-    return (mask, touches)
+      width: cw, height: ch, originX: minX + left - margin - originX,
+      originY: minY + top - margin - originY, pixels: pixels)
+    return .drawn(mask, touchesEdge: touches)
   }
 
   /// Fills `color` through `mask`, whose pixel (0, 0) sits at device pixel `(x, y)` (which may

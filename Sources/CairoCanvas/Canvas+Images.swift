@@ -228,24 +228,27 @@ enum PixelConversion {
     into dst: UnsafeMutablePointer<UInt8>,
     _ reciprocal: UnsafeBufferPointer<UInt64>
   ) {
+    // Pixels are written as whole little-endian words (R, G, B, A in memory): an opaque pixel is
+    // its premultiplied word byte-swapped (0xAARRGGBB to 0xAABBGGRR, alpha kept), a clear one
+    // zero; only partly transparent pixels are divided.
     for y in 0..<height {
       let row = UnsafeRawPointer(src + y * stride).assumingMemoryBound(to: UInt32.self)
-      let out = dst + y * width * 4
+      let out = UnsafeMutableRawPointer(dst + y * width * 4)
       for x in 0..<width {
-        let p = row[x]
-        let a = opaque ? 255 : p >> 24
-        var r = (p >> 16) & 0xFF, g = (p >> 8) & 0xFF, b = p & 0xFF
-        if a == 0 {
-          (r, g, b) = (0, 0, 0)
-        } else if a != 255 {
-          r = Swift.min(255, divide(r * 255 + a / 2, by: a, reciprocal))
-          g = Swift.min(255, divide(g * 255 + a / 2, by: a, reciprocal))
-          b = Swift.min(255, divide(b * 255 + a / 2, by: a, reciprocal))
+        let p = opaque ? row[x] | 0xFF00_0000 : row[x]
+        let a = p >> 24
+        let word: UInt32
+        if a == 255 {
+          word = (p.byteSwapped >> 8) | 0xFF00_0000
+        } else if a == 0 {
+          word = 0
+        } else {
+          let r = Swift.min(255, divide(((p >> 16) & 0xFF) * 255 + a / 2, by: a, reciprocal))
+          let g = Swift.min(255, divide(((p >> 8) & 0xFF) * 255 + a / 2, by: a, reciprocal))
+          let b = Swift.min(255, divide((p & 0xFF) * 255 + a / 2, by: a, reciprocal))
+          word = r | g << 8 | b << 16 | a << 24
         }
-        out[x * 4] = UInt8(r)
-        out[x * 4 + 1] = UInt8(g)
-        out[x * 4 + 2] = UInt8(b)
-        out[x * 4 + 3] = UInt8(a)
+        out.storeBytes(of: word.littleEndian, toByteOffset: x * 4, as: UInt32.self)
       }
     }
   }

@@ -1,5 +1,6 @@
 import CCairo
 import Geometry
+import Glibc
 
 /// A drawing surface: an ARGB32 Cairo image surface of a fixed pixel size, drawn on in points.
 ///
@@ -56,6 +57,13 @@ public final class Canvas {
   /// shadowed layers around what it draws here, and canvases made for a shadow's shape start
   /// from their parent's count (see `LayerRenderer`'s nesting limit).
   package var effectNesting = 0
+  /// The most pixels an offscreen canvas made while drawing on this one may have: the whole
+  /// limit for a frame's canvas; offscreen canvases (planes in perspective, shadow shapes)
+  /// carry their maker's budget, so nested ones do not grow the budget level by level.
+  package var offscreenPixelLimit = Canvas.maximumPixelCount
+  /// The dashes stroked so far for the frame this canvas helps draw, shared with the offscreen
+  /// canvases made for it (the renderer holds them to `StrokeStyle.maximumDashCountPerFrame`).
+  package var dashTally = DashTally()
   /// While a plane in perspective is drawn straight onto this canvas (`beginPlane(_:)`), the
   /// projective map from the plane's space (user space after the current transform) to device
   /// pixels; `nil` otherwise (Canvas+Plane.swift).
@@ -65,7 +73,24 @@ public final class Canvas {
   /// points (`scale` pixels each).
   ///
   /// - Throws: `CanvasError.sizeOutOfRange` past `maximumSide` or `maximumPixelCount`.
-  public init(pixelWidth: Int, pixelHeight: Int, scale: Double = 1) throws(CanvasError) {
+  public convenience init(pixelWidth: Int, pixelHeight: Int, scale: Double = 1) throws(CanvasError)
+  {
+    try self.init(pixelWidth: pixelWidth, pixelHeight: pixelHeight, scale: scale, zeroed: true)
+  }
+
+  /// Creates a canvas `size` points large at `scale` pixels per point whose every pixel is
+  /// `color` (transparent for `nil`), as `clear(to:)` leaves it: a frame's canvas. Its memory is
+  /// not zeroed first, since the clear writes every pixel (zeroing was about a twentieth of a
+  /// small frame's time).
+  ///
+  /// - Throws: `CanvasError.sizeOutOfRange` past `maximumSide` or `maximumPixelCount`.
+  package convenience init(size: Size, scale: Double, clearedTo color: Color?) throws(CanvasError) {
+    let (width, height) = try Canvas.pixelSize(of: size, scale: scale)
+    try self.init(pixelWidth: width, pixelHeight: height, scale: scale, zeroed: false)
+    clear(to: color)
+  }
+
+  private init(pixelWidth: Int, pixelHeight: Int, scale: Double, zeroed: Bool) throws(CanvasError) {
     guard pixelWidth > 0, pixelHeight > 0, pixelWidth <= Canvas.maximumSide,
       pixelHeight <= Canvas.maximumSide,
       pixelWidth * pixelHeight <= Canvas.maximumPixelCount
@@ -73,8 +98,9 @@ public final class Canvas {
     precondition(
       scale > 0 && scale.isFinite, "Canvas scale must be positive and finite, got \(scale)")
     guard
-      let surface = cairo_image_surface_create(
-        CAIRO_FORMAT_ARGB32, Int32(pixelWidth), Int32(pixelHeight))
+      let surface = zeroed
+        ? cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(pixelWidth), Int32(pixelHeight))
+        : Canvas.makeUninitializedSurface(width: pixelWidth, height: pixelHeight)
     else {
       throw .cairo("could not create a surface")
     }
@@ -98,6 +124,12 @@ public final class Canvas {
   /// Creates a transparent canvas `size` points large at `scale` pixels per point; the pixel
   /// size is rounded to the nearest whole pixel.
   public convenience init(size: Size, scale: Double = 1) throws(CanvasError) {
+    let (width, height) = try Canvas.pixelSize(of: size, scale: scale)
+    try self.init(pixelWidth: width, pixelHeight: height, scale: scale, zeroed: true)
+  }
+
+  /// `size` points at `scale` in whole pixels, each side within `maximumSide`.
+  private static func pixelSize(of size: Size, scale: Double) throws(CanvasError) -> (Int, Int) {
     let w = (size.width * scale).rounded(), h = (size.height * scale).rounded()
     guard w.isFinite, h.isFinite, w >= 1, h >= 1, w <= Double(Canvas.maximumSide),
       h <= Double(Canvas.maximumSide)
@@ -106,7 +138,37 @@ public final class Canvas {
         width: w.isFinite ? Int(Swift.max(-1e9, Swift.min(1e9, w))) : 0,
         height: h.isFinite ? Int(Swift.max(-1e9, Swift.min(1e9, h))) : 0)
     }
-    try self.init(pixelWidth: Int(w), pixelHeight: Int(h), scale: scale)
+    return (Int(w), Int(h))
+  }
+
+  /// The key under which a surface keeps the memory it frees (cairo compares its address).
+  private static let ownedPixelsKey = Int(
+    bitPattern: UnsafeMutablePointer<cairo_user_data_key_t>.allocate(capacity: 1))
+
+  /// An ARGB32 image surface over memory of Flipbook's own, not zeroed; the surface frees it
+  /// when it is destroyed (its last reference, which may outlive the canvas). `nil` when the
+  /// memory or the surface cannot be had.
+  private static func makeUninitializedSurface(width: Int, height: Int) -> OpaquePointer? {
+    let stride = Int(cairo_format_stride_for_width(CAIRO_FORMAT_ARGB32, Int32(width)))
+    guard stride > 0, let pixels = malloc(stride * height) else { return nil }
+    guard
+      let surface = cairo_image_surface_create_for_data(
+        pixels.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32, Int32(width),
+        Int32(height), Int32(stride))
+    else {
+      free(pixels)
+      return nil
+    }
+    guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS,
+      cairo_surface_set_user_data(
+        surface, UnsafePointer(bitPattern: ownedPixelsKey), pixels, { free($0) })
+        == CAIRO_STATUS_SUCCESS
+    else {
+      cairo_surface_destroy(surface)
+      free(pixels)
+      return nil
+    }
+    return surface
   }
 
   deinit {
@@ -178,9 +240,16 @@ public final class Canvas {
 
   // MARK: Paths
 
-  func setPath(_ path: Path) {
+  /// Sets Cairo's path to `path`: through the plane's map inside a plane (Canvas+Plane.swift),
+  /// cut to the box Cairo's fixed point holds when it reaches past it (Canvas+SafePath.swift,
+  /// `stroke` saying how the path is drawn), otherwise as it is.
+  func setPath(_ path: Path, stroke: StrokeStyle? = nil) {
     if let projection {
       setProjectedPath(path, through: Homography(deviceTransform).concatenating(projection))
+      return
+    }
+    guard isWithinSafeRange(path) else {
+      setSafePath(path, stroke: stroke)
       return
     }
     cairo_new_path(cr)
@@ -240,9 +309,16 @@ public final class Canvas {
     guard !path.isEmpty, projection == nil else { return }
     let style = style ?? strokeStyle
     guard style.lineWidth > 0 else { return }
-    setPath(path)
+    // A line too wide for Cairo's stroker covers all the canvas it can reach at the widest it
+    // draws: its path is then cut to the box round the canvas as a far-reaching one is.
+    let width = safeLineWidth(style.lineWidth)
+    if width < style.lineWidth, projection == nil {
+      setSafePath(path, stroke: style)
+    } else {
+      setPath(path, stroke: style)
+    }
     setSource(color ?? strokeColor)
-    cairo_set_line_width(cr, style.lineWidth)
+    cairo_set_line_width(cr, width)
     switch style.lineCap {
     case .butt: cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT)
     case .round: cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
@@ -337,4 +413,12 @@ public final class Canvas {
     recording?.add("ungroup", [Swift.min(1, Swift.max(0, opacity))])
     return result
   }
+}
+
+/// A count shared by the canvases that draw one frame: the dashes stroked in it.
+package final class DashTally {
+  /// The dashes counted so far.
+  package var dashes = 0.0
+  /// Creates a tally at zero.
+  package init() {}
 }

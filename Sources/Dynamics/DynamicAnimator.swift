@@ -32,12 +32,21 @@ public final class DynamicAnimator {
 
   /// The most collision work one simulation may do: 150,000,000 units, where each step costs
   /// one unit per item, per pair of items and per item and boundary segment tested, and per
-  /// contact (about six
-  /// million units a second of solving: some 25 s for a pile of 5,000 items in contact, while
-  /// 1,000 items falling into a pile for 10 s need about 45 million). Past it the
-  /// simulation stops: `reachedWorkLimit` turns true, and a `Scene` refuses the time with
+  /// contact, and eight per attachment or snap (solved once per velocity iteration; three more
+  /// for a rigid attachment, projected after the step): about six million units a second of
+  /// solving contacts (some 25 s for a pile of 5,000 items in contact, while 1,000 items
+  /// falling into a pile for 10 s need about 45 million), some 30 million of attachments (5,000
+  /// attachments reach 10 s of simulated time in about five seconds). Past it the simulation
+  /// stops: `reachedWorkLimit` turns true, and a `Scene` refuses the time with
   /// `SceneError.simulationTooCostly` rather than run for many minutes.
   public static let maximumCollisionWork = 150_000_000
+
+  /// The most collision work one step may do: 1,000,000 units (a pile of 10,000 items does
+  /// about 100,000). Items by the thousand on one another make millions of pairs and contacts
+  /// in one step (5,000 at one spot: 12.5 million pairs, 5 GB of contacts); the step is
+  /// abandoned before they are all made, and the simulation stops there as at
+  /// `maximumCollisionWork`.
+  public static let maximumStepWork = 1_000_000
 
   /// Whether the last `advance(to:)` stopped short of its time because the simulation did
   /// `maximumCollisionWork`; the states are then those of the last step it reached.

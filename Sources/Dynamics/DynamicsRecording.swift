@@ -51,8 +51,9 @@ package final class DynamicsRecording: Sendable {
       if world.step < step, !overflow, states.capacity < needed {
         states.reserveCapacity(Swift.max(needed, 2 * states.capacity))
       }
-      while world.step < step, world.work <= workLimit, !world.diverged {
+      while world.step < step, world.work <= workLimit, !world.diverged, !world.overloaded {
         world.stepOnce()
+        if world.overloaded { break }  // abandoned: no state for it
         taken += 1
         record()
       }
@@ -71,11 +72,17 @@ package final class DynamicsRecording: Sendable {
 
   /// The collision work each simulation may do (`DynamicAnimator.maximumCollisionWork`).
   let workLimit: Int
+  /// The collision work each step may do (`DynamicAnimator.maximumStepWork`).
+  let stepWorkLimit: Int
 
   /// Creates an empty recording whose simulations stop after `workLimit` units of collision
-  /// work (tests give a small one).
-  package init(workLimit: Int = DynamicAnimator.maximumCollisionWork) {
+  /// work, or at a step of more than `stepWorkLimit` (tests give small ones).
+  package init(
+    workLimit: Int = DynamicAnimator.maximumCollisionWork,
+    stepWorkLimit: Int = DynamicAnimator.maximumStepWork
+  ) {
     self.workLimit = workLimit
+    self.stepWorkLimit = stepWorkLimit
   }
 
   /// How many solver steps every simulation in the recording has taken together.
@@ -85,7 +92,10 @@ package final class DynamicsRecording: Sendable {
   /// is there.
   func add(key: String, _ make: @Sendable () -> World) {
     store.withLock { store in
-      if store.simulations[key] == nil { store.simulations[key] = Simulation(world: make()) }
+      guard store.simulations[key] == nil else { return }
+      let world = make()
+      world.stepWorkLimit = stepWorkLimit
+      store.simulations[key] = Simulation(world: world)
     }
   }
 

@@ -76,8 +76,15 @@ final class World {
   private var placedAt: [Int] = []
   private var leftEdges: [Double] = []
   private var reachBuffer: [Double] = []
-  /// The collision work done so far: bodies, candidate pairs and contacts, summed over steps.
+  /// The collision work done so far: bodies, candidate pairs and contacts, and joints solved,
+  /// summed over steps.
   private(set) var work = 0
+  /// The most collision work one step may do (`DynamicAnimator.maximumStepWork`).
+  var stepWorkLimit: Int
+  /// Whether the last step was abandoned because it would have done more than
+  /// `stepWorkLimit` (so many items on one another that their pairs and contacts alone would
+  /// take gigabytes): the world stays as it was after the step before.
+  private(set) var overloaded = false
   /// Whether a body's position or angle stopped being a finite number (extreme velocities,
   /// forces or spring constants overflowed).
   private(set) var diverged = false
@@ -85,13 +92,20 @@ final class World {
   /// Bodies sorted by the low edge of their reach in y, for steps swept on y.
   private var sweepOrderY: [Int]
   private var pairBuffer: [(Int, Int)] = []
+  /// How many joints are rigid rods (projected after each step).
+  private let rigidJointCount: Int
   private var startBuffer: [Point] = []
   private var shiftBuffer: [Point] = []
 
-  init(bodies: [Body], shapes: [Shape], joints: [Joint], groups: [CollisionGroup], pushes: [Push]) {
+  init(
+    bodies: [Body], shapes: [Shape], joints: [Joint], groups: [CollisionGroup], pushes: [Push],
+    stepWorkLimit: Int = DynamicAnimator.maximumStepWork
+  ) {
+    self.stepWorkLimit = stepWorkLimit
     self.bodies = bodies
     self.shapes = shapes
     self.joints = joints
+    rigidJointCount = joints.filter(\.isRigid).count
     self.groups = groups
     self.pushes = pushes
     manyGroups = groups.count > 64
@@ -131,6 +145,7 @@ final class World {
   }
 
   func stepOnce() {
+    guard !overloaded else { return }
     let h = World.h
     let t = time
     firePushes(at: t)
@@ -154,9 +169,13 @@ final class World {
         all[i].torque = 0
       }
     }
-    // 2. Contacts at the current positions.
+    // 2. Contacts at the current positions. A step that would do more than its share of work
+    // is abandoned here: the simulation stops (its recorded states end at the step before).
     var contacts = findContacts()
     defer { contactBuffer = contacts }
+    guard !overloaded else { return }
+    // Each joint is solved once per velocity iteration, rigid ones projected three more times.
+    work &+= joints.count * World.velocityIterations + rigidJointCount * 3
     // 3. Restitution: pairwise impacts with the current velocities, until nothing approaches.
     resolveImpacts(&contacts)
     // 4. Velocity solve.
@@ -258,6 +277,7 @@ final class World {
           y += 1
           if low[j] > limit { break }
           tested &+= 1
+          if tested > stepWorkLimit { return }
           guard accept(i, j), collide(i, j) else { continue }
           pairs.append((Swift.min(i, j), Swift.max(i, j)))
         }
@@ -289,8 +309,16 @@ final class World {
             <= bodies[i].boundingRadius + bodies[j].boundingRadius + 2 + reach[i] + reach[j]
         })
     }
+    // Past the step's share of work (thousands of items on one another), nothing more is
+    // looked at: the step is abandoned.
+    func overloading() -> Bool {
+      if bodies.count + tested + contacts.count > stepWorkLimit { overloaded = true }
+      return overloaded
+    }
+    if overloading() { return contacts }
     pairs.sort { $0 < $1 }  // a fixed order whatever the sweep
     for (i, j) in pairs {
+      if overloading() { return contacts }
       let a = bodies[i], b = bodies[j]
       let relative =
         (b.velocity - a.velocity).length + abs(a.angularVelocity) * a.boundingRadius + abs(
@@ -309,6 +337,7 @@ final class World {
         let minY = Swift.min(from.y, to.y), maxY = Swift.max(from.y, to.y)
         var segment: Placed? = nil
         tested &+= group.members.count
+        if overloading() { return contacts }
         for i in group.members where !bodies[i].isStatic {
           let a = bodies[i]
           let margin = 1 + (a.velocity.length + abs(a.angularVelocity) * a.boundingRadius) * h
@@ -324,6 +353,7 @@ final class World {
       }
     }
     // Collision work: a body, a pair or boundary looked at, or a contact.
+    if overloading() { return contacts }
     work &+= bodies.count + tested + contacts.count
     return contacts
   }

@@ -113,13 +113,22 @@ struct BatchCommand: ParsableCommand {
       throw CommandFailure(message: error.description)
     }
     guard !found.inputs.isEmpty else {
+      // An input folder that is the output folder, or inside it, was not searched.
+      let base = Paths.workingDirectory()
+      let skipped = inputs.contains { input in
+        let path = Paths.absolute(input, base: base)
+        return path == outdir || path.hasPrefix(outdir.hasSuffix("/") ? outdir : outdir + "/")
+      }
       throw CommandFailure(
-        message: "no scene or Lottie files found in \(inputs.joined(separator: " "))")
+        message: "no scene or Lottie files found in \(inputs.joined(separator: " "))"
+          + (skipped
+            ? " (the output folder \(output ?? "") is not searched: put the outputs elsewhere)"
+            : ""))
     }
     let selected =
       shard.map { BatchInputs.shard(found.inputs, index: $0.index, of: $0.count) }
       ?? found.inputs
-    try failing(outdir) { try Paths.makeFolders(outdir) }
+    try failing(outdir, output: outdir) { try Paths.makeFolders(outdir) }
     let manifestName =
       shard.map { Manifest.shardFileName($0.index, of: $0.count) } ?? "manifest.json"
     var run = BatchRun(
@@ -160,7 +169,7 @@ struct BatchCommand: ParsableCommand {
 
   /// Writes the manifest and, for a whole batch, the page.
   func write(_ manifest: Manifest, to outdir: String, manifestName: String, page: Bool) throws {
-    try failing(outdir) {
+    try failing(outdir, output: outdir) {
       try AtomicFile.write(
         Array(manifest.json.serialized().utf8), to: outdir + "/" + manifestName)
       if page {

@@ -60,7 +60,7 @@ struct DemoCommand: ParsableCommand {
     }
     let path = output.output ?? ""
     let demos = all ? Demo.all : Demo.all.filter { $0.name == name }
-    if all { try failing(path) { try AtomicFile.makeFolder(path) } }
+    if all { try failing(path, output: path) { try AtomicFile.makeFolder(path) } }
     for demo in demos {
       let target = all ? join(path, demo.name + ".gif") : path
       try output.render(name: demo.name, to: target) { duration in

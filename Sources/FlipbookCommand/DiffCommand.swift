@@ -29,13 +29,16 @@ struct DiffCommand: ParsableCommand {
 
   @Option(
     name: .long, parsing: .unconditional,
-    help: "The largest perceptual difference a pixel may have, 0...1 (default 0.1).")
+    help: "The largest perceptual difference a pixel may have, 0...1 (default 0.1).",
+    transform: decimal)
   var threshold: Double = 0.1
 
   @Option(name: .long, parsing: .unconditional, help: "How many pixels may differ (default 0).")
   var maxDiffPixels: Int?
 
-  @Option(name: .long, parsing: .unconditional, help: "The share of pixels that may differ, 0...1.")
+  @Option(
+    name: .long, parsing: .unconditional, help: "The share of pixels that may differ, 0...1.",
+    transform: decimal)
   var maxDiffRatio: Double?
 
   @Option(
@@ -114,6 +117,12 @@ struct DiffCommand: ParsableCommand {
       }
       passes = diff.passes
     } else {
+      // Sizes the headers state are compared first: two large images that cannot match are
+      // not decoded (a pair of 64-megapixel PNGs would take about 780 MB).
+      if let sa = PNG.statedSize(of: a), let sb = PNG.statedSize(of: b), sa != sb {
+        let mismatch = ImageDiff.SizeMismatch(expected: sa, actual: sb)
+        throw CommandFailure(message: "\(expected) and \(actual) differ: \(mismatch.description)")
+      }
       let e = try failing(expected) { try Bitmap(pngData: a) },
         c = try failing(actual) { try Bitmap(pngData: b) }
       let diff: ImageDiff
@@ -138,7 +147,7 @@ struct DiffCommand: ParsableCommand {
     _ diff: ImageDiff, expected e: Bitmap, actual c: Bitmap, to path: String
   ) throws {
     let picture = strip ? diff.strip(expected: e, actual: c) : diff.heatmap(over: e)
-    try failing(path) { try AtomicFile.write(PNG.encode(picture), to: path) }
+    try failing(path, output: path) { try AtomicFile.write(PNG.encode(picture), to: path) }
   }
 
   /// The report page for an animation: every frame stepped, opening on the one that differs
@@ -163,7 +172,7 @@ struct DiffCommand: ParsableCommand {
     times: [Double]
   ) throws {
     guard let output else { return }
-    try failing(output) {
+    try failing(output, output: output) {
       let item = try ComparisonReport.item(
         title: "\(expected) vs \(actual)", message: summary, expected: e, actual: c, diffs: diffs,
         times: times, pictures: .embedded)

@@ -35,6 +35,17 @@ public struct FlipbookTool: ParsableCommand {
   /// Parses and runs `arguments`, reporting errors through `standardError`, and returns the exit
   /// status; `main` calls this, and tests call it directly.
   public static func run(_ arguments: [String], standardError: (String) -> Void) -> Int32 {
+    if let problem = RepeatedOptions.problem(in: arguments),
+      let command = configuration.subcommands.first(where: {
+        $0.configuration.commandName == arguments.first
+      })
+    {
+      let name = arguments[0]
+      standardError(
+        "Error: \(problem)\nUsage: \(usageString(for: command))\n"
+          + "  See 'flipbook \(name) --help' for more information.")
+      return 2
+    }
     do {
       var command = try parseAsRoot(SheetCommand.attachingTimes(arguments))
       try command.run()

@@ -14,7 +14,8 @@ struct FrameCommand: ParsableCommand {
 
   @Option(
     name: .long, parsing: .unconditional,
-    help: "The time to render, in seconds (any time; the duration does not bound it).")
+    help: "The time to render, in seconds (any time; the duration does not bound it).",
+    transform: decimal)
   var time: Double
 
   @Option(
@@ -22,7 +23,8 @@ struct FrameCommand: ParsableCommand {
   var output: String
 
   @Option(
-    name: .long, parsing: .unconditional, help: "Pixels per point (default: the scene's scale).")
+    name: .long, parsing: .unconditional, help: "Pixels per point (default: the scene's scale).",
+    transform: decimal)
   var scale: Double?
 
   @Option(name: .long, help: "PNG compression: fast, default or small (see README).")
@@ -42,7 +44,7 @@ struct FrameCommand: ParsableCommand {
     let loaded = try loadScene(scene, strict: strict)
     let path = scene, strict = strict
     let recipe = SceneRecipe { try reloadScene(path, strict: strict) }
-    _ = try failing(scene) {
+    _ = try failing(scene, output: output) {
       try Export.render(
         recipe, at: [time], scale: scale, into: PNGSink(.file(output), compression: pngCompression),
         startingWith: loaded)

@@ -21,19 +21,22 @@ struct InspectCommand: ParsableCommand {
 
   @Option(
     name: .long, parsing: .unconditionalSingleValue,
-    help: "A time to inspect, in seconds; repeat for several.")
+    help: "A time to inspect, in seconds; repeat for several.", transform: decimal)
   var time: [Double] = []
 
-  @Option(name: .long, parsing: .unconditional, help: "The first time of a range, in seconds.")
+  @Option(
+    name: .long, parsing: .unconditional, help: "The first time of a range, in seconds.",
+    transform: decimal)
   var from: Double?
 
   @Option(
-    name: .long, parsing: .unconditional, help: "The last time of a range, in seconds (included).")
+    name: .long, parsing: .unconditional, help: "The last time of a range, in seconds (included).",
+    transform: decimal)
   var to: Double?
 
   @Option(
-    name: .long, parsing: .unconditional, help: "The step between the times of a range, in seconds."
-  )
+    name: .long, parsing: .unconditional,
+    help: "The step between the times of a range, in seconds.", transform: decimal)
   var step: Double?
 
   func validate() throws {
@@ -51,9 +54,23 @@ struct InspectCommand: ParsableCommand {
     if !(time + range).allSatisfy(\.isFinite) {
       throw ValidationError("times must be finite numbers of seconds")
     }
-    if let from, let to, let step, (to - from) / step > 1_000_000 {
+    if let from, let to, let step, InspectCommand.steps(from: from, to: to, step: step) > 1_000_000
+    {
       throw ValidationError("--from/--to/--step asks for more than 1,000,000 times")
     }
+  }
+
+  /// How many steps of `step` lie from `from` to `to`: halves are subtracted, so that the ends
+  /// of the number line (`--from -1e308 --to 1e308`) do not overflow.
+  static func steps(from: Double, to: Double, step: Double) -> Double {
+    (to / 2 - from / 2) / (step / 2)
+  }
+
+  /// `from + i * step`, computed from halves when the direct sum overflows (each time from
+  /// `i`, never accumulated).
+  static func time(_ i: Int, from: Double, step: Double) -> Double {
+    let t = from + Double(i) * step
+    return t.isFinite ? t : 2 * (from / 2 + Double(i) * (step / 2))
   }
 
   /// The asked times, in order: every `--time`, then the range.
@@ -62,8 +79,8 @@ struct InspectCommand: ParsableCommand {
     if let from, let to, let step {
       var i = 0
       while true {
-        let t = from + Double(i) * step
-        if t > to + 1e-9 { break }
+        let t = InspectCommand.time(i, from: from, step: step)
+        if !(t <= to + 1e-9) { break }
         out.append(t)
         i += 1
       }

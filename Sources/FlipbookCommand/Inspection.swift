@@ -73,9 +73,8 @@ enum Inspection {
     case .value(.numbers(let list)):
       return list.map { $0.map(number).joined(separator: ", ").bracketed } ?? "null"
     case .value(.filters(let list)): return list.map(filter).joined(separator: ", ").bracketed
+    case .value(.text(let s)): return s.map(string) ?? "null"
     case .choice(let name): return string(name)
-    case .numbers(let list):
-      return list.map { $0.map(number).joined(separator: ", ").bracketed } ?? "null"
     case .text(let s): return s.map(string) ?? "null"
     }
   }

@@ -53,25 +53,29 @@ struct OutputOptions: ParsableArguments {
     help: "The output: FILE.gif, .webp, .apng, .mp4, .webm, .png, or a FOLDER/ of PNG frames.")
   var output: String?
 
-  @Option(name: .long, parsing: .unconditional, help: "Frames per second (default: the scene's).")
+  @Option(
+    name: .long, parsing: .unconditional, help: "Frames per second (default: the scene's).",
+    transform: decimal)
   var fps: Double?
 
   @Option(
     name: .long, parsing: .unconditional,
-    help: "The scene's duration in seconds (default: the scene's).")
+    help: "The scene's duration in seconds (default: the scene's).", transform: decimal)
   var duration: Double?
 
   @Option(
     name: .long, parsing: .unconditional,
-    help: "The time of the first frame, in seconds (default 0).")
+    help: "The time of the first frame, in seconds (default 0).", transform: decimal)
   var from: Double = 0
 
   @Option(
     name: .long, parsing: .unconditional,
-    help: "The end of the range, excluded, in seconds (default: the duration).")
+    help: "The end of the range, excluded, in seconds (default: the duration).", transform: decimal)
   var to: Double?
 
-  @Option(name: .long, parsing: .unconditional, help: "Pixels per point (default: the scene's).")
+  @Option(
+    name: .long, parsing: .unconditional, help: "Pixels per point (default: the scene's).",
+    transform: decimal)
   var scale: Double?
 
   @Option(
@@ -94,7 +98,7 @@ struct OutputOptions: ParsableArguments {
 
   @Option(
     name: .long, parsing: .unconditional,
-    help: "Lossy WebP of this quality, 0...100 (default: lossless).")
+    help: "Lossy WebP of this quality, 0...100 (default: lossless).", transform: decimal)
   var quality: Double?
 
   @Option(
@@ -205,7 +209,7 @@ struct OutputOptions: ParsableArguments {
     defer { bar.finish() }
     let sink = makeSink(for: output, options: options)
     let progress = OutputOptions.kind(of: output) == .png ? nil : bar.update
-    let report = try failing(name) {
+    let report = try failing(name, output: output) {
       try Export.render(recipe, into: sink, options: options, progress: progress)
     }
     bar.finish()

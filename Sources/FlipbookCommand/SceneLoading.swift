@@ -24,17 +24,29 @@ func reloadScene(_ path: String, strict: Bool = false) throws -> Scene {
 let strictHelp: ArgumentHelp =
   "Refuse a Lottie file that uses a feature Flipbook does not draw (its warnings become errors)."
 
-/// Runs `body`, turning library errors into a work failure naming `file`.
-func failing<R>(_ file: String, _ body: () throws -> R) throws -> R {
+/// Runs `body`, turning library errors into a work failure naming `file`; a file error of
+/// `output` (the file, or a file in the folder, the command writes) says it is the output.
+func failing<R>(_ file: String, output: String? = nil, _ body: () throws -> R) throws -> R {
   do {
     return try body()
   } catch let failure as CommandFailure {
     throw failure
   } catch let error as FileError {
+    if let output, isOutput(error.path, output) {
+      throw CommandFailure(message: "cannot write output \(error.path): \(error.reason)")
+    }
     throw CommandFailure(message: error.description)
   } catch let error as SceneFormat.DecodingError {
     throw CommandFailure(message: error.description)  // it names the file on every line already
   } catch {
     throw CommandFailure(message: "\(file): \(error)")
   }
+}
+
+/// Whether `path` is `output` or lies in the folder `output` names.
+func isOutput(_ path: String, _ output: String) -> Bool {
+  guard !output.isEmpty else { return false }
+  if path == output { return true }
+  let folder = output.hasSuffix("/") ? output : output + "/"
+  return path.hasPrefix(folder)
 }

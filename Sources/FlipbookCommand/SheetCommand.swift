@@ -28,12 +28,12 @@ struct SheetCommand: ParsableCommand {
 
   @Option(
     name: .long, parsing: .upToNextOption,
-    help: "The times to show, in seconds (e.g. --times 0 0.5 1).")
+    help: "The times to show, in seconds (e.g. --times 0 0.5 1).", transform: decimal)
   var times: [Double] = []
 
   @Option(
     name: .long, parsing: .unconditional,
-    help: "Pixels per point for a scene (default: the scene's).")
+    help: "Pixels per point for a scene (default: the scene's).", transform: decimal)
   var scale: Double?
 
   static let defaultCount = 8
@@ -79,6 +79,10 @@ struct SheetCommand: ParsableCommand {
     if let scale, !(scale > 0 && scale.isFinite) {
       throw ValidationError("--scale must be a finite number greater than 0, found \(scale)")
     }
+    if scale != nil, input.lowercased().hasSuffix(".gif") {
+      throw ValidationError(
+        "--scale applies to a scene: a GIF's frames are shown at their own pixel size")
+    }
   }
 
   func run() throws {
@@ -86,7 +90,7 @@ struct SheetCommand: ParsableCommand {
     if input.lowercased().hasSuffix(".gif") {
       let gif = try failing(input) { try GIF.decode(try AtomicFile.read(input)) }
       let frames = Self.frames(of: gif, at: times)
-      try failing(output) {
+      try failing(output, output: output) {
         // The GIF's frames go into the same sink a scene's would, each at the time it starts.
         try sink.begin(
           FramePlan(
@@ -108,7 +112,7 @@ struct SheetCommand: ParsableCommand {
         times.isEmpty
         ? (0..<Self.defaultCount).map { Double($0) * scene.duration / Double(Self.defaultCount) }
         : times
-      _ = try failing(input) {
+      _ = try failing(input, output: output) {
         try Export.render(recipe, at: chosen, scale: scale, into: sink, startingWith: scene)
       }
     }

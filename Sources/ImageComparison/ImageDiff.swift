@@ -33,6 +33,11 @@ public struct ImageDiff: Sendable {
   public struct SizeMismatch: Error, Hashable, Sendable, CustomStringConvertible {
     /// The expected and actual sizes in pixels.
     public var expected: (width: Int, height: Int), actual: (width: Int, height: Int)
+    /// The mismatch between an expected and an actual size, in pixels.
+    public init(expected: (width: Int, height: Int), actual: (width: Int, height: Int)) {
+      self.expected = expected
+      self.actual = actual
+    }
     public var description: String {
       "sizes differ: expected \(expected.width) x \(expected.height), actual \(actual.width) x \(actual.height)"
     }

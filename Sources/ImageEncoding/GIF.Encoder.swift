@@ -40,8 +40,9 @@ extension GIF {
     /// How many stored frames have a palette of their own; final after `finish()`.
     public private(set) var localPaletteFrameCount = 0
 
-    /// Maps, compares and chooses frames: on a thread of its own when pipelined.
-    private let chooser: SerialStage<FrameChooser, FrameChooser.Input, [FrameChooser.Chosen]>
+    /// Maps, compares and chooses frames, and hands the chosen ones straight to the coder: on a
+    /// thread of its own when pipelined. Its outputs say what was chosen (stored and local).
+    private let chooser: SerialStage<FrameChooser, FrameChooser.Input, [Bool]>
     /// LZW-codes the chosen frames through giflib: on another thread of its own when pipelined.
     private let coder: SerialStage<FrameCoder, FrameCoder.Input, Result<[UInt8], EncodingError>>
     private let output: ([UInt8]) throws -> Void
@@ -72,14 +73,21 @@ extension GIF {
         width: width, height: height, palette: palette, loopCount: options.loopCount)
       let header = frameCoder.take()
       // Two inputs queued per stage: each keeps working while the other, or this thread, is
-      // busy (a few frames of indices in memory).
+      // busy (a few frames of indices in memory). The chooser passes its frames to the coder
+      // itself, so the coder never waits for this thread to come back with them.
       coder = SerialStage(state: frameCoder, capacity: 2, threaded: pipelined) { coder, input in
         coder.handle(input)
       }
+      let coderInlet = coder.inlet
       chooser = SerialStage(
         state: FrameChooser(width: width, height: height, palette: palette, options: options),
         capacity: 2, threaded: pipelined
-      ) { chooser, input in chooser.handle(input) }
+      ) { chooser, input in
+        chooser.handle(input).map { chosen in
+          coderInlet.submit(.frame(chosen))
+          return chosen.isLocal
+        }
+      }
       try deliver(header)
     }
 
@@ -113,7 +121,7 @@ extension GIF {
           "indices are mapped ahead only to an exact global palette")
       }
       chooser.submit(.frame(frame, delay: delay, localPalette: localPalette, indices: indices))
-      for chosen in chooser.takeReady().joined() { code(chosen) }
+      count(chooser.takeReady())
       for bytes in coder.takeReady() { try deliver(bytes.get()) }
     }
 
@@ -123,18 +131,19 @@ extension GIF {
       guard addedFrameCount > 0 else { throw .noFrames }
       finished = true
       chooser.submit(.finish)
-      for chosen in chooser.finish().joined() { code(chosen) }
+      count(chooser.finish())
       coder.submit(.finish)
       for bytes in coder.finish() { try deliver(bytes.get()) }
       storedFrameCount = storedCount
       localPaletteFrameCount = localCount
     }
 
-    /// Hands a chosen frame to the coder.
-    private func code(_ chosen: FrameChooser.Chosen) {
-      coder.submit(.frame(chosen))
-      storedCount += 1
-      if chosen.isLocal { localCount += 1 }
+    /// Counts the frames the chooser passed to the coder (`true`: with a palette of its own).
+    private func count(_ batches: [[Bool]]) {
+      for isLocal in batches.joined() {
+        storedCount += 1
+        if isLocal { localCount += 1 }
+      }
     }
 
     /// Passes bytes the coder made to `output`.

@@ -97,6 +97,11 @@ extension GIF {
   /// - Throws: `DecodingError` when the bytes are not a GIF giflib can read, a frame lies
   ///   outside the screen, a frame has no palette, or the screen is over the size limit.
   public static func decode(_ bytes: [UInt8]) throws(DecodingError) -> Animation {
+    // Anything else (a JSON file named .gif) is refused as giflib would, before its bytes are
+    // taken for a screen size.
+    guard bytes.starts(with: Array("GIF".utf8)) else {
+      throw DecodingError(reason: "not a GIF (\(errorText(D_GIF_ERR_NOT_GIF_FILE)))")
+    }
     try checkSizes(bytes)
     let source = ByteSource(bytes)
     var error: Int32 = 0

@@ -73,6 +73,7 @@ extension AnimationValueKind {
     case .colors: return "color lists ([Color])"
     case .numbers: return "number lists ([Double])"
     case .filters: return "filter lists ([LayerFilter])"
+    case .text: return "text values (String)"
     }
   }
 }

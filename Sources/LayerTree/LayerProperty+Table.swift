@@ -203,11 +203,15 @@ extension LayerProperty {
   /// `lineJoin`.
   public static let lineJoin = choiceProperty(
     "lineJoin", of: .shape, { $0.shape.lineJoin }, { $0.shape.lineJoin = $1 })
-  /// `lineDashPattern`: dash and gap lengths in points, or none.
-  public static let lineDashPattern = LayerProperty(
-    "lineDashPattern", .numbers, of: .shape, animatable: false, range: .nonNegative,
-    get: { .numbers($0.shape.lineDashPattern) },
-    set: { if case .numbers(let d) = $1 { $0.shape.lineDashPattern = d } })
+  /// `lineDashPattern`: dash and gap lengths in points, or none. Animatable, a Flipbook
+  /// extension (Core Animation's is not): patterns of the same length interpolate element by
+  /// element, others switch halfway, as `locations` do; negative lengths that an overshooting
+  /// curve makes draw a solid line, as an invalid pattern does.
+  public static let lineDashPattern = entry(
+    "lineDashPattern", .numbers, of: .shape, animatable: true, range: .nonNegative,
+    wrap: { AnimationValue.numbers($0) },
+    unwrap: { if case .numbers(let n) = $0 { return .some(n) } else { return nil } },
+    { $0.shape.lineDashPattern }, { $0.shape.lineDashPattern = $1 })
   /// `fillRule`.
   public static let fillRule = choiceProperty(
     "fillRule", of: .shape, { $0.shape.fillRule }, { $0.shape.fillRule = $1 })
@@ -217,10 +221,13 @@ extension LayerProperty {
 
   // MARK: Text layers (CATextLayer)
 
-  /// `string`: the text, or none.
-  public static let string = LayerProperty(
-    "string", .text, of: .text, animatable: false, inspected: true,
-    get: { .text($0.text.string) }, set: { if case .text(let s) = $1 { $0.text.string = s } })
+  /// `string`: the text, or none. Animatable, a Flipbook extension (Core Animation's is not):
+  /// it changes discretely, so that counters and captions can change on cue.
+  public static let string = entry(
+    "string", .text, of: .text, animatable: true, range: .any,
+    wrap: { AnimationValue.text($0) },
+    unwrap: { if case .text(let s) = $0 { return .some(s) } else { return nil } },
+    { $0.text.string }, { $0.text.string = $1 })
   /// `font`: the font's name (`null` in a scene file is the default, Helvetica).
   public static let font = LayerProperty(
     "font", .text, of: .text, animatable: false, inspected: true,

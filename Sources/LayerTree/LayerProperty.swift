@@ -168,8 +168,6 @@ public enum PropertyKind: Hashable, Sendable {
   case value(AnimationValueKind)
   /// One of a fixed set of names (`lineCap`: `"butt"`, `"round"`, `"square"`).
   case choice([String])
-  /// A list of numbers, or none (`lineDashPattern`).
-  case numbers
   /// A string, or none (`name`).
   case text
 }
@@ -180,8 +178,6 @@ public enum PropertyValue: Hashable, Sendable {
   case value(AnimationValue)
   /// A value of kind `.choice`: one of its names.
   case choice(String)
-  /// A value of kind `.numbers`.
-  case numbers([Double]?)
   /// A value of kind `.text`.
   case text(String?)
 }

@@ -118,7 +118,8 @@ enum ShapeGeometry {
     star: Bool, points: Double, center: Point, rotation: Double, outerRadius: Double,
     innerRadius: Double, outerRoundness: Double, innerRoundness: Double, reversed: Bool
   ) -> Path {
-    let count = Int(Swift.max(0, Swift.min(points.isFinite ? points : 0, 10_000)).rounded(.down))
+    let most = Double(LottieFormat.maximumPolystarPoints)
+    let count = Int(Swift.max(0, Swift.min(points.isFinite ? points : 0, most)).rounded(.down))
     guard count > 0 else { return Path() }
     let n = star ? count * 2 : count
     let angle = 2 * Double.pi / Double(n)

@@ -29,6 +29,14 @@ public enum LottieFormat {
   public static let maximumVertices = 100_000
   /// The most colour stops, and the most opacity stops, one gradient may have: 1,000 each.
   public static let maximumGradientStops = 1_000
+
+  /// The most copies one repeater (`rp`) draws: 1,000. A file asking for more is drawn with
+  /// 1,000, with a warning naming the place.
+  public static let maximumRepeaterCopies = 1_000
+
+  /// The most points a polystar (`sr`) has: 10,000. A file asking for more is drawn with
+  /// 10,000, with a warning naming the place.
+  public static let maximumPolystarPoints = 10_000
   /// The deepest precompositions may nest (a precomposition layer inside an asset inside ...):
   /// 32, so that no file can build a tree deeper than the renderer's stack holds.
   public static let maximumPrecompositionDepth = 32
@@ -150,8 +158,36 @@ public enum LottieFormat {
         ?? SceneFormat.Problem(place: "", line: error.line, column: error.column, message: message)
       throw SceneFormat.DecodingError(file: file, problems: [problem])
     }
-    return try read(
-      parsed, file: file, baseDirectory: baseDirectory, images: images, strict: strict)
+    guard let entry else {
+      return try read(
+        parsed, file: file, baseDirectory: baseDirectory, images: images, strict: strict)
+    }
+    // In an archive: every problem names the entry first.
+    func inEntry(_ problems: [SceneFormat.Problem]) -> SceneFormat.DecodingError {
+      let named = MessageText.message(entry)
+      return SceneFormat.DecodingError(
+        file: file,
+        problems: problems.map {
+          SceneFormat.Problem(
+            place: $0.place.isEmpty ? named : "\(named): \($0.place)", message: $0.message)
+        })
+    }
+    if !isLottie(parsed), case .object(let keys) = parsed,
+      keys.contains(where: { $0.key == "flipbook" })
+    {
+      throw inEntry([
+        SceneFormat.Problem(
+          place: "",
+          message: "a Flipbook scene file, not a Lottie animation (a .lottie archive holds Lottie "
+            + "JSON; render the scene file on its own)")
+      ])
+    }
+    do {
+      return try read(
+        parsed, file: file, baseDirectory: baseDirectory, images: images, strict: strict)
+    } catch {
+      throw inEntry(error.problems)
+    }
   }
 
   /// Reads a parsed Lottie document.
@@ -193,8 +229,8 @@ extension LottieReader {
     let ip = number(f, "ip", default: 0), op = number(f, "op", default: ip + 1)
     let problemsBeforeSize = problems.count
     let w = number(f, "w", default: 0), h = number(f, "h", default: 0)
-    // A size that is not a number is the one cause: not also "not drawable".
-    let sizeIsRead = problems.count == problemsBeforeSize
+    // A size that is missing or not a number is the one cause: not also "not drawable".
+    let sizeIsRead = problems.count == problemsBeforeSize && f["w"] != nil && f["h"] != nil
     let frameRateIsValid = fr >= Scene.minimumFPS && fr <= Scene.maximumFPS
     if !frameRateIsValid {
       report(

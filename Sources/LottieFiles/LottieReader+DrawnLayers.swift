@@ -3,7 +3,8 @@ import SceneFiles
 
 /// The layers repeaters make drawn each frame, held to `SceneFormat.maximumDrawnLayers` as the
 /// scene reader holds replicators: 4,000 precomposition instances of a 1,000-copy repeater hung
-/// a frame.
+/// a frame. A repeater's copies are layers of their own, so they are counted before they are
+/// made.
 extension LottieReader {
   /// The layers `layer` draws a frame: itself, and its sublayers and mask once per instance of a
   /// replicator (`instanceCount` times).
@@ -14,19 +15,39 @@ extension LottieReader {
     return 1 + copies * inner
   }
 
-  /// Adds what the repeater built as `replicator` draws to the file's count; false, reported
-  /// once at `place`, past the limit.
-  func countDrawnLayers(_ replicator: Layer, at place: String) -> Bool {
+  /// Adds what the repeater built as `stack` draws to the file's count; false, reported once
+  /// at `place`, past the limit.
+  func countDrawnLayers(_ stack: Layer, at place: String) -> Bool {
     let limit = SceneFormat.maximumDrawnLayers
     guard drawnLayerCount <= limit else { return false }
-    drawnLayerCount += Self.drawnLayers(replicator)
+    drawnLayerCount += Self.drawnLayers(stack)
     guard drawnLayerCount <= limit else {
-      report(
-        place,
-        "the animation draws more than \(limit) layers a frame (each repeater copy counted), "
-          + "the limit")
+      reportDrawnLayers(at: place)
       return false
     }
     return true
+  }
+
+  /// Whether `count` copies of the layers `content` holds, each placed by two layers of its own,
+  /// fit in what is left of the file's count: checked before the copies are made, so that
+  /// nested repeaters are refused before they build what they would draw. False, reported once
+  /// at `place`, when they do not fit.
+  func copiesFit(of content: Layer, count: Int, at place: String) -> Bool {
+    let limit = SceneFormat.maximumDrawnLayers
+    guard drawnLayerCount <= limit else { return false }
+    let each = Self.drawnLayers(content) + 1
+    guard count <= (limit - drawnLayerCount) / each else {
+      reportDrawnLayers(at: place)
+      drawnLayerCount = limit + 1
+      return false
+    }
+    return true
+  }
+
+  private func reportDrawnLayers(at place: String) {
+    report(
+      place,
+      "the animation draws more than \(SceneFormat.maximumDrawnLayers) layers a frame (each "
+        + "repeater copy counted), the limit")
   }
 }

@@ -39,26 +39,32 @@ extension LottieReader {
     "\(ch)\u{0}\(family)\u{0}\(style)"
   }
 
-  /// The text drawn from glyphs into `content`, or false when a character has no glyph in the
-  /// document's font (then the font draws it).
-  func readGlyphText(
-    _ s: Fields, text: String, size: Double, layer label: String, into content: Layer
-  ) -> Bool {
+  /// The glyphs of each line of `text` in the document's font (`s.f`), or `nil` when a
+  /// character has none (then the font draws the text).
+  func glyphLines(_ s: Fields, text: String) -> [[Glyph]]? {
     guard !glyphs.isEmpty, let fontName = s.string("f"), let font = fontFamilies[fontName] else {
-      return false
+      return nil
     }
-    let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
     var found: [[Glyph]] = []
-    for line in lines {
+    for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
       var row: [Glyph] = []
       for ch in line {
         guard let glyph = glyphs[Self.glyphKey(String(ch), font.family, font.style)] else {
-          return false
+          return nil
         }
         row.append(glyph)
       }
       found.append(row)
     }
+    return found
+  }
+
+  /// The text drawn from glyphs into `content`, or false when a character has no glyph in the
+  /// document's font (then the font draws it).
+  func readGlyphText(
+    _ s: Fields, text: String, size: Double, layer label: String, into content: Layer
+  ) -> Bool {
+    guard let found = glyphLines(s, text: text) else { return false }
     let scale = size / 100
     let tracking = number(s, "tr", default: 0) * size / 1000
     let lineHeight = number(s, "lh", default: size * 1.2)

@@ -7,8 +7,7 @@ import SceneFiles
   import Glibc
 #endif
 
-/// Gradient fills and strokes (`gf`, `gs`) as gradient layers, and repeaters (`rp`) as
-/// replicator layers.
+/// Gradient fills and strokes (`gf`, `gs`) as gradient layers.
 extension LottieReader {
   /// A gradient layer over the sources' bounding box (to be masked by the shape), its colour
   /// and opacity stops merged, linear (`t: 1`) or radial (`t: 2`).
@@ -171,52 +170,5 @@ extension LottieReader {
       return x1 > x0 ? mix(a, b, (x - x0) / (x1 - x0)) : b
     }
     return stops[stops.count - 1].1
-  }
-
-  /// A repeater: `c` copies, each moved by the repeater's transform (`tr`: position, anchor,
-  /// scale, rotation) from the one before, opacity going from `so` to `eo` percent.
-  func readRepeater(_ f: Fields, layer label: String) -> ReplicatorLayer {
-    let replicator = ReplicatorLayer()
-    replicator.name = f.string("nm")
-    replicator.anchorPoint = .zero
-    let copies = vector(f, "c", default: [1], layer: label)
-    if let copies, copies.isAnimated {
-      warn(label, "animated repeater copies (c): the first count is used")
-    }
-    let count = Int(Swift.max(0, Swift.min(1000, component(copies?.initial ?? [1], 0))).rounded())
-    replicator.instanceCount = count
-    if let offset = vector(f, "o", default: [0], layer: label), component(offset.initial, 0) != 0 {
-      warn(label, "repeater offset (o): copies start at the original")
-    }
-    if let trj = f["tr"], let tr = object(trj, at: f.place("tr")) {
-      // Each copy: about the anchor, scaled and turned, then moved by the position.
-      guard let a = vector(tr, "a", default: [0, 0], layer: label),
-        let p = vector(tr, "p", default: [0, 0], layer: label),
-        let s = vector(tr, "s", default: [100, 100], layer: label),
-        let r = vector(tr, "r", default: [0], layer: label),
-        let start = vector(tr, "so", default: [100], layer: label),
-        let end = vector(tr, "eo", default: [100], layer: label)
-      else { return replicator }
-      if [a, p, s, r, start, end].contains(where: \.isAnimated) {
-        warn(label, "animated repeater transform (tr): its first value is used")
-      }
-      let (av, pv, sv) = (a.initial, p.initial, s.initial)
-      let m = AffineTransform.translation(x: -component(av, 0), y: -component(av, 1))
-        .concatenating(.scale(x: component(sv, 0) / 100, y: component(sv, 1) / 100))
-        .concatenating(.rotation(radians(r.initial)))
-        .concatenating(
-          .translation(
-            x: component(av, 0) + component(pv, 0), y: component(av, 1) + component(pv, 1)))
-      replicator.instanceTransform = Transform3D(m)
-      let so = unit(start.initial), eo = unit(end.initial)
-      if count > 1 && (so != 1 || eo != 1) {
-        replicator.instanceColor = Color(white: 1, alpha: so)
-        replicator.instanceAlphaOffset = (eo - so) / Double(count - 1)
-      }
-    }
-    if number(f, "m", default: 1) == 2 {
-      warn(label, "repeater composite below (m: 2): later copies drawn above")
-    }
-    return replicator
   }
 }

@@ -60,7 +60,7 @@ extension LottieReader {
     // copies, not n² / 2.
     var previousCopies: [ParentCopy] = []
     for i in entries.indices {
-      guard let entry = entries[i], !entry.fields.flag("td"), !entry.fields.flag("hd") else {
+      guard let entry = entries[i], !flag(entry.fields, "td"), !flag(entry.fields, "hd") else {
         continue
       }
       let matteType = code(entry.fields, "tt", default: 0)
@@ -158,7 +158,7 @@ extension LottieReader {
       layerFrames = nil  // the parent's time: not narrowed
       let t = transformLayers(
         parent.fields["ks"], at: parent.fields.place("ks"), layer: parent.label, name: nil,
-        opacity: false, autoOrient: parent.fields.flag("ao"))
+        opacity: false, autoOrient: flag(parent.fields, "ao"))
       layerFrames = outerLayerFrames
       t.content.addSublayer(current)
       copies.append(ParentCopy(id: parent.index ?? .nan, content: t.content))
@@ -194,10 +194,10 @@ extension LottieReader {
     let outerLayerFrames = layerFrames
     layerFrames = shownFrom...shownTo
     defer { layerFrames = outerLayerFrames }
-    if f.flag("ddd") { warn(entry.label, "3D layers (ddd): drawn flat") }
+    if flag(f, "ddd") { warn(entry.label, "3D layers (ddd): drawn flat") }
     let t = transformLayers(
       f["ks"], at: f.place("ks"), layer: entry.label, name: f.string("nm"), opacity: true,
-      autoOrient: f.flag("ao"))
+      autoOrient: flag(f, "ao"))
     // Shown from `ip` to `op` (composition frames).
     if inPoint.isFinite || outPoint.isFinite {
       t.outer.isHidden = true
@@ -332,7 +332,16 @@ extension LottieReader {
     }
     // Its own time: the composition's frame less `st`, divided by `sr` (`tm` replaces both).
     let stretch = number(f, "sr", default: 1)
-    let speed = stretch > 0 ? 1 / stretch : 1
+    var speed = 1.0
+    if stretch > 0 && Float(1 / stretch).isFinite {
+      speed = 1 / stretch
+    } else {
+      // A stretch of zero or less, or one so small that its speed overflows, is not drawn.
+      warn(
+        entry.label,
+        "layer stretch (\(f.place("sr")) is \(MessageText.number(stretch))): drawn unstretched",
+        key: "layer stretch out of range")
+    }
     container.timing = LayerTiming(beginTime: entry.startTime / frameRate, speed: Float(speed))
     let remap = f["tm"].flatMap { tm in
       animated(tm, at: f.place("tm"), layer: entry.label) { json, place in
@@ -345,7 +354,7 @@ extension LottieReader {
     if remap == nil {
       let low = (local.lowerBound - entry.startTime) * speed
       let high = (local.upperBound - entry.startTime) * speed
-      inner = low...high
+      if !low.isNaN && !high.isNaN { inner = Swift.min(low, high)...Swift.max(low, high) }
     }
     if let remap {
       var low = Double.infinity, high = -Double.infinity

@@ -1,5 +1,4 @@
 import Animations
-import CairoCanvas
 import Geometry
 import LayerTree
 import SceneFiles
@@ -8,7 +7,7 @@ import SceneFiles
   import Glibc
 #endif
 
-/// Masks (`masksProperties`), effects (`ef`) and text layers.
+/// Masks (`masksProperties`) and effects (`ef`).
 extension LottieReader {
   /// Lottie's mask modes by letter, as warnings name them.
   static let maskModeNames = [
@@ -66,7 +65,7 @@ extension LottieReader {
         animate(shape, "path", path)
       }
       let piece: ShapeLayer
-      if f.flag("inv") {
+      if flag(f, "inv") {
         piece = whiteShape(Path(rect: cover))
         piece.compositingFilter = filter == .normal ? .sourceOver : filter
         let hole = whiteShape(nil)
@@ -113,7 +112,7 @@ extension LottieReader {
       guard let f = object(item, at: "\(place)[\(i)]", what: "an effect (an object)") else {
         continue
       }
-      if f["en"] != nil && !f.flag("en") { continue }  // switched off
+      if f["en"] != nil && !flag(f, "en") { continue }  // switched off
       let type = code(f, "ty", default: -1)
       let counts = [25: 5, 29: 3, 21: 7, 20: 3, 23: 4]
       guard let needed = counts[type] else {
@@ -179,64 +178,4 @@ extension LottieReader {
 
   /// A whole number from a finite value (0 when out of range).
   func code2(_ x: Double) -> Int { abs(x) <= 1_000_000 ? Int(x.rounded()) : 0 }
-
-  /// A text layer: the first text document (`t.d.k[0].s`) through a text layer, in the font
-  /// the file names; glyph outlines (`chars`) are not used yet.
-  func readText(_ f: Fields, entry: LayerEntry, into content: Layer) {
-    guard case .object(let te)? = f["t"],
-      case .object(let de)? = Fields(entries: te, place: "")["d"],
-      case .array(let docs)? = Fields(entries: de, place: "")["k"],
-      case .object(let ke)? = docs.first,
-      case .object(let se)? = Fields(entries: ke, place: "")["s"]
-    else {
-      report(f.place("t"), "a text layer without a text document (t.d.k[0].s)")
-      return
-    }
-    let s = Fields(entries: se, place: f.place("t.d.k[0].s"))
-    if docs.count > 1 { warn(entry.label, "animated text documents: the first is used") }
-    let string = (s.string("t") ?? "").replacingCarriageReturns()
-    let size = Swift.max(1, Swift.min(2000, number(s, "s", default: 14)))
-    if readGlyphText(s, text: string, size: size, layer: entry.label, into: content) { return }
-    if !glyphs.isEmpty {
-      warn(entry.label, "text without glyph outlines for every character: drawn with the font")
-    }
-    let text = TextLayer()
-    text.anchorPoint = .zero
-    text.string = string
-    text.fontSize = size
-    let font = fontNames[s.string("f") ?? ""] ?? s.string("f") ?? "Helvetica"
-    if TextLayout.resolvedFace(forFontNamed: font) != nil {
-      text.font = font
-    } else {
-      // After Effects names fonts the machine may not have: a metric-compatible face instead.
-      let bold = ["Bold", "Black", "Heavy", "Semibold", "SemiBold", "Medium"].contains {
-        font.contains($0)
-      }
-      text.font = bold ? "Helvetica-Bold" : "Helvetica"
-      warn(entry.label, "font \"\(font)\" (not installed): drawn in \(text.font)")
-    }
-    if case .array? = s["fc"], let fc = numbers(s["fc"]!, at: s.place("fc")) {
-      text.foregroundColor = Self.color(fc)
-    }
-    let width = 4000.0
-    let lines = Double(
-      text.string?.split(separator: "\n", omittingEmptySubsequences: false).count ?? 1)
-    let lineHeight = number(s, "lh", default: size * 1.2)
-    switch code(s, "j", default: 0) {
-    case 1: text.alignmentMode = .right; text.position = Point(x: -width, y: 0)
-    case 2: text.alignmentMode = .center; text.position = Point(x: -width / 2, y: 0)
-    default: text.alignmentMode = .left
-    }
-    // Lottie places the first baseline at the layer's origin.
-    text.position.y = -size * 0.8
-    text.bounds = Rect(x: 0, y: 0, width: width, height: lineHeight * lines + size)
-    content.addSublayer(text)
-  }
-}
-
-extension String {
-  /// The text with After Effects' carriage returns as line breaks.
-  func replacingCarriageReturns() -> String {
-    String(String.UnicodeScalarView(unicodeScalars.map { $0 == "\r" ? "\n" : $0 }))
-  }
 }

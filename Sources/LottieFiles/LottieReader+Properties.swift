@@ -76,7 +76,7 @@ extension LottieReader {
         f.place("v"), "\(v.count) vertices exceed the limit of \(LottieFormat.maximumVertices)")
       return nil
     }
-    return BezierShape(vertices: v, inTangents: i, outTangents: o, closed: f.flag("c"))
+    return BezierShape(vertices: v, inTangents: i, outTangents: o, closed: flag(f, "c"))
   }
 
   /// An animated property: `{"a": 1, "k": [keyframes]}` or `{"a": 0, "k": value}`, values read
@@ -143,7 +143,7 @@ extension LottieReader {
         guard let v = value(e, kf.place("e")) else { return nil }
         keyframe.end = v
       }
-      keyframe.hold = kf.flag("h")
+      keyframe.hold = flag(kf, "h")
       if let o = kf["o"], o != .null {
         guard let points = easing(o, at: kf.place("o")) else { return nil }
         keyframe.easeOut = points

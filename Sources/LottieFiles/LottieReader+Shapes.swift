@@ -36,6 +36,15 @@ extension LottieReader {
     var keyframeFrames: [Double] = []
     /// A `sh` path whose keyframes can morph as a path animation.
     var morph: Animated<BezierShape>? = nil
+    /// A group's paths combined by its merge paths (`mm`), as styles outside the group see
+    /// them: `path` is the operands' paths together.
+    var merge: Merge? = nil
+  }
+
+  /// Paths combined by a merge (`mm`): each operand one subpath of the style that draws them.
+  struct Merge {
+    var operation: PathOperation
+    var operands: [ShapeSource]
   }
 
   /// A trim path (`tm`): start `s` and end `e` in percent, offset `o` in degrees, and whether
@@ -87,7 +96,7 @@ extension LottieReader {
       report(f.place("ty"), "expected a string, found \(ty.kindDescription)")
       return .other
     }
-    if f.flag("hd") { return .other }
+    if flag(f, "hd") { return .other }
     switch type {
     case "sh", "rc", "el", "sr":
       return readSource(f, type: type, layer: label).map(ShapeItem.source) ?? .other
@@ -109,7 +118,15 @@ extension LottieReader {
       let modes: [Int: PathOperation] = [
         1: .none, 2: .union, 3: .subtract, 4: .intersect, 5: .exclude,
       ]
-      return .merge(modes[code(f, "mm", default: 1)] ?? .none)
+      let mode = number(f, "mm", default: 1)
+      guard let operation = modes[Int(exactly: mode) ?? 0] else {
+        warn(
+          label,
+          "merge mode \(MessageText.number(mode)) (\(f.place("mm"))): drawn as mode 1 (merge)",
+          key: "merge mode")
+        return .merge(.none)
+      }
+      return .merge(operation)
     default:
       warn(label, "shape item \"\(type)\": ignored")
       return .other
@@ -161,7 +178,26 @@ extension LottieReader {
       }
       guard props.allSatisfy({ $0 != nil }) else { return nil }
       let v = props.map { $0! }
-      let star = number(f, "sy", default: 1) != 2
+      let type = number(f, "sy", default: 1)
+      if type != 1 && type != 2 {
+        warn(
+          label,
+          "polystar type \(MessageText.number(type)) (\(f.place("sy"))): drawn as a star "
+            + "(type 1)", key: "polystar type")
+      }
+      let points = v[2]
+      let limit = Double(LottieFormat.maximumPolystarPoints)
+      let most =
+        ([points.initial] + points.keyframes.flatMap { [$0.start] + ($0.end.map { [$0] } ?? []) })
+        .map { component($0, 0) }.max() ?? 0
+      if most > limit {
+        warn(
+          label,
+          "polystar points over \(LottieFormat.maximumPolystarPoints) (\(f.place("pt")) reaches "
+            + "\(MessageText.number(most))): \(LottieFormat.maximumPolystarPoints) are drawn",
+          key: "polystar points over the limit")
+      }
+      let star = type != 2
       return source(v) { frame in
         let pv = v[0].value(at: frame)
         return ShapeGeometry.polystar(
@@ -196,17 +232,18 @@ extension LottieReader {
     _ items: ArraySlice<ShapeItem>, layer label: String, inheritedTrim: Trim?, into container: Layer
   ) {
     var items = items
-    // What a repeater copies (the items before it) goes into a replicator, drawn where the
-    // repeater is listed.
-    var repeated: (Layer, Int)? = nil
+    // What a repeater copies (the items before it) goes into a stack of copies, drawn where the
+    // repeater is listed; the styles after it also take the paths before it (`repeated`).
+    var stack: (Layer, Int)? = nil
+    var repeated: [ShapeSource] = []
     if let r = items.lastIndex(where: {
       if case .repeater = $0 { return true } else { return false }
     }),
       case .repeater(let f) = items[r]
     {
-      let replicator = readRepeater(f, layer: label)
+      guard let repeater = readRepeater(f, layer: label) else { return }
       let limit = ReplicatorLayer.maximumInstanceCount
-      let count = Swift.max(1, Swift.min(replicator.instanceCount, limit))
+      let count = Swift.max(1, repeater.maximumCount)
       let outerReplication = replication
       defer { replication = outerReplication }
       if replication > limit / count {
@@ -217,36 +254,51 @@ extension LottieReader {
         return
       }
       replication *= count
+      let content = Layer()
+      content.anchorPoint = .zero
+      // Rounded corners listed after the repeater act on the copies too.
+      let outerRounding = rounding
+      rounding = Self.rounding(after: r, in: items, inherited: outerRounding)
       buildItems(
-        items[items.startIndex..<r], layer: label, inheritedTrim: inheritedTrim, into: replicator)
-      // The outermost repeater adds the layers its copies draw (nested ones multiplied in).
-      if outerReplication == 1 && !countDrawnLayers(replicator, at: f.place("c")) { return }
-      repeated = (replicator, r)
+        items[items.startIndex..<r], layer: label, inheritedTrim: inheritedTrim, into: content)
+      rounding = outerRounding
+      // Copies of nothing (the items before the repeater draw no style of their own) are left
+      // out: the styles after it draw the copies' paths.
+      if Self.drawsStyles(content) {
+        guard copiesFit(of: content, count: repeater.maximumCount, at: f.place("c")) else {
+          return
+        }
+        let layer = repeaterLayer(repeater, name: f.string("nm"), content: content)
+        // The outermost repeater adds the layers its copies draw (nested ones multiplied in).
+        if outerReplication == 1 && !countDrawnLayers(layer, at: f.place("c")) { return }
+        stack = (layer, r)
+      }
+      repeated = repeatedSources(
+        collectSources(items[items.startIndex..<r], of: items, layer: label, rounding: rounding),
+        repeater)
       items = items[r...]
     }
     let groupTrim = items.lazy.compactMap {
       if case .trim(let t) = $0 { return t } else { return nil }
     }.first
-    // Rounded corners apply to the paths of the group and the groups inside it.
+    // Rounded corners apply to the paths listed before them in the group and in the groups
+    // inside it (`rounding`: what the enclosing groups' apply).
     let outerRounding = rounding
     defer { rounding = outerRounding }
-    if let r = items.lazy.compactMap({
-      if case .roundCorners(let r) = $0 { return r } else { return nil }
-    }).first {
-      rounding = r
-    }
     for i in items.indices.reversed() {
-      if let (replicator, r) = repeated, r == i { container.addSublayer(replicator) }
+      if let (layer, r) = stack, r == i { container.addSublayer(layer) }
       switch items[i] {
       case .style(let f, let kind):
-        var sources = collectSources(items[items.startIndex..<i], layer: label)
+        let sources =
+          repeated
+          + collectSources(
+            items[items.startIndex..<i], of: items, layer: label, rounding: outerRounding)
         guard !sources.isEmpty else { continue }
-        if let rounding { sources = sources.map { Self.rounded($0, by: rounding) } }
         // A merge listed before the style combines the paths (each source one subpath).
         let operation = items[items.startIndex..<i].lazy.compactMap {
           if case .merge(let o) = $0 { return o } else { return nil }
         }.last
-        readStyle(
+        readMergedStyle(
           f, kind: kind, sources: sources, trim: groupTrim ?? inheritedTrim,
           operation: operation ?? .none, layer: label, into: container)
       case .group(let f):
@@ -261,12 +313,19 @@ extension LottieReader {
         let inner = list.enumerated().map {
           readShapeItem($1, at: f.place("it") + "[\($0)]", layer: label)
         }
+        rounding = Self.rounding(after: i, in: items, inherited: outerRounding)
         buildItems(
           inner[...], layer: label, inheritedTrim: groupTrim ?? inheritedTrim, into: t.content)
+        rounding = outerRounding
         container.addSublayer(t.outer)
       default: break
       }
     }
+  }
+
+  /// Whether `layer` holds a style's layer (a shape or gradient layer) anywhere below it.
+  static func drawsStyles(_ layer: Layer) -> Bool {
+    layer.sublayers.contains { $0 is ShapeLayer || $0 is GradientLayer || drawsStyles($0) }
   }
 
   /// A group's transform: its `tr` item (the last, by convention).
@@ -279,36 +338,91 @@ extension LottieReader {
     })
   }
 
-  /// The paths the items before a style make, nested groups' through their transforms.
-  func collectSources(_ items: ArraySlice<ShapeItem>, layer label: String) -> [ShapeSource] {
+  /// The paths `items` make (the items before a style, of the group's `list`), nested groups'
+  /// through their transforms, each rounded by the nearest rounded corners listed after it (else
+  /// `rounding`, the enclosing groups'); a group with merge paths gives the paths before its
+  /// last merge as one merged source, as After Effects hands a merged group to the styles
+  /// outside it.
+  func collectSources(
+    _ items: ArraySlice<ShapeItem>, of list: ArraySlice<ShapeItem>? = nil, layer label: String,
+    rounding inherited: Animated<[Double]>? = nil
+  ) -> [ShapeSource] {
+    let list = list ?? items
     var out: [ShapeSource] = []
-    for item in items {
-      switch item {
-      case .source(let s): out.append(s)
+    for j in items.indices {
+      let rounding = Self.rounding(after: j, in: list, inherited: inherited)
+      switch items[j] {
+      case .source(let s): out.append(rounding.map { Self.rounded(s, by: $0) } ?? s)
       case .group(let f):
-        guard case .array(let list)? = f["it"] else { continue }
-        let inner = list.enumerated().map {
+        guard case .array(let json)? = f["it"] else { continue }
+        let inner = json.enumerated().map {
           readShapeItemQuietly($1, at: f.place("it") + "[\($0)]", layer: label)
+        }[...]
+        var sources: [ShapeSource]
+        if let m = inner.lastIndex(where: {
+          if case .merge(let o) = $0 { return o != .none } else { return false }
+        }), case .merge(let operation) = inner[m] {
+          let operands = collectSources(
+            inner[..<m], of: inner, layer: label, rounding: rounding)
+          let rest = collectSources(
+            inner[(m + 1)...], of: inner, layer: label, rounding: rounding)
+          sources = operands.isEmpty ? rest : [Self.merged(operands, operation)] + rest
+        } else {
+          sources = collectSources(inner, layer: label, rounding: rounding)
         }
-        let sources = collectSources(inner[...], layer: label)
         guard !sources.isEmpty else { continue }
-        let matrix = transformMatrix(groupTransform(list), layer: label)
-        for s in sources {
-          guard let matrix else {
-            out.append(s)
-            continue
-          }
-          let frames = [s.frames, matrix.frames].compactMap { $0 }
-          out.append(
-            ShapeSource(
-              path: { s.path($0).applying(matrix.value($0)) },
-              frames: frames.isEmpty
-                ? nil
-                : frames.map(\.lowerBound).min()!...frames.map(\.upperBound).max()!,
-              keyframeFrames: s.keyframeFrames))
+        guard let matrix = transformMatrix(groupTransform(json), layer: label) else {
+          out += sources
+          continue
         }
+        out += sources.map { Self.transformed($0, by: matrix) }
       default: break
       }
+    }
+    return out
+  }
+
+  /// The rounded corners that apply to the item at `index` of `items`: the nearest listed after
+  /// it (a modifier acts on the paths listed before it), else `inherited`.
+  static func rounding(
+    after index: Int, in items: ArraySlice<ShapeItem>, inherited: Animated<[Double]>?
+  ) -> Animated<[Double]>? {
+    for j in items.indices where j > index {
+      if case .roundCorners(let r) = items[j] { return r }
+    }
+    return inherited
+  }
+
+  /// `operands` combined by `operation`, as one source.
+  static func merged(_ operands: [ShapeSource], _ operation: PathOperation) -> ShapeSource {
+    let ranges = operands.compactMap(\.frames)
+    var out = ShapeSource(
+      path: { frame in
+        var path = Path()
+        for operand in operands { path.addPath(operand.path(frame)) }
+        return path
+      },
+      frames: ranges.isEmpty
+        ? nil : ranges.map(\.lowerBound).min()!...ranges.map(\.upperBound).max()!,
+      keyframeFrames: operands.flatMap(\.keyframeFrames))
+    out.merge = Merge(operation: operation, operands: operands)
+    return out
+  }
+
+  /// `source` through a group's transform (its merge's operands too).
+  static func transformed(
+    _ source: ShapeSource,
+    by matrix: (value: (Double) -> AffineTransform, frames: ClosedRange<Double>?)
+  ) -> ShapeSource {
+    let frames = [source.frames, matrix.frames].compactMap { $0 }
+    var out = ShapeSource(
+      path: { source.path($0).applying(matrix.value($0)) },
+      frames: frames.isEmpty
+        ? nil : frames.map(\.lowerBound).min()!...frames.map(\.upperBound).max()!,
+      keyframeFrames: source.keyframeFrames)
+    if let merge = source.merge {
+      out.merge = Merge(
+        operation: merge.operation, operands: merge.operands.map { transformed($0, by: matrix) })
     }
     return out
   }
@@ -383,32 +497,27 @@ extension LottieReader {
     return out
   }
 
-  /// Rounds each corner where two straight segments (lines, or cubics without tangents) meet,
-  /// as lottie-web's round-corners
-  /// modifier does: the corner is cut back along both edges by the radius (at most half of
-  /// each edge) and joined by a cubic whose handles reach 0.5519 of the way to the corner.
+  /// Rounds the corners of `path` as lottie-web's RoundCornersModifier does: every vertex whose
+  /// own in and out tangents are both zero (whatever its neighbours' segments are), but the
+  /// ends of an open subpath, becomes two vertices, cut back toward the previous and the next
+  /// vertex by the radius (at most half the distance to that vertex), joined by a cubic whose
+  /// handles reach 0.5519 of the way back to the corner; the segments to the neighbours keep
+  /// their neighbours' handles. Vertices with a tangent stay as they are.
   static func roundCorners(_ path: Path, radius: Double) -> Path {
     guard radius > 0, radius.isFinite else { return path }
     var out = Path()
     for sub in path.subpaths {
-      var points: [Point] = []
-      var straight = true
-      var closed = false
-      for element in sub.elements {
-        switch element {
-        case .move(let p), .line(let p): points.append(p)
-        case .curve(let p, let c1, let c2) where c1 == points.last && c2 == p:
-          points.append(p)  // a cubic with zero tangents: straight
-        case .closeSubpath: closed = true
-        default: straight = false
-        }
-      }
-      if closed, points.count > 1, points.first == points.last { points.removeLast() }
-      guard straight, points.count >= 3 else {
+      guard var vertices = Vertex.list(of: sub) else {
         out.addPath(sub)
         continue
       }
-      let n = points.count
+      let closed = sub.elements.last == .closeSubpath
+      if closed, vertices.count > 1, vertices[0].point == vertices[vertices.count - 1].point {
+        // The closing segment was written out: its end is the first vertex.
+        vertices[0].inControl = vertices[vertices.count - 1].inControl
+        vertices.removeLast()
+      }
+      let n = vertices.count
       let k = 0.5519
       func cut(_ v: Point, toward p: Point) -> Point {
         let dx = p.x - v.x, dy = p.y - v.y
@@ -417,25 +526,80 @@ extension LottieReader {
         let t = Swift.min(d / 2, radius) / d
         return Point(x: v.x + dx * t, y: v.y + dy * t)
       }
-      var started = false
-      for i in 0..<n {
-        let v = points[i]
-        let isEnd = !closed && (i == 0 || i == n - 1)
-        if isEnd {
-          if started { out.addLine(to: v) } else { out.move(to: v) }
-          started = true
+      var rounded: [Vertex] = []
+      for (i, v) in vertices.enumerated() {
+        let sharp = v.inControl == v.point && v.outControl == v.point
+        guard sharp, closed || (i != 0 && i != n - 1) else {
+          rounded.append(v)
           continue
         }
-        let a = cut(v, toward: points[(i + n - 1) % n])
-        let b = cut(v, toward: points[(i + 1) % n])
-        if started { out.addLine(to: a) } else { out.move(to: a) }
-        started = true
-        out.addCurve(
-          to: b, control1: Point(x: a.x + (v.x - a.x) * k, y: a.y + (v.y - a.y) * k),
-          control2: Point(x: b.x + (v.x - b.x) * k, y: b.y + (v.y - b.y) * k))
+        let a = cut(v.point, toward: vertices[(i + n - 1) % n].point)
+        let b = cut(v.point, toward: vertices[(i + 1) % n].point)
+        rounded.append(
+          Vertex(
+            point: a, inControl: a,
+            outControl: Point(x: a.x + (v.point.x - a.x) * k, y: a.y + (v.point.y - a.y) * k)))
+        rounded.append(
+          Vertex(
+            point: b,
+            inControl: Point(x: b.x + (v.point.x - b.x) * k, y: b.y + (v.point.y - b.y) * k),
+            outControl: b))
       }
-      if closed { out.closeSubpath() }
+      out.move(to: rounded[0].point)
+      func segment(_ u: Vertex, _ w: Vertex) {
+        if u.outControl == u.point && w.inControl == w.point {
+          out.addLine(to: w.point)
+        } else {
+          out.addCurve(to: w.point, control1: u.outControl, control2: w.inControl)
+        }
+      }
+      for (u, w) in zip(rounded, rounded.dropFirst()) { segment(u, w) }
+      if closed {
+        if let last = rounded.last, let first = rounded.first,
+          last.outControl != last.point || first.inControl != first.point
+        {
+          segment(last, first)
+        }
+        out.closeSubpath()
+      }
     }
     return out
+  }
+
+  /// A path vertex with its handles, as Lottie's shapes hold them (absolute points; a handle at
+  /// the vertex is no tangent).
+  struct Vertex: Equatable {
+    var point: Point
+    var inControl: Point
+    var outControl: Point
+
+    /// The vertices of one subpath (quadratic curves raised to cubics), or `nil` when it has
+    /// none.
+    static func list(of subpath: Path) -> [Vertex]? {
+      var out: [Vertex] = []
+      for element in subpath.elements {
+        switch element {
+        case .move(let p): out = [Vertex(point: p, inControl: p, outControl: p)]
+        case .line(let p):
+          guard !out.isEmpty else { return nil }
+          out.append(Vertex(point: p, inControl: p, outControl: p))
+        case .curve(let p, let c1, let c2):
+          guard !out.isEmpty else { return nil }
+          out[out.count - 1].outControl = c1
+          out.append(Vertex(point: p, inControl: c2, outControl: p))
+        case .quadCurve(let p, let c):
+          guard let last = out.last?.point else { return nil }
+          out[out.count - 1].outControl = Point(
+            x: last.x + (c.x - last.x) * 2 / 3, y: last.y + (c.y - last.y) * 2 / 3)
+          out.append(
+            Vertex(
+              point: p,
+              inControl: Point(x: p.x + (c.x - p.x) * 2 / 3, y: p.y + (c.y - p.y) * 2 / 3),
+              outControl: p))
+        case .closeSubpath: break
+        }
+      }
+      return out.isEmpty ? nil : out
+    }
   }
 }

@@ -5,6 +5,64 @@ import SceneFiles
 
 /// Fills, strokes and gradients (`fl`, `st`, `gf`, `gs`) as shape layers.
 extension LottieReader {
+  /// Builds one style over `sources`, some of which may be groups combined by their own merge
+  /// paths (`ShapeSource.merge`): a merged group alone is drawn as the group's own styles would
+  /// draw it; merged groups among other paths are each one shape of the style (the other paths
+  /// another), under the style's opacity together; merged groups that a merge listed with the
+  /// style combines again become operands of that merge (with a warning).
+  func readMergedStyle(
+    _ f: Fields, kind: String, sources: [ShapeSource], trim: Trim?, operation: PathOperation,
+    layer label: String, into container: Layer
+  ) {
+    guard sources.contains(where: { $0.merge != nil }) else {
+      readStyle(
+        f, kind: kind, sources: sources, trim: trim, operation: operation, layer: label,
+        into: container)
+      return
+    }
+    if operation == .none, sources.count == 1, let merge = sources[0].merge {
+      readStyle(
+        f, kind: kind, sources: merge.operands, trim: trim, operation: merge.operation,
+        layer: label, into: container)
+      return
+    }
+    guard operation == .none else {
+      warn(
+        label,
+        "merge paths (mm) in a group that a merge outside it combines again: its paths are "
+          + "operands of the outer merge")
+      readStyle(
+        f, kind: kind, sources: sources.flatMap { $0.merge?.operands ?? [$0] }, trim: trim,
+        operation: operation, layer: label, into: container)
+      return
+    }
+    let group = Layer()
+    group.anchorPoint = .zero
+    group.name = f.string("nm")
+    var parts: [(sources: [ShapeSource], operation: PathOperation)] = []
+    let plain = sources.filter { $0.merge == nil }
+    if !plain.isEmpty { parts.append((plain, .none)) }
+    for merge in sources.compactMap(\.merge) { parts.append((merge.operands, merge.operation)) }
+    for (n, part) in parts.enumerated() {
+      // The style's messages once.
+      let (p, w) = (problems.count, warnings.count)
+      readStyle(
+        f, kind: kind, sources: part.sources, trim: trim, operation: part.operation,
+        layer: label, into: group)
+      if n > 0 { dropMessages(after: p, w) }
+    }
+    // One opacity over the parts, so that where they overlap the style is not drawn twice.
+    for part in group.sublayers {
+      part.opacity = 1
+      part.removeAnimation(forKey: "lottie.opacity")
+    }
+    if let o = vector(f, "o", default: [100], layer: label) {
+      group.opacity = unit(o.initial)
+      animate(group, "opacity", o) { .scalar(unit($0)) }
+    }
+    container.addSublayer(group)
+  }
+
   /// Builds one style over `sources` into `container`.
   func readStyle(
     _ f: Fields, kind: String, sources: [ShapeSource], trim: Trim?,
@@ -51,6 +109,7 @@ extension LottieReader {
       gradient.mask = shape
       drawn = gradient
     }
+    if stroked { checkDashes(of: shape, trim: trim, at: f.place("d")) }
     guard stroked, let trim else {
       container.addSublayer(drawn)
       return
@@ -104,6 +163,36 @@ extension LottieReader {
     return out
   }
 
+  /// Refuses a stroke that would draw more dashes than `StrokeStyle.maximumDashCount` (its
+  /// path's length, or the part its trim shows, over its dash pattern's) at the first frame;
+  /// one that only grows that long later is refused by the renderer, naming the layer.
+  func checkDashes(of shape: ShapeLayer, trim: Trim?, at place: String) {
+    let style = shape.strokeStyle
+    guard style.isDashed, shape.lineWidth > 0, let path = shape.path else { return }
+    var dashes = style.dashCount(along: path)
+    if let trim, dashes > Double(StrokeStyle.maximumDashCount) {
+      let shown = trim.range(at: trim.isAnimated ? trim.frames.lowerBound : 0)
+      dashes *= Swift.min(1, shown.to - shown.from)
+    }
+    guard dashes <= Double(StrokeStyle.maximumDashCount) else {
+      report(
+        place,
+        "the stroke would draw about \(MessageText.number(dashes.rounded())) dashes (the path's "
+          + "length over the pattern's), over the limit of \(StrokeStyle.maximumDashCount)")
+      return
+    }
+    // All the animation's strokes together, each repeater copy counted.
+    let limit = Double(StrokeStyle.maximumDashCountPerFrame)
+    let before = dashesDrawn
+    dashesDrawn += dashes * Double(replication)
+    if dashesDrawn > limit && before <= limit {
+      report(
+        place,
+        "the animation's strokes would draw more than \(StrokeStyle.maximumDashCountPerFrame) "
+          + "dashes a frame (each repeater copy counted), the limit")
+    }
+  }
+
   /// A stroke's width, caps, joins, miter limit and dashes.
   func readStrokeStyle(_ f: Fields, onto shape: ShapeLayer, layer label: String) {
     if let w = vector(f, "w", default: [1], layer: label) {
@@ -115,23 +204,57 @@ extension LottieReader {
       [1: .miter, 2: .round, 3: .bevel][code(f, "lj", default: 2)] ?? .round
     shape.miterLimit = Swift.max(1, number(f, "ml", default: 4))
     guard case .array(let dashes)? = f["d"] else { return }
-    var pattern: [Double] = [], phase = 0.0
+    guard dashes.count <= StrokeStyle.maximumDashPatternCount else {
+      report(
+        f.place("d"),
+        "a dash pattern of \(dashes.count) entries exceeds the limit of "
+          + "\(StrokeStyle.maximumDashPatternCount)")
+      return
+    }
+    // Dash (`n: "d"`) and gap (`"g"`) lengths in their order, and the offset (`"o"`), each
+    // animatable: the offset as `lineDashPhase`, the lengths as `lineDashPattern` (animatable in
+    // Flipbook), as lottie-web reads them every frame.
+    var lengths: [Animated<[Double]>] = [], offset: Animated<[Double]>? = nil
     for (i, item) in dashes.enumerated() {
       let place = f.place("d") + "[\(i)]"
       guard let d = object(item, at: place, what: "a dash (an object with n and v)"),
         let v = vector(d, "v", default: [0], layer: label)
       else { return }
-      if v.isAnimated { warn(label, "animated dashes (d): their first value is used") }
-      let value = Swift.max(0, component(v.initial, 0))
-      switch d.string("n") {
-      case "o": phase = component(v.initial, 0)
-      default: pattern.append(value)
-      }
+      if d.string("n") == "o" { offset = v } else { lengths.append(v) }
     }
-    if pattern.count % 2 == 1 { pattern += pattern }
-    if !pattern.isEmpty && pattern.contains(where: { $0 > 0 }) {
-      shape.lineDashPattern = pattern
-      shape.lineDashPhase = phase
+    func pattern(_ values: [Double]) -> [Double] {
+      let p = values.map { Swift.max(0, $0) }
+      return p.count % 2 == 1 ? p + p : p
+    }
+    func pattern(at frame: Double) -> [Double] {
+      pattern(lengths.map { component($0.value(at: frame), 0) })
+    }
+    let animated = lengths.indices.filter { lengths[$0].isAnimated }
+    let initial = pattern(at: animated.map { lengths[$0].frameRange.lowerBound }.min() ?? 0)
+    // A pattern of zeros is a solid line; one that never dashes is left out.
+    guard !initial.isEmpty, !animated.isEmpty || initial.contains(where: { $0 > 0 }) else {
+      return
+    }
+    shape.lineDashPattern = initial
+    if animated.count == 1, let i = animated.first {
+      // One animated length: its keyframes and easing, the others as they are.
+      let fixed = lengths.map { component($0.initial, 0) }
+      animate(shape, "lineDashPattern", lengths[i]) { v in
+        var values = fixed
+        values[i] = component(v, 0)
+        return .numbers(pattern(values))
+      }
+    } else if !animated.isEmpty {
+      let ranges = animated.map { lengths[$0].frameRange }
+      bake(
+        shape, "lineDashPattern",
+        frames: ranges.map(\.lowerBound).min()!...ranges.map(\.upperBound).max()!,
+        keyframeFrames: animated.flatMap { lengths[$0].keyframes.map(\.frame) }
+      ) { .numbers(pattern(at: $0)) }
+    }
+    if let offset {
+      shape.lineDashPhase = component(offset.initial, 0)
+      animate(shape, "lineDashPhase", offset) { .scalar(component($0, 0)) }
     }
   }
 

@@ -10,6 +10,8 @@ import SceneFiles
 final class LottieReader {
   /// Structural problems, in document order: the file is refused when there is any.
   private(set) var problems: [SceneFormat.Problem] = []
+  /// The problems recorded, for recording each once.
+  private var reported: Set<SceneFormat.Problem> = []
   /// Unsupported features, once per feature, in the order first met.
   private(set) var warnings: [LottieFormat.Warning] = []
   private var warnedFeatures: Set<String> = []
@@ -44,6 +46,9 @@ final class LottieReader {
   var drawnLayerCount = 0
   /// Sampled values so far (against `LottieFormat.maximumSamplingWork`).
   var samplingWork = 0
+  /// Dashes the static strokes read so far draw a frame, each repeater copy counted (against
+  /// `StrokeStyle.maximumDashCountPerFrame`).
+  var dashesDrawn = 0.0
   /// Glyph outlines (`chars`) by character, family and style.
   var glyphs: [String: Glyph] = [:]
   /// Each font name's family and style (`fonts.list`), for finding its glyphs.
@@ -58,10 +63,29 @@ final class LottieReader {
     self.archivedImages = archivedImages
   }
 
-  /// Records a structural problem at `place` (a JSON path such as `layers[2].ks.o.k`).
+  /// Records a structural problem at `place` (a JSON path such as `layers[2].ks.o.k`), once:
+  /// a field read again (a parent's for each child, a precomposition's for each instance)
+  /// does not repeat its message.
   func report(_ place: String, _ message: String) {
-    problems.append(
-      SceneFormat.Problem(place: MessageText.place(place), message: MessageText.message(message)))
+    let problem = SceneFormat.Problem(
+      place: MessageText.place(place), message: MessageText.message(message))
+    guard reported.insert(problem).inserted else { return }
+    problems.append(problem)
+  }
+
+  /// Whether `key` of `f` holds a true flag: `true`, or a number other than 0 (`false` when
+  /// absent or `null`). Anything else (`"yes"`, a list) is reported: Lottie's flags are
+  /// booleans, or 0 and 1.
+  func flag(_ f: Fields, _ key: String) -> Bool {
+    switch f[key] {
+    case nil, .null?: return false
+    case .bool(let b)?: return b
+    case .number(let x)?: return x != 0
+    case let value?:
+      report(
+        f.place(key), "expected a flag (true, false, 0 or 1), found \(value.kindDescription)")
+      return false
+    }
   }
 
   /// Records an unsupported feature of the layer at `layer` (`layers[4] "Heart"`), once per
@@ -176,8 +200,11 @@ final class LottieReader {
 }
 
 extension LottieReader {
-  /// Forgets problems recorded after the first `count`.
-  func dropProblems(after count: Int) { problems.removeSubrange(count...) }
+  /// Forgets problems recorded after the first `count` (they may be recorded again).
+  func dropProblems(after count: Int) {
+    for p in problems[count...] { reported.remove(p) }
+    problems.removeSubrange(count...)
+  }
 
   /// Forgets warnings recorded after the first `count` (they may be given again).
   func dropWarnings(after count: Int) {

@@ -24,7 +24,7 @@ public final class SerialStage<State, Input: Sendable, Output: Sendable> {
 
   /// What the stage's thread and its owner share: the state (only ever locked by one thread at a
   /// time: the stage's thread, or the owner when not threaded), the queue, and the body.
-  private final class Shared: Sendable {
+  fileprivate final class Shared: Sendable {
     let state: Mutex<State>
     let queue: Monitor<Queue>
     let capacity: Int
@@ -45,7 +45,7 @@ public final class SerialStage<State, Input: Sendable, Output: Sendable> {
   }
 
   /// The inputs waiting, the outputs made, and whether the thread is busy or told to stop.
-  private struct Queue: Sendable {
+  fileprivate struct Queue: Sendable {
     var inputs: [Input] = []
     var outputs: [Output] = []
     var busy = false
@@ -104,16 +104,34 @@ public final class SerialStage<State, Input: Sendable, Output: Sendable> {
   /// it now (not threaded).
   public func submit(_ input: Input) {
     precondition(!finished, "submit after finish")
-    guard threaded else {
-      let output = shared.process(input)
-      shared.queue.update { $0.outputs.append(output) }
-      return
-    }
-    let capacity = shared.capacity
-    _ = shared.queue.wait { q -> Bool? in
-      guard q.inputs.count < capacity else { return nil }
-      q.inputs.append(input)
-      return true
+    inlet.submit(input)
+  }
+
+  /// A handle that submits inputs to this stage from another thread: from the body of the stage
+  /// before it, so that a pipeline's stages pass work along without waiting for their owner.
+  /// Submitting through it after `finish()` has begun is a programming error the stage does not
+  /// check: the stage before must have finished first.
+  public var inlet: Inlet { Inlet(shared: shared, threaded: threaded) }
+
+  /// Submits inputs to a stage from any thread (see `inlet`).
+  public struct Inlet: Sendable {
+    fileprivate let shared: Shared
+    fileprivate let threaded: Bool
+
+    /// Queues `input`, waiting while the stage's queue is full (threaded), or processes it now
+    /// on this thread (not threaded), as `SerialStage.submit(_:)` does.
+    public func submit(_ input: Input) {
+      guard threaded else {
+        let output = shared.process(input)
+        shared.queue.update { $0.outputs.append(output) }
+        return
+      }
+      let capacity = shared.capacity
+      _ = shared.queue.wait { q -> Bool? in
+        guard q.inputs.count < capacity else { return nil }
+        q.inputs.append(input)
+        return true
+      }
     }
   }
 

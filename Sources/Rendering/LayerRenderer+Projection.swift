@@ -17,6 +17,10 @@ extension LayerRenderer {
   /// The most pixels an offscreen plane may have, as a multiple of the canvas's pixels.
   static let offscreenBudget = 4.0
 
+  /// The most shadowed layers that may enclose a layer drawn offscreen in perspective: 8.
+  /// Each draws the plane again for its shadow's shape (2^8 = 256 passes at most).
+  public static let maximumShadowsAroundPlanes = 8
+
   /// Whether a layer whose plane reaches the canvas's user space through `map` is seen from
   /// behind: the map, followed by the canvas's device transform, reverses orientation.
   func isBackFacing(_ map: Homography, in canvas: Canvas) -> Bool {
@@ -41,11 +45,19 @@ extension LayerRenderer {
     if !layer.isDoubleSided, isBackFacing(toUser, in: canvas) { return }
     guard let whole = drawnExtent(of: layer), whole.width > 0, whole.height > 0 else { return }
     // The part of the plane that shows: in front of the eye and inside the clip.
-    let visible = Homography.clip(whole.corners, of: toDevice, to: canvas.deviceClipBounds)
+    let clipBounds = canvas.deviceClipBounds
+    let reachable = LayerRenderer.partReaching(clipBounds, of: whole, through: toDevice)
+    guard let reachable else { return }
+    let visible = Homography.clip(reachable.corners, of: toDevice, to: clipBounds)
     guard visible.count >= 3 else { return }
     if canDrawStraight(layer) {
       try drawStraight(layer, through: toDevice, in: canvas)
       return
+    }
+    // Each shadowed layer around this one draws it again for its shadow's shape, in an
+    // offscreen canvas of its own: past the limit the work (doubling with each) is refused.
+    guard canvas.effectNesting <= LayerRenderer.maximumShadowsAroundPlanes else {
+      throw .planeInsideTooManyShadows(layer: layer.name)
     }
     // Pixels per point of the plane: the most the map stretches it where it shows, at most four
     // times the canvas's own density, within the pixel budget.
@@ -60,8 +72,10 @@ extension LayerRenderer {
     extent.grow(by: 2 / density)
     extent = extent.intersection(whole)
     guard extent.isFinite, extent.width > 0, extent.height > 0 else { return }
+    // Within four times the canvas's pixels, and within the budget of the canvas that made
+    // this one (planes in planes, and in shadows' shapes, do not grow it level by level).
     let budget = Swift.min(
-      Double(Canvas.maximumPixelCount),
+      Double(canvas.offscreenPixelLimit),
       LayerRenderer.offscreenBudget * Double(canvas.pixelWidth * canvas.pixelHeight))
     let area = extent.width * extent.height * density * density
     if area > budget { density *= (budget / area).squareRoot() }
@@ -70,14 +84,26 @@ extension LayerRenderer {
       density = Double(Canvas.maximumSide - 2) / longest
     }
     guard density > 0, density.isFinite else { return }
-    // One transparent pixel around the plane, so its edges fade out under the warp's sampling.
+    // One transparent pixel around the plane, so its edges fade out under the warp's sampling;
+    // the sides rounded up with it stay within the limits (shrinking the density a little
+    // when they would not).
+    func pixels(_ length: Double) -> Int { Int((length * density).rounded(.up)) + 2 }
+    var (width, height) = (pixels(extent.width), pixels(extent.height))
+    while width * height > Canvas.maximumPixelCount || Swift.max(width, height) > Canvas.maximumSide
+    {
+      density *= 0.99
+      (width, height) = (pixels(extent.width), pixels(extent.height))
+    }
     let pad = 1 / density
-    guard
-      let offscreen = try? Canvas(
-        pixelWidth: Int((extent.width * density).rounded(.up)) + 2,
-        pixelHeight: Int((extent.height * density).rounded(.up)) + 2, scale: density)
-    else { return }
+    let offscreen: Canvas
+    do {
+      offscreen = try Canvas(pixelWidth: width, pixelHeight: height, scale: density)
+    } catch {
+      throw .offscreenUnavailable(layer: layer.name, reason: error.description)
+    }
     offscreen.translateBy(x: pad - extent.minX, y: pad - extent.minY)
+    offscreen.offscreenPixelLimit = Int(budget)
+    offscreen.dashTally = canvas.dashTally
     // Shadows nested around this layer still count towards the nesting limit inside it.
     offscreen.effectNesting = canvas.effectNesting
     try drawMaskedContent(of: layer, in: offscreen)
@@ -98,10 +124,39 @@ extension LayerRenderer {
     }
   }
 
+  /// `whole` (a box of a plane that reaches the device through `map`) cut to the part whose
+  /// image can lie in `clip`, or `nil` when none can.
+  ///
+  /// A box of moderate size is returned as it is. A huge one (nested planes' extents mapped
+  /// through their perspective grow toward the horizon, 10^20 points and more) is first cut
+  /// to the box around the preimages of `clip`'s corners when all of them lie in front of the
+  /// eye (then everything that shows lies in their quadrilateral): cutting the huge box to
+  /// the clip directly would lose every digit of the part that shows.
+  static func partReaching(_ clip: Rect, of whole: Box, through map: Homography) -> Box? {
+    let size = Swift.max(
+      Swift.abs(whole.minX), Swift.abs(whole.maxX), Swift.abs(whole.minY), Swift.abs(whole.maxY))
+    guard size > 1e6, let inverse = map.inverted else { return whole }
+    let corners = [
+      Point(x: clip.minX, y: clip.minY), Point(x: clip.maxX, y: clip.minY),
+      Point(x: clip.maxX, y: clip.maxY), Point(x: clip.minX, y: clip.maxY),
+    ]
+    var seen: Box? = nil
+    for corner in corners {
+      // Seen from behind (the horizon crosses the clip): the plane's part that shows is not
+      // bounded by these points.
+      guard let p = inverse.apply(corner), map.w(at: p) > 0 else { return whole }
+      seen.add(p)
+    }
+    guard var seen else { return whole }
+    seen.grow(by: 1e-6 * Swift.max(seen.width, seen.height, 1))
+    let part = whole.intersection(seen)
+    return part.width > 0 && part.height > 0 ? part : nil
+  }
+
   /// The box, in the layer's own coordinates, that holds everything the layer's group draws:
   /// bounds, a shape's path with its stroke, contents placed by gravity, the sublayers (unless
   /// `masksToBounds`) through their placements, and the shadow; `nil` when nothing draws.
-  func drawnExtent(of layer: Layer, level: Int = 0) -> Box? {
+  func drawnExtent(of layer: Layer, level: Int = 0, withShadow: Bool = true) -> Box? {
     var box = Box(layer.bounds.standardized)
     if let shape = layer as? ShapeLayer, let path = shape.path, !path.isEmpty {
       let stroked = shape.strokeColor != nil && shape.lineWidth > 0
@@ -126,7 +181,9 @@ extension LayerRenderer {
         }
       }
     }
-    if layer.hasVisibleShadow, let base = layer.shadowPath.map({ Box($0.boundingBox) }) ?? box {
+    if withShadow, layer.hasVisibleShadow,
+      let base = layer.shadowPath.map({ Box($0.boundingBox) }) ?? box
+    {
       let blur = 3 * layer.shadowRadius + 1
       var shadow = base
       shadow.offset(by: layer.shadowOffset)
@@ -135,6 +192,19 @@ extension LayerRenderer {
     }
     guard let box, box.isFinite else { return nil }
     return box
+  }
+
+  /// The box, in device pixels under `transform` (the layer's own space to the device), that
+  /// holds the shape the layer's shadow is made from: its `shadowPath`, or everything its
+  /// content draws; `nil` when unknown.
+  func deviceBox(ofShapeOf layer: Layer, under transform: AffineTransform) -> Rect? {
+    let own =
+      layer.shadowPath.map { Box($0.boundingBox) } ?? drawnExtent(of: layer, withShadow: false)
+    guard let own else { return nil }
+    var box: Box? = nil
+    for corner in own.corners { box.add(corner.applying(transform)) }
+    guard let box, box.isFinite else { return nil }
+    return Rect(x: box.minX, y: box.minY, width: box.width, height: box.height)
   }
 
   /// A layer's sublayers as placed groups: once for a layer, once per instance for a

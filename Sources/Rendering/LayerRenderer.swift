@@ -33,9 +33,14 @@ public struct LayerRenderer: Sendable {
   /// Draws `layer` and its subtree into `canvas`, whose current user space is taken to be the
   /// layer's superlayer's coordinate space.
   ///
-  /// - Throws: `RenderingError.unknownFont` for a text layer whose font resolves to no installed
-  ///   face.
+  /// - Throws: `RenderingError` naming the layer: `unknownFont` for a text layer whose font
+  ///   resolves to no installed face; `shadowsNestedTooDeep` and `planeInsideTooManyShadows`
+  ///   past the nesting limits; `tooManyDashes` for a stroke of more dashes than
+  ///   `StrokeStyle.maximumDashCount`, `tooManyDashesInFrame` past
+  ///   `StrokeStyle.maximumDashCountPerFrame` in all (each call counts from zero);
+  ///   `offscreenUnavailable` when an offscreen canvas cannot be made.
   public func draw(_ layer: Layer, in canvas: Canvas) throws(RenderingError) {
+    canvas.dashTally = DashTally()  // each drawing of a tree counts its own dashes
     try draw(layer, in: canvas, through: nil)
   }
 
@@ -91,7 +96,7 @@ public struct LayerRenderer: Sendable {
     try canvas.drawMasked(
       mode: layer.maskMode,
       { () throws(RenderingError) in try drawShadowAndContent(of: layer, in: canvas) },
-      mask: { () throws(RenderingError) in try draw(mask, in: canvas) })
+      mask: { () throws(RenderingError) in try draw(mask, in: canvas, through: nil) })
   }
 
   /// The most shadowed layers that may enclose a shadowed layer: 32. A shadow's shape is its
@@ -151,7 +156,7 @@ public struct LayerRenderer: Sendable {
     }
 
     if let shape = layer as? ShapeLayer {
-      drawShape(shape, in: canvas)
+      try drawShape(shape, in: canvas)
     }
 
     if let text = layer as? TextLayer {
@@ -297,19 +302,32 @@ public struct LayerRenderer: Sendable {
     canvas.fill(shape, gradient: geometry, stops: stops)
   }
 
-  private func drawShape(_ layer: ShapeLayer, in canvas: Canvas) {
+  private func drawShape(_ layer: ShapeLayer, in canvas: Canvas) throws(RenderingError) {
     // One read of the shape's properties: each accessor of a shape layer copies them all.
     let shape = layer.storage.shape
     guard let path = shape.path, !path.isEmpty else { return }
+    let strokes = (shape.strokeColor?.alpha ?? 0) > 0 && shape.lineWidth > 0
+    let stroked = strokes ? path.trimmed(from: shape.strokeStart, to: shape.strokeEnd) : Path()
+    // Every dash is stroked on its own: refused before any is drawn past the limit.
+    let style = shape.strokeStyle
+    if strokes, style.isDashed {
+      let dashes = style.dashCount(along: stroked)
+      guard dashes <= Double(StrokeStyle.maximumDashCount) else {
+        throw .tooManyDashes(layer: layer.name, count: dashes)
+      }
+      canvas.dashTally.dashes += dashes
+      guard canvas.dashTally.dashes <= Double(StrokeStyle.maximumDashCountPerFrame) else {
+        throw .tooManyDashesInFrame(layer: layer.name)
+      }
+    }
     guard shape.pathOperation == .none else {
       return drawCombinedShape(shape, path: path, in: canvas)
     }
     if let fill = shape.fillColor, fill.alpha > 0 {
       canvas.fill(path, with: fill, rule: shape.fillRule)
     }
-    if let stroke = shape.strokeColor, stroke.alpha > 0, shape.lineWidth > 0 {
-      let stroked = path.trimmed(from: shape.strokeStart, to: shape.strokeEnd)
-      canvas.stroke(stroked, with: stroke, style: shape.strokeStyle)
+    if strokes, let stroke = shape.strokeColor {
+      canvas.stroke(stroked, with: stroke, style: style)
     }
   }
 }

@@ -1,3 +1,5 @@
+import Geometry
+
 /// Why a layer tree could not be drawn.
 public enum RenderingError: Error, Hashable, Sendable, CustomStringConvertible {
   /// A text layer's `font` resolves to no installed face. Carries the layer's name, if any, and
@@ -7,6 +9,23 @@ public enum RenderingError: Error, Hashable, Sendable, CustomStringConvertible {
   /// layers (each shadow's shape is drawn from its whole subtree, so the work grows with the
   /// nesting). Carries the innermost layer's name, if any.
   case shadowsNestedTooDeep(layer: String?)
+  /// A layer drawn offscreen in perspective lies inside more than
+  /// `LayerRenderer.maximumShadowsAroundPlanes` shadowed layers: each of them draws the plane
+  /// again for its shadow's shape, and a plane's offscreen pixels are not shared between those
+  /// passes, so the work doubles with every level. Carries the plane's name, if any.
+  case planeInsideTooManyShadows(layer: String?)
+  /// An offscreen canvas the layer needs (its plane in perspective, or its shadow's shape)
+  /// could not be made: more pixels than a canvas may have even at the least density, or no
+  /// memory for it. Carries the layer's name, if any, and the canvas's reason.
+  case offscreenUnavailable(layer: String?, reason: String)
+  /// A shape layer's stroke would draw more than `StrokeStyle.maximumDashCount` dashes (its
+  /// path's length over its dash pattern's, animated to that or built in Swift; a scene file
+  /// or Lottie file with such a static stroke is refused when read). Carries the layer's name,
+  /// if any, and about how many dashes.
+  case tooManyDashes(layer: String?, count: Double)
+  /// The strokes of one frame would draw more than `StrokeStyle.maximumDashCountPerFrame`
+  /// dashes together. Carries the name, if any, of the layer whose stroke passes the limit.
+  case tooManyDashesInFrame(layer: String?)
 
   /// A one-line message.
   public var description: String {
@@ -18,6 +37,26 @@ public enum RenderingError: Error, Hashable, Sendable, CustomStringConvertible {
       return
         "layer \(name.map { "'\($0)'" } ?? "(unnamed)") has a shadow inside more than "
         + "\(LayerRenderer.maximumNestedShadows) other shadowed layers, past the limit"
+    case .planeInsideTooManyShadows(let name):
+      return
+        "layer \(name.map { "'\($0)'" } ?? "(unnamed)") is drawn in perspective inside more than "
+        + "\(LayerRenderer.maximumShadowsAroundPlanes) shadowed layers, past the limit (each "
+        + "shadow draws the plane again, so the work doubles with each one)"
+    case .tooManyDashes(let name, let count):
+      let about = count < 1e15 ? String(Int(count.rounded())) : String(describing: count)
+      return
+        "layer \(name.map { "'\($0)'" } ?? "(unnamed)") would stroke about \(about) dashes "
+        + "(its path's length over its dash pattern's), over the limit of "
+        + "\(StrokeStyle.maximumDashCount)"
+    case .tooManyDashesInFrame(let name):
+      return
+        "the frame would stroke more than \(StrokeStyle.maximumDashCountPerFrame) dashes, the "
+        + "limit, at layer \(name.map { "'\($0)'" } ?? "(unnamed)") (every stroke's dashes "
+        + "counted, for each replicator instance and shadow)"
+    case .offscreenUnavailable(let name, let reason):
+      return
+        "layer \(name.map { "'\($0)'" } ?? "(unnamed)") needs an offscreen canvas that cannot "
+        + "be made: \(reason)"
     }
   }
 }

@@ -138,29 +138,40 @@ public final class ShadowCache: Sendable {
 
     var blurred = lookup(key, cutKey)
     if blurred == nil {
-      let drawn = try canvas.makeAlphaMask(linear: linear, origin: origin, margin: margin) {
-        (shapeCanvas: Canvas) throws(RenderingError) in
+      let outcome = try canvas.makeAlphaMask(
+        linear: linear, origin: origin, margin: margin,
+        content: { renderer.deviceBox(ofShapeOf: layer, under: m) }
+      ) { (shapeCanvas: Canvas) throws(RenderingError) in
         if let path = layer.shadowPath {
           shapeCanvas.fill(path, with: .black)
         } else {
           try renderer.drawContent(of: layer, in: shapeCanvas)
         }
       }
-      guard let drawn else {
+      switch outcome {
+      case .drawn(let drawn, let touchesEdge):
+        let mask = drawn.blurred(sigmaX: sigma.x, sigmaY: sigma.y)
+        if !touchesEdge {
+          insert(mask, for: key)
+        } else if cutKey.region != nil {
+          insert(mask, for: cutKey)
+        }
+        blurred = mask
+      case .empty:
         // Nothing drawn in the region (all of it off the frame, or nothing opaque): kept as
         // an empty shadow for this place, so nested shadows are not tried again.
         if cutKey.region != nil {
           insert(AlphaMask(width: 0, height: 0, pixels: []), for: cutKey)
         }
         return
+      case .tooLarge(let width, let height):
+        throw .offscreenUnavailable(
+          layer: layer.name,
+          reason: "its shadow's shape needs \(width) x \(height) pixels, over the limits "
+            + "(\(Canvas.maximumSide) a side, \(Canvas.maximumPixelCount / 1_000_000) megapixels)")
+      case .unavailable(let error):
+        throw .offscreenUnavailable(layer: layer.name, reason: error.description)
       }
-      let mask = drawn.mask.blurred(sigmaX: sigma.x, sigmaY: sigma.y)
-      if !drawn.touchesEdge {
-        insert(mask, for: key)
-      } else if cutKey.region != nil {
-        insert(mask, for: cutKey)
-      }
-      blurred = mask
     }
     guard let blurred else { return }
     let alpha = Swift.min(1, Swift.max(0, color.alpha * layer.shadowOpacity))

@@ -393,6 +393,9 @@ extension SceneReader {
       }
       return .numbers(out)
     case .filters: return filterList(json, at: place).map(AnimationValue.filters)
+    case .text:
+      if json == .null { return .text(nil) }
+      return string(json, at: place).map { .text($0) }
     }
   }
 
@@ -404,6 +407,7 @@ extension SceneReader {
     case .colors: return "lists of colors"
     case .numbers: return "lists of numbers"
     case .filters: return "lists of filters"
+    case .text: return "strings"
     default: return kind.rawValue + " values"
     }
   }

@@ -230,18 +230,6 @@ extension SceneReader {
     return value
   }
 
-  /// A dash pattern, `.some(nil)` for `null`.
-  func dashPattern(_ json: JSONValue, at place: String) -> [Double]?? {
-    if json == .null { return .some(nil) }
-    guard let items = array(json, at: place) else { return nil }
-    var out: [Double] = []
-    for (i, item) in items.enumerated() {
-      guard let x = nonNegative(item, at: "\(place)[\(i)]") else { return nil }
-      out.append(x)
-    }
-    return .some(out)
-  }
-
   /// A transform operation list (`null` or `[]` for the identity).
   func transform(_ json: JSONValue, at place: String) -> Transform3D? {
     if json == .null { return .identity }

@@ -30,6 +30,9 @@ final class SceneReader {
   /// Layers drawn a frame so far: each layer counted once per replicator instance around it
   /// (checked against `SceneFormat.maximumDrawnLayers`).
   private var drawnLayerCount = 0
+  /// Dashes the scene's static strokes draw a frame so far, each replicator instance counted
+  /// (checked against `StrokeStyle.maximumDashCountPerFrame`).
+  private var dashesDrawn = 0.0
   /// Names of layers below the top level.
   private(set) var nestedNames: Set<String> = []
 
@@ -66,16 +69,26 @@ final class SceneReader {
     return out.joined(separator: "\"")
   }
 
-  /// Whether `text` has a control character (U+0000...U+001F, U+007F).
+  /// Whether `text` has a control character (U+0000...U+001F, U+007F...U+009F) or an
+  /// invisible formatting character (a byte-order mark U+FEFF, zero-width spaces and joiners,
+  /// direction marks, embeddings, overrides and isolates, line and paragraph separators): in
+  /// a message they would break the line or hide or reorder what it says.
   static func hasControlCharacters(_ text: String) -> Bool {
-    text.utf8.contains { $0 < 0x20 || $0 == 0x7F }
+    text.utf8.contains { $0 < 0x20 || $0 == 0x7F || $0 >= 0xC2 }
+      && text.unicodeScalars.contains { isHidden($0.value) }
   }
 
-  /// `text` with control characters written as JSON escapes (`\u0000`).
+  /// Whether the scalar `v` is one `hasControlCharacters` looks for.
+  static func isHidden(_ v: UInt32) -> Bool {
+    v < 0x20 || (0x7F...0x9F).contains(v) || v == 0xFEFF || (0x200B...0x200F).contains(v)
+      || (0x2028...0x202E).contains(v) || (0x2060...0x2069).contains(v)
+  }
+
+  /// `text` with those characters written as JSON escapes (`\u0000`, `\uFEFF`).
   static func escaped(_ text: String) -> String {
     var out = ""
     for scalar in text.unicodeScalars {
-      if scalar.value < 0x20 || scalar.value == 0x7F {
+      if isHidden(scalar.value) {
         let hex = String(scalar.value, radix: 16, uppercase: true)
         out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
       } else {
@@ -83,6 +96,36 @@ final class SceneReader {
       }
     }
     return out
+  }
+
+  /// A stroke of more dashes than `StrokeStyle.maximumDashCount` (its path's length over its
+  /// dash pattern's), or that takes the scene's strokes past
+  /// `StrokeStyle.maximumDashCountPerFrame`, is refused here, before anything is drawn; one that
+  /// only an animation makes that long is refused by the renderer, naming the layer.
+  func checkDashes(of shape: ShapeLayer, at place: String) {
+    let style = shape.strokeStyle
+    guard style.isDashed, let path = shape.path, (shape.strokeColor?.alpha ?? 0) > 0,
+      shape.lineWidth > 0
+    else { return }
+    let dashes = style.dashCount(along: path.trimmed(from: shape.strokeStart, to: shape.strokeEnd))
+    guard dashes <= Double(StrokeStyle.maximumDashCount) else {
+      report(
+        place,
+        "the stroke would draw about \(MessageText.number(dashes.rounded())) dashes (the "
+          + "path's length over the pattern's), over the limit of "
+          + "\(StrokeStyle.maximumDashCount)")
+      return
+    }
+    // All the scene's strokes together, each replicator instance counted.
+    let limit = Double(StrokeStyle.maximumDashCountPerFrame)
+    let before = dashesDrawn
+    dashesDrawn += dashes * Double(replication)
+    if dashesDrawn > limit && before <= limit {
+      report(
+        place,
+        "the scene's strokes would draw more than \(StrokeStyle.maximumDashCountPerFrame) dashes "
+          + "a frame (each replicator instance counted), the limit")
+    }
   }
 
   /// The most elements one path may have (`SceneFormat.maximumPathElements`): checked where a
@@ -265,6 +308,9 @@ final class SceneReader {
     if let text = layer as? TextLayer {
       checkFont(of: text, at: f["font"].map { _ in f.place("font") } ?? place)
     }
+    if let shape = layer as? ShapeLayer {
+      checkDashes(of: shape, at: f.place("lineDashPattern"))
+    }
     if let gradient = layer as? GradientLayer, let colors = gradient.colors,
       let locations = gradient.locations, colors.count != locations.count
     {
@@ -337,10 +383,24 @@ final class SceneReader {
     case .value(.numbers):
       if json == .null { return .value(.numbers(nil)) }
       guard let items = array(json, at: place) else { return nil }
+      if property.name == LayerProperty.lineDashPattern.name,
+        items.count > StrokeStyle.maximumDashPatternCount
+      {
+        report(
+          place,
+          "a dash pattern of \(items.count) entries exceeds the limit of "
+            + "\(StrokeStyle.maximumDashPatternCount)")
+        return nil
+      }
       var out: [Double] = []
       for (i, item) in items.enumerated() {
         let itemPlace = "\(place)[\(i)]"
-        let x = property.range == .unit ? unit(item, at: itemPlace) : number(item, at: itemPlace)
+        let x: Double?
+        switch property.range {
+        case .unit: x = unit(item, at: itemPlace)
+        case .nonNegative: x = nonNegative(item, at: itemPlace)
+        default: x = number(item, at: itemPlace)
+        }
         guard let x else { return nil }
         out.append(x)
       }
@@ -357,8 +417,6 @@ final class SceneReader {
         return nil
       }
       return .choice(s)
-    case .numbers:
-      return dashPattern(json, at: place).map(PropertyValue.numbers)
     case .text:
       if json == .null { return .text(nil) }
       return string(json, at: place).map(PropertyValue.text)

@@ -21,7 +21,7 @@ public struct FrameSequence: Hashable, Sendable {
     // Saturated at 2^50 frames (far past any limit) so that no range traps or loops for ever;
     // below that, the count is exact: the frames whose times are before `to`.
     let estimate = ((to - from) * fps).rounded(.up)
-    var n = estimate < 0x1p50 ? Swift.max(0, Int(estimate)) : 1 << 50
+    var n = estimate <= 0 ? 0 : estimate < 0x1p50 ? Int(estimate) : 1 << 50
     if n < 1 << 50 {
       while n > 0 && from + Double(n - 1) / fps >= to { n -= 1 }
       while from + Double(n) / fps < to { n += 1 }

@@ -23,9 +23,10 @@ public enum SceneError: Error, Hashable, Sendable, CustomStringConvertible {
   /// The scene simulates (dynamics, timeline events or display-link hooks) and `requested` is
   /// past `Scene.maximumSimulatedTime`: reaching it would step the simulation for hours.
   case simulatedTimeTooLong(requested: Double, limit: Double)
-  /// The scene's dynamics did `DynamicAnimator.maximumCollisionWork` before reaching
-  /// `requested` (seconds), at `reached`: so many items in contact for so long would take
-  /// many minutes to simulate.
+  /// The scene's dynamics did `DynamicAnimator.maximumCollisionWork` (or more than
+  /// `DynamicAnimator.maximumStepWork` in one step) before reaching `requested` (seconds), at
+  /// `reached`: so many items in contact, or attachments, for so long would take many minutes
+  /// (or gigabytes) to simulate.
   case simulationTooCostly(requested: Double, reached: Double)
   /// The scene's dynamics overflowed at `reached` seconds (an item's position stopped being a
   /// finite number) before `requested`.
@@ -53,9 +54,10 @@ public enum SceneError: Error, Hashable, Sendable, CustomStringConvertible {
       let shown = SceneError.text((reached * 100).rounded(.down) / 100)
       return "the dynamics reach only \(shown) s of the \(SceneError.text(requested)) s asked "
         + "for within the limit of \(DynamicAnimator.maximumCollisionWork / 1_000_000) million "
-        + "units of collision work (per step: each item, pair of items or item and boundary "
-        + "segment tested, and contact): too many colliding items or boundary segments for so "
-        + "long; use fewer, or a shorter time"
+        + "units of collision work, \(DynamicAnimator.maximumStepWork / 1_000_000) million in "
+        + "one step (per step: each item, pair of items or item and boundary segment tested, "
+        + "contact, and attachment or snap solved): too many colliding items, boundary "
+        + "segments or attachments for so long; use fewer, or a shorter time"
     case .simulatedTimeTooLong(let requested, let limit):
       let text = SceneError.text
       return "the time \(text(requested)) s is past the limit of \(text(limit)) s for a scene that "

@@ -225,8 +225,8 @@ public final class Scene {
   ///   Flipbook cannot draw.
   public func makeFrame(at time: Double, scale: Double? = nil) throws -> Canvas {
     let tree = try drawableTree(at: time)
-    let canvas = try Canvas(size: size, scale: scale ?? self.scale)
-    try render(tree, into: canvas)
+    let canvas = try Canvas(size: size, scale: scale ?? self.scale, clearedTo: backgroundColor)
+    try LayerRenderer().draw(tree, in: canvas)
     return canvas
   }
 

@@ -83,4 +83,71 @@ import Testing
       #expect(close(value, model.rotated(t * .pi, x: 0, y: 1, z: 0)), "\(t)")
     }
   }
+
+  /// The value of a `transform` animation from `a` to `b` at `t`.
+  func interpolated(_ a: Transform3D, _ b: Transform3D, _ t: Double) -> Transform3D {
+    guard case .transform(let value) = AnimationValue.interpolate(.transform(a), .transform(b), t)
+    else {
+      Issue.record("not a transform")
+      return .identity
+    }
+    return value
+  }
+
+  /// A turn about x then about y is one turn about an axis, and the matrix animation's midpoint
+  /// is half of that turn, as Core Animation slerps the rotation's quaternion; interpolating the
+  /// Euler angles one by one would give rotateX(π/4) then rotateY(π/4), another rotation.
+  ///
+  /// By hand, in quaternions (x, y, z, w) of column-vector rotations: a quarter turn about x is
+  /// (s, 0, 0, s) and about y (0, s, 0, s), s = √2/2; x first, then y, is their product
+  /// (0, s, 0, s)(s, 0, 0, s) = (1/2, 1/2, −1/2, 1/2): a turn of 2 acos(1/2) = 2π/3 about
+  /// (1, 1, −1)/√3. The slerp from the identity halfway is π/3 about the same axis.
+  @Test func aCombinedTurnInterpolatesAboutOneAxis() {
+    let turn = Transform3D.rotation(.pi / 2, x: 1, y: 0, z: 0)
+      .concatenating(.rotation(.pi / 2, x: 0, y: 1, z: 0))
+    // The hand computation's end, in CATransform3DMakeRotation's terms.
+    #expect(close(Transform3D.rotation(2 * .pi / 3, x: 1, y: 1, z: -1), turn))
+    let half = Transform3D.rotation(.pi / 3, x: 1, y: 1, z: -1)
+    #expect(
+      close(
+        interpolated(
+          .perspective(distance: 500), turn.concatenating(.perspective(distance: 500)), 0.5),
+        half.concatenating(.perspective(distance: 500))))
+    // And with a translation and a scale that interpolate linearly alongside.
+    let from = Transform3D.scale(x: 2, y: 2).concatenating(.perspective(distance: 400))
+    let to = Transform3D.scale(x: 4, y: 4).concatenating(turn)
+      .concatenating(.translation(x: 30, y: -10, z: 20)).concatenating(.perspective(distance: 400))
+    let expected = Transform3D.scale(x: 3, y: 3).concatenating(half)
+      .concatenating(.translation(x: 15, y: -5, z: 10)).concatenating(.perspective(distance: 400))
+    #expect(close(interpolated(from, to, 0.5), expected))
+    // Not the Euler angles' midpoint.
+    let euler = Transform3D.rotation(.pi / 4, x: 1, y: 0, z: 0)
+      .concatenating(.rotation(.pi / 4, x: 0, y: 1, z: 0))
+    #expect(!close(interpolated(.identity, turn, 0.5), euler, 1e-3))
+    // The ends are the ends, and a quarter of the way is a sixth of a turn.
+    #expect(close(interpolated(from, to, 0), from) && close(interpolated(from, to, 1), to))
+    #expect(close(interpolated(.identity, turn, 0.25), .rotation(.pi / 6, x: 1, y: 1, z: -1)))
+  }
+
+  /// Turns over half a turn apart go the shorter way round: from 2.5 rad about y to −2.5 rad,
+  /// through π (a 1.28 rad turn), not back through 0.
+  @Test func theRotationGoesTheShorterWayRound() {
+    let p = Transform3D.perspective(distance: 500)
+    let mid = interpolated(p.rotated(2.5, x: 0, y: 1, z: 0), p.rotated(-2.5, x: 0, y: 1, z: 0), 0.5)
+    #expect(close(mid, p.rotated(.pi, x: 0, y: 1, z: 0)))
+  }
+
+  /// Transforms of the plane still interpolate their 2D parts (nothing drawn in 2D changes).
+  @Test func planarTransformsStillInterpolateTheir2DParts() {
+    let a = Transform3D.rotation(0.3).scaled(x: 2, y: 1).translated(x: 5, y: 0)
+    let b = Transform3D.rotation(2.9).translated(x: -5, y: 10)
+    let (p, q) = (TransformDecomposition(a), TransformDecomposition(b))
+    var mid = TransformDecomposition(
+      translationX: (p.translationX + q.translationX) / 2,
+      translationY: (p.translationY + q.translationY) / 2, scaleX: (p.scaleX + q.scaleX) / 2,
+      scaleY: (p.scaleY + q.scaleY) / 2, rotation: (p.rotation + q.rotation) / 2,
+      shear: (p.shear + q.shear) / 2)
+    mid.perspective = [0, 0, 0, 1]
+    #expect(close(interpolated(a, b, 0.5), mid.transform))
+  }
 }

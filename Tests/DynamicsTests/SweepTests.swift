@@ -73,6 +73,47 @@ import Testing
     #expect(!animator.reachedWorkLimit && animator.elapsedTime == 12.0 / 240)
   }
 
+  /// Issue 18, fifth pass: 5,000 items at one spot made 12.5 million pairs and took 5 GB and
+  /// half a minute before the work limit stopped them. A step past its share of work is now
+  /// abandoned while its pairs are being looked at, and the time is refused at once.
+  @Test func aStepOfItemsPiledOnOneAnotherIsAbandoned() throws {
+    let balls = (0..<400).map { _ in Ball(Point(100, 100), size: 8) }
+    let animator = DynamicAnimator(
+      referenceBounds: Rect(0, 0, 200, 200),
+      recording: DynamicsRecording(stepWorkLimit: 20_000))  // 79,800 pairs
+    animator.addBehavior(GravityBehavior(items: balls))
+    animator.addBehavior(CollisionBehavior(items: balls))
+    animator.advance(to: 0.1)
+    #expect(animator.reachedWorkLimit && animator.elapsedTime == 0)
+    // At the real limit: 2,000 items at one spot (two million pairs).
+    let many = (0..<2000).map { _ in Ball(Point(100, 100), size: 8) }
+    let real = DynamicAnimator(referenceBounds: Rect(0, 0, 200, 200))
+    real.addBehavior(CollisionBehavior(items: many))
+    real.advance(to: 1)
+    #expect(real.reachedWorkLimit && real.elapsedTime == 0)
+    #expect(real.state(of: many[0])?.center == Point(100, 100))
+  }
+
+  /// Attachments and snaps are solved eight times a step: they count towards the work, so
+  /// thousands of them cannot run for minutes unrefused.
+  @Test func attachmentsAndSnapsCountAsWork() throws {
+    let balls = (0..<100).map { Ball(Point(Double($0 % 10) * 20, Double($0 / 10) * 20), size: 8) }
+    let animator = DynamicAnimator(
+      referenceBounds: Rect(0, 0, 200, 200), recording: DynamicsRecording(workLimit: 100_000))
+    animator.addBehavior(GravityBehavior(items: balls))
+    for ball in balls.prefix(50) {
+      animator.addBehavior(AttachmentBehavior(item: ball, attachedToAnchor: Point(100, 0)))
+    }
+    for ball in balls.dropFirst(50) {
+      animator.addBehavior(SnapBehavior(item: ball, snapTo: Point(100, 100)))
+    }
+    // Each step: 100 items, 100 joints solved 8 times and 50 rigid rods projected 3 times
+    // (1,050 units): the limit is passed after 96 steps, 0.4 s.
+    animator.advance(to: 1)
+    #expect(animator.reachedWorkLimit)
+    #expect(animator.elapsedTime == 96.0 / 240)
+  }
+
   @Test func theSameSimulationWithinTheLimitIsUnchanged() throws {
     let (limited, a) = pile(60, workLimit: 100_000_000)
     let (plain, b) = pile(60, workLimit: DynamicAnimator.maximumCollisionWork)

@@ -67,7 +67,7 @@ import Testing
     let out = folder + "/missing/frame.png"
     let result = run(["frame", Self.fixtures + "/scenes/strokes.json", "--time", "0", "-o", out])
     #expect(result.status == 1)
-    #expect(result.errors == "\(out): No such file or directory\n")
+    #expect(result.errors == "cannot write output \(out): No such file or directory\n")
   }
 
   @Test func inspectRangeTimesAreComputedNotAccumulated() throws {

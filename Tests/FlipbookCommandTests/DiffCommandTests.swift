@@ -31,6 +31,20 @@ import Testing
     #expect(result.errors.contains("expected 400 x 400, actual 120 x 120"))
   }
 
+  /// Sizes come from the PNG headers before anything is decoded: a file whose header states
+  /// another size is reported as a size mismatch even though its pixel data is garbage (which
+  /// decoding would have refused), so a large pair that cannot match costs no memory.
+  @Test func sizesAreComparedBeforeDecoding() throws {
+    let big = folder + "/big.png"
+    var bytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13]
+    bytes += Array("IHDR".utf8) + [0, 0, 0x3E, 0x80, 0, 0, 0x0F, 0xA0, 8, 6, 0, 0, 0]
+    bytes += [UInt8](repeating: 0xAB, count: 100)
+    try AtomicFile.write(bytes, to: big)
+    let result = run(["diff", Self.goldens + "/cat.png", big])
+    #expect(result.status == 1)
+    #expect(result.errors.contains("sizes differ: expected 400 x 400, actual 16000 x 4000"))
+  }
+
   @Test func gifsAreComparedFrameByFrameWithTheirTiming() throws {
     let a = folder + "/a.gif", b = folder + "/b.gif", c = folder + "/c.gif"
     #expect(run(["demo", "spinner", "-o", a, "--quiet"]).status == 0)

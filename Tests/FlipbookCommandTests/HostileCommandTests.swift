@@ -13,6 +13,19 @@ import Testing
 
   func run(_ arguments: [String]) -> (status: Int32, errors: String) { runFlipbook(arguments) }
 
+  /// `--from 1e18` trapped converting a negative frame count past `Int.min`, and `--from
+  /// 1e308` was called too many frames: a start past the end has no frame, however far.
+  @Test func aStartFarPastTheEndHasNoFrame() {
+    let scene = FixtureFiles.root + "/scenes/spinner.json"
+    for from in ["1e18", "1e20", "1e308"] {
+      let result = run([
+        "render", scene, "-o", FixtureFiles.temporaryFolder() + "/x.gif", "--from", from,
+      ])
+      #expect(result.status == 1)
+      #expect(result.errors.contains("no frame lies in"), "\(from): \(result.errors)")
+    }
+  }
+
   @Test func negativeSheetTimesAreTimesRefusedByRange() {
     for times in [["-1"], ["0", "-0.5", "1"]] {
       let result = run(

@@ -30,6 +30,20 @@ import Testing
     }
   }
 
+  /// A 51-byte file whose text chunk claims 2 GB made libpng allocate the 2 GB before finding
+  /// the data missing: a chunk longer than what is left of the file is refused first.
+  @Test func aChunkLongerThanTheFileIsRefusedBeforeItIsAllocated() {
+    var bytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13]
+    bytes += Array("IHDR".utf8) + [0, 0, 0, 64, 0, 0, 0, 64, 8, 6, 0, 0, 0, 0xAA, 0x69, 0x71, 0xDE]
+    bytes += [0x7F, 0xFF, 0xFF, 0xFF] + Array("tEXt".utf8) + Array("aaaaaaaaaa".utf8)
+    #expect(throws: PNG.DecodingError.self) { try PNG.decode(bytes) }
+    do {
+      _ = try PNG.decode(bytes)
+    } catch {
+      #expect(error.reason.contains("longer than the file"))
+    }
+  }
+
   @Test func smallerSettingsGiveSmallerFiles() throws {
     let bitmap = try sample(opaque: true)
     let fast = try PNG.encode(bitmap, compression: .fast).count

@@ -174,6 +174,39 @@ import Testing
     #expect(layer.presentation(at: 0.8).contents?.name == "frame-0")
   }
 
+  @Test func dashPatternsAnimateElementByElementAndSwitchWhenTheCountsDiffer() throws {
+    // A Flipbook extension: Core Animation's lineDashPattern is not animatable.
+    let shape = ShapeLayer()
+    var grow = BasicAnimation(keyPath: "lineDashPattern")
+    (grow.fromValue, grow.toValue, grow.duration) = (.numbers([2, 4]), .numbers([6, 0]), 1)
+    shape.add(grow, forKey: "grow")
+    let half = try #require(shape.presentation(at: 0.5) as? ShapeLayer)
+    #expect(half.lineDashPattern == [4, 2])
+    var change = BasicAnimation(keyPath: "lineDashPattern")
+    (change.fromValue, change.toValue, change.duration) = (.numbers([2, 4]), .numbers([1]), 1)
+    shape.add(change, forKey: "grow")
+    let before = try #require(shape.presentation(at: 0.49) as? ShapeLayer)
+    let after = try #require(shape.presentation(at: 0.5) as? ShapeLayer)
+    #expect(before.lineDashPattern == [2, 4] && after.lineDashPattern == [1])
+  }
+
+  @Test func textStringsChangeDiscretely() throws {
+    // A Flipbook extension: Core Animation's string is not animatable.
+    let text = TextLayer()
+    text.string = "model"
+    var count = KeyframeAnimation(keyPath: "string")
+    count.values = [.text("1"), .text("2"), .text(nil)]
+    count.calculationMode = .discrete
+    count.duration = 0.9
+    text.add(count, forKey: nil)
+    // Three values, each a third of the duration.
+    let shown = [0, 0.29, 0.31, 0.59, 0.61, 0.89].map {
+      (text.presentation(at: $0) as? TextLayer)?.string
+    }
+    #expect(shown == ["1", "1", "2", "2", nil, nil])
+    #expect((text.presentation(at: 2) as? TextLayer)?.string == "model")
+  }
+
   @Test func pathAnimationTurnsTheLayer() throws {
     let layer = Layer()
     var along = KeyframeAnimation(keyPath: "position")

@@ -30,7 +30,7 @@ import Testing
     #expect(LayerProperty.lineCap.defaultValue == .choice("butt"))
     #expect(LayerProperty.contentsGravity.defaultValue == .choice("resize"))
     #expect(LayerProperty.collisionBoundsType.defaultValue == .choice("rectangle"))
-    #expect(LayerProperty.lineDashPattern.defaultValue == .numbers(nil))
+    #expect(LayerProperty.lineDashPattern.defaultValue == .value(.numbers(nil)))
   }
 
   @Test func shapePropertiesBelongToShapeLayersOnly() {
@@ -51,7 +51,7 @@ import Testing
       .color: .color(Color(red: 0.2, green: 0.4, blue: 0.6, alpha: 1)),
       .transform: .transform(.rotation(0.5)),
       .path: .path(Path(rect: Rect(0, 0, 2, 2))), .bool: true, .image: .image(nil),
-      .colors: .colors([.white, .black]), .numbers: .numbers([0, 0.5]),
+      .colors: .colors([.white, .black]), .numbers: .numbers([0, 0.5]), .text: .text("y"),
       .filters: .filters([.gaussianBlur(radius: 2), .fill(color: .white, opacity: 0.5)]),
     ]
     for property in LayerProperty.all {
@@ -60,7 +60,6 @@ import Testing
       switch property.kind {
       case .value(let kind): value = .value(samples[kind]!)
       case .choice(let names): value = .choice(names.last!)
-      case .numbers: value = .numbers([2, 1])
       case .text: value = .text("x")
       }
       property.setValue(value, of: layer)

@@ -66,4 +66,92 @@ import Testing
         "test.json: layers[0].shapes[0].ks.k.v[1]: expected [x, y], found 1 numbers"
       ])
   }
+
+  static let fill = #"{"ty": "fl", "c": {"a": 0, "k": [1, 0, 0, 1]}, "o": {"a": 0, "k": 100}}"#
+  static let rect =
+    #"{"ty": "rc", "p": {"a": 0, "k": [0, 0]}, "s": {"a": 0, "k": [4, 4]}, "#
+    + #""r": {"a": 0, "k": 0}}"#
+
+  /// The features of the warnings reading one shape layer of `shapes` gives.
+  func warnings(_ shapes: String) throws -> [String] {
+    let layer = LottieTest.shapeLayer("Shape", shapes: shapes)
+    return try LottieTest.read(LottieTest.document(layers: "[\(layer)]")).warnings.map(\.feature)
+  }
+
+  /// Issue 18, fifth pass: merge modes other than 1 to 5 were drawn as mode 1 without a word.
+  @Test func anUnknownMergeModeIsWarnedAboutByPlace() throws {
+    for mode in ["0", "6", "7", "-1", "2.5"] {
+      #expect(
+        try warnings(#"[\#(Self.rect), {"ty": "mm", "mm": \#(mode)}, \#(Self.fill)]"#) == [
+          "merge mode \(mode) (layers[0].shapes[1].mm): drawn as mode 1 (merge)"
+        ])
+    }
+    for mode in 1...5 {
+      #expect(try warnings(#"[\#(Self.rect), {"ty": "mm", "mm": \#(mode)}, \#(Self.fill)]"#) == [])
+    }
+  }
+
+  static func polystar(type: String, points: String) -> String {
+    #"{"ty": "sr", "sy": \#(type), "p": {"a": 0, "k": [0, 0]}, "r": {"a": 0, "k": 0}, "#
+      + #""pt": \#(points), "or": {"a": 0, "k": 20}, "ir": {"a": 0, "k": 10}, "#
+      + #""os": {"a": 0, "k": 0}, "is": {"a": 0, "k": 0}}"#
+  }
+
+  /// An unknown polystar type (`sy`) was drawn as a star, and more than 10,000 points as
+  /// 10,000 (also when only a keyframe asks for them), without a word.
+  @Test func polystarTypesAndPointsPastTheLimitAreWarnedAboutByPlace() throws {
+    let star = Self.polystar(type: "7", points: #"{"a": 0, "k": 5}"#)
+    #expect(
+      try warnings("[\(star), \(Self.fill)]") == [
+        "polystar type 7 (layers[0].shapes[0].sy): drawn as a star (type 1)"
+      ])
+    let many = Self.polystar(
+      type: "2", points: #"{"a": 1, "k": [{"t": 0, "s": [5]}, {"t": 10, "s": [20000]}]}"#)
+    #expect(
+      try warnings("[\(many), \(Self.fill)]") == [
+        "polystar points over 10000 (layers[0].shapes[0].pt reaches 20000): 10000 are drawn"
+      ])
+    let fine = Self.polystar(type: "2", points: #"{"a": 0, "k": 10000}"#)
+    #expect(try warnings("[\(fine), \(Self.fill)]") == [])
+  }
+
+  /// A repeater of more than 1,000 copies drew 1,000 without a word.
+  @Test func repeaterCopiesPastTheLimitAreWarnedAboutByPlace() throws {
+    let repeater = #"{"ty": "rp", "c": {"a": 0, "k": 5000}, "o": {"a": 0, "k": 0}, "m": 1}"#
+    #expect(
+      try warnings("[\(Self.rect), \(Self.fill), \(repeater)]") == [
+        "repeater copies over 1000 (layers[0].shapes[2].c is 5000): 1000 are drawn"
+      ])
+    let layer = LottieTest.shapeLayer("Shape", shapes: "[\(Self.rect), \(Self.fill), \(repeater)]")
+    let scene = try LottieTest.read(LottieTest.document(layers: "[\(layer)]")).scene
+    // The repeater's copies are layers of their own, side by side in one layer (the stack).
+    func mostSublayers(in layer: Layer) -> Int {
+      layer.sublayers.map(mostSublayers(in:)).reduce(layer.sublayers.count, Swift.max)
+    }
+    #expect(mostSublayers(in: try scene.presentationTree(at: 0)) == 1000)
+  }
+
+  /// A closed flag written as a string (`"c": "yes"`) was read as open; flags must be booleans
+  /// or numbers.
+  @Test func aFlagThatIsNotABooleanOrANumberIsRefusedByPlace() {
+    let shape =
+      #"{"ty": "sh", "ks": {"a": 0, "k": {"c": "yes", "v": [[0, 0], [9, 0], [9, 9]], "#
+      + #""i": [[0, 0], [0, 0], [0, 0]], "o": [[0, 0], [0, 0], [0, 0]]}}}"#
+    let hidden = #"{"ty": "rc", "hd": [1], "p": {"a": 0, "k": [0, 0]}, "s": {"a": 0, "k": [4, 4]}}"#
+    let layer = LottieTest.shapeLayer("Shape", shapes: "[\(shape), \(hidden), \(Self.fill)]")
+    #expect(
+      LottieTest.problems(LottieTest.document(layers: "[\(layer)]")) == [
+        "test.json: layers[0].shapes[0].ks.k.c: expected a flag (true, false, 0 or 1), found a string",
+        "test.json: layers[0].shapes[1].hd: expected a flag (true, false, 0 or 1), found a list",
+      ])
+  }
+
+  /// A missing size was reported twice: missing, and then "a size of 0 x 0 is not drawable".
+  @Test func aMissingSizeIsReportedOnce() {
+    let document = #"{"v": "5.7.0", "fr": 10, "ip": 0, "op": 10, "layers": []}"#
+    #expect(
+      LottieTest.problems(document) == [
+        "test.json: w: missing required key", "test.json: h: missing required key",
+      ])
+  }
 }

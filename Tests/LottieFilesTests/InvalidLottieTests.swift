@@ -4,7 +4,9 @@ import Foundation
 import Testing
 
 /// Issue 18: each hostile Lottie file in `Fixtures/invalid-lottie/` (`NAME.json` or
-/// `NAME.lottie`) is refused with exactly the messages in its `.expected` file, within seconds.
+/// `NAME.lottie`) is refused with exactly the messages in its `.expected` file, within seconds;
+/// or, when its `.expected` file holds `warning:` lines, read with exactly those warnings (the
+/// lines `flipbook` prints for it), and refused with `--strict`.
 @Suite struct InvalidLottieTests {
   static let folder = FixtureFiles.root + "/invalid-lottie"
   static let cases =
@@ -17,12 +19,18 @@ import Testing
     let name = String(file[..<file.lastIndex(of: ".")!])
     let expected = FixtureFiles.text("\(Self.folder)/\(name).expected")
     let start = Date()
-    do {
-      let bytes = try AtomicFile.read(path)
-      _ = try LottieFormat.decode(bytes, file: file, baseDirectory: Self.folder)
-      Issue.record("\(file) was accepted")
-    } catch let error as SceneFormat.DecodingError {
-      #expect(error.description + "\n" == expected)
+    let bytes = try AtomicFile.read(path)
+    let outcome = Result { try LottieFormat.decode(bytes, file: file, baseDirectory: Self.folder) }
+    switch outcome {
+    case .success(let read):
+      #expect(expected.hasPrefix("warning: "), "\(file) was accepted")
+      #expect(read.warnings.map { "warning: \($0)\n" }.joined() == expected)
+      let strict = Result {
+        try LottieFormat.decode(bytes, file: file, baseDirectory: Self.folder, strict: true)
+      }
+      #expect((try? strict.get()) == nil, "\(file) was accepted with --strict")
+    case .failure(let error):
+      #expect(String(describing: error) + "\n" == expected)
     }
     // Refused before anything is built or sampled (minutes, before issue 18's third pass).
     #expect(Date().timeIntervalSince(start) < 10)

@@ -168,6 +168,41 @@ import Testing
     #expect(layer.fillColor == nil && layer.strokeColor == .black)
   }
 
+  @Test func animatedDashesAnimateTheirLengthsAndOffset() throws {
+    // The dash grows 4 -> 8 over frames 0...10 (1 s at 10 fps), the gap holds 2; the offset
+    // runs 0 -> 20 over frames 10...20; a second stroke animates its dash and gap apart.
+    let dash = #"{"n": "d", "v": {"a": 1, "k": [{"t": 0, "s": [4]}, {"t": 10, "s": [8]}]}}"#
+    let gap = #"{"n": "g", "v": {"a": 0, "k": 2}}"#
+    let offset = #"{"n": "o", "v": {"a": 1, "k": [{"t": 10, "s": [0]}, {"t": 20, "s": [20]}]}}"#
+    let s = try Self.scene(
+      #"{"ty": "rc", "p": {"a": 0, "k": [0, 0]}, "s": {"a": 0, "k": [40, 40]}, "r": {"a": 0, "k": 0}}"#,
+      style:
+        #"{"ty": "st", "nm": "Style", "c": {"a": 0, "k": [0, 0, 0, 1]}, "w": {"a": 0, "k": 2}, "d": [\#(dash), \#(gap), \#(offset)]}"#
+    )
+    func stroke(_ t: Double) throws -> ShapeLayer {
+      try #require(try LottieTest.layer("Style", in: s, at: t) as? ShapeLayer)
+    }
+    #expect(try stroke(0).lineDashPattern == [4, 2] && stroke(0).lineDashPhase == 0)
+    #expect(try stroke(0.5).lineDashPattern == [6, 2] && stroke(0.5).lineDashPhase == 0)
+    #expect(try stroke(1.5).lineDashPattern == [8, 2] && stroke(1.5).lineDashPhase == 10)
+    #expect(try stroke(3).lineDashPhase == 20)
+
+    let both = #"""
+      [{"n": "d", "v": {"a": 1, "k": [{"t": 0, "s": [2]}, {"t": 10, "s": [6]}]}},
+       {"n": "g", "v": {"a": 1, "k": [{"t": 10, "s": [6]}, {"t": 20, "s": [2]}]}}]
+      """#
+    let s2 = try Self.scene(
+      #"{"ty": "rc", "p": {"a": 0, "k": [0, 0]}, "s": {"a": 0, "k": [40, 40]}, "r": {"a": 0, "k": 0}}"#,
+      style:
+        #"{"ty": "st", "nm": "Style", "c": {"a": 0, "k": [0, 0, 0, 1]}, "w": {"a": 0, "k": 2}, "d": \#(both)}"#
+    )
+    func pattern(_ t: Double) throws -> [Double] {
+      try #require((try LottieTest.layer("Style", in: s2, at: t) as? ShapeLayer)?.lineDashPattern)
+    }
+    #expect(try pattern(0) == [2, 6] && pattern(0.5) == [4, 6])
+    #expect(try pattern(1.5) == [6, 4] && pattern(2.5) == [6, 2])
+  }
+
   @Test func trimBecomesStrokeStartAndEndWithOffset() throws {
     let items = #"""
       {"ty": "el", "p": {"a": 0, "k": [0, 0]}, "s": {"a": 0, "k": [20, 20]}},
@@ -242,6 +277,60 @@ import Testing
     #expect(path.elements.count == 9 && path.elements.last == .closeSubpath)
   }
 
+  @Test func roundedCornersRoundEveryVertexWithoutTangentsAsLottieWebDoes() throws {
+    // A closed path: (0, 0) and (10, 20) have no tangents of their own and are rounded, though
+    // the segment into (20, 0) curves; (20, 0) has an in tangent and stays. The cut is toward
+    // the neighbouring vertex, at most half the way.
+    let items = #"""
+      {"ty": "sh", "ks": {"a": 0, "k": {"c": true, "v": [[0, 0], [20, 0], [10, 20]],
+        "i": [[0, 0], [-5, -5], [0, 0]], "o": [[0, 0], [0, 0], [0, 0]]}}},
+      {"ty": "rd", "r": {"a": 0, "k": 2}}
+      """#
+    let path = try Self.path(try Self.scene(items))
+    let d = (500.0).squareRoot()  // from (0, 0) to (10, 20)
+    let a = Point(x: 10 * 2 / d, y: 20 * 2 / d), b = Point(x: 2, y: 0)
+    let k = 0.5519
+    #expect(path.elements.first == .move(to: a))
+    #expect(
+      path.elements[1]
+        == .curve(
+          to: b, control1: Point(x: a.x * (1 - k), y: a.y * (1 - k)),
+          control2: Point(x: 2 * (1 - k), y: 0)))
+    // From the cut to (20, 0): the vertex keeps its in tangent.
+    #expect(
+      path.elements[2] == .curve(to: Point(x: 20, y: 0), control1: b, control2: Point(x: 15, y: -5))
+    )
+    #expect(Self.points(path).count == 5)  // two cuts at each rounded corner, and (20, 0)
+
+    // Radius 10 on an 8 x 8 square: each cut is half the side.
+    let small = #"""
+      {"ty": "rc", "p": {"a": 0, "k": [0, 0]}, "s": {"a": 0, "k": [8, 8]}, "r": {"a": 0, "k": 0}},
+      {"ty": "rd", "r": {"a": 0, "k": 10}}
+      """#
+    let square = try Self.path(try Self.scene(small))
+    #expect(square.elements.first == .move(to: Point(x: 0, y: -4)))
+    #expect(Self.points(square).contains(Point(x: 4, y: 0)))
+  }
+
+  @Test func roundedCornersActOnThePathsListedBeforeThemAndReachOuterStyles() throws {
+    let rect =
+      #"{"ty": "rc", "p": {"a": 0, "k": [0, 0]}, "s": {"a": 0, "k": [20, 10]}, "r": {"a": 0, "k": 0}}"#
+    let round = #"{"ty": "rd", "r": {"a": 0, "k": 2}}"#
+    // Listed before the rectangle, the modifier does not act on it.
+    let before = try Self.path(try Self.scene(round + ", " + rect))
+    #expect(before.elements.first == .move(to: Point(x: 10, y: -5)))
+    // In a group, it rounds the paths a style outside the group draws.
+    let shapes = """
+      [{"ty": "gr", "nm": "Inner", "it": [\(rect), \(round), {"ty": "tr"}]},
+       {"ty": "fl", "nm": "Outer Fill", "c": {"a": 0, "k": [0, 0, 1, 1]}}]
+      """
+    let s = try LottieTest.read(
+      LottieTest.document(layers: "[\(LottieTest.shapeLayer("L", shapes: shapes))]")
+    ).scene
+    let outer = try Self.path(s, named: "Outer Fill")
+    #expect(outer.elements.first == .move(to: Point(x: 8, y: -5)))
+  }
+
   @Test func trimCutsFillsToo() throws {
     let items = #"""
       {"ty": "sh", "ks": {"a": 0, "k": {"c": false, "v": [[0, 0], [100, 0]], "i": [[0, 0], [0, 0]], "o": [[0, 0], [0, 0]]}}},
@@ -286,26 +375,6 @@ import Testing
     #expect(siblings.firstIndex { $0 === fill }! < siblings.firstIndex { $0 === stroke }!)
   }
 
-  @Test func repeaterBecomesAReplicator() throws {
-    let items = #"""
-      {"ty": "el", "p": {"a": 0, "k": [0, -30]}, "s": {"a": 0, "k": [10, 10]}},
-      {"ty": "fl", "nm": "Dot", "c": {"a": 0, "k": [0, 0, 0, 1]}},
-      {"ty": "rp", "nm": "Copies", "c": {"a": 0, "k": 6}, "o": {"a": 0, "k": 0},
-       "tr": {"ty": "tr", "p": {"a": 0, "k": [5, 0]}, "a": {"a": 0, "k": [0, 0]}, "s": {"a": 0, "k": [100, 100]}, "r": {"a": 0, "k": 60}, "so": {"a": 0, "k": 100}, "eo": {"a": 0, "k": 50}}}
-      """#
-    let shapes = "[{\"ty\": \"gr\", \"nm\": \"G\", \"it\": [\(items), {\"ty\": \"tr\"}]}]"
-    let s = try LottieTest.read(
-      LottieTest.document(layers: "[\(LottieTest.shapeLayer("L", shapes: shapes))]")
-    ).scene
-    let replicator = try #require(try LottieTest.layer("Copies", in: s, at: 0) as? ReplicatorLayer)
-    #expect(replicator.instanceCount == 6)
-    let t = try #require(replicator.instanceTransform.affineTransform)
-    #expect(abs(t.a - 0.5) < 1e-12 && abs(t.b - sin(Double.pi / 3)) < 1e-12)
-    #expect(abs(t.tx - 5) < 1e-12 && abs(t.ty) < 1e-12)
-    #expect(abs(replicator.instanceAlphaOffset + 0.1) < 1e-12)
-    #expect(replicator.sublayers.contains { $0.name == "Dot" })
-  }
-
   @Test(arguments: [
     (1, PathOperation.none), (2, .union), (3, .subtract), (4, .intersect), (5, .exclude),
   ])
@@ -330,6 +399,41 @@ import Testing
       try LottieTest.layer("Before", in: document.scene, at: 0) as? ShapeLayer)
     #expect(before.pathOperation == .none)
     #expect(document.warnings.isEmpty)
+  }
+
+  @Test func aGroupsMergeReachesTheStylesOutsideIt() throws {
+    // The inner group's two rectangles less the second: a style outside the group draws the
+    // group as merged, alone as the group's own style would; with another path, the merged
+    // group is one shape of the style and the path another, under the style's opacity.
+    let inner = #"""
+      {"ty": "gr", "nm": "Cut", "it": [
+        {"ty": "rc", "p": {"a": 0, "k": [30, 50]}, "s": {"a": 0, "k": [40, 40]}, "r": {"a": 0, "k": 0}},
+        {"ty": "rc", "p": {"a": 0, "k": [30, 50]}, "s": {"a": 0, "k": [20, 20]}, "r": {"a": 0, "k": 0}},
+        {"ty": "mm", "mm": 3}, {"ty": "tr"}]}
+      """#
+    let fill =
+      #"{"ty": "fl", "nm": "Outer Fill", "c": {"a": 0, "k": [1, 0, 0, 1]}, "o": {"a": 0, "k": 50}}"#
+    let alone = try LottieTest.read(
+      LottieTest.document(
+        layers: "[\(LottieTest.shapeLayer("L", shapes: "[\(inner), \(fill)]"))]")
+    ).scene
+    let style = try #require(try LottieTest.layer("Outer Fill", in: alone, at: 0) as? ShapeLayer)
+    #expect(style.pathOperation == .subtract && style.path?.subpaths.count == 2)
+
+    let dot = #"{"ty": "el", "p": {"a": 0, "k": [75, 50]}, "s": {"a": 0, "k": [20, 20]}}"#
+    let mixed = try LottieTest.read(
+      LottieTest.document(
+        layers: "[\(LottieTest.shapeLayer("L", shapes: "[\(inner), \(dot), \(fill)]"))]")
+    ).scene
+    let group = try LottieTest.layer("Outer Fill", in: mixed, at: 0)
+    #expect(group.opacity == 0.5)
+    let parts = group.sublayers.compactMap { $0 as? ShapeLayer }
+    #expect(parts.map(\.pathOperation).sorted { $0.rawValue < $1.rawValue } == [.none, .subtract])
+    #expect(parts.allSatisfy { $0.opacity == 1 })
+    let b = try mixed.makeFrame(at: 0).makeBitmap()
+    // The ring (half opaque), its hole empty, the dot (half opaque).
+    #expect(
+      (127...128).contains(b[15, 50].a) && b[30, 50].a == 0 && (127...128).contains(b[75, 50].a))
   }
 
   @Test func radialHighlightMovesTheFocus() throws {

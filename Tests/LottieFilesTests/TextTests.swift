@@ -55,4 +55,101 @@ import Testing
       document.warnings.map(\.feature).contains(
         "text without glyph outlines for every character: drawn with the font"))
   }
+
+  /// A text layer named "Counter" with these text document keyframes (JSON), `extra` keys
+  /// in its `t`.
+  static func counter(_ keyframes: String, extra: String = "", chars: String = "[]") -> String {
+    let layer = """
+      {"ty": 5, "ind": 1, "nm": "Counter", "ip": 0, "op": 100, "st": 0, "ks": {},
+       "t": {"d": {"k": \(keyframes)}\(extra)}}
+      """
+    return """
+      {"v": "5.7.0", "fr": 10, "ip": 0, "op": 40, "w": 100, "h": 100, "layers": [\(layer)],
+       "fonts": {"list": [{"fName": "Sans-Bold", "fFamily": "Sans", "fStyle": "Bold"}]},
+       "chars": \(chars)}
+      """
+  }
+
+  /// The text layer under `layer`.
+  static func text(in layer: Layer) -> TextLayer? {
+    if let t = layer as? TextLayer { return t }
+    return layer.sublayers.lazy.compactMap(text).first
+  }
+
+  @Test func textDocumentsHoldUntilTheNextKeyframe() throws {
+    // A counter: "1" until frame 5, "2" until frame 10 (frames at 10 fps), then "3" in red and
+    // larger; one text layer whose string, size, colour and place change at those frames.
+    let document = try LottieTest.read(
+      Self.counter(
+        #"""
+        [{"t": 0, "s": {"t": "1", "s": 20, "f": "Helvetica", "fc": [0, 0, 0]}},
+         {"t": 5, "s": {"t": "2", "s": 20, "f": "Helvetica", "fc": [0, 0, 0]}},
+         {"t": 10, "s": {"t": "3", "s": 30, "f": "Helvetica", "fc": [1, 0, 0]}}]
+        """#))
+    #expect(document.warnings.isEmpty)
+    func shown(_ t: Double) throws -> TextLayer {
+      try #require(Self.text(in: try LottieTest.layer("Counter", in: document.scene, at: t)))
+    }
+    let strings = try [0, 0.49, 0.5, 0.99, 1, 3].map { try shown($0).string }
+    #expect(strings == ["1", "1", "2", "2", "3", "3"])
+    #expect(try shown(0.7).fontSize == 20 && shown(1.2).fontSize == 30)
+    #expect(try shown(0.7).foregroundColor == .black && shown(1.2).foregroundColor == .red)
+    // The first baseline stays at the layer's origin.
+    #expect(try shown(0.7).position.y == -16 && shown(1.2).position.y == -24)
+    // One text layer, not one per document.
+    let tree = try document.scene.presentationTree(at: 0)
+    var count = 0
+    func visit(_ l: Layer) {
+      if l is TextLayer { count += 1 }
+      l.sublayers.forEach(visit)
+    }
+    visit(tree)
+    #expect(count == 1)
+  }
+
+  @Test func theLastOfSeveralDocumentsAtOneFrameShowsFromIt() throws {
+    let document = try LottieTest.read(
+      Self.counter(
+        #"""
+        [{"t": 0, "s": {"t": "a", "f": "Helvetica"}}, {"t": 10, "s": {"t": "b", "f": "Helvetica"}},
+         {"t": 10, "s": {"t": "c", "f": "Helvetica"}}]
+        """#))
+    let strings = try [0.5, 1, 2].map {
+      Self.text(in: try LottieTest.layer("Counter", in: document.scene, at: $0))?.string
+    }
+    #expect(strings == ["a", "c", "c"])
+  }
+
+  @Test func glyphTextDocumentsShowInTurn() throws {
+    // "A", then "AA" from frame 5: one layer of glyphs per document, each shown while its
+    // document is.
+    let document = try LottieTest.read(
+      Self.counter(
+        #"""
+        [{"t": 0, "s": {"t": "A", "s": 20, "f": "Sans-Bold", "fc": [1, 0, 0]}},
+         {"t": 5, "s": {"t": "AA", "s": 20, "f": "Sans-Bold", "fc": [1, 0, 0]}}]
+        """#, chars: "[\(Self.glyphA)]"))
+    #expect(document.warnings.isEmpty)
+    func visibleGlyphs(_ t: Double) throws -> Int {
+      var count = 0
+      func visit(_ l: Layer) {
+        guard !l.isHidden else { return }
+        if l is ShapeLayer { count += 1 }
+        l.sublayers.forEach(visit)
+      }
+      visit(try LottieTest.layer("Counter", in: document.scene, at: t))
+      return count
+    }
+    #expect(try [0, 0.49, 0.5, 2].map(visibleGlyphs) == [1, 1, 2, 2])
+  }
+
+  @Test func textAnimatorsAreNamedAsUnsupported() throws {
+    let document = try LottieTest.read(
+      Self.counter(
+        #"[{"t": 0, "s": {"t": "a", "f": "Helvetica"}}]"#,
+        extra: #", "a": [{"s": {}, "a": {"o": {"a": 0, "k": 0}}}]"#))
+    #expect(
+      document.warnings.map(\.feature) == ["text animators (t.a): the text is drawn without them"])
+    #expect(document.warnings.first?.layer == "layers[0] \"Counter\"")
+  }
 }

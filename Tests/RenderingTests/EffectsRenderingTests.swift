@@ -239,6 +239,24 @@ import Testing
     }
   }
 
+  /// A shadow's shape is drawn in the frame grown by the blur's reach: on a frame 16384
+  /// pixels wide that region is over a canvas's limits, and the shadow used to be left out
+  /// without a word. The region is now cut to what the layer draws.
+  @Test func aShadowOnAFrameAtTheSizeLimitIsDrawn() throws {
+    let canvas = try Canvas(size: Size(Double(Canvas.maximumSide), 40))
+    canvas.fill(Rect(0, 0, Double(Canvas.maximumSide), 40), with: .white)
+    let l = Layer()
+    l.frame = Rect(100, 10, 20, 20)
+    l.backgroundColor = .white
+    l.shadowOpacity = 1
+    l.shadowRadius = 3
+    try LayerRenderer(shadowCache: ShadowCache()).draw(l, in: canvas)
+    let b = canvas.makeBitmap()
+    #expect(b[98, 20].r < 200)  // the shadow, 2 px left of the layer
+    #expect(b[110, 20] == RGBA8(255, 255, 255, 255))
+    #expect(b[60, 20] == RGBA8(255, 255, 255, 255))
+  }
+
   @Test func maskMultipliesByItsAlphaAndIgnoresItsColor() throws {
     let b = try render(Size(40, 20)) { scene in
       let l = Layer()

@@ -99,4 +99,49 @@ import Testing
     #expect(b[7, 10] == RGBA8(0, 255, 0, 255))
     #expect(b[15, 10] == RGBA8(255, 0, 0, 255))
   }
+
+  /// Issue 18: a stroke of millions of dashes took a minute and a gigabyte a frame. Past
+  /// `StrokeStyle.maximumDashCount` (its path's length over its pattern's, times the dashes in
+  /// one pattern) the renderer refuses it by the layer's name, before drawing a dash, and so
+  /// past `StrokeStyle.maximumDashCountPerFrame` for all of a frame's strokes; an animation that
+  /// lengthens the path reaches these checks at the frame where it passes.
+  @Test func aStrokeOfTooManyDashesIsRefusedByName() throws {
+    func dashed(length: Double) -> ShapeLayer {
+      let shape = ShapeLayer()
+      shape.name = "dashed"
+      var line = Path()
+      line.move(to: Point(0, 10))
+      line.addLine(to: Point(length, 10))
+      shape.path = line
+      shape.fillColor = nil
+      shape.strokeColor = .black
+      shape.lineDashPattern = [1, 1]
+      return shape
+    }
+    let canvas = try Canvas(size: Size(20, 20))
+    try LayerRenderer().draw(dashed(length: 200_000), in: canvas)  // 100,000 dashes
+    do {
+      try LayerRenderer().draw(dashed(length: 1_000_000), in: canvas)
+      Issue.record("a million points of 1-point dashes were drawn")
+    } catch .tooManyDashes(let name, let count) {
+      #expect(name == "dashed" && abs(count - 500_000) < 1)
+    } catch {
+      Issue.record("unexpected \(error)")
+    }
+    // Trimmed to a tenth, the same path draws 50,000 dashes.
+    let trimmed = dashed(length: 1_000_000)
+    trimmed.strokeEnd = 0.1
+    try LayerRenderer().draw(trimmed, in: canvas)
+    // Every stroke of a frame together: eleven copies of 100,000 dashes pass the million (ten
+    // do not, and each drawing counts from zero).
+    let copies = ReplicatorLayer()
+    copies.instanceCount = 10
+    copies.addSublayer(dashed(length: 200_000))
+    try LayerRenderer().draw(copies, in: canvas)
+    try LayerRenderer().draw(copies, in: canvas)
+    copies.instanceCount = 11
+    #expect(throws: RenderingError.tooManyDashesInFrame(layer: "dashed")) {
+      try LayerRenderer().draw(copies, in: canvas)
+    }
+  }
 }

@@ -175,4 +175,62 @@ import Testing
     #expect(left.r == 255 && abs(Int(left.g) - 128) <= 1)
     #expect(b[170, 100] == white)
   }
+
+  /// Issue 18: a plane holding a stroke out to 10^20 points (so it is drawn offscreen) has a
+  /// drawn extent so large that cutting it to the canvas lost every digit, and the card was
+  /// not drawn at all. The part that shows is now found from the canvas's corners.
+  @Test func aPlaneWithAnAstronomicalExtentStillDraws() throws {
+    let b = try render(
+      { scene in
+        let l = card(Transform3D.perspective(distance: 300).rotated(0.1, x: 1, y: 0, z: 0))
+        l.bounds = Rect(0, 0, 100, 100)
+        l.position = Point(50, 50)
+        l.backgroundColor = Color(red: 0, green: 1, blue: 0, alpha: 1)
+        let far = ShapeLayer()
+        var line = Path()
+        line.move(to: Point(0, 0))
+        line.addLine(to: Point(1e20, 1e20))
+        far.path = line
+        far.fillColor = nil
+        far.strokeColor = .red
+        far.lineWidth = 2
+        l.addSublayer(far)
+        scene.addLayer(l)
+      }, size: Size(100, 100))
+    let green = RGBA8(0, 255, 0, 255)
+    #expect(b[20, 80] == green && b[80, 20] == green)
+    #expect(b[50, 50].r > 200 && b[50, 50].g < 60)  // the line, through the middle
+  }
+
+  /// Shadowed planes in perspective nested in each other: every shadow draws the planes inside
+  /// it again, offscreen, so the work doubles with each level. Up to the limit they draw
+  /// (the innermost square is there); past it the innermost plane is refused by name instead
+  /// of taking minutes (issue 18: 13 levels took five, and 14 to 16 drew a blank frame).
+  @Test func shadowedPlanesNestPastTheLimitAreRefusedByName() throws {
+    func nested(_ depth: Int) -> Layer {
+      var inner = Layer()
+      inner.bounds = Rect(0, 0, 8, 8)
+      inner.position = Point(10, 10)
+      inner.backgroundColor = Color(red: 0, green: 1, blue: 0, alpha: 1)
+      for k in 0..<depth {
+        let outer = Layer()
+        outer.name = "s\(k)"
+        outer.bounds = Rect(0, 0, 20, 20)
+        outer.position = Point(10, 10)
+        outer.transform = Transform3D.perspective(distance: 300).rotated(0.1, x: 1, y: 0, z: 0)
+        outer.shadowOpacity = 1
+        outer.shadowRadius = 1
+        outer.addSublayer(inner)
+        inner = outer
+      }
+      return inner
+    }
+    let limit = LayerRenderer.maximumShadowsAroundPlanes
+    // At the limit: the innermost plane lies inside `limit` shadowed layers.
+    let b = try render({ $0.addLayer(nested(limit + 1)) }, size: Size(20, 20))
+    #expect(b[10, 10].g > 240 && b[10, 10].r < 10)  // green, resampled nine times
+    #expect(throws: RenderingError.planeInsideTooManyShadows(layer: "s0")) {
+      _ = try render({ $0.addLayer(nested(limit + 2)) }, size: Size(20, 20))
+    }
+  }
 }

@@ -67,6 +67,29 @@ import Testing
     #expect(Double(s.timing.speed) == 0.30000001192092896)
   }
 
+  @Test func dashPatternsAndStringsAnimateFromSceneFiles() throws {
+    // Flipbook extensions: lineDashPattern interpolates element by element, string switches.
+    let scene = try decode(
+      #"""
+      {"flipbook": 1, "size": [10, 10], "layers": [
+        {"type": "shape", "name": "s", "lineDashPattern": [1, 1], "animations": [
+          {"type": "basic", "keyPath": "lineDashPattern", "fromValue": [2, 4], "toValue": [4, 8],
+           "duration": 1}]},
+        {"type": "text", "name": "t", "animations": [
+          {"type": "keyframe", "keyPath": "string", "values": ["3", "2", null],
+           "calculationMode": "discrete", "duration": 3}]}
+      ]}
+      """#)
+    let tree = try scene.presentationTree(at: 1.5)
+    #expect(
+      (try scene.presentationTree(at: 0.5).layer(named: "s") as? ShapeLayer)?.lineDashPattern == [
+        3, 6,
+      ])
+    #expect((tree.layer(named: "s") as? ShapeLayer)?.lineDashPattern == [1, 1])
+    #expect((tree.layer(named: "t") as? TextLayer)?.string == "2")
+    #expect((try scene.presentationTree(at: 2.5).layer(named: "t") as? TextLayer)?.string == nil)
+  }
+
   @Test func imagesResolveAgainstTheSceneFolder() throws {
     let scene = try SceneFormat.load(
       contentsOf: FixtureFiles.root + "/scenes/contents-gravity.json")

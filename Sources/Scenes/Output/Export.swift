@@ -113,6 +113,8 @@ public enum Export {
     let to = options.to ?? scene.duration
     // Checked before the sequence counts its frames, so that no count can overflow.
     let estimate = ((to - options.from) * fps).rounded(.up)
+    // An empty range (a start at or past the end, however far) says so, not a frame count.
+    guard estimate > 0 else { throw LimitError.noFrames(from: options.from, to: to) }
     guard estimate.isFinite, estimate <= Double(Scene.maximumFrameCount) + 1 else {
       let count = estimate.isFinite && estimate < 1e18 ? Int(estimate) : Int.max
       throw LimitError.tooManyFrames(count: count, limit: Scene.maximumFrameCount)

@@ -1,0 +1,162 @@
+import CairoCanvas
+import FlipbookTestSupport
+import Glibc
+import Testing
+
+/// Issue 18, fifth pass: Cairo keeps coordinates in 24.8 fixed point, which wraps past about 8
+/// million device pixels, and its stroker fails on lines over about half a million pixels wide.
+/// Extreme but finite geometry is cut to a box round the canvas before Cairo sees it, so what
+/// shows on the canvas is what the numbers say.
+@Suite struct FarGeometryTests {
+  let black = RGBA8(0, 0, 0, 255), clear = RGBA8(0, 0, 0, 0)
+
+  func canvas(_ draw: (Canvas) -> Void) throws -> Bitmap {
+    let canvas = try Canvas(size: Size(200, 200))
+    draw(canvas)
+    return canvas.makeBitmap()
+  }
+
+  func line(_ points: [Point]) -> Path {
+    var path = Path()
+    path.move(to: points[0])
+    for p in points.dropFirst() { path.addLine(to: p) }
+    return path
+  }
+
+  /// It was drawn as a short horizontal line.
+  @Test func aLineToTenMillionPassesThroughTheCanvasAlongItsDirection() throws {
+    let b = try canvas { c in
+      c.stroke(
+        line([Point(50, 50), Point(1e7, 1e7)]), with: .black, style: StrokeStyle(lineWidth: 4))
+    }
+    #expect(b[100, 100] == black && b[180, 180] == black && b[199, 199] == black)
+    #expect(b[100, 60].a == 0 && b[40, 40].a == 0 && b[150, 50].a == 0)
+  }
+
+  /// Lines 10^6 and 10^7 wide drew nothing and a band; any width past the canvas covers the
+  /// same pixels (the butt caps still end the line where it ends).
+  @Test func linesMillionsWideCoverWhatAnyVeryWideLineCovers() throws {
+    func stroke(_ width: Double) throws -> Bitmap {
+      try canvas { c in
+        c.stroke(
+          line([Point(10, 10), Point(190, 150), Point(120, 190)]), with: .black,
+          style: StrokeStyle(lineWidth: width))
+      }
+    }
+    let reference = try stroke(10_000)
+    #expect(reference[100, 100] == black && reference[5, 5].a == 0)
+    for width in [1e6, 1e7, 1e300] {
+      let same = try stroke(width) == reference  // a Bool: a failing comparison prints no pixels
+      #expect(same, "width \(width)")
+    }
+  }
+
+  /// A circle of radius 10^308 round the canvas, and a rectangle 10^308 wide, drew nothing.
+  @Test func shapesOfAstronomicalSizeCoverTheCanvas() throws {
+    let circle = try canvas { c in
+      c.fill(
+        Path(
+          arcCenter: Point(100, 100), radius: 1e308, startAngle: 0, endAngle: 7, clockwise: true),
+        with: .black)
+    }
+    #expect(circle[0, 0] == black && circle[100, 100] == black && circle[199, 199] == black)
+    let rect = try canvas { c in
+      c.translateBy(x: 100 - 5e307, y: 100 - 5e307)
+      c.fill(Rect(0, 0, 1e308, 1e308), with: .black)
+    }
+    #expect(rect[0, 0] == black && rect[199, 199] == black)
+    // A ring between radii 10^300 and 10^307: even-odd leaves the canvas (inside both) clear.
+    var ring = Path(
+      arcCenter: Point(100, 100), radius: 1e307, startAngle: 0, endAngle: 7, clockwise: true)
+    ring.addPath(
+      Path(arcCenter: Point(100, 100), radius: 1e300, startAngle: 0, endAngle: 7, clockwise: true))
+    let evenOdd = try canvas { c in c.fill(ring, with: .black, rule: .evenOdd) }
+    #expect(evenOdd[100, 100] == clear && evenOdd[0, 0] == clear)
+    let nonZero = try canvas { c in c.fill(ring, with: .black) }
+    #expect(nonZero[100, 100] == black)
+  }
+
+  /// A curve whose control points are at ±10^308 runs through the canvas along y = 100.
+  @Test func aCurveWithFarControlPointsIsDrawnWhereItPasses() throws {
+    var path = Path()
+    path.move(to: Point(0, 100))
+    path.addCurve(to: Point(200, 100), control1: Point(1e308, 100), control2: Point(-1e308, 100))
+    let b = try canvas { c in c.stroke(path, with: .black, style: StrokeStyle(lineWidth: 4)) }
+    #expect(b[5, 100] == black && b[100, 100] == black && b[195, 100] == black)
+    #expect(b[100, 90].a == 0)
+  }
+
+  /// A dashed path that comes into the canvas from ten million points away keeps its dashes
+  /// where they are when it comes from a hundred thousand (the distances differ by whole
+  /// patterns), also where it leaves and comes back.
+  @Test func dashesKeepTheirPlaceWhenAFarPathComesBack() throws {
+    let pattern = Array(repeating: 5.0, count: 20) + [1000, 900]
+    func stroke(from x: Double) throws -> Bitmap {
+      try canvas { c in
+        c.stroke(
+          line([
+            Point(x, 100), Point(150, 100), Point(150, 190), Point(x, 190), Point(x, 150),
+            Point(100, 150),
+          ]), with: .black, style: StrokeStyle(lineWidth: 4, dashPattern: pattern, dashPhase: 30))
+      }
+    }
+    let near = try stroke(from: -100_000)
+    #expect(near[2, 100] == black && near[8, 100].a == 0)  // the dashes are there
+    let same = try stroke(from: -100_000 - 2_200 * 2_000) == near
+    #expect(same)
+  }
+
+  /// A clip to a huge rectangle clips nothing; to one far away, everything.
+  @Test func clipsToFarRectanglesAreRight() throws {
+    let all = try canvas { c in
+      c.clip(to: Path(rect: Rect(-1e12, -1e12, 2e12, 2e12)))
+      c.fill(Rect(0, 0, 200, 200), with: .black)
+    }
+    #expect(all[0, 0] == black && all[199, 199] == black)
+    let none = try canvas { c in
+      c.clip(to: Path(rect: Rect(1e12, 1e12, 1, 1)))
+      c.fill(Rect(0, 0, 200, 200), with: .black)
+    }
+    #expect(none[0, 0].a == 0 && none[199, 199].a == 0)
+  }
+
+  /// Radial gradient points at ±10^308 drew nothing: a radius of 10^308 about a point of the
+  /// canvas shows the first color all over it, an axial gradient from -10^300 to 10^300 the
+  /// middle, and an infinite radius (a unit point of 10^308 times a layer's size) its limit.
+  @Test func gradientsOfAstronomicalSizeShowTheirColors() throws {
+    let stops = [
+      GradientStop(location: 0, color: .red), GradientStop(location: 1, color: .blue),
+    ]
+    let square = Path(rect: Rect(0, 0, 200, 200))
+    for radius in [1e308, Double.infinity] {
+      let radial = try canvas { c in
+        c.fill(
+          square, gradient: .radial(center: Point(100, 100), radii: Size(radius, radius)),
+          stops: stops)
+      }
+      #expect(radial[0, 0] == RGBA8(255, 0, 0, 255) && radial[199, 100] == RGBA8(255, 0, 0, 255))
+    }
+    let axial = try canvas { c in
+      c.fill(
+        square, gradient: .axial(start: Point(-1e300, 100), end: Point(1e300, 100)), stops: stops)
+    }
+    #expect(axial[0, 0] == RGBA8(128, 0, 128, 255) || axial[0, 0] == RGBA8(127, 0, 128, 255))
+  }
+
+  /// Geometry within reach of Cairo is given to it as it always was: the same pixels with or
+  /// without the far part of a path that the canvas cannot show.
+  @Test func nearGeometryIsUnchanged() throws {
+    let near = try canvas { c in
+      c.fill(line([Point(10, 10), Point(190, 30), Point(60, 170)]), with: .black)
+    }
+    let cut = try canvas { c in
+      var path = line([Point(10, 10), Point(190, 30), Point(60, 170)])
+      path.move(to: Point(1e9, 1e9))
+      path.addLine(to: Point(1e9 + 1, 1e9))
+      path.addLine(to: Point(1e9, 1e9 + 1))
+      c.fill(path, with: .black)
+    }
+    let same = cut == near
+    #expect(same)
+  }
+}

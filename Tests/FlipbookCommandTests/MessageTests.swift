@@ -1,0 +1,109 @@
+import Flipbook
+import FlipbookTestSupport
+import Glibc
+import Testing
+
+@testable import FlipbookCommand
+
+/// Issue 18, fifth pass: what the command says of numbers typed oddly, options given twice,
+/// outputs it cannot write and inputs that are not what their names say.
+@Suite struct MessageTests {
+  static let scene = FixtureFiles.root + "/scenes/strokes.json"
+  let folder = FixtureFiles.temporaryFolder()
+
+  func run(_ arguments: [String]) -> (status: Int32, errors: String) { runFlipbook(arguments) }
+
+  /// `--fps 0x10` was read as 16, `--fps 1e-401` said "found 0": only decimal numbers are
+  /// read, and one out of a number's range is refused as typed.
+  @Test func numbersAreDecimalAndInRangeAsTyped() throws {
+    let cases = [
+      ("0x10", "'0x10' is invalid for '--fps <fps>': expected a decimal number"),
+      (
+        "1e-401",
+        "'1e-401' is invalid for '--fps <fps>': 1e-401 is out of range: so small it "
+          + "underflows to 0"
+      ),
+      ("1e999", "'1e999' is invalid for '--fps <fps>': 1e999 is out of range: too large"),
+      ("nan", "'nan' is invalid for '--fps <fps>': expected a decimal number"),
+    ]
+    for (value, message) in cases {
+      let result = run(["render", Self.scene, "-o", folder + "/x.gif", "--fps", value])
+      #expect(result.status == 2)
+      #expect(result.errors.contains(message), "\(value): \(result.errors)")
+    }
+    for bad in ["e5", ".", "1e", "--1", "1.2.3", " 1", "0b1", "inf", "infinity", ""] {
+      #expect(throws: NumberError.self, "\(bad)") { try decimal(bad) }
+    }
+    #expect(try decimal("+2.5e1") == 25 && decimal("-.5") == -0.5 && decimal("0e999") == 0)
+    #expect(try decimal("1.") == 1 && decimal("7E-2") == 0.07)
+  }
+
+  /// `--fps 10 --fps 20` took the last without a word.
+  @Test func anOptionGivenTwiceIsRefusedByName() {
+    let twice = run(["render", Self.scene, "-o", folder + "/x.gif", "--fps", "10", "--fps=20"])
+    #expect(twice.status == 2)
+    #expect(twice.errors.hasPrefix("Error: --fps given twice (10, then 20): give it once\n"))
+    #expect(twice.errors.contains("Usage: flipbook render"))
+    let spelled = run([
+      "render", Self.scene, "-o", folder + "/x.gif", "--output", folder + "/y.gif",
+    ])
+    #expect(
+      spelled.errors.hasPrefix(
+        "Error: --output given twice (-o \(folder)/x.gif, then --output \(folder)/y.gif)"))
+    // Options that repeat still may, and a value that looks like an option is a value.
+    #expect(run(["inspect", Self.scene, "--time", "0", "--time", "0.5"]).status == 0)
+    #expect(
+      RepeatedOptions.problem(in: ["render", "a.json", "-o", "--fps", "--fps", "2"]) == nil)
+  }
+
+  /// Failures writing the output said only the path and the reason.
+  @Test func anUnwritableOutputIsNamedAsTheOutput() {
+    for (command, output) in [
+      (["render", Self.scene], "/nonexistent/x.gif"),
+      (["frame", Self.scene, "--time", "0"], "/nonexistent/x.png"),
+      (["sheet", Self.scene], "/nonexistent/s.png"),
+    ] {
+      let result = run(command + ["-o", output])
+      #expect(result.status == 1)
+      #expect(result.errors == "cannot write output \(output): No such file or directory\n")
+    }
+  }
+
+  /// A JSON file named .gif was reported by the screen size its bytes made; `--scale` was
+  /// ignored for a GIF.
+  @Test func aSheetOfAGIFSaysWhatIsWrongWithIt() throws {
+    let fake = folder + "/fake.gif"
+    try AtomicFile.write(Array(FixtureFiles.text(Self.scene).utf8), to: fake)
+    let result = run(["sheet", fake, "-o", folder + "/s.png"])
+    #expect(result.status == 1)
+    #expect(result.errors == "\(fake): not a GIF (Data is not in GIF format)\n")
+    let gif = folder + "/real.gif"
+    #expect(run(["render", Self.scene, "-o", gif, "--quiet"]).status == 0)
+    let scaled = run(["sheet", gif, "-o", folder + "/s.png", "--scale", "3"])
+    #expect(scaled.status == 2)
+    #expect(
+      scaled.errors.hasPrefix(
+        "Error: --scale applies to a scene: a GIF's frames are shown at their own pixel size"))
+  }
+
+  /// `--from -1e308 --to 1e308 --step 1e308` is three times, not "more than 1,000,000".
+  @Test func aRangeAtTheEndsOfTheNumberLineIsCountedRight() {
+    #expect(InspectCommand.steps(from: -1e308, to: 1e308, step: 1e308) == 2)
+    let times = (0..<4).map { InspectCommand.time($0, from: -1e308, step: 1e308) }
+    #expect(times[0] == -1e308 && times[1] == 0 && times[2] == 1e308 && times[3].isInfinite)
+    let result = run([
+      "inspect", Self.scene, "--from", "-1e308", "--to", "1e308", "--step", "1e308",
+    ])
+    #expect(result.status == 0 && result.errors.isEmpty)
+  }
+
+  /// A batch whose input is its output folder said only that it found nothing.
+  @Test func aBatchOfItsOwnOutputFolderSaysItIsNotSearched() throws {
+    try AtomicFile.write(Array(FixtureFiles.text(Self.scene).utf8), to: folder + "/a.json")
+    let result = run(["batch", folder, "-o", folder, "--quiet"])
+    #expect(result.status == 1)
+    #expect(
+      result.errors == "no scene or Lottie files found in \(folder) (the output folder \(folder) "
+        + "is not searched: put the outputs elsewhere)\n")
+  }
+}
