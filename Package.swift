@@ -127,7 +127,7 @@ let package = Package(
     .target(
       name: "FlipbookTestSupport", dependencies: ["Flipbook", "GoldenTesting", "ImageComparison"],
       path: "Tests/Support"),
-    .testTarget(name: "FileIOTests", dependencies: ["FileIO"]),
+    .testTarget(name: "FileIOTests", dependencies: ["FileIO", "FlipbookTestSupport"]),
     .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),
     .testTarget(name: "ParallelismTests", dependencies: ["Parallelism"]),
     .testTarget(name: "AnimationsTests", dependencies: ["Animations"]),

@@ -1,13 +1,11 @@
 import Dispatch
 import FileIO
+import FlipbookTestSupport
 import Glibc
 import Synchronization
 import Testing
 
-func temporaryFolder() -> String {
-  var template = Array("/tmp/flipbook-fileio-XXXXXX".utf8CString)
-  return template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
-}
+func temporaryFolder() -> String { FixtureFiles.temporaryFolder() }
 
 func entries(of folder: String) -> [String] {
   guard let dir = opendir(folder) else { return [] }

@@ -34,10 +34,59 @@ public enum FixtureFiles {
     (try? AtomicFile.read(path)).map { String(decoding: $0, as: UTF8.self) } ?? ""
   }
 
-  /// A new empty folder under /tmp for one test.
+  /// A new empty folder for one test, inside this test process's own folder
+  /// (`/tmp/flipbook-tests-PID`), which goes when the process exits: test runs leave nothing
+  /// in /tmp. The folders of earlier runs whose process was killed before it could remove its
+  /// own are removed the first time a later run asks for a folder.
   public static func temporaryFolder() -> String {
-    var template = Array("/tmp/flipbook-test-XXXXXX".utf8CString)
+    var template = Array("\(processFolder)/XXXXXX".utf8CString)
     return String(cString: mkdtemp(&template))
+  }
+
+  /// This process's folder under /tmp (see `temporaryFolder()`).
+  private static let processFolder: String = {
+    removeFoldersOfEndedRuns()
+    let folder = "\(temporaryPrefix)\(getpid())"
+    mkdir(folder, 0o700)
+    atexit { removeTree("\(FixtureFiles.temporaryPrefix)\(getpid())") }
+    return folder
+  }()
+
+  private static let temporaryPrefix = "/tmp/flipbook-tests-"
+
+  /// Removes the `/tmp/flipbook-tests-PID` folders whose process no longer exists.
+  private static func removeFoldersOfEndedRuns() {
+    for name in entries(of: "/tmp") where name.hasPrefix("flipbook-tests-") {
+      guard let pid = pid_t(name.dropFirst("flipbook-tests-".count)), pid > 0 else { continue }
+      if kill(pid, 0) != 0 && errno == ESRCH { removeTree("/tmp/" + name) }
+    }
+  }
+
+  /// Every entry of `folder` but `.` and `..`, dot files included.
+  private static func entries(of folder: String) -> [String] {
+    guard let dir = opendir(folder) else { return [] }
+    defer { closedir(dir) }
+    var names: [String] = []
+    while let entry = readdir(dir) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) {
+        String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self)
+      }
+      if name != "." && name != ".." { names.append(name) }
+    }
+    return names
+  }
+
+  /// Removes `path` and everything below it, without following symbolic links.
+  public static func removeTree(_ path: String) {
+    var info = stat()
+    guard lstat(path, &info) == 0 else { return }
+    if info.st_mode & S_IFMT == S_IFDIR {
+      chmod(path, 0o700)  // tests make folders unwritable
+      for name in entries(of: path) { removeTree(path + "/" + name) }
+      rmdir(path)
+    } else {
+      unlink(path)
+    }
   }
 }
 
