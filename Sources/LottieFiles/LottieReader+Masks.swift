@@ -42,7 +42,19 @@ extension LottieReader {
     for (i, item) in list.enumerated() {
       let p = "\(place)[\(i)]"
       guard let f = object(item, at: p, what: "a mask (an object)") else { continue }
-      let mode = f.string("mode") ?? "a"
+      var mode = f.string("mode") ?? "a"
+      // A mode that is no letter (a number, null): lottie-web draws it as add, said so.
+      if let given = f["mode"], f.string("mode") == nil {
+        let shown: String
+        switch given {
+        case .number(let x): shown = MessageText.number(x)
+        case .null: shown = "null"
+        default: shown = given.kindDescription
+        }
+        warn(
+          label, "mask mode \(shown) (\(f.place("mode"))): drawn as add", key: "mask mode not a letter")
+        mode = "a"
+      }
       if mode == "n" { continue }
       guard let pt = f["pt"] else {
         report(f.place("pt"), "missing required key (the mask's path)")

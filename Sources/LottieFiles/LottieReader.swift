@@ -49,6 +49,10 @@ final class LottieReader {
   /// Dashes the static strokes read so far draw a frame, each repeater copy counted (against
   /// `StrokeStyle.maximumDashCountPerFrame`).
   var dashesDrawn = 0.0
+  /// Parent loops reported (the `ind`s in each, sorted) and whether a chain over the length
+  /// limit was: each is said once, not again for every layer whose chain runs into it.
+  var reportedParentLoops: Set<[Double]> = []
+  var reportedLongParentChain = false
   /// Glyph outlines (`chars`) by character, family and style.
   var glyphs: [String: Glyph] = [:]
   /// Each font name's family and style (`fonts.list`), for finding its glyphs.
