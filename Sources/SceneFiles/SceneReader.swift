@@ -324,6 +324,15 @@ final class SceneReader {
     if let v = f["animations"] { readAnimations(v, at: f.place("animations"), into: layer) }
     let outerReplication = replication
     defer { replication = outerReplication }
+    // More instances than the renderer draws would be cut silently: refused, naming them.
+    if layer is ReplicatorLayer, case .number(let n)? = f["instanceCount"],
+      n > Double(ReplicatorLayer.maximumInstanceCount)
+    {
+      report(
+        f.place("instanceCount"),
+        "\(format(n)) instances are over the limit of \(ReplicatorLayer.maximumInstanceCount)")
+      return nil
+    }
     if let replicator = layer as? ReplicatorLayer, replicator.instanceCount > 1 {
       let limit = ReplicatorLayer.maximumInstanceCount
       let count = Swift.min(replicator.instanceCount, limit)
