@@ -501,7 +501,9 @@ extension AtomicFile {
       precondition(!done, "AtomicFile.Folder written after commit or abort")
       let file = temporary + "/" + name
       let fd = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-      guard fd >= 0 else { throw FileError(path: path + "/" + name, reason: AtomicFile.lastError()) }
+      guard fd >= 0 else {
+        throw FileError(path: path + "/" + name, reason: AtomicFile.lastError())
+      }
       names.append(name)
       var failure: String? = nil
       bytes.withUnsafeBytes { raw in

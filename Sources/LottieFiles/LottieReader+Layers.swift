@@ -53,7 +53,8 @@ extension LottieReader {
         !(stretch > 0 && Float(1 / stretch).isFinite)
       {
         warn(
-          label, "layer stretch (\(f.place("sr")) is \(MessageText.number(stretch))): drawn unstretched",
+          label,
+          "layer stretch (\(f.place("sr")) is \(MessageText.number(stretch))): drawn unstretched",
           key: "layer stretch out of range")
       }
       let parent = f["parent"].flatMap { number($0, at: f.place("parent")) }
@@ -112,7 +113,8 @@ extension LottieReader {
           continue
         }
         guard named.place != entry.place else {
-          report(place, "the track matte's layer is this layer itself (ind \(MessageText.number(tp)))")
+          report(
+            place, "the track matte's layer is this layer itself (ind \(MessageText.number(tp)))")
           continue
         }
         source = named

@@ -52,7 +52,8 @@ extension LottieReader {
         default: shown = given.kindDescription
         }
         warn(
-          label, "mask mode \(shown) (\(f.place("mode"))): drawn as add", key: "mask mode not a letter")
+          label, "mask mode \(shown) (\(f.place("mode"))): drawn as add",
+          key: "mask mode not a letter")
         mode = "a"
       }
       if mode == "n" { continue }

@@ -225,7 +225,8 @@ extension SceneReader {
         if x < push.beginTime {
           report(
             b.place("endTime"),
-            "the push ends (\(format(x)) s) before it begins (beginTime \(format(push.beginTime)) s)")
+            "the push ends (\(format(x)) s) before it begins (beginTime \(format(push.beginTime)) s)"
+          )
         } else {
           push.endTime = x
         }

@@ -107,7 +107,8 @@ import Testing
           + "archive)\n")
     }
     let gif = folder + "/x.gif"
-    try Data(Array("GIF89a".utf8) + [1, 0, 1, 0, 0, 0, 0, 0x3B]).write(to: URL(fileURLWithPath: gif))
+    try Data(Array("GIF89a".utf8) + [1, 0, 1, 0, 0, 0, 0, 0x3B]).write(
+      to: URL(fileURLWithPath: gif))
     #expect(
       run(["inspect", gif, "--time", "0"]).errors
         == "\(gif): is a GIF image, not a scene file or Lottie animation (JSON, or a dotLottie "
@@ -137,7 +138,8 @@ import Testing
     try Data("old".utf8).write(to: URL(fileURLWithPath: existing + "/frame-00000.png"))
     #expect(run(["render", path, "-o", existing, "--quiet"]).status == 1)
     #expect(AtomicFile.names(in: existing) == ["frame-00000.png"])
-    #expect(try Data(contentsOf: URL(fileURLWithPath: existing + "/frame-00000.png")) == Data("old".utf8))
+    #expect(
+      try Data(contentsOf: URL(fileURLWithPath: existing + "/frame-00000.png")) == Data("old".utf8))
     let left = try FileManager.default.contentsOfDirectory(atPath: folder).filter {
       $0.hasSuffix(".tmp")
     }

@@ -71,8 +71,10 @@ import Testing
   @Test func extremeRotationAxesKeepTheirDirection() {
     let angle = 0.7
     let cases: [((Double, Double, Double), (Double, Double, Double))] = [
-      ((1e308, 0, 0), (1, 0, 0)), ((0, 5e-324, 0), (0, 1, 0)), ((1e308, 1e308, 0), (1, 1, 0)),
-      ((-5e-324, 0, 5e-324), (-1, 0, 1)), ((1e-200, 1e-200, 1e-200), (1, 1, 1)),
+      ((1e308, 0, 0), (1, 0, 0)), ((0, .leastNonzeroMagnitude, 0), (0, 1, 0)),
+      ((1e308, 1e308, 0), (1, 1, 0)),
+      ((-.leastNonzeroMagnitude, 0, .leastNonzeroMagnitude), (-1, 0, 1)),
+      ((1e-200, 1e-200, 1e-200), (1, 1, 1)),
     ]
     for (extreme, plain) in cases {
       let a = Transform3D.rotation(angle, x: extreme.0, y: extreme.1, z: extreme.2)

@@ -127,7 +127,10 @@ final class ChildProcess {
     var lines: [String] = []
     for line in text.split(whereSeparator: { $0 == "\n" || $0 == "\r" }) {
       func trimmed<S: StringProtocol>(_ s: S) -> String {
-        String(s.drop(while: { $0 == " " || $0 == "\t" }).reversed().drop(while: { $0 == " " || $0 == "\t" }).reversed())
+        String(
+          s.drop(while: { $0 == " " || $0 == "\t" }).reversed().drop(while: {
+            $0 == " " || $0 == "\t"
+          }).reversed())
       }
       var line = trimmed(line)
       while line.hasSuffix("--") { line = trimmed(line.dropLast(2)) }
