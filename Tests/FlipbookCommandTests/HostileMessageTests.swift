@@ -150,4 +150,31 @@ import Testing
     #expect(
       AtomicFile.names(in: existing) == ["frame-00000.png", "frame-00001.png", "frame-00002.png"])
   }
+
+  /// SIGINT during a folder render removes the frames written so far with their folder.
+  @Test func anInterruptedFolderRenderLeavesNothing() throws {
+    let out = folder + "/frames/"
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: Tools.flipbook)
+    process.arguments = [
+      "render", FixtureFiles.root + "/scenes/radar-pulses.json", "-o", out, "--duration", "30",
+      "--jobs", "1",
+    ]
+    process.standardOutput = Pipe()
+    process.standardError = Pipe()
+    try process.run()
+    // Under way once the temporary folder holds a frame.
+    let writing = Tools.wait(timeout: 120) {
+      let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+      let temporary = names.first { $0.hasPrefix(".frames.") && $0.hasSuffix(".tmp") }
+      return temporary.map { !AtomicFile.names(in: folder + "/" + $0).isEmpty } ?? false
+        || !process.isRunning
+    }
+    #expect(writing && process.isRunning, "the render never started writing frames")
+    kill(process.processIdentifier, SIGINT)
+    process.waitUntilExit()
+    #expect(process.terminationStatus == SIGINT)
+    let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder)
+    #expect(leftovers.isEmpty, "left behind: \(leftovers)")
+  }
 }
