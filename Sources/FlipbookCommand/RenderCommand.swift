@@ -36,7 +36,10 @@ struct RenderCommand: ParsableCommand {
     try output.render(name: scene, to: output.output ?? "") { duration in
       SceneRecipe {
         let loaded = try reloadScene(path, strict: strict)
-        if let duration { loaded.duration = duration }
+        if let duration {
+          loaded.duration = duration
+          loaded.durationSource = "--duration"  // what messages about the end name
+        }
         return loaded
       }
     }

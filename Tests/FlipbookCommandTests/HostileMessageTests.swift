@@ -41,6 +41,11 @@ import Testing
         == "\(lottie): --from 2 is not before the end, 2 s (the Lottie out point, op 60 at fr "
         + "30): no frame lies in 2 ..< 2 s\n")
     #expect(!FileManager.default.fileExists(atPath: folder + "/x.gif"))
+    // --duration and --to are named as the end when they set it.
+    #expect(
+      run(["render", lottie, "-o", folder + "/x.gif", "--from", "1", "--duration", "0.5"]).errors
+        == "\(lottie): --from 1 is not before the end, 0.5 s (--duration): no frame lies in "
+        + "1 ..< 0.5 s\n")
   }
 
   @Test func aSizeOrAScaleOutOfRangeIsNamedAsTheCause() throws {
