@@ -136,7 +136,8 @@ extension LottieReader {
         holder.mask = buildWithParents(source, byIndex: byIndex, sharing: []).added
         holder.maskMode = mode
       } else {
-        warn(entry.label, "track matte type \(matteType) (tt): drawn without its matte")
+        let shown = given(entry.fields, "tt", fallback: matteType)
+        warn(entry.label, "track matte type \(shown) (tt): drawn without its matte")
       }
       built.append(holder)
     }
@@ -283,8 +284,7 @@ extension LottieReader {
     case 13: warn(entry.label, "cameras (ty 13): ignored")
     default:
       // The type as the file gives it (a code out of range reads as -1).
-      let given = f["ty"].flatMap { v -> Double? in if case .number(let x) = v { x } else { nil } }
-      warn(entry.label, "layer type \(given.map(MessageText.number) ?? "\(type)"): not drawn")
+      warn(entry.label, "layer type \(given(f, "ty", fallback: type)): not drawn")
     }
     if let masks = f["masksProperties"] {
       // What a mask that starts from everything covers: the solid, the precomposition, else
@@ -311,7 +311,7 @@ extension LottieReader {
     if let filter = Self.blendModes[blendMode] {
       t.outer.compositingFilter = filter
     } else {
-      let name = Self.blendModeNames[blendMode] ?? "\(blendMode)"
+      let name = Self.blendModeNames[blendMode] ?? given(f, "bm", fallback: blendMode)
       warn(entry.label, "blend mode \(name) (bm): drawn normal")
     }
     return t.outer

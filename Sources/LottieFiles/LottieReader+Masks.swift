@@ -129,8 +129,9 @@ extension LottieReader {
       let type = code(f, "ty", default: -1)
       let counts = [25: 5, 29: 3, 21: 7, 20: 3, 23: 4]
       guard let needed = counts[type] else {
-        let name = f.string("nm").map { "\"\($0)\"" } ?? "type \(type)"
-        warn(label, "effect \(name) (ty \(type)): not drawn", key: "effect \(type)")
+        let shown = given(f, "ty", fallback: type)
+        let name = f.string("nm").map { "\"\($0)\"" } ?? "type \(shown)"
+        warn(label, "effect \(name) (ty \(shown)): not drawn", key: "effect \(type)")
         continue
       }
       guard case .array(let values)? = f["ef"] else {

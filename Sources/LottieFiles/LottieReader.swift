@@ -225,4 +225,11 @@ extension LottieReader {
     let x = number(f, key, default: Double(fallback))
     return abs(x) <= 1_000_000 ? Int(x.rounded(.down)) : -1
   }
+
+  /// The code at `key` as the file writes it, for messages (`1e+308`, `2.5`: not the -1 or the
+  /// whole number `code` makes of it); `fallback` when it is no number.
+  func given(_ f: Fields, _ key: String, fallback: Int) -> String {
+    if case .number(let x)? = f[key] { return MessageText.number(x) }
+    return "\(fallback)"
+  }
 }
