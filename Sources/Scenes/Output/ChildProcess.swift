@@ -100,12 +100,14 @@ final class ChildProcess {
     }
   }
 
-  /// Closes the program's standard input and waits for it; `nil` when it exited with status 0,
-  /// else its error output (or how it ended).
+  /// Closes the program's standard input and waits for it; `nil` when it exited with status 0
+  /// and said no error, else its error output (or how it ended). ffmpeg exits with 0 when it
+  /// cannot write a WebM's last bytes (a full disk: "Error writing trailer of x.webm: No space
+  /// left on device"), so a line starting with "Error" is a failure whatever the status (it
+  /// runs with `-loglevel error`: it says nothing else).
   func finishWithMessage() -> String? {
     if input >= 0 { close(input); input = -1 }
     let status = wait()
-    guard status != 0 else { return nil }
     // All it said (up to 64 KiB): the cause is often not on the last line (ffmpeg out of disk
     // space ends with "Error initializing output stream 0:0 --", the cause a line before).
     var said: [UInt8] = []
@@ -116,7 +118,12 @@ final class ChildProcess {
       guard n > 0 else { break }
       said += chunk[0..<n]
     }
-    let message = Self.summary(of: String(decoding: said, as: UTF8.self))
+    let text = String(decoding: said, as: UTF8.self)
+    guard
+      status != 0
+        || text.split(separator: "\n").contains(where: { $0.hasPrefix("Error") })
+    else { return nil }
+    let message = Self.summary(of: text)
     return message.isEmpty ? "exit status \(status)" : message
   }
 
