@@ -98,6 +98,7 @@ import Testing
       #expect(result.status == 1, "\(name)")
       #expect(result.errors.contains("No space left on device"), "\(result.errors)")
       #expect(result.errors.hasPrefix("\(path): ffmpeg: "), "\(result.errors)")
+      #expect(!result.errors.contains(".tmp"), "\(result.errors)")
       #expect(access(output, F_OK) != 0, "\(name)")
     }
   }
