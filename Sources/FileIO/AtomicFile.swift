@@ -111,8 +111,16 @@ public enum AtomicFile {
       guard kill(pid, 0) != 0 && errno == ESRCH else { continue }  // alive, or not ours to ask
       let full = folder.isEmpty ? name : (folder.hasSuffix("/") ? folder : folder + "/") + name
       var info = stat()
-      guard lstat(full, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
-      if unlink(full) == 0 { removed.append(name) }
+      guard lstat(full, &info) == 0 else { continue }
+      switch info.st_mode & S_IFMT {
+      case S_IFREG:
+        if unlink(full) == 0 { removed.append(name) }
+      case S_IFDIR:
+        // A folder of frames (`AtomicFile.Folder`): its files, then itself.
+        removeFiles(in: full)
+        if rmdir(full) == 0 { removed.append(name) }
+      default: continue
+      }
     }
     return removed.sorted()
   }
@@ -159,6 +167,13 @@ enum TemporaryFiles {
   private static let helperCapacity = 16
   nonisolated(unsafe) private static let helpers = UnsafeMutablePointer<pid_t>.allocate(
     capacity: helperCapacity)
+  // Temporary folders (`AtomicFile.Folder`), each with a directory stream opened when it was
+  // made, so the handler can list and remove its files without allocating.
+  private static let folderCapacity = 16
+  nonisolated(unsafe) private static let folderPaths =
+    UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: folderCapacity)
+  nonisolated(unsafe) private static let folderStreams = UnsafeMutablePointer<OpaquePointer?>
+    .allocate(capacity: folderCapacity)
   /// Whether the handlers are installed (and the tables initialized); guards every table write.
   private static let installed = Mutex(false)
 
@@ -173,6 +188,8 @@ enum TemporaryFiles {
     guard !installed else { return }
     slots.initialize(repeating: nil, count: capacity)
     helpers.initialize(repeating: 0, count: helperCapacity)
+    folderPaths.initialize(repeating: nil, count: folderCapacity)
+    folderStreams.initialize(repeating: nil, count: folderCapacity)
     for signal in [SIGINT, SIGTERM, SIGHUP] {
       Glibc.signal(signal) { number in
         for i in 0..<TemporaryFiles.helperCapacity where TemporaryFiles.helpers[i] > 0 {
@@ -181,6 +198,23 @@ enum TemporaryFiles {
         }
         for i in 0..<TemporaryFiles.capacity {
           if let p = TemporaryFiles.slots[i] { unlink(p) }
+        }
+        // Folders: their files (listed through the stream opened beforehand), then themselves.
+        for i in 0..<TemporaryFiles.folderCapacity {
+          guard let p = TemporaryFiles.folderPaths[i] else { continue }
+          if let dir = TemporaryFiles.folderStreams[i] {
+            rewinddir(dir)
+            while let entry = readdir(dir) {
+              withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                let name = raw.bindMemory(to: CChar.self).baseAddress!
+                // Not "." or "..".
+                let dot = CChar(UInt8(ascii: "."))
+                if name[0] == dot && (name[1] == 0 || (name[1] == dot && name[2] == 0)) { return }
+                unlinkat(dirfd(dir), name, 0)
+              }
+            }
+          }
+          rmdir(p)
         }
         Glibc.signal(number, SIG_DFL)
         raise(number)
@@ -200,6 +234,48 @@ enum TemporaryFiles {
       for i in 0..<capacity where slots[i] == nil {
         slots[i] = strdup(path)
         return
+      }
+    }
+  }
+
+  /// Adds a temporary folder: an interrupt removes its files and it.
+  static func registerFolder(_ path: String) {
+    installed.withLock { installed in
+      installHandlersLocked(&installed)
+      for i in 0..<folderCapacity where folderPaths[i] == nil {
+        folderPaths[i] = strdup(path)
+        return
+      }
+    }
+  }
+
+  /// Opens the directory stream the handler lists a registered folder's files with.
+  static func openFolder(_ path: String) {
+    installed.withLock { installed in
+      guard installed else { return }
+      for i in 0..<folderCapacity {
+        if let p = folderPaths[i], String(cString: p) == path, folderStreams[i] == nil {
+          folderStreams[i] = opendir(path)
+          return
+        }
+      }
+    }
+  }
+
+  /// Forgets a folder added with `registerFolder(_:)`.
+  static func unregisterFolder(_ path: String) {
+    installed.withLock { installed in
+      guard installed else { return }
+      for i in 0..<folderCapacity {
+        if let p = folderPaths[i], String(cString: p) == path {
+          // Emptied before anything is closed or freed (the handler may be reading them).
+          let dir = folderStreams[i]
+          folderStreams[i] = nil
+          folderPaths[i] = nil
+          if let dir { closedir(dir) }
+          free(p)
+          return
+        }
       }
     }
   }
@@ -368,5 +444,119 @@ extension AtomicFile {
   public static func isFolder(_ path: String) -> Bool {
     var info = stat()
     return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+  }
+}
+
+extension AtomicFile {
+  /// Removes the regular files and symbolic links directly in `folder` (dot files too).
+  static func removeFiles(in folder: String) {
+    guard let dir = opendir(folder) else { return }
+    defer { closedir(dir) }
+    var names: [String] = []
+    while let entry = readdir(dir) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) {
+        String(cString: $0.bindMemory(to: CChar.self).baseAddress!)
+      }
+      if name != "." && name != ".." { names.append(name) }
+    }
+    for name in names { unlink(folder + "/" + name) }
+  }
+
+  /// A folder of files written whole or not at all: the files go into a temporary folder
+  /// beside the target (`.NAME.PID.tmp`), which `commit()` renames to the target (or, when the
+  /// target folder exists, whose files it moves into it, replacing files of the same names and
+  /// leaving others alone); `abort()`, deinit without a commit, or SIGINT, SIGTERM or SIGHUP
+  /// remove it, so a failed or interrupted render leaves no frames behind.
+  public final class Folder {
+    /// The folder the files end up in.
+    public let path: String
+    private let temporary: String
+    private var names: [String] = []
+    private var done = false
+
+    /// Makes the temporary folder beside `path` (whose parent must exist); `path`, when it
+    /// exists, must be a folder.
+    public init(path: String) throws(FileError) {
+      let trimmed = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
+      self.path = trimmed
+      var info = stat()
+      if stat(trimmed, &info) == 0 && (info.st_mode & S_IFMT) != S_IFDIR {
+        throw FileError(path: trimmed, reason: "exists and is not a folder")
+      }
+      temporary = AtomicFile.temporaryPath(for: trimmed)
+      StaleFiles.removeOnce(in: AtomicFile.folder(of: trimmed))
+      TemporaryFiles.registerFolder(temporary)
+      guard mkdir(temporary, 0o755) == 0 else {
+        let reason = AtomicFile.lastError()
+        TemporaryFiles.unregisterFolder(temporary)
+        throw FileError(path: trimmed, reason: reason)
+      }
+      TemporaryFiles.openFolder(temporary)
+    }
+
+    deinit { abort() }
+
+    /// Writes the file `name` (no slashes) into the folder.
+    public func write(_ bytes: [UInt8], name: String) throws(FileError) {
+      precondition(!done, "AtomicFile.Folder written after commit or abort")
+      let file = temporary + "/" + name
+      let fd = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+      guard fd >= 0 else {
+        throw FileError(path: path + "/" + name, reason: AtomicFile.lastError())
+      }
+      names.append(name)
+      var failure: String? = nil
+      bytes.withUnsafeBytes { raw in
+        var offset = 0
+        while offset < raw.count {
+          let n = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
+          if n < 0 {
+            if errno == EINTR { continue }
+            failure = AtomicFile.lastError()
+            return
+          }
+          offset += n
+        }
+      }
+      if close(fd) != 0 && failure == nil { failure = AtomicFile.lastError() }
+      if let failure { throw FileError(path: path + "/" + name, reason: failure) }
+    }
+
+    /// Puts the files in place: the temporary folder renamed to `path`, or its files moved into
+    /// the existing folder.
+    public func commit() throws(FileError) {
+      guard !done else { return }
+      var info = stat()
+      if stat(path, &info) != 0 {
+        if rename(temporary, path) == 0 {
+          done = true
+          TemporaryFiles.unregisterFolder(temporary)
+          return
+        }
+        // Made meanwhile (another process): moved into, below.
+        guard errno == ENOTEMPTY || errno == EEXIST else {
+          let reason = AtomicFile.lastError()
+          abort()
+          throw FileError(path: path, reason: reason)
+        }
+      }
+      for name in names where rename(temporary + "/" + name, path + "/" + name) != 0 {
+        let reason = AtomicFile.lastError()
+        abort()
+        throw FileError(path: path + "/" + name, reason: reason)
+      }
+      done = true
+      rmdir(temporary)
+      TemporaryFiles.unregisterFolder(temporary)
+    }
+
+    /// Removes the temporary folder and what was written into it; the target is left as it was.
+    public func abort() {
+      guard !done else { return }
+      done = true
+      AtomicFile.removeFiles(in: temporary)
+      rmdir(temporary)
+      TemporaryFiles.unregisterFolder(temporary)
+    }
   }
 }

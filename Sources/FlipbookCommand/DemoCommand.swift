@@ -68,6 +68,7 @@ struct DemoCommand: ParsableCommand {
         return SceneRecipe {
           let scene = try demo.recipe.make()
           scene.duration = duration
+          scene.durationSource = "--duration"
           return scene
         }
       }

@@ -39,7 +39,10 @@ struct RenderCommand: ParsableCommand {
       if let duration { first.duration = duration }
       return SceneRecipe(first: first) {
         let loaded = try reloadScene(path, strict: strict)
-        if let duration { loaded.duration = duration }
+        if let duration {
+          loaded.duration = duration
+          loaded.durationSource = "--duration"  // what messages about the end name
+        }
         return loaded
       }
     }

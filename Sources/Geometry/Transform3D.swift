@@ -55,13 +55,18 @@ public struct Transform3D: Hashable, Sendable {
 
   /// `CATransform3DMakeRotation(angle, x, y, z)`: a rotation by `angle` radians about the axis
   /// `(x, y, z)` (normalized here). About z (the default), positive angles turn +x toward +y,
-  /// clockwise on screen. A zero-length axis gives the identity, as Core Animation documents.
+  /// clockwise on screen. A zero-length axis gives the identity, as Core Animation documents;
+  /// so does an axis with an infinite or NaN component (the scene reader refuses those).
   public static func rotation(
     _ angle: Double, x: Double = 0, y: Double = 0, z: Double = 1
   ) -> Transform3D {
-    let length = (x * x + y * y + z * z).squareRoot()
-    guard length > 0, length.isFinite else { return identity }
-    let (ux, uy, uz) = (x / length, y / length, z / length)
+    // Scaled by the largest component before the length is taken, so an axis of 1e308 (whose
+    // squares overflow) or 5e-324 (whose squares underflow to 0) is the direction it names.
+    let largest = Swift.max(abs(x), abs(y), abs(z))
+    guard largest > 0, largest.isFinite else { return identity }
+    let (sx, sy, sz) = (x / largest, y / largest, z / largest)
+    let length = (sx * sx + sy * sy + sz * sz).squareRoot()
+    let (ux, uy, uz) = (sx / length, sy / length, sz / length)
     let (s, c) = (sin(angle), cos(angle))
     let t = 1 - c
     var r = identity

@@ -44,7 +44,8 @@ extension GIF {
   /// Walks the blocks of `b` without decoding them and refuses a screen, a frame or a frame
   /// count over the size limits before giflib allocates anything: `DGifSlurp` allocates each
   /// frame's pixels as its descriptor says (a 65535 x 65535 frame is 4 GiB), and the frames are
-  /// then composited on whole screens. Structure errors are left to giflib to report.
+  /// then composited on whole screens. A frame's LZW minimum code size outside 2...8 is refused
+  /// here too, by name. Other structure errors are left to giflib to report.
   static func checkSizes(_ b: [UInt8]) throws(DecodingError) {
     guard b.count >= 13 else { return }
     let width = Int(b[6]) | Int(b[7]) << 8, height = Int(b[8]) | Int(b[9]) << 8
@@ -81,7 +82,14 @@ extension GIF {
         let flags = b[i + 9]
         i += 10
         if flags & 0x80 != 0 { i += 3 << (Int(flags & 7) + 1) }
-        i += 1  // the LZW minimum code size
+        // The LZW minimum code size: 2...8 (GIF89a, appendix F; Go's decoder takes the same).
+        // giflib only says "Failed to read from given file" of a larger one.
+        guard i < b.count else { return }
+        guard (2...8).contains(b[i]) else {
+          throw DecodingError(
+            reason: "frame \(frames - 1) has an LZW minimum code size of \(b[i]), outside 2...8")
+        }
+        i += 1
         skipSubBlocks()
       case 0x21:
         i += 2

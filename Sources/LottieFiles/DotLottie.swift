@@ -39,6 +39,8 @@ enum DotLottie {
     var size: Int
     var crc: UInt32
     var localHeader: Int
+    /// The general-purpose bit flags (bit 0: encrypted).
+    var flags: UInt16 = 0
   }
 
   /// The archive's first animation (the manifest's first, else the first `animations/*.json`)
@@ -127,7 +129,7 @@ enum DotLottie {
         Entry(
           name: name.hasPrefix("/") ? String(name.dropFirst()) : name, method: Int(u16(b, p + 10)),
           compressedSize: Int(u32(b, p + 20)), size: Int(u32(b, p + 24)), crc: u32(b, p + 16),
-          localHeader: Int(u32(b, p + 42))))
+          localHeader: Int(u32(b, p + 42)), flags: u16(b, p + 8)))
       p += 46 + nameLength + extra + comment
     }
     return entries
@@ -148,6 +150,12 @@ enum DotLottie {
     budget -= e.size
     let h = e.localHeader
     guard h >= 0, h + 30 <= b.count, u32(b, h) == 0x0403_4B50 else { throw damaged }
+    // An encrypted entry (bit 0 of the flags, in either header) read as plain is noise that
+    // fails as a damaged entry, or worse: said for what it is.
+    guard (e.flags | u16(b, h + 6)) & 1 == 0 else {
+      throw ArchiveError(
+        message: "zip entry \"\(e.name)\" is encrypted (Flipbook reads no encrypted archives)")
+    }
     let start = h + 30 + Int(u16(b, h + 26)) + Int(u16(b, h + 28))
     guard start <= b.count, e.compressedSize <= b.count - start else { throw damaged }
     let data = Array(b[start..<(start + e.compressedSize)])

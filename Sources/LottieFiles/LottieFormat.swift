@@ -257,8 +257,11 @@ extension LottieReader {
       w * h <= Double(Canvas.maximumPixelCount)
     else {
       guard sizeIsRead else { return nil }
+      // Named where the cause is: `h` when only the height is out of range.
+      let wIsValid = w >= 1 && w <= Double(Canvas.maximumSide)
+      let hIsValid = h >= 1 && h <= Double(Canvas.maximumSide)
       report(
-        "w",
+        wIsValid && !hIsValid ? "h" : "w",
         "a size of \(MessageText.number(w)) x \(MessageText.number(h)) points is not drawable (1 to \(Canvas.maximumSide) a side, at most 64 megapixels)"
       )
       return nil
@@ -305,6 +308,9 @@ extension LottieReader {
     if let chars = f["chars"] { readGlyphs(chars) }
     if let layers = f["layers"], !layerCountIsWithinLimit(layers, at: "layers") { return nil }
     let scene = Scene(size: Size(width: w, height: h), duration: duration, fps: fr)
+    scene.durationSource =
+      "the Lottie out point, op \(MessageText.number(op))"
+      + (ip == 0 ? "" : " from ip \(MessageText.number(ip))") + " at fr \(MessageText.number(fr))"
     // The composition: its local time is the Lottie frame number over `fr`.
     let composition = Layer()
     composition.anchorPoint = .zero

@@ -44,6 +44,19 @@ extension LottieReader {
         continue
       }
       let index = f["ind"].flatMap { number($0, at: f.place("ind")) }
+      // The schema's `nm` is a string: another kind is a misread name, refused.
+      if let nm = f["nm"], nm != .null, f.string("nm") == nil {
+        report(f.place("nm"), "expected a string (the layer's name), found \(nm.kindDescription)")
+      }
+      // `sr` (stretch): a number; one that stretches to nothing or backwards is warned.
+      if let sr = f["sr"], let stretch = number(sr, at: f.place("sr")),
+        !(stretch > 0 && Float(1 / stretch).isFinite)
+      {
+        warn(
+          label,
+          "layer stretch (\(f.place("sr")) is \(MessageText.number(stretch))): drawn unstretched",
+          key: "layer stretch out of range")
+      }
       let parent = f["parent"].flatMap { number($0, at: f.place("parent")) }
       entries.append(
         LayerEntry(
@@ -52,6 +65,21 @@ extension LottieReader {
     }
     let byIndex = Dictionary(
       entries.compactMap { e in e?.index.map { ($0, e!) } }, uniquingKeysWith: { a, _ in a })
+    // Two layers with one `ind`: parents and `tp` mattes find the first (lottie-web's search
+    // takes the first too), said once with both places.
+    var firstWithIndex: [Double: String] = [:]
+    for case let entry? in entries {
+      guard let id = entry.index else { continue }
+      if let first = firstWithIndex[id] {
+        warn(
+          entry.label,
+          "layers sharing an ind (\(entry.fields.place("ind")) is \(MessageText.number(id)), as "
+            + "\(first).ind is): parents and track mattes use the first",
+          key: "duplicate ind")
+      } else {
+        firstWithIndex[id] = entry.place
+      }
+    }
     // Built in document order (so messages come in that order), added bottom first; matte
     // sources (`td`) are drawn only as the next layer's matte.
     var built: [Layer] = []
@@ -76,8 +104,20 @@ extension LottieReader {
       }
       // The matte: the layer `tp` names, else the one just above (Lottie lists it first).
       var source: LayerEntry? = nil
-      if let tp = entry.fields["tp"].flatMap({ number($0, at: entry.fields.place("tp")) }) {
-        source = byIndex[tp]
+      if let tpValue = entry.fields["tp"] {
+        // `tp` names the matte layer by its `ind`: a problem with it is reported at `tp`.
+        let place = entry.fields.place("tp")
+        guard let tp = number(tpValue, at: place) else { continue }
+        guard let named = byIndex[tp] else {
+          report(place, "no layer has ind \(MessageText.number(tp)) (the track matte's layer)")
+          continue
+        }
+        guard named.place != entry.place else {
+          report(
+            place, "the track matte's layer is this layer itself (ind \(MessageText.number(tp)))")
+          continue
+        }
+        source = named
       } else if i > 0 {
         source = entries[i - 1]
       }
@@ -96,7 +136,8 @@ extension LottieReader {
         holder.mask = buildWithParents(source, byIndex: byIndex, sharing: []).added
         holder.maskMode = mode
       } else {
-        warn(entry.label, "track matte type \(matteType) (tt): drawn without its matte")
+        let shown = given(entry.fields, "tt", fallback: matteType)
+        warn(entry.label, "track matte type \(shown) (tt): drawn without its matte")
       }
       built.append(holder)
     }
@@ -126,19 +167,32 @@ extension LottieReader {
     var parents: [LayerEntry] = []
     var parentID = entry.parent
     var seen: Set<Double> = entry.index.map { [$0] } ?? []
+    var chain: [Double] = entry.index.map { [$0] } ?? []
     while let id = parentID {
       guard let parent = byIndex[id] else {
         warn(entry.label, "parent ind \(MessageText.number(id)) (no such layer): drawn unparented")
         break
       }
       guard seen.insert(id).inserted else {
-        report(
-          entry.fields.place("parent"),
-          "the parent chain loops back to ind \(MessageText.number(id))")
+        // Once per loop, at the first layer whose chain runs into it.
+        let loop = chain[chain.lastIndex(of: id)!...].sorted()
+        if reportedParentLoops.insert(Array(loop)).inserted {
+          report(
+            entry.fields.place("parent"),
+            "the parent chain loops back to ind \(MessageText.number(id))")
+        }
         return (nil, [])
       }
+      chain.append(id)
       guard seen.count <= 256 else {
-        report(entry.fields.place("parent"), "the parent chain is longer than 256, the limit")
+        // Once: every layer further down the same chain would say it again.
+        if !reportedLongParentChain {
+          reportedLongParentChain = true
+          report(
+            entry.fields.place("parent"),
+            "the parent chain is longer than 256, the limit (layers whose chains run through "
+              + "it are not said again)")
+        }
         return (nil, [])
       }
       parents.append(parent)
@@ -228,7 +282,9 @@ extension LottieReader {
     case 5: readText(f, entry: entry, into: t.content)
     case 6: break  // audio: nothing to draw
     case 13: warn(entry.label, "cameras (ty 13): ignored")
-    default: warn(entry.label, "layer type \(type): not drawn")
+    default:
+      // The type as the file gives it (a code out of range reads as -1).
+      warn(entry.label, "layer type \(given(f, "ty", fallback: type)): not drawn")
     }
     if let masks = f["masksProperties"] {
       // What a mask that starts from everything covers: the solid, the precomposition, else
@@ -255,7 +311,7 @@ extension LottieReader {
     if let filter = Self.blendModes[blendMode] {
       t.outer.compositingFilter = filter
     } else {
-      let name = Self.blendModeNames[blendMode] ?? "\(blendMode)"
+      let name = Self.blendModeNames[blendMode] ?? given(f, "bm", fallback: blendMode)
       warn(entry.label, "blend mode \(name) (bm): drawn normal")
     }
     return t.outer
@@ -437,27 +493,39 @@ extension LottieReader {
       }
     }
     guard let bytes else { return nil }
+    // Said with the decoder's reason (an image over the decoded-size limit says so), once.
+    func undecodable(_ reason: Any) {
+      warn(
+        layer, "images that cannot be decoded (\(a.place): \(reason)): not drawn",
+        key: "images that cannot be decoded")
+    }
     if JPEG.isJPEG(bytes) {
-      guard let bitmap = try? JPEG.decode(bytes) else {
-        warn(layer, "images that cannot be decoded: not drawn")
+      do {
+        return Image(try JPEG.decode(bytes), name: a.string("id"))
+      } catch {
+        undecodable(error)
         return nil
       }
-      return Image(bitmap, name: a.string("id"))
     }
     // WebP (RIFF....WEBP): its first frame.
     if bytes.count >= 12, bytes.starts(with: Array("RIFF".utf8)),
       Array(bytes[8..<12]) == Array("WEBP".utf8)
     {
-      guard let frame = try? WebP.decode(bytes).frames.first else {
-        warn(layer, "images that cannot be decoded: not drawn")
+      do {
+        guard let frame = try WebP.decode(bytes).frames.first else {
+          undecodable("the WebP has no frames")
+          return nil
+        }
+        return Image(frame, name: a.string("id"))
+      } catch {
+        undecodable(error)
         return nil
       }
-      return Image(frame, name: a.string("id"))
     }
     do {
       return Image(try Bitmap(pngData: bytes), name: a.string("id"))
     } catch {
-      warn(layer, "images that cannot be decoded: not drawn")
+      undecodable(error)
       return nil
     }
   }

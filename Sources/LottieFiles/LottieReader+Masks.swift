@@ -42,7 +42,20 @@ extension LottieReader {
     for (i, item) in list.enumerated() {
       let p = "\(place)[\(i)]"
       guard let f = object(item, at: p, what: "a mask (an object)") else { continue }
-      let mode = f.string("mode") ?? "a"
+      var mode = f.string("mode") ?? "a"
+      // A mode that is no letter (a number, null): lottie-web draws it as add, said so.
+      if let given = f["mode"], f.string("mode") == nil {
+        let shown: String
+        switch given {
+        case .number(let x): shown = MessageText.number(x)
+        case .null: shown = "null"
+        default: shown = given.kindDescription
+        }
+        warn(
+          label, "mask mode \(shown) (\(f.place("mode"))): drawn as add",
+          key: "mask mode not a letter")
+        mode = "a"
+      }
       if mode == "n" { continue }
       guard let pt = f["pt"] else {
         report(f.place("pt"), "missing required key (the mask's path)")
@@ -116,8 +129,9 @@ extension LottieReader {
       let type = code(f, "ty", default: -1)
       let counts = [25: 5, 29: 3, 21: 7, 20: 3, 23: 4]
       guard let needed = counts[type] else {
-        let name = f.string("nm").map { "\"\($0)\"" } ?? "type \(type)"
-        warn(label, "effect \(name) (ty \(type)): not drawn", key: "effect \(type)")
+        let shown = given(f, "ty", fallback: type)
+        let name = f.string("nm").map { "\"\($0)\"" } ?? "type \(shown)"
+        warn(label, "effect \(name) (ty \(shown)): not drawn", key: "effect \(type)")
         continue
       }
       guard case .array(let values)? = f["ef"] else {

@@ -163,6 +163,16 @@ extension LottieReader {
           + "\(MessageText.number(asked))): \(Repeater.maximumCopies) are drawn",
         key: "repeater copies over the limit")
     }
+    // Fewer than no copies draws nothing, as lottie-web draws it; said so.
+    let least =
+      ([c.initial] + c.keyframes.flatMap { [$0.start] + ($0.end.map { [$0] } ?? []) })
+      .map { component($0, 0) }.min() ?? 0
+    if least < 0 {
+      warn(
+        label,
+        "negative repeater copies (\(f.place("c")) reaches \(MessageText.number(least))): "
+          + "drawn as 0 (nothing)", key: "negative repeater copies")
+    }
     var tr = Fields(entries: [], place: f.place("tr"))
     if let trj = f["tr"] {
       guard let t = object(trj, at: f.place("tr"), what: "a transform (an object)") else {

@@ -197,6 +197,16 @@ extension LottieReader {
             + "\(MessageText.number(most))): \(LottieFormat.maximumPolystarPoints) are drawn",
           key: "polystar points over the limit")
       }
+      // Under one point (0, -5, 0.5: lottie-web rounds down) draws nothing, said so.
+      let least =
+        ([points.initial] + points.keyframes.flatMap { [$0.start] + ($0.end.map { [$0] } ?? []) })
+        .map { component($0, 0) }.min() ?? 0
+      if least < 1 {
+        warn(
+          label,
+          "polystar points under 1 (\(f.place("pt")) reaches \(MessageText.number(least))): "
+            + "nothing is drawn while under 1", key: "polystar points under 1")
+      }
       let star = type != 2
       return source(v) { frame in
         let pv = v[0].value(at: frame)

@@ -177,7 +177,7 @@ extension LottieReader {
     guard dashes <= Double(StrokeStyle.maximumDashCount) else {
       report(
         place,
-        "the stroke would draw about \(MessageText.number(dashes.rounded())) dashes (the path's "
+        "the stroke would draw \(MessageText.estimate(dashes)) dashes (the path's "
           + "length over the pattern's), over the limit of \(StrokeStyle.maximumDashCount)")
       return
     }

@@ -49,6 +49,10 @@ final class LottieReader {
   /// Dashes the static strokes read so far draw a frame, each repeater copy counted (against
   /// `StrokeStyle.maximumDashCountPerFrame`).
   var dashesDrawn = 0.0
+  /// Parent loops reported (the `ind`s in each, sorted) and whether a chain over the length
+  /// limit was: each is said once, not again for every layer whose chain runs into it.
+  var reportedParentLoops: Set<[Double]> = []
+  var reportedLongParentChain = false
   /// Glyph outlines (`chars`) by character, family and style.
   var glyphs: [String: Glyph] = [:]
   /// Each font name's family and style (`fonts.list`), for finding its glyphs.
@@ -220,5 +224,12 @@ extension LottieReader {
     guard f[key] != nil else { return fallback }
     let x = number(f, key, default: Double(fallback))
     return abs(x) <= 1_000_000 ? Int(x.rounded(.down)) : -1
+  }
+
+  /// The code at `key` as the file writes it, for messages (`1e+308`, `2.5`: not the -1 or the
+  /// whole number `code` makes of it); `fallback` when it is no number.
+  func given(_ f: Fields, _ key: String, fallback: Int) -> String {
+    if case .number(let x)? = f[key] { return MessageText.number(x) }
+    return "\(fallback)"
   }
 }

@@ -43,9 +43,10 @@ public enum RenderingError: Error, Hashable, Sendable, CustomStringConvertible {
         + "\(LayerRenderer.maximumShadowsAroundPlanes) shadowed layers, past the limit (each "
         + "shadow draws the plane again, so the work doubles with each one)"
     case .tooManyDashes(let name, let count):
-      let about = count < 1e15 ? String(Int(count.rounded())) : String(describing: count)
+      // An estimate past 10^15 (infinite, for an overflowing path length) as a bound.
+      let about = count < 1e15 ? "about \(Int(count.rounded()))" : "more than 10^15"
       return
-        "layer \(name.map { "'\($0)'" } ?? "(unnamed)") would stroke about \(about) dashes "
+        "layer \(name.map { "'\($0)'" } ?? "(unnamed)") would stroke \(about) dashes "
         + "(its path's length over its dash pattern's), over the limit of "
         + "\(StrokeStyle.maximumDashCount)"
     case .tooManyDashesInFrame(let name):

@@ -2,15 +2,22 @@
 /// package (the Lottie reader): places and quoted values cut to a readable length, control
 /// characters escaped, numbers written shortest.
 package enum MessageText {
-  /// `place` as a problem's place: control characters escaped, cut to 200 characters.
+  /// `place` as a problem's place: control characters escaped, cut in the middle to 200
+  /// characters (its start and its end, the key at fault, kept).
   package static func place(_ place: String) -> String {
     let place = SceneReader.hasControlCharacters(place) ? SceneReader.escaped(place) : place
-    return SceneReader.shortened(place, to: 200)
+    return SceneReader.shortenedPlace(place)
   }
 
   /// `message` with control characters escaped and long quoted values cut to 40 characters.
   package static func message(_ message: String) -> String {
     SceneReader.shortenedQuotes(message)
+  }
+
+  /// An estimated count as messages give it: `about 123456`, or `more than 10^15` for one past
+  /// that (an overflowing estimate is infinite: "about inf" said nothing).
+  package static func estimate(_ x: Double) -> String {
+    x < 1e15 ? "about \(format(x.rounded()))" : "more than 10^15"
   }
 
   /// `x` as the scene reader writes numbers in messages (`2`, `0.5`, `1e+20`).

@@ -109,6 +109,12 @@ extension SceneReader {
         attachment = AttachmentBehavior(item: layer, offsetFromCenter: offset, attachedToAnchor: a)
       case (nil, let other?):
         guard let otherLayer = checkItem(other, at: b.place("toItem")) else { return nil }
+        // UIKit's attachment of an item to itself pulls it toward itself: nothing, or a spring
+        // that fights its own offset. Refused rather than drawn as a still item.
+        guard otherLayer !== layer else {
+          report(b.place("toItem"), "an item cannot be attached to itself (item names it too)")
+          return nil
+        }
         let toOffset = b["toOffset"].flatMap { point($0, at: b.place("toOffset")) } ?? .zero
         attachment = AttachmentBehavior(
           item: layer, offsetFromCenter: offset, attachedTo: otherLayer, offsetFromCenter: toOffset)
@@ -215,7 +221,16 @@ extension SceneReader {
       if let v = b["beginTime"], let x = nonNegative(v, at: b.place("beginTime")) {
         push.beginTime = x
       }
-      if let v = b["endTime"], let x = nonNegative(v, at: b.place("endTime")) { push.endTime = x }
+      if let v = b["endTime"], let x = nonNegative(v, at: b.place("endTime")) {
+        if x < push.beginTime {
+          report(
+            b.place("endTime"),
+            "the push ends (\(format(x)) s) before it begins (beginTime \(format(push.beginTime)) s)"
+          )
+        } else {
+          push.endTime = x
+        }
+      }
       if let v = b["targetOffset"], let o = point(v, at: b.place("targetOffset")) {
         push.targetOffsetFromCenter = o
       }

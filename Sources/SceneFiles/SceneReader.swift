@@ -45,7 +45,7 @@ final class SceneReader {
     let place = SceneReader.hasControlCharacters(place) ? SceneReader.escaped(place) : place
     problems.append(
       SceneFormat.Problem(
-        place: SceneReader.shortened(place, to: 200), message: SceneReader.shortenedQuotes(message))
+        place: SceneReader.shortenedPlace(place), message: SceneReader.shortenedQuotes(message))
     )
   }
 
@@ -53,6 +53,30 @@ final class SceneReader {
   static func shortened(_ text: String, to limit: Int) -> String {
     guard text.utf8.count > limit else { return text }
     return String(text.prefix(limit)) + "…"
+  }
+
+  /// A JSON path cut in its middle when longer than 200 characters, between its keys: about its
+  /// first 60 and last 140 characters kept around `…N more…` (the keys left out), so the
+  /// place's end (the key at fault) and its depth are never lost.
+  static func shortenedPlace(_ place: String) -> String {
+    guard place.utf8.count > 200 else { return place }
+    let parts = place.split(separator: ".", omittingEmptySubsequences: false)
+    var head = 0, headLength = 0
+    while head < parts.count, headLength + parts[head].utf8.count + 1 <= 60 {
+      headLength += parts[head].utf8.count + 1
+      head += 1
+    }
+    var tail = parts.count, tailLength = 0
+    while tail > head, tailLength + parts[tail - 1].utf8.count + 1 <= 140 {
+      tailLength += parts[tail - 1].utf8.count + 1
+      tail -= 1
+    }
+    // A key too long to keep whole (or no keys to cut between): the characters themselves.
+    guard head > 0, tail < parts.count, head < tail else {
+      return String(place.prefix(60)) + "…" + String(place.suffix(139))
+    }
+    return parts[..<head].joined(separator: ".") + ".…\(tail - head) more…."
+      + parts[tail...].joined(separator: ".")
   }
 
   /// `message` with every quoted value from the file (keys, names, strings between `"`) longer
@@ -111,7 +135,7 @@ final class SceneReader {
     guard dashes <= Double(StrokeStyle.maximumDashCount) else {
       report(
         place,
-        "the stroke would draw about \(MessageText.number(dashes.rounded())) dashes (the "
+        "the stroke would draw \(MessageText.estimate(dashes)) dashes (the "
           + "path's length over the pattern's), over the limit of "
           + "\(StrokeStyle.maximumDashCount)")
       return
@@ -324,6 +348,15 @@ final class SceneReader {
     if let v = f["animations"] { readAnimations(v, at: f.place("animations"), into: layer) }
     let outerReplication = replication
     defer { replication = outerReplication }
+    // More instances than the renderer draws would be cut silently: refused, naming them.
+    if layer is ReplicatorLayer, case .number(let n)? = f["instanceCount"],
+      n > Double(ReplicatorLayer.maximumInstanceCount)
+    {
+      report(
+        f.place("instanceCount"),
+        "\(format(n)) instances are over the limit of \(ReplicatorLayer.maximumInstanceCount)")
+      return nil
+    }
     if let replicator = layer as? ReplicatorLayer, replicator.instanceCount > 1 {
       let limit = ReplicatorLayer.maximumInstanceCount
       let count = Swift.min(replicator.instanceCount, limit)

@@ -63,6 +63,9 @@ public final class Scene {
   public var backgroundColor: Color?
   /// How many times an animated GIF plays: 0 forever (the default), N times in all otherwise.
   public var loopCount: Int
+  /// Where `duration` comes from, for messages about the end of the timeline (a Lottie file's
+  /// `"the Lottie out point, op 60 at fr 30"`); `nil` for the scene's own `duration`.
+  public var durationSource: String? = nil
   /// The files read to make this scene besides its own document (the images a scene file
   /// names), as the reader resolved them; empty for scenes built in code. `flipbook batch`
   /// hashes them, so that a changed image renders its animations again.
@@ -350,6 +353,7 @@ extension Scene {
     fps = other.fps
     backgroundColor = other.backgroundColor
     loopCount = other.loopCount
+    durationSource = other.durationSource
     for layer in other.rootLayer.sublayers {
       layer.removeFromSuperlayer()
       rootLayer.addSublayer(layer)

@@ -124,6 +124,53 @@ func entries(of folder: String) -> [String] {
     #expect(!entries(of: folder).contains { $0.hasSuffix(".tmp") })
   }
 
+  /// Issue 18: a folder of files appears whole on commit (renamed into place, or its files
+  /// moved into an existing folder, others left alone), and nothing of it is left on abort.
+  @Test func aFolderAppearsOnlyOnCommit() throws {
+    let path = folder + "/frames"
+    let made = try AtomicFile.Folder(path: path)
+    try made.write([1], name: "a.png")
+    try made.write([2], name: "b.png")
+    #expect(access(path, F_OK) != 0)
+    try made.commit()
+    #expect(AtomicFile.names(in: path) == ["a.png", "b.png"])
+    try AtomicFile.write([7], to: path + "/notes.txt")
+    let again = try AtomicFile.Folder(path: path + "/")
+    try again.write([3], name: "a.png")
+    try again.commit()
+    #expect(AtomicFile.names(in: path) == ["a.png", "b.png", "notes.txt"])
+    #expect(try AtomicFile.read(path + "/a.png") == [3])
+    let aborted = try AtomicFile.Folder(path: path)
+    try aborted.write([9], name: "b.png")
+    try aborted.write([9], name: "c.png")
+    aborted.abort()
+    #expect(AtomicFile.names(in: path) == ["a.png", "b.png", "notes.txt"])
+    #expect(try AtomicFile.read(path + "/b.png") == [2])
+    #expect(!entries(of: folder).contains { $0.hasSuffix(".tmp") })
+    // Not over a file.
+    #expect(throws: FileError(path: path + "/notes.txt", reason: "exists and is not a folder")) {
+      try AtomicFile.Folder(path: path + "/notes.txt")
+    }
+  }
+
+  @Test func aWriteRemovesStaleTemporaryFoldersOfDeadProcesses() throws {
+    let pidMax =
+      Int(
+        (try? AtomicFile.read("/proc/sys/kernel/pid_max")).map {
+          String(decoding: $0, as: UTF8.self).trimmingCharacters()
+        } ?? "") ?? 4_194_304
+    let dead = ".frames.\(pidMax + 1).tmp", alive = ".frames.\(getppid()).tmp"
+    for name in [dead, alive] {
+      mkdir(folder + "/" + name, 0o755)
+      close(creat(folder + "/" + name + "/frame-00000.png", 0o644))
+      close(creat(folder + "/" + name + "/.hidden", 0o644))
+    }
+    try AtomicFile.write([2], to: folder + "/out.gif")
+    let names = entries(of: folder)
+    #expect(!names.contains(dead))
+    #expect(names.contains(alive) && names.contains("out.gif"))
+  }
+
   @Test func aByteBufferCollectsInMemory() throws {
     let buffer = ByteBuffer()
     let output: any ByteOutput = buffer

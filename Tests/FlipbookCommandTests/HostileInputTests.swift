@@ -50,8 +50,9 @@ import Testing
     #expect(result.status == 1)
     #expect(
       result.errors
-        == "\(Self.scenes)/spinner.json: size 40 x 40 points at --scale 1e-09 makes a frame of 0 x 0 "
-        + "pixels, outside the limits (1 to 16384 pixels a side, at most 64 megapixels)\n")
+        == "\(Self.scenes)/spinner.json: --scale 1e-09 makes a frame of 0 x 0 pixels from the "
+        + "scene's 40 x 40 points, outside the limits (1 to 16384 pixels a side, at most 64 "
+        + "megapixels)\n")
   }
 
   @Test func aMissingSceneIsNamedOnce() {

@@ -65,6 +65,30 @@ import Testing
     #expect(AffineTransform.scale(x: 0, y: 1).inverted == nil)
     #expect(!AffineTransform.scale(x: 0, y: 1).isInvertible)
   }
+
+  /// Issue 18: an axis whose squares overflow (1e308) or underflow (5e-324) is the direction it
+  /// names, not the identity; only a zero axis is the identity, as Core Animation documents.
+  @Test func extremeRotationAxesKeepTheirDirection() {
+    let angle = 0.7
+    let cases: [((Double, Double, Double), (Double, Double, Double))] = [
+      ((1e308, 0, 0), (1, 0, 0)), ((0, .leastNonzeroMagnitude, 0), (0, 1, 0)),
+      ((1e308, 1e308, 0), (1, 1, 0)),
+      ((-.leastNonzeroMagnitude, 0, .leastNonzeroMagnitude), (-1, 0, 1)),
+      ((1e-200, 1e-200, 1e-200), (1, 1, 1)),
+    ]
+    for (extreme, plain) in cases {
+      let a = Transform3D.rotation(angle, x: extreme.0, y: extreme.1, z: extreme.2)
+      let b = Transform3D.rotation(angle, x: plain.0, y: plain.1, z: plain.2)
+      let entries = [
+        a.m11 - b.m11, a.m12 - b.m12, a.m13 - b.m13, a.m21 - b.m21, a.m22 - b.m22, a.m23 - b.m23,
+        a.m31 - b.m31, a.m32 - b.m32, a.m33 - b.m33,
+      ]
+      #expect(entries.allSatisfy { abs($0) < 1e-15 }, "axis \(extreme)")
+      #expect(a != Transform3D.identity, "axis \(extreme)")
+    }
+    #expect(Transform3D.rotation(angle, x: 0, y: 0, z: 0) == .identity)
+    #expect(Transform3D.rotation(angle, x: .infinity, y: 0, z: 0) == .identity)
+  }
 }
 
 @Suite struct ColorTests {

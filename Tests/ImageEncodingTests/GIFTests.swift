@@ -236,4 +236,27 @@ import Testing
       #expect(error.reason.contains("frame 0 has 4294836225 pixels"), "\(error.reason)")
     }
   }
+
+  /// Issue 18: a frame whose LZW minimum code size is outside 2...8 (12 here) got giflib's
+  /// "Failed to read from given file"; it is refused naming the code size.
+  @Test func anLZWCodeSizeOutsideTwoToEightIsNamed() throws {
+    for size: UInt8 in [12, 9, 1, 0] {
+      // A 1 x 1 screen with a two-colour table, one 1 x 1 frame.
+      let bytes: [UInt8] =
+        Array("GIF89a".utf8) + [1, 0, 1, 0, 0x80, 0, 0] + [0, 0, 0, 255, 255, 255]
+        + [0x2C, 0, 0, 0, 0, 1, 0, 1, 0, 0] + [size, 2, 0x4C, 0x01, 0] + [0x3B]
+      do {
+        _ = try GIF.decode(bytes)
+        Issue.record("code size \(size) was read")
+      } catch {
+        #expect(
+          error.reason == "frame 0 has an LZW minimum code size of \(size), outside 2...8")
+      }
+    }
+    // The same frame at code size 2 reads.
+    let valid: [UInt8] =
+      Array("GIF89a".utf8) + [1, 0, 1, 0, 0x80, 0, 0] + [0, 0, 0, 255, 255, 255]
+      + [0x2C, 0, 0, 0, 0, 1, 0, 1, 0, 0] + [2, 2, 0x4C, 0x01, 0] + [0x3B]
+    #expect(try GIF.decode(valid).frames.count == 1)
+  }
 }

@@ -105,6 +105,18 @@ import Testing
   /// one pattern) the renderer refuses it by the layer's name, before drawing a dash, and so
   /// past `StrokeStyle.maximumDashCountPerFrame` for all of a frame's strokes; an animation that
   /// lengthens the path reaches these checks at the frame where it passes.
+  /// Issue 18: an estimate past 10^15 (infinite for an overflowing length) said "about inf".
+  @Test func aDashEstimatePastTenToTheFifteenIsABound() {
+    #expect(
+      RenderingError.tooManyDashes(layer: "dashed", count: .infinity).description
+        == "layer 'dashed' would stroke more than 10^15 dashes (its path's length over its dash "
+        + "pattern's), over the limit of 100000")
+    #expect(
+      RenderingError.tooManyDashes(layer: nil, count: 500_000.4).description
+        == "layer (unnamed) would stroke about 500000 dashes (its path's length over its dash "
+        + "pattern's), over the limit of 100000")
+  }
+
   @Test func aStrokeOfTooManyDashesIsRefusedByName() throws {
     func dashed(length: Double) -> ShapeLayer {
       let shape = ShapeLayer()

@@ -16,6 +16,25 @@ import Testing
     #expect(scene.layers.isEmpty)
   }
 
+  /// Issue 18: a number too small to hold reads as 0, as JSON parsers read it; one too large
+  /// is refused (docs/scene-format.md, "Numbers").
+  @Test func underflowingNumbersReadAsZeroAndOverflowingOnesAreRefused() throws {
+    for literal in ["1e-400", "1e-99999999999999999999", "-1e-99999999999999999999"] {
+      let scene = try decode(
+        #"{"flipbook": 1, "size": [10, 10], "layers": [{"opacity": "# + literal + "}]}")
+      #expect(scene.layers[0].opacity == 0, "\(literal)")
+    }
+    for literal in ["1e999", "1e99999999999999999999"] {
+      let text = #"{"flipbook": 1, "size": [10, 10], "layers": [{"opacity": "# + literal + "}]}"
+      do {
+        _ = try decode(text)
+        Issue.record("\(literal) was read")
+      } catch {
+        #expect("\(error)" == "test.json: layers[0].opacity: number is out of range")
+      }
+    }
+  }
+
   @Test func layerDefaultsAreCoreAnimations() throws {
     let scene = try decode(#"{"flipbook": 1, "size": [10, 10], "layers": [{}]}"#)
     let l = scene.layers[0]

@@ -100,18 +100,52 @@ final class ChildProcess {
     }
   }
 
-  /// Closes the program's standard input and waits for it; `nil` when it exited with status 0,
-  /// else its error output (or how it ended).
+  /// Closes the program's standard input and waits for it; `nil` when it exited with status 0
+  /// and said no error, else its error output (or how it ended). ffmpeg exits with 0 when it
+  /// cannot write a WebM's last bytes (a full disk: "Error writing trailer of x.webm: No space
+  /// left on device"), so a line starting with "Error" is a failure whatever the status (it
+  /// runs with `-loglevel error`: it says nothing else).
   func finishWithMessage() -> String? {
     if input >= 0 { close(input); input = -1 }
     let status = wait()
-    guard status != 0 else { return nil }
-    var text = [UInt8](repeating: 0, count: 4096)
-    let n = text.withUnsafeMutableBytes { read(errors, $0.baseAddress, $0.count) }
-    let message =
-      String(decoding: text.prefix(max(0, n)), as: UTF8.self)
-      .split(separator: "\n").last.map(String.init) ?? ""
+    // All it said (up to 64 KiB): the cause is often not on the last line (ffmpeg out of disk
+    // space ends with "Error initializing output stream 0:0 --", the cause a line before).
+    var said: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 4096)
+    while said.count < 65536 {
+      let n = chunk.withUnsafeMutableBytes { read(errors, $0.baseAddress, $0.count) }
+      if n < 0 && errno == EINTR { continue }
+      guard n > 0 else { break }
+      said += chunk[0..<n]
+    }
+    let text = String(decoding: said, as: UTF8.self)
+    guard
+      status != 0
+        || text.split(separator: "\n").contains(where: { $0.hasPrefix("Error") })
+    else { return nil }
+    let message = Self.summary(of: text)
     return message.isEmpty ? "exit status \(status)" : message
+  }
+
+  /// A program's error output as one line: its distinct lines joined with "; ", without
+  /// ffmpeg's closing lines that say no cause ("Conversion failed!", a trailing " --"), the last
+  /// 300 characters kept.
+  static func summary(of text: String) -> String {
+    var lines: [String] = []
+    for line in text.split(whereSeparator: { $0 == "\n" || $0 == "\r" }) {
+      func trimmed<S: StringProtocol>(_ s: S) -> String {
+        String(
+          s.drop(while: { $0 == " " || $0 == "\t" }).reversed().drop(while: {
+            $0 == " " || $0 == "\t"
+          }).reversed())
+      }
+      var line = trimmed(line)
+      while line.hasSuffix("--") { line = trimmed(line.dropLast(2)) }
+      guard !line.isEmpty, line != "Conversion failed!", !lines.contains(line) else { continue }
+      lines.append(line)
+    }
+    let joined = lines.joined(separator: "; ")
+    return joined.count > 300 ? "…" + String(joined.suffix(300)) : joined
   }
 
   /// Ends the program at once (SIGKILL) and waits for it.

@@ -63,8 +63,9 @@ public enum Export {
   public enum LimitError: Error, Hashable, Sendable, CustomStringConvertible {
     /// More frames than `Scene.maximumFrameCount`.
     case tooManyFrames(count: Int, limit: Int)
-    /// No frame lies in the range.
-    case noFrames(from: Double, to: Double)
+    /// No frame lies in the range `from ..< to`; `end` says where `to` came from (`--to 2`,
+    /// `the scene's duration`, `Lottie op 60 at fr 30`).
+    case noFrames(from: Double, to: Double, end: String)
     /// The frame rate is outside `Scene.minimumFPS ... Scene.maximumFPS` (or not finite).
     case frameRate(Double)
     /// The scene's `size` (points) at `scale` makes a frame outside the canvas limits
@@ -78,20 +79,35 @@ public enum Export {
       case .tooManyFrames(let count, let limit):
         let frames = count == Int.max ? "more than 10^18" : "\(count)"
         return "the render would make \(frames) frames, over the limit of \(limit)"
-      case .noFrames(let from, let to): return "no frame lies in \(from) ..< \(to) s"
+      case .noFrames(let from, let to, let end):
+        guard from < to else {
+          return "--from \(text(from)) is not before the end, \(text(to)) s (\(end)): no frame "
+            + "lies in \(text(from)) ..< \(text(to)) s"
+        }
+        return "no frame lies in \(text(from)) ..< \(text(to)) s (--from to the end, \(end))"
       case .frameRate(let fps):
         return "a frame rate of \(fps) fps is outside \(Scene.minimumFPS)...\(Scene.maximumFPS)"
       case .frameSize(let size, let scale, let scaleIsOptions):
         let w = (size.width * scale).rounded(), h = (size.height * scale).rounded()
-        func text(_ x: Double) -> String {
-          x == x.rounded() && x.magnitude < 1e15 ? "\(Int(x))" : "\(x)"
-        }
         let pixels = "\(text(w)) x \(text(h))"
-        return "size \(text(size.width)) x \(text(size.height)) points at "
-          + "\(scaleIsOptions ? "--scale" : "scale") \(text(scale)) makes a frame of \(pixels) pixels, "
-          + "outside the limits (1 to \(Canvas.maximumSide) pixels a side, "
+        let limits =
+          "outside the limits (1 to \(Canvas.maximumSide) pixels a side, "
           + "at most \(Canvas.maximumPixelCount / 1_000_000) megapixels)"
+        let points = "\(text(size.width)) x \(text(size.height)) points"
+        // The cause named first: `--scale` when the scene's size is drawable and the option
+        // takes it out of the limits, else the scene's `size`.
+        guard !scaleIsOptions || !(size.width > 0 && size.height > 0) else {
+          return "--scale \(text(scale)) makes a frame of \(pixels) pixels from the scene's "
+            + "\(points), \(limits)"
+        }
+        return "size: \(points) at \(scaleIsOptions ? "--scale" : "scale") \(text(scale)) "
+          + "make a frame of \(pixels) pixels, \(limits)"
       }
+    }
+
+    /// `x` shortest: `2`, `2.5`, `1e-09`.
+    private func text(_ x: Double) -> String {
+      x == x.rounded() && x.magnitude < 1e15 ? "\(Int(x))" : "\(x)"
     }
   }
 
@@ -111,17 +127,20 @@ public enum Export {
       throw LimitError.frameRate(fps)
     }
     let to = options.to ?? scene.duration
+    let end =
+      options.to != nil
+      ? "--to" : scene.durationSource ?? "the scene's duration"
     // Checked before the sequence counts its frames, so that no count can overflow.
     let estimate = ((to - options.from) * fps).rounded(.up)
     // An empty range (a start at or past the end, however far) says so, not a frame count.
-    guard estimate > 0 else { throw LimitError.noFrames(from: options.from, to: to) }
+    guard estimate > 0 else { throw LimitError.noFrames(from: options.from, to: to, end: end) }
     guard estimate.isFinite, estimate <= Double(Scene.maximumFrameCount) + 1 else {
       let count = estimate.isFinite && estimate < 1e18 ? Int(estimate) : Int.max
       throw LimitError.tooManyFrames(count: count, limit: Scene.maximumFrameCount)
     }
     let sequence = FrameSequence(from: options.from, to: to, fps: fps)
     guard sequence.count > 0 else {
-      throw LimitError.noFrames(from: sequence.from, to: sequence.to)
+      throw LimitError.noFrames(from: sequence.from, to: sequence.to, end: end)
     }
     guard sequence.count <= Scene.maximumFrameCount else {
       throw LimitError.tooManyFrames(count: sequence.count, limit: Scene.maximumFrameCount)

@@ -27,6 +27,8 @@ public final class GIFSink: FrameSink {
   private var output: (any ByteOutput)? = nil
   private var encoder: GIF.Encoder? = nil
   private var makeEncoder: (() throws -> GIF.Encoder)? = nil
+  /// What the output threw, when it refused bytes.
+  private var outputFailure: (any Error)? = nil
   private var written = 0
 
   /// A GIF sink writing to `destination`.
@@ -76,7 +78,12 @@ public final class GIFSink: FrameSink {
         width: plan.pixelWidth, height: plan.pixelHeight, palette: palette, options: gifOptions,
         pipelined: plan.jobs > 1
       ) { chunk in
-        try output.write(chunk)
+        do {
+          try output.write(chunk)
+        } catch {
+          self.outputFailure = error  // rethrown as itself: it names the output file
+          throw error
+        }
         self.written += chunk.count
       }
     }
@@ -95,17 +102,30 @@ public final class GIFSink: FrameSink {
 
   /// Takes a prepared frame, in frame order (see `FrameSink.add(_:_:)`).
   public func add(_ frame: GIFFrame, _ info: FrameInfo) throws {
-    if encoder == nil, let makeEncoder { encoder = try makeEncoder() }
-    try encoder?.add(
-      frame.bitmap, delay: delays[info.index], localPalette: frame.localPalette,
-      indices: frame.indices)
+    try passingOutputFailures {
+      if encoder == nil, let makeEncoder { encoder = try makeEncoder() }
+      try encoder?.add(
+        frame.bitmap, delay: delays[info.index], localPalette: frame.localPalette,
+        indices: frame.indices)
+    }
+  }
+
+  /// Runs `body`, throwing the output's own error (a `FileError` naming the file: "No space
+  /// left on device") where the encoder wrapped it as `GIF.EncodingError.output`.
+  private func passingOutputFailures(_ body: () throws -> Void) throws {
+    do {
+      try body()
+    } catch let error as GIF.EncodingError {
+      if case .output = error, let outputFailure { throw outputFailure }
+      throw error
+    }
   }
 
   /// Completes and commits the output (see `FrameSink.finish()`).
   public func finish() throws -> OutputSummary {
     guard let output else { preconditionFailure("GIFSink.finish() before frameWork()") }
     guard let encoder else { throw GIF.EncodingError.noFrames }
-    try encoder.finish()
+    try passingOutputFailures { try encoder.finish() }
     try output.commit()
     if let buffer = output as? ByteBuffer { bytes = buffer.bytes }
     self.output = nil

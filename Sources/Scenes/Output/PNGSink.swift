@@ -45,9 +45,10 @@ public final class PNGSink: FrameSink {
   }
 }
 
-/// One PNG per frame: into a folder (`frame-00000.png`, `frame-00001.png`, ..., each written
-/// whole or not at all; files of those names are replaced, other files are left alone) or into
-/// memory.
+/// One PNG per frame: into a folder (`frame-00000.png`, `frame-00001.png`, ...; the frames are
+/// written all or none: into a temporary folder beside it, put in place when the last is
+/// written and removed on a failure or an interrupt; files of those names are replaced, other
+/// files are left alone) or into memory.
 public final class PNGSequenceSink: FrameSink {
   /// Where the PNGs go.
   public enum Destination: Hashable, Sendable {
@@ -64,6 +65,8 @@ public final class PNGSequenceSink: FrameSink {
   /// Each frame's PNG bytes, in order, with a `.memory` destination.
   public private(set) var pngs: [[UInt8]] = []
   private var count = 0, byteCount = 0
+  /// The frames written so far, until `finish()` puts them in place.
+  private var folder: AtomicFile.Folder? = nil
 
   /// A PNG sequence sink writing to `destination`.
   public init(_ destination: Destination, compression: PNG.Compression = .default) {
@@ -73,7 +76,7 @@ public final class PNGSequenceSink: FrameSink {
 
   /// Takes the plan (see `FrameSink.begin(_:)`).
   public func begin(_ plan: FramePlan) throws {
-    if case .folder(let folder) = destination { try AtomicFile.makeFolder(folder) }
+    if case .folder(let path) = destination { folder = try AtomicFile.Folder(path: path) }
   }
 
   /// The output pass's per-frame work, on the rendering threads (see `FrameSink.frameWork()`).
@@ -85,10 +88,8 @@ public final class PNGSequenceSink: FrameSink {
   /// Takes a prepared frame, in frame order (see `FrameSink.add(_:_:)`).
   public func add(_ png: [UInt8], _ info: FrameInfo) throws {
     switch destination {
-    case .folder(let folder):
-      try AtomicFile.write(
-        png,
-        to: (folder.hasSuffix("/") ? folder : folder + "/") + PNGSequenceSink.frameName(info.index))
+    case .folder:
+      try folder?.write(png, name: PNGSequenceSink.frameName(info.index))
     case .memory:
       pngs.append(png)
     }
@@ -98,7 +99,15 @@ public final class PNGSequenceSink: FrameSink {
 
   /// Completes and commits the output (see `FrameSink.finish()`).
   public func finish() throws -> OutputSummary {
-    OutputSummary(storedFrameCount: count, byteCount: byteCount)
+    try folder?.commit()
+    folder = nil
+    return OutputSummary(storedFrameCount: count, byteCount: byteCount)
+  }
+
+  /// Removes the frames written so far (see `FrameSink.abort()`).
+  public func abort() {
+    folder?.abort()
+    folder = nil
   }
 
   /// `frame-00000.png` for frame 0 (five digits, more when needed).

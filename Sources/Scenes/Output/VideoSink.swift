@@ -178,7 +178,8 @@ public final class VideoSink: FrameSink {
     do {
       try child?.write(frame)
     } catch let failure as ChildProcess.Failure {
-      throw VideoError.ffmpeg(failure.description)
+      throw VideoError.ffmpeg(
+        failure.description.replacingAll(output?.temporaryPath ?? path, with: path))
     }
     frameCount += 1
   }
@@ -188,7 +189,10 @@ public final class VideoSink: FrameSink {
     guard let child, let output else { throw VideoError.ffmpeg("no frame was rendered") }
     let message = child.finishWithMessage()
     output.helperEnded()
-    if let message { throw VideoError.ffmpeg(message) }
+    // ffmpeg names the temporary file it was given: said as the output the user asked for.
+    if let message {
+      throw VideoError.ffmpeg(message.replacingAll(output.temporaryPath, with: path))
+    }
     var info = stat()
     let bytes = stat(output.temporaryPath, &info) == 0 ? Int(info.st_size) : 0
     try output.commit()
@@ -204,5 +208,13 @@ public final class VideoSink: FrameSink {
     output?.helperEnded()
     output?.abort()
     output = nil
+  }
+}
+
+extension String {
+  /// `self` with every occurrence of `target` (not empty) replaced by `replacement`.
+  fileprivate func replacingAll(_ target: String, with replacement: String) -> String {
+    guard !target.isEmpty else { return self }
+    return split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
   }
 }

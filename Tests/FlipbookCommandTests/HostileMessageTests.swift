@@ -1,0 +1,190 @@
+import Flipbook
+import FlipbookTestSupport
+import Foundation
+import Glibc
+import Testing
+
+@testable import FlipbookCommand
+
+/// Issue 18, an independent pass: messages that named the wrong cause or place (an empty frame
+/// range without the option or where the end comes from, a size or scale blamed on the other,
+/// a full disk blamed on the input, a picture called invalid JSON), and a folder of frames left
+/// half-written by a failed render.
+@Suite struct HostileMessageTests {
+  let folder = FixtureFiles.temporaryFolder()
+
+  func run(_ arguments: [String]) -> (status: Int32, errors: String) { runFlipbook(arguments) }
+
+  /// A scene of `size` points lasting 2 s, written into the test's folder.
+  func scene(size: String = "[64, 64]", named name: String = "s.json") throws -> String {
+    let path = folder + "/" + name
+    try #"{"flipbook": 1, "size": \#(size), "duration": 2, "fps": 10}"#.write(
+      toFile: path, atomically: true, encoding: .utf8)
+    return path
+  }
+
+  @Test func anEmptyRangeNamesFromAndWhereTheEndComesFrom() throws {
+    let path = try scene()
+    let past = run(["render", path, "-o", folder + "/x.gif", "--from", "2.5"])
+    #expect(past.status == 1)
+    #expect(
+      past.errors
+        == "\(path): --from 2.5 is not before the end, 2 s (the scene's duration): no frame lies "
+        + "in 2.5 ..< 2 s\n")
+    // A Lottie file's end is its out point.
+    let lottie = folder + "/l.json"
+    try #"{"v": "5.7.4", "fr": 30, "ip": 0, "op": 60, "w": 10, "h": 10, "layers": []}"#.write(
+      toFile: lottie, atomically: true, encoding: .utf8)
+    let result = run(["render", lottie, "-o", folder + "/x.gif", "--from", "2"])
+    #expect(
+      result.errors
+        == "\(lottie): --from 2 is not before the end, 2 s (the Lottie out point, op 60 at fr "
+        + "30): no frame lies in 2 ..< 2 s\n")
+    #expect(!FileManager.default.fileExists(atPath: folder + "/x.gif"))
+    // --duration and --to are named as the end when they set it.
+    #expect(
+      run(["render", lottie, "-o", folder + "/x.gif", "--from", "1", "--duration", "0.5"]).errors
+        == "\(lottie): --from 1 is not before the end, 0.5 s (--duration): no frame lies in "
+        + "1 ..< 0.5 s\n")
+  }
+
+  @Test func aSizeOrAScaleOutOfRangeIsNamedAsTheCause() throws {
+    let flat = try scene(size: "[0, 64]", named: "flat.json")
+    let size = run(["render", flat, "-o", folder + "/x.gif"])
+    #expect(size.status == 1)
+    #expect(
+      size.errors
+        == "\(flat): size: 0 x 64 points at scale 1 make a frame of 0 x 64 pixels, outside the "
+        + "limits (1 to 16384 pixels a side, at most 64 megapixels)\n")
+    let path = try scene()
+    for (scale, pixels) in [("1e-9", "0 x 0"), ("65536", "4194304 x 4194304")] {
+      let result = run(["render", path, "-o", folder + "/x.gif", "--scale", scale])
+      #expect(result.status == 1)
+      let shown = scale == "1e-9" ? "1e-09" : scale
+      #expect(
+        result.errors
+          == "\(path): --scale \(shown) makes a frame of \(pixels) pixels from the scene's 64 x "
+          + "64 points, outside the limits (1 to 16384 pixels a side, at most 64 megapixels)\n")
+    }
+  }
+
+  /// A full disk (the temporary file beside the output made a link to /dev/full) is the
+  /// output's failure, with its cause, not the input's.
+  @Test func aFullDiskNamesTheOutputAndTheCause() throws {
+    let path = try scene()
+    for name in ["x.gif", "x.png", "x.apng"] {
+      let output = folder + "/" + name
+      let temporary = folder + "/.\(name).\(getpid()).tmp"
+      #expect(symlink("/dev/full", temporary) == 0)
+      let result = run(["render", path, "-o", output, "--quiet"])
+      #expect(result.status == 1)
+      #expect(
+        result.errors == "cannot write output \(output): No space left on device\n", "\(name)")
+      #expect(!FileManager.default.fileExists(atPath: output))
+      unlink(temporary)
+    }
+  }
+
+  @Test(.enabled(if: Tools.path(of: "ffmpeg") != nil))
+  func aFullDiskUnderFFmpegKeepsTheCause() throws {
+    let path = try scene()
+    // WebM: ffmpeg exits with status 0 when it cannot write the trailer, yet says so.
+    for name in ["x.mp4", "x.webm"] {
+      let output = folder + "/" + name
+      let temporary = folder + "/.\(name).\(getpid()).tmp"
+      #expect(symlink("/dev/full", temporary) == 0)
+      defer { unlink(temporary) }
+      let result = run(["render", path, "-o", output, "--quiet"])
+      #expect(result.status == 1, "\(name)")
+      #expect(result.errors.contains("No space left on device"), "\(result.errors)")
+      #expect(result.errors.hasPrefix("\(path): ffmpeg: "), "\(result.errors)")
+      #expect(!result.errors.contains(".tmp"), "\(result.errors)")
+      #expect(access(output, F_OK) != 0, "\(name)")
+    }
+  }
+
+  @Test func aPictureIsNamedForWhatItIs() throws {
+    let png = FixtureFiles.root + "/images/quadrants.png"
+    for command in [
+      ["sheet", png, "-o", folder + "/s.png"], ["render", png, "-o", folder + "/s.gif"],
+      ["inspect", png, "--time", "0"],
+    ] {
+      let result = run(command)
+      #expect(result.status == 1)
+      #expect(
+        result.errors
+          == "\(png): is a PNG image, not a scene file or Lottie animation (JSON, or a dotLottie "
+          + "archive)\n")
+    }
+    let gif = folder + "/x.gif"
+    try Data(Array("GIF89a".utf8) + [1, 0, 1, 0, 0, 0, 0, 0x3B]).write(
+      to: URL(fileURLWithPath: gif))
+    #expect(
+      run(["inspect", gif, "--time", "0"]).errors
+        == "\(gif): is a GIF image, not a scene file or Lottie animation (JSON, or a dotLottie "
+        + "archive)\n")
+  }
+
+  /// A render into a folder that fails at its fifth frame (an animation lengthens a dashed
+  /// path past the dash limit) leaves no frames behind, neither in the folder nor beside it.
+  @Test func aFailedFolderRenderLeavesNothing() throws {
+    let path = folder + "/grow.json"
+    try #"""
+    {"flipbook": 1, "size": [40, 40], "duration": 1, "fps": 10, "layers": [{"type": "shape",
+     "path": "M 0 20 L 10 20", "strokeColor": "#000000", "lineWidth": 1, "lineDashPattern": [1, 1],
+     "animations": [{"type": "basic", "keyPath": "path", "fromValue": "M 0 20 L 10 20",
+      "toValue": "M 0 20 L 1000000 20", "duration": 1}]}]}
+    """#.write(toFile: path, atomically: true, encoding: .utf8)
+    for jobs in ["1", "2"] {
+      let frames = folder + "/frames-\(jobs)"
+      let result = run(["render", path, "-o", frames + "/", "--jobs", jobs, "--quiet"])
+      #expect(result.status == 1)
+      #expect(result.errors.contains("dashes"), "\(result.errors)")
+      #expect(!FileManager.default.fileExists(atPath: frames))
+    }
+    // Into an existing folder: its files stay as they were.
+    let existing = folder + "/existing"
+    try FileManager.default.createDirectory(atPath: existing, withIntermediateDirectories: false)
+    try Data("old".utf8).write(to: URL(fileURLWithPath: existing + "/frame-00000.png"))
+    #expect(run(["render", path, "-o", existing, "--quiet"]).status == 1)
+    #expect(AtomicFile.names(in: existing) == ["frame-00000.png"])
+    #expect(
+      try Data(contentsOf: URL(fileURLWithPath: existing + "/frame-00000.png")) == Data("old".utf8))
+    let left = try FileManager.default.contentsOfDirectory(atPath: folder).filter {
+      $0.hasSuffix(".tmp")
+    }
+    #expect(left.isEmpty, "\(left)")
+    // A render that succeeds puts every frame in place, beside the files already there.
+    let ok = try scene(named: "ok.json")
+    #expect(run(["render", ok, "-o", existing, "--to", "0.3", "--quiet"]).status == 0)
+    #expect(
+      AtomicFile.names(in: existing) == ["frame-00000.png", "frame-00001.png", "frame-00002.png"])
+  }
+
+  /// SIGINT during a folder render removes the frames written so far with their folder.
+  @Test func anInterruptedFolderRenderLeavesNothing() throws {
+    let out = folder + "/frames/"
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: Tools.flipbook)
+    process.arguments = [
+      "render", FixtureFiles.root + "/scenes/radar-pulses.json", "-o", out, "--duration", "30",
+      "--jobs", "1",
+    ]
+    process.standardOutput = Pipe()
+    process.standardError = Pipe()
+    try process.run()
+    // Under way once the temporary folder holds a frame.
+    let writing = Tools.wait(timeout: 120) {
+      let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+      let temporary = names.first { $0.hasPrefix(".frames.") && $0.hasSuffix(".tmp") }
+      return temporary.map { !AtomicFile.names(in: folder + "/" + $0).isEmpty } ?? false
+        || !process.isRunning
+    }
+    #expect(writing && process.isRunning, "the render never started writing frames")
+    kill(process.processIdentifier, SIGINT)
+    process.waitUntilExit()
+    #expect(process.terminationStatus == SIGINT)
+    let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder)
+    #expect(leftovers.isEmpty, "left behind: \(leftovers)")
+  }
+}
