@@ -40,8 +40,6 @@ final class LottieReader {
   var layerFrames: ClosedRange<Double>? = nil
   /// The size of the composition being read (what masks that start from everything cover).
   var compositionSize = Size(width: 0, height: 0)
-  /// The rounded corners (`rd` radius) that apply to the shapes being built.
-  var rounding: Animated<[Double]>? = nil
   /// Layers repeaters make drawn so far (against `SceneFormat.maximumDrawnLayers`).
   var drawnLayerCount = 0
   /// Sampled values so far (against `LottieFormat.maximumSamplingWork`).
