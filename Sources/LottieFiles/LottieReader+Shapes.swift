@@ -492,18 +492,37 @@ extension LottieReader {
     guard trim.individually, sources.count > 1 else {
       return sources.map { s in make({ Self.trimmed(s.path($0), trim.range(at: $0)) }, [s]) }
     }
+    // The paths and lengths at the frame last asked, shared: each source's part needs them all.
+    let cache = TrimCache()
+    func measure(_ frame: Double) -> (paths: [Path], starts: [Double], total: Double) {
+      if let c = cache.value, c.frame == frame || c.frame.isNaN && frame.isNaN {
+        return (c.paths, c.starts, c.total)
+      }
+      let paths = sources.map { $0.path(frame) }
+      var starts: [Double] = [], total = 0.0
+      for p in paths {
+        starts.append(total)
+        total += p.length
+      }
+      cache.value = (frame, paths, starts, total)
+      return (paths, starts, total)
+    }
     return sources.indices.map { i in
       make(
         { frame in
-          let paths = sources.map { $0.path(frame) }
-          let lengths = paths.map(\.length)
-          let total = lengths.reduce(0, +)
-          guard total > 0 else { return Path() }
-          let before = lengths[..<i].reduce(0, +)
+          let m = measure(frame)
+          guard m.total > 0 else { return Path() }
+          let length = (i + 1 < m.starts.count ? m.starts[i + 1] : m.total) - m.starts[i]
           return Self.part(
-            of: paths[i], length: lengths[i], at: before, total: total, trim.range(at: frame))
+            of: m.paths[i], length: length, at: m.starts[i], total: m.total,
+            trim.range(at: frame))
         }, sources)
     }
+  }
+
+  /// The paths an individual trim (`m: 2`) measured at one frame.
+  final class TrimCache {
+    var value: (frame: Double, paths: [Path], starts: [Double], total: Double)? = nil
   }
 
   /// The part of `path` (`length` long, starting `start` along paths `total` long together)
