@@ -51,8 +51,8 @@ final class LottieReader {
   var glyphs: [String: Glyph] = [:]
   /// Each font name's family and style (`fonts.list`), for finding its glyphs.
   var fontFamilies: [String: (family: String, style: String)] = [:]
-  /// Font families by the names text documents use (`fonts.list[n].fName` to `fFamily`).
-  var fontNames: [String: String] = [:]
+  /// Each font name's ascent (`fonts.list[n].ascent`, percent of the size), where given.
+  var fontAscents: [String: Double] = [:]
 
   init(file: String, baseDirectory: String, archivedImages: [String: [UInt8]] = [:]) {
     self.file = file

@@ -18,6 +18,7 @@ import Testing
     "repeater": [0, 1, 2.5],
     "text-documents": [0.5, 1.2, 2, 2.6],
     "groups": [0.5, 1.1],
+    "text-paragraphs": [0],
   ]
 
   struct GoldenCase: Sendable, CustomTestStringConvertible {
