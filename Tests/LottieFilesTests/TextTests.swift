@@ -226,4 +226,38 @@ import Testing
     let (postScript, said) = try read("Arial-BoldMT")
     #expect(postScript == "Arial-BoldMT" && said.count == 1)
   }
+  @Test(arguments: [(3, 0.0), (4, 28.0), (5, 14.0), (6, 0.0), (1, 28.0)])
+  func glyphBoxTextWrapsAndJustifiesAtItsSpaces(j: Int, lastLineX: Double) throws {
+    // "A A A" at size 20 (A 12 wide, a space 6) in a box 40 wide: "A A" (30 wide), then "A".
+    let space = #"""
+      {"ch": " ", "size": 100, "style": "Bold", "w": 30, "fFamily": "Sans", "data": {}}
+      """#
+    let layer = """
+      {"ty": 5, "ind": 1, "nm": "Box", "ip": 0, "op": 100, "st": 0, "ks": {},
+       "t": {"d": {"k": [{"t": 0, "s": {"t": "A A A", "s": 20, "f": "Sans-Bold", "j": \(j),
+         "lh": 24, "sz": [40, 50], "ps": [5, -10]}}]}}}
+      """
+    let json = """
+      {"v": "5.7.0", "fr": 10, "ip": 0, "op": 10, "w": 100, "h": 100, "layers": [\(layer)],
+       "fonts": {"list": [{"fName": "Sans-Bold", "fFamily": "Sans", "fStyle": "Bold",
+                           "ascent": 70}]},
+       "chars": [\(Self.glyphA), \(space)]}
+      """
+    let document = try LottieTest.read(json)
+    #expect(document.warnings.isEmpty)
+    var glyphs: [ShapeLayer] = []
+    func collect(_ l: Layer) {
+      if let s = l as? ShapeLayer { glyphs.append(s) }
+      l.sublayers.forEach(collect)
+    }
+    collect(try LottieTest.layer("Box", in: document.scene, at: 0))
+    // The first baseline 70% of the size below the box's top; the first line stretched to the
+    // width at its space (but right-aligned text, j 1), the last placed by the mode.
+    let first = j == 1 ? [15.0, 33] : [5.0, 33]
+    #expect(
+      glyphs.map(\.position)
+        == [
+          Point(x: first[0], y: 4), Point(x: first[1], y: 4), Point(x: 5 + lastLineX, y: 28),
+        ])
+  }
 }
