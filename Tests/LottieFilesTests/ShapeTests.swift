@@ -422,6 +422,24 @@ import Testing
     #expect(Self.points(try Self.path(before)) == [Point(x: 0, y: 0), Point(x: 100, y: 0)])
   }
 
+  @Test func aTrimListedAfterAStyleStillCutsThePathsItDraws() throws {
+    // [line, fill "Style", trim 25...75] in a group, and [group [line, fill "Style"], trim]:
+    // lottie-web's trim modifies the paths before it, whichever style draws them.
+    let fill = #"{"ty": "fl", "nm": "Style", "c": {"a": 0, "k": [1, 0, 0, 1]}}"#
+    let shapes = """
+      [{"ty": "gr", "it": [\(Self.line(0, 100)), \(fill), \(Self.trim(25, 75)), {"ty": "tr"}]},
+       {"ty": "gr", "it": [{"ty": "gr", "it": [\(Self.line(0, 100, y: 10)),
+          \(fill.replacingOccurrences(of: "Style", with: "Inner")), {"ty": "tr"}]},
+        \(Self.trim(0, 50)), {"ty": "tr"}]}]
+      """
+    let s = try LottieTest.read(
+      LottieTest.document(layers: "[\(LottieTest.shapeLayer("L", shapes: shapes))]")
+    ).scene
+    #expect(Self.points(try Self.path(s)) == [Point(x: 25, y: 0), Point(x: 75, y: 0)])
+    #expect(
+      Self.points(try Self.path(s, named: "Inner")) == [Point(x: 0, y: 10), Point(x: 50, y: 10)])
+  }
+
   @Test func firstItemsDrawOnTop() throws {
     // [stroke, fill]: the stroke is listed first, so it is drawn above the fill.
     let shapes = #"""
