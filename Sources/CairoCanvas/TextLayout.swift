@@ -174,7 +174,13 @@ extension TextEngine {
       guard let line = pango_layout_iter_get_line_readonly(iter) else { continue }
       var lineInk = PangoRectangle(), lineLogical = PangoRectangle()
       pango_layout_iter_get_line_extents(iter, &lineInk, &lineLogical)
-      let baseline = Double(pango_layout_iter_get_baseline(iter)) / scale
+      let pangoBaseline = Double(pango_layout_iter_get_baseline(iter)) / scale
+      // A line spacing places baselines that far apart from the first; the line's boxes move
+      // with it.
+      let firstBaseline = lines.first?.baseline ?? pangoBaseline
+      let baseline =
+        style.lineSpacing.map { firstBaseline + Double(lines.count) * $0 } ?? pangoBaseline
+      let dy = baseline - pangoBaseline
       let lineWidth = Double(lineLogical.width) / scale
       let rtl = line.pointee.resolved_dir == PANGO_DIRECTION_RTL.rawValue
       var x = Double(lineLogical.x) / scale
@@ -257,7 +263,7 @@ extension TextEngine {
         }
       }
       let lineInkRect = Rect(
-        x: Double(lineInk.x) / scale + shift, y: Double(lineInk.y) / scale,
+        x: Double(lineInk.x) / scale + shift, y: Double(lineInk.y) / scale + dy,
         width: Double(lineInk.width) / scale, height: Double(lineInk.height) / scale)
       if lineInk.width > 0 && lineInk.height > 0 {
         ink = ink.map { union($0, lineInkRect) } ?? lineInkRect
@@ -266,7 +272,7 @@ extension TextEngine {
         TextLayout.Line(
           text: lineText,
           frame: Rect(
-            x: x, y: Double(lineLogical.y) / scale,
+            x: x, y: Double(lineLogical.y) / scale + dy,
             width: lineWidth + stretch.each * Double(stretch.spaces.count) / scale,
             height: Double(lineLogical.height) / scale),
           baseline: baseline, inkBounds: lineInkRect, isRightToLeft: rtl))
@@ -274,7 +280,10 @@ extension TextEngine {
 
     return TextLayout(
       string: string, style: style, lines: lines,
-      size: Size(width: layoutWidth, height: Double(logicalExtents.height) / scale),
+      size: Size(
+        width: layoutWidth,
+        height: style.lineSpacing == nil
+          ? Double(logicalExtents.height) / scale : lines.last.map(\.frame.maxY) ?? 0),
       inkBounds: ink ?? .zero, runs: runs, fontAddresses: fonts,
       isTruncated: pango_layout_is_ellipsized(layout) != 0)
   }

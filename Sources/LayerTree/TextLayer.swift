@@ -62,6 +62,12 @@ public final class TextLayer: Layer {
     get { storage.text.justifiedLastLine }
     set { storage.text.justifiedLastLine = newValue }
   }
+  /// The distance between baselines (default `nil`: the font's line height). Not a
+  /// `CATextLayer` property: the Lottie reader sets it to the document's line height (`lh`).
+  package var lineSpacing: Double? {
+    get { storage.text.lineSpacing }
+    set { storage.text.lineSpacing = newValue }
+  }
 
   /// Creates a text layer with Core Animation's defaults.
   public override init() {
@@ -120,6 +126,8 @@ package struct TextProperties: Hashable, Sendable {
   public var alignmentMode: TextLayer.AlignmentMode = .natural
   /// How a justified paragraph's last line sits (default `.natural`).
   public var justifiedLastLine: TextLayer.AlignmentMode = .natural
+  /// The distance between baselines (default `nil`: the font's line height).
+  public var lineSpacing: Double? = nil
 
   /// Creates text properties with Core Animation's defaults.
   public init() {}

@@ -29,6 +29,8 @@ extension LottieReader {
     /// How a justified paragraph's last line sits.
     var lastLine: TextLayer.AlignmentMode = .natural
     var isWrapped = false
+    /// The distance between baselines (`lh`; `nil`: the font's line height).
+    var lineSpacing: Double? = nil
     var position: Point
     var bounds: Rect
   }
@@ -56,7 +58,8 @@ extension LottieReader {
     if !withGlyphs.contains(true) {
       let texts = shown.map { fontText($0, text: string($0), size: size($0), layer: entry.label) }
       if Set(texts.map(\.font)).count == 1, Set(texts.map(\.alignment)).count == 1,
-        Set(texts.map(\.lastLine)).count == 1, Set(texts.map(\.isWrapped)).count == 1
+        Set(texts.map(\.lastLine)).count == 1, Set(texts.map(\.isWrapped)).count == 1,
+        Set(texts.map(\.lineSpacing)).count == 1
       {
         let layer = textLayer(texts[0])
         if texts.count > 1 {
@@ -168,6 +171,8 @@ extension LottieReader {
     }
     let lines = Double(text.split(separator: "\n", omittingEmptySubsequences: false).count)
     let lineHeight = number(s, "lh", default: size * 1.2)
+    // Lines `lh` apart, as lottie-web steps them (the font's own line height without it).
+    let spacing: Double? = s["lh"] == nil ? nil : Swift.max(0, Swift.min(100_000, lineHeight))
     let j = code(s, "j", default: 0)
     if case .array? = s["sz"], let sz = numbers(s["sz"]!, at: s.place("sz")), sz.count >= 2,
       sz[0].isFinite, sz[0] > 0, sz[0] <= 100_000
@@ -185,14 +190,15 @@ extension LottieReader {
       let (alignment, lastLine) = modes[j] ?? (.left, .natural)
       // The box's lines, however many the width makes, are drawn (lottie-web does not clip).
       let style = TextStyle(
-        fontName: font, fontSize: size, width: sz[0], alignment: .left, isWrapped: true)
+        fontName: font, fontSize: size, width: sz[0], alignment: .left, isWrapped: true,
+        lineSpacing: spacing)
       let laidOut = (try? TextLayout.make(text, style: style))?.size.height ?? 0
       let height = Swift.min(
         100_000, Swift.max(sz.count > 1 && sz[1].isFinite ? sz[1] : 0, laidOut + size))
       let ascent = (fontAscents[s.string("f") ?? ""] ?? 80) / 100 * size
       return FontText(
         string: text, size: size, font: font, color: color, alignment: alignment,
-        lastLine: lastLine, isWrapped: true,
+        lastLine: lastLine, isWrapped: true, lineSpacing: spacing,
         position: Point(x: ps[0], y: ps[1] + ascent - size * 0.8),
         bounds: Rect(x: 0, y: 0, width: sz[0], height: height))
     }
@@ -206,6 +212,7 @@ extension LottieReader {
     // Point text cannot be justified in After Effects; lottie-web draws modes 3 to 6 left.
     return FontText(
       string: text, size: size, font: font, color: color, alignment: alignment,
+      lineSpacing: spacing,
       // Lottie places the first baseline at the layer's origin.
       position: Point(x: x, y: -size * 0.8),
       bounds: Rect(x: 0, y: 0, width: width, height: lineHeight * lines + size))
@@ -255,6 +262,7 @@ extension LottieReader {
     layer.alignmentMode = text.alignment
     layer.justifiedLastLine = text.lastLine
     layer.isWrapped = text.isWrapped
+    layer.lineSpacing = text.lineSpacing
     layer.position = text.position
     layer.bounds = text.bounds
     return layer

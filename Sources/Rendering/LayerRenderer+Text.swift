@@ -33,6 +33,7 @@ extension TextLayer {
       fontName: font, fontSize: fontSize, width: width, height: height,
       alignment: TextAlignment(rawValue: alignmentMode.rawValue) ?? .natural, isWrapped: isWrapped,
       truncation: TextTruncation(rawValue: truncationMode.rawValue) ?? .none,
-      lastLineAlignment: TextAlignment(rawValue: justifiedLastLine.rawValue) ?? .natural)
+      lastLineAlignment: TextAlignment(rawValue: justifiedLastLine.rawValue) ?? .natural,
+      lineSpacing: lineSpacing)
   }
 }

@@ -254,6 +254,17 @@ extension String {
     #expect(word.lines.count == 1 && word.lines[0].frame.width < 40)
   }
 
+  @Test func aLineSpacingSetsTheBaselinesThatFarApart() throws {
+    let s = "one\ntwo\nthree"
+    let natural = try TextLayout.make(s, style: TextStyle(fontSize: 20))
+    let spaced = try TextLayout.make(s, style: TextStyle(fontSize: 20, lineSpacing: 40))
+    #expect(spaced.lines.map(\.baseline) == [0, 40, 80].map { natural.lines[0].baseline + $0 })
+    #expect(
+      spaced.lines[2].frame.minY - natural.lines[2].frame.minY
+        == spaced.lines[2].baseline - natural.lines[2].baseline)
+    #expect(spaced.size.height == spaced.lines[2].frame.maxY)
+  }
+
   @Test func aFamilyAndStyleResolveToTheNearestFaceOfTheFamily() {
     #expect(TextLayout.fontName(family: "Helvetica Neue", style: "Bold") == "LiberationSans-Bold")
     #expect(TextLayout.fontName(family: "Arial", style: "Italic") == "LiberationSans-Italic")

@@ -178,13 +178,13 @@ import Testing
   ) throws {
     let document = try LottieTest.read(
       Self.box(
-        #""t": "Some words to wrap in a box", "s": 20, "f": "HelveticaNeue-Bold", "j": \#(j), "sz": [120, 60], "ps": [10, -30]"#,
+        #""t": "Some words to wrap in a box", "s": 20, "f": "HelveticaNeue-Bold", "j": \#(j), "lh": 30, "sz": [120, 60], "ps": [10, -30]"#,
         fonts: Self.helveticaNeueBold))
     #expect(document.warnings.isEmpty)
     let text = try #require(Self.text(in: try LottieTest.layer("Box", in: document.scene, at: 0)))
     #expect(text.alignmentMode == alignment && text.justifiedLastLine == lastLine)
     #expect(text.isWrapped && text.bounds.width == 120 && text.bounds.height >= 60)
-    #expect(text.font == "LiberationSans-Bold")
+    #expect(text.font == "LiberationSans-Bold" && text.lineSpacing == 30)
     // The box's top left at `ps`, the first baseline the font's ascent (75%) below it, as the
     // point text's first baseline is 0.8 of the size below its layer's top.
     #expect(text.position == Point(x: 10, y: -30 + 15 - 16))
