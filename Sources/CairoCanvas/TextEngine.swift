@@ -183,6 +183,77 @@ final class TextEngine {
     return nil
   }
 
+  /// The face of `family` (an alias, or a family of the set) nearest the weight, slant and
+  /// width that `style`'s words name ("Bold", "Light", "Semibold", "Black", "Italic", "Oblique",
+  /// "Condensed", ...), as fontconfig matches them; `nil` when the set has no such family.
+  func face(family: String, style: String) -> Face? {
+    var key = TextEngine.normalized(family)
+    if let alias = TextEngine.aliases[key],
+      let face = faces.first(where: { TextEngine.normalized($0.postScriptName) == alias })
+    {
+      key = TextEngine.normalized(face.families.first ?? "")
+    }
+    guard
+      let name = faces.lazy.flatMap(\.families).first(where: { TextEngine.normalized($0) == key })
+    else { return nil }
+    let words = TextEngine.StyleWords(style)
+    guard let pattern = FcPatternCreate() else { return nil }
+    defer { FcPatternDestroy(pattern) }
+    _ = FcPatternAddString(pattern, FC_FAMILY, name)
+    _ = FcPatternAddInteger(pattern, FC_WEIGHT, words.weight)
+    _ = FcPatternAddInteger(pattern, FC_SLANT, words.slant)
+    _ = FcPatternAddInteger(pattern, FC_WIDTH, words.width)
+    FcDefaultSubstitute(pattern)
+    var result = FcResultNoMatch
+    guard let match = FcFontMatch(config, pattern, &result) else { return nil }
+    defer { FcPatternDestroy(match) }
+    var value: UnsafeMutablePointer<FcChar8>? = nil
+    guard FcPatternGetString(match, FC_POSTSCRIPT_NAME, 0, &value) == FcResultMatch, let value
+    else { return nil }
+    let postScriptName = String(cString: value)
+    return faces.first {
+      $0.postScriptName == postScriptName
+        && $0.families.contains { TextEngine.normalized($0) == key }
+    }
+  }
+
+  /// The weight, slant and width (fontconfig's scales) a style name's words ask for:
+  /// regular, upright and normal width unless a word says otherwise.
+  struct StyleWords {
+    var weight = Int32(FC_WEIGHT_REGULAR)
+    var slant = Int32(FC_SLANT_ROMAN)
+    var width = Int32(FC_WIDTH_NORMAL)
+
+    init(_ style: String) {
+      // Lowercase, without spaces or hyphens: "Semi Bold", "SemiBold" and "Semi-Bold" alike.
+      let s = String(style.lowercased().filter { $0 != " " && $0 != "-" && $0 != "_" })
+      let weights: [(String, Int32)] = [
+        ("extrablack", FC_WEIGHT_EXTRABLACK), ("ultrablack", FC_WEIGHT_ULTRABLACK),
+        ("extrabold", FC_WEIGHT_EXTRABOLD), ("ultrabold", FC_WEIGHT_ULTRABOLD),
+        ("semibold", FC_WEIGHT_SEMIBOLD), ("demibold", FC_WEIGHT_DEMIBOLD),
+        ("black", FC_WEIGHT_BLACK), ("heavy", FC_WEIGHT_HEAVY), ("bold", FC_WEIGHT_BOLD),
+        ("extralight", FC_WEIGHT_EXTRALIGHT), ("ultralight", FC_WEIGHT_ULTRALIGHT),
+        ("semilight", FC_WEIGHT_SEMILIGHT), ("demilight", FC_WEIGHT_DEMILIGHT),
+        ("light", FC_WEIGHT_LIGHT), ("thin", FC_WEIGHT_THIN), ("hairline", FC_WEIGHT_THIN),
+        ("medium", FC_WEIGHT_MEDIUM), ("book", FC_WEIGHT_BOOK),
+      ].map { ($0, Int32($1)) }
+      if let w = weights.first(where: { s.contains($0.0) }) { weight = w.1 }
+      if s.contains("italic") {
+        slant = Int32(FC_SLANT_ITALIC)
+      } else if s.contains("oblique") {
+        slant = Int32(FC_SLANT_OBLIQUE)
+      }
+      let widths: [(String, Int32)] = [
+        ("ultracondensed", FC_WIDTH_ULTRACONDENSED), ("extracondensed", FC_WIDTH_EXTRACONDENSED),
+        ("semicondensed", FC_WIDTH_SEMICONDENSED), ("condensed", FC_WIDTH_CONDENSED),
+        ("narrow", FC_WIDTH_CONDENSED), ("ultraexpanded", FC_WIDTH_ULTRAEXPANDED),
+        ("extraexpanded", FC_WIDTH_EXTRAEXPANDED), ("semiexpanded", FC_WIDTH_SEMIEXPANDED),
+        ("expanded", FC_WIDTH_EXPANDED), ("extended", FC_WIDTH_EXPANDED),
+      ].map { ($0, Int32($1)) }
+      if let w = widths.first(where: { s.contains($0.0) }) { width = w.1 }
+    }
+  }
+
   /// A Pango description of the face `name` selects (owned by the engine), or `nil`.
   func description(named name: String) -> OpaquePointer? {
     if let known = descriptions[name] { return known }

@@ -90,6 +90,14 @@ public final class TextLayout: Sendable {
     }
   }
 
+  /// The PostScript name of the face of font family `family` (`"Helvetica Neue"`, which is
+  /// Liberation Sans here) nearest the weight, slant and width `style`'s words name (`"Bold"`,
+  /// `"Light Italic"`, `"Semibold Condensed"`), as fontconfig matches them: a name that
+  /// `TextStyle.fontName` takes. `nil` when no installed face is of that family.
+  public static func fontName(family: String, style: String) -> String? {
+    try? withTextEngine { engine in engine.face(family: family, style: style)?.postScriptName }
+  }
+
   /// The glyph indices drawn, in visual order (for tests of shaping).
   package var glyphIndices: [UInt] { runs.flatMap { $0.glyphs.map(\.index) } }
 }
@@ -118,8 +126,19 @@ extension TextEngine {
       switch style.alignment {
       case .natural: pango_layout_set_alignment(layout, PANGO_ALIGN_LEFT)
       case .justified:
-        pango_layout_set_alignment(layout, PANGO_ALIGN_LEFT)
+        // Pango aligns the lines it does not stretch (a paragraph's last) by the alignment.
         pango_layout_set_justify(layout, 1)
+        switch style.lastLineAlignment {
+        case .natural: pango_layout_set_alignment(layout, PANGO_ALIGN_LEFT)
+        case .left, .justified:
+          // A stretched last line is widened at its spaces below.
+          pango_layout_set_auto_dir(layout, 0)
+          pango_layout_set_alignment(layout, PANGO_ALIGN_LEFT)
+        case .right:
+          pango_layout_set_auto_dir(layout, 0)
+          pango_layout_set_alignment(layout, PANGO_ALIGN_RIGHT)
+        case .center: pango_layout_set_alignment(layout, PANGO_ALIGN_CENTER)
+        }
       case .left:
         pango_layout_set_auto_dir(layout, 0)
         pango_layout_set_alignment(layout, PANGO_ALIGN_LEFT)
@@ -155,7 +174,13 @@ extension TextEngine {
       guard let line = pango_layout_iter_get_line_readonly(iter) else { continue }
       var lineInk = PangoRectangle(), lineLogical = PangoRectangle()
       pango_layout_iter_get_line_extents(iter, &lineInk, &lineLogical)
-      let baseline = Double(pango_layout_iter_get_baseline(iter)) / scale
+      let pangoBaseline = Double(pango_layout_iter_get_baseline(iter)) / scale
+      // A line spacing places baselines that far apart from the first; the line's boxes move
+      // with it.
+      let firstBaseline = lines.first?.baseline ?? pangoBaseline
+      let baseline =
+        style.lineSpacing.map { firstBaseline + Double(lines.count) * $0 } ?? pangoBaseline
+      let dy = baseline - pangoBaseline
       let lineWidth = Double(lineLogical.width) / scale
       let rtl = line.pointee.resolved_dir == PANGO_DIRECTION_RTL.rawValue
       var x = Double(lineLogical.x) / scale
@@ -164,10 +189,36 @@ extension TextEngine {
         case .left: x = 0
         case .right: x = layoutWidth - lineWidth
         case .center: x = (layoutWidth - lineWidth) / 2
-        case .natural, .justified: x = rtl ? layoutWidth - lineWidth : 0
+        case .natural: x = rtl ? layoutWidth - lineWidth : 0
+        case .justified:
+          // Unwrapped, every line is its paragraph's last.
+          switch style.lastLineAlignment {
+          case .left: x = 0
+          case .right: x = layoutWidth - lineWidth
+          case .center: x = (layoutWidth - lineWidth) / 2
+          case .natural, .justified: x = rtl ? layoutWidth - lineWidth : 0
+          }
         }
       }
       let shift = x - Double(lineLogical.x) / scale
+      // A paragraph's last line stretched too: its spaces (not trailing ones) share the room
+      // left, letters keep their spacing (After Effects' "justify all"); a line without spaces
+      // stays as it is. Pango would spread the letters of such a line instead.
+      var stretch = (spaces: Set<Int>(), each: 0.0)
+      if pangoWidth, style.alignment == .justified, style.lastLineAlignment == .justified {
+        let start = Int(line.pointee.start_index)
+        let end = Swift.min(text.count, start + Int(line.pointee.length))
+        let breaks: Set<UInt8> = [0x0A, 0x0D]
+        let endsParagraph =
+          end >= text.count || breaks.contains(text[end])
+          || (end > start && breaks.contains(text[end - 1]))
+        if endsParagraph, start < end {
+          let last = (start..<end).last { text[$0] != 0x20 && !breaks.contains(text[$0]) }
+          let spaces = (start..<end).filter { text[$0] == 0x20 && $0 < (last ?? start) }
+          let room = (layoutWidth - lineWidth) * scale
+          if !spaces.isEmpty, room > 0 { stretch = (Set(spaces), room / Double(spaces.count)) }
+        }
+      }
       var lineText = ""
       var pen = x * scale
       var node = line.pointee.runs
@@ -196,6 +247,11 @@ extension TextEngine {
                 y: baseline + Double(info.geometry.y_offset) / scale))
           }
           pen += Double(info.geometry.width)
+          if !stretch.spaces.isEmpty,
+            stretch.spaces.contains(Int(item.offset) + Int(glyphString.log_clusters[i]))
+          {
+            pen += stretch.each
+          }
         }
         if !glyphs.isEmpty, let font = item.analysis.font, let scaled = flipbook_scaled_font(font) {
           let address = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(scaled)))
@@ -207,7 +263,7 @@ extension TextEngine {
         }
       }
       let lineInkRect = Rect(
-        x: Double(lineInk.x) / scale + shift, y: Double(lineInk.y) / scale,
+        x: Double(lineInk.x) / scale + shift, y: Double(lineInk.y) / scale + dy,
         width: Double(lineInk.width) / scale, height: Double(lineInk.height) / scale)
       if lineInk.width > 0 && lineInk.height > 0 {
         ink = ink.map { union($0, lineInkRect) } ?? lineInkRect
@@ -216,14 +272,18 @@ extension TextEngine {
         TextLayout.Line(
           text: lineText,
           frame: Rect(
-            x: x, y: Double(lineLogical.y) / scale, width: lineWidth,
+            x: x, y: Double(lineLogical.y) / scale + dy,
+            width: lineWidth + stretch.each * Double(stretch.spaces.count) / scale,
             height: Double(lineLogical.height) / scale),
           baseline: baseline, inkBounds: lineInkRect, isRightToLeft: rtl))
     } while pango_layout_iter_next_line(iter) != 0
 
     return TextLayout(
       string: string, style: style, lines: lines,
-      size: Size(width: layoutWidth, height: Double(logicalExtents.height) / scale),
+      size: Size(
+        width: layoutWidth,
+        height: style.lineSpacing == nil
+          ? Double(logicalExtents.height) / scale : lines.last.map(\.frame.maxY) ?? 0),
       inkBounds: ink ?? .zero, runs: runs, fontAddresses: fonts,
       isTruncated: pango_layout_is_ellipsized(layout) != 0)
   }

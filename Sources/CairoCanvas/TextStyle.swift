@@ -22,15 +22,25 @@ public struct TextStyle: Hashable, Sendable {
   public var isWrapped: Bool
   /// Where the ellipsis goes when text does not fit (default `.none`: cut by the clip only).
   public var truncation: TextTruncation
+  /// How `.justified` sets each paragraph's last line: `.natural` (default, Core Animation's
+  /// convention), `.left`, `.right`, `.center`, or `.justified` (stretched like the others), as
+  /// After Effects' paragraph justifications do. Other alignments ignore it.
+  public var lastLineAlignment: TextAlignment
+  /// The distance from one line's baseline to the next, in points; `nil` (default) for the
+  /// font's line height, as Core Animation sets lines. After Effects' leading (Lottie's `lh`).
+  public var lineSpacing: Double?
 
   /// Creates a style; the defaults are `CATextLayer`'s.
   public init(
     fontName: String = "Helvetica", fontSize: Double = 36, width: Double? = nil,
     height: Double? = nil, alignment: TextAlignment = .natural, isWrapped: Bool = false,
-    truncation: TextTruncation = .none
+    truncation: TextTruncation = .none, lastLineAlignment: TextAlignment = .natural,
+    lineSpacing: Double? = nil
   ) {
     (self.fontName, self.fontSize, self.width, self.height) = (fontName, fontSize, width, height)
     (self.alignment, self.isWrapped, self.truncation) = (alignment, isWrapped, truncation)
+    self.lastLineAlignment = lastLineAlignment
+    self.lineSpacing = lineSpacing.map { $0.isFinite ? Swift.min(Swift.max($0, 0), 100_000) : 0 }
   }
 
   /// The style with what cannot change the layout removed: `height` unless wrapped text is
@@ -38,6 +48,7 @@ public struct TextStyle: Hashable, Sendable {
   var layoutKey: TextStyle {
     var key = self
     if !(isWrapped && truncation != .none) { key.height = nil }
+    if alignment != .justified { key.lastLineAlignment = .natural }
     return key
   }
 }

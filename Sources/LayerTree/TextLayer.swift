@@ -55,6 +55,19 @@ public final class TextLayer: Layer {
     get { storage.text.alignmentMode }
     set { storage.text.alignmentMode = newValue }
   }
+  /// How `.justified` sets each paragraph's last line (default `.natural`, Core Animation's
+  /// convention; `.justified` stretches it too). Not a `CATextLayer` property: the Lottie reader
+  /// sets it for After Effects' paragraph justifications; scene files cannot.
+  package var justifiedLastLine: AlignmentMode {
+    get { storage.text.justifiedLastLine }
+    set { storage.text.justifiedLastLine = newValue }
+  }
+  /// The distance between baselines (default `nil`: the font's line height). Not a
+  /// `CATextLayer` property: the Lottie reader sets it to the document's line height (`lh`).
+  package var lineSpacing: Double? {
+    get { storage.text.lineSpacing }
+    set { storage.text.lineSpacing = newValue }
+  }
 
   /// Creates a text layer with Core Animation's defaults.
   public override init() {
@@ -111,6 +124,10 @@ package struct TextProperties: Hashable, Sendable {
   public var truncationMode: TextLayer.TruncationMode = .none
   /// Where lines sit (default `.natural`).
   public var alignmentMode: TextLayer.AlignmentMode = .natural
+  /// How a justified paragraph's last line sits (default `.natural`).
+  public var justifiedLastLine: TextLayer.AlignmentMode = .natural
+  /// The distance between baselines (default `nil`: the font's line height).
+  public var lineSpacing: Double? = nil
 
   /// Creates text properties with Core Animation's defaults.
   public init() {}

@@ -300,8 +300,9 @@ extension LottieReader {
         let font = Fields(entries: e, place: "")
         if let name = font.string("fName") {
           fontFamilies[name] = (font.string("fFamily") ?? "", font.string("fStyle") ?? "")
-          fontNames[name] = [font.string("fFamily"), font.string("fStyle")].compactMap { $0 }
-            .joined(separator: " ")
+          if case .number(let a)? = font["ascent"], a.isFinite, abs(a) <= 1000 {
+            fontAscents[name] = a
+          }
         }
       }
     }

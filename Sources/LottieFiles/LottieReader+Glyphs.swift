@@ -39,41 +39,126 @@ extension LottieReader {
     "\(ch)\u{0}\(family)\u{0}\(style)"
   }
 
-  /// The glyphs of each line of `text` in the document's font (`s.f`), or `nil` when a
-  /// character has none (then the font draws the text).
-  func glyphLines(_ s: Fields, text: String) -> [[Glyph]]? {
+  /// The glyphs of each line of `text` in the document's font (`s.f`), with their characters,
+  /// or `nil` when a character has none (then the font draws the text).
+  func glyphLines(_ s: Fields, text: String) -> [[(ch: Character, glyph: Glyph)]]? {
     guard !glyphs.isEmpty, let fontName = s.string("f"), let font = fontFamilies[fontName] else {
       return nil
     }
-    var found: [[Glyph]] = []
+    var found: [[(ch: Character, glyph: Glyph)]] = []
     for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-      var row: [Glyph] = []
+      var row: [(ch: Character, glyph: Glyph)] = []
       for ch in line {
         guard let glyph = glyphs[Self.glyphKey(String(ch), font.family, font.style)] else {
           return nil
         }
-        row.append(glyph)
+        row.append((ch, glyph))
       }
       found.append(row)
     }
     return found
   }
 
+  /// The document's box (`sz`: width and height, `ps`: its top left), when it is box text.
+  func textBox(_ s: Fields) -> (width: Double, height: Double, origin: Point)? {
+    guard case .array? = s["sz"], let sz = numbers(s["sz"]!, at: s.place("sz")), sz.count >= 2,
+      sz[0].isFinite, sz[0] > 0, sz[0] <= 100_000
+    else { return nil }
+    var origin = Point.zero
+    if case .array? = s["ps"], let p = numbers(s["ps"]!, at: s.place("ps")), p.count >= 2,
+      p[0].isFinite, p[1].isFinite
+    {
+      origin = Point(x: p[0], y: p[1])
+    }
+    return (sz[0], sz[1].isFinite ? sz[1] : 0, origin)
+  }
+
+  /// `lines` broken to fit `width` as lottie-web breaks box text: a character that would pass
+  /// the width (a space never does) moves to a new line with the word it is in, from the
+  /// word's space on (the space dropped), or alone when the line has no space.
+  static func wrapped(
+    _ lines: [[(ch: Character, glyph: Glyph)]], width: Double, advance: (Glyph) -> Double
+  ) -> [[(ch: Character, glyph: Glyph)]] {
+    var out: [[(ch: Character, glyph: Glyph)]] = []
+    for line in lines {
+      var row: [(ch: Character, glyph: Glyph)] = []
+      var lineWidth = 0.0
+      var lastSpace: Int? = nil
+      for item in line {
+        let w = advance(item.glyph)
+        if item.ch != " ", lineWidth + w > width, !row.isEmpty {
+          if let space = lastSpace {
+            out.append(Array(row[..<space]))
+            row = Array(row[(space + 1)...])
+          } else {
+            out.append(row)
+            row = []
+          }
+          lastSpace = nil
+          lineWidth = row.map { advance($0.glyph) }.reduce(0, +)
+        }
+        if item.ch == " " { lastSpace = row.count }
+        row.append(item)
+        lineWidth += w
+      }
+      out.append(row)
+    }
+    return out
+  }
+
   /// The text drawn from glyphs into `content`, or false when a character has no glyph in the
-  /// document's font (then the font draws it).
+  /// document's font (then the font draws it). Box text (`sz`) wraps at the box's width and
+  /// is placed in the box (first baseline the font's ascent below its top), its lines aligned
+  /// in it, justified ones (`j` 3 to 6) stretched at their spaces as `fontText` says.
   func readGlyphText(
     _ s: Fields, text: String, size: Double, layer label: String, into content: Layer
   ) -> Bool {
-    guard let found = glyphLines(s, text: text) else { return false }
+    guard var found = glyphLines(s, text: text) else { return false }
     let scale = size / 100
     let tracking = number(s, "tr", default: 0) * size / 1000
     let lineHeight = number(s, "lh", default: size * 1.2)
     let justification = code(s, "j", default: 0)
     let color = s["fc"].flatMap { numbers($0, at: s.place("fc")) }.map(Self.color) ?? .black
-    for (row, glyphsInLine) in found.enumerated() {
-      let advances = glyphsInLine.map { $0.width * scale + tracking }
-      let lineWidth = advances.reduce(0, +)
-      var x = justification == 1 ? -lineWidth : justification == 2 ? -lineWidth / 2 : 0
+    let box = textBox(s)
+    var paragraphEnds = Set(found.indices)
+    if let box {
+      var ends: Set<Int> = []
+      var wrapped: [[(ch: Character, glyph: Glyph)]] = []
+      for line in found {
+        wrapped += Self.wrapped([line], width: box.width) { $0.width * scale + tracking }
+        ends.insert(wrapped.count - 1)
+      }
+      (found, paragraphEnds) = (wrapped, ends)
+    }
+    let top = box.map {
+      Point(x: $0.origin.x, y: $0.origin.y + (fontAscents[s.string("f") ?? ""] ?? 80) / 100 * size)
+    }
+    for (row, line) in found.enumerated() {
+      let glyphsInLine = line.map(\.glyph)
+      var advances = glyphsInLine.map { $0.width * scale + tracking }
+      // In a box, trailing spaces take no room in the line's width.
+      let kept = box == nil ? line.count : (line.lastIndex { $0.ch != " " }).map { $0 + 1 } ?? 0
+      var lineWidth = advances[..<kept].reduce(0, +)
+      var x: Double
+      if let box, let top {
+        let last = paragraphEnds.contains(row)
+        // j 3-6: every line but a paragraph's last stretched at its spaces; the last as the
+        // mode says (6 stretched too).
+        let stretches = justification == 6 || (3...5).contains(justification) && !last
+        let spaces = line[..<kept].indices.filter { line[$0].ch == " " }
+        if stretches, !spaces.isEmpty, box.width > lineWidth {
+          let each = (box.width - lineWidth) / Double(spaces.count)
+          for i in spaces { advances[i] += each }
+          lineWidth = box.width
+        }
+        let lastMode = [4: 1, 5: 2][justification] ?? 0
+        let mode = last && justification > 2 ? lastMode : justification
+        x =
+          top.x + (mode == 1 ? box.width - lineWidth : mode == 2 ? (box.width - lineWidth) / 2 : 0)
+      } else {
+        x = justification == 1 ? -lineWidth : justification == 2 ? -lineWidth / 2 : 0
+      }
+      let y = (top?.y ?? 0) + Double(row) * lineHeight
       for (glyph, advance) in zip(glyphsInLine, advances) {
         defer { x += advance }
         let p = problems.count
@@ -90,7 +175,7 @@ extension LottieReader {
         shape.anchorPoint = .zero
         shape.path = path
         shape.fillColor = color
-        shape.position = Point(x: x, y: Double(row) * lineHeight)
+        shape.position = Point(x: x, y: y)
         shape.transform = .scale(x: scale, y: scale)
         content.addSublayer(shape)
       }

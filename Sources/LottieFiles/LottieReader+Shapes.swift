@@ -5,12 +5,14 @@ import SceneFiles
 
 /// A shape layer's `shapes` (and a group's `it`) as layers.
 ///
-/// Lottie draws a list's items last to first, so the first item is on top. A fill, stroke or
-/// gradient applies to every path listed before it in its group, nested groups' paths included
-/// (through their transforms); a trim path applies to the paths of its group and of the groups
-/// inside it; a repeater copies what is listed before it. Each style becomes a shape layer (a
-/// gradient layer masked by one, for gradients) holding the paths it applies to, each group a
-/// layer with the group's transform, each repeater a replicator layer.
+/// Lottie draws a list's items last to first, so the first item is on top. As in lottie-web, a
+/// fill, stroke or gradient applies to every path listed before it in its group, nested groups'
+/// paths included (through their transforms), and a modifier (trim paths, rounded corners, a
+/// repeater's copies) changes every path listed before it in its group and in the groups inside
+/// it, wherever the styles that draw the path are: the modifiers a path meets are those after it
+/// in its own group, then those after its group in each enclosing one, in that order. Each style
+/// becomes a shape layer (a gradient layer masked by one, for gradients) holding the paths it
+/// applies to, each group a layer with the group's transform, each repeater a stack of copies.
 extension LottieReader {
   /// A shape item, read.
   enum ShapeItem {
@@ -83,7 +85,7 @@ extension LottieReader {
   func readShapes(_ json: JSONValue, at place: String, layer label: String, into container: Layer) {
     guard let list = array(json, at: place) else { return }
     let items = list.enumerated().map { readShapeItem($1, at: "\(place)[\($0)]", layer: label) }
-    buildItems(items[...], layer: label, inheritedTrim: nil, into: container)
+    buildItems(items[...], layer: label, inherited: [], into: container)
   }
 
   func readShapeItem(_ json: JSONValue, at place: String, layer label: String) -> ShapeItem {
@@ -237,15 +239,44 @@ extension LottieReader {
       keyframeFrames: animated.flatMap { $0.keyframes.map(\.frame) })
   }
 
-  /// Builds `items` into `container`, bottom (last item) first.
+  /// A modifier as the paths listed before it meet it: trim paths (`tm`), rounded corners
+  /// (`rd`), a repeater's copies (`rp`).
+  enum Modifier {
+    case trim(Trim)
+    case round(Animated<[Double]>)
+    case repeater(Repeater, place: String)
+  }
+
+  /// The modifiers of `items` listed after `index`, in the order they act (the list's).
+  func modifiers(in items: ArraySlice<ShapeItem>, after i: Int, layer: String) -> [Modifier] {
+    items.indices.filter { $0 > i }.compactMap { modifier(items[$0], layer: layer) }
+  }
+
+  /// `item` as a modifier (`nil`: it is none).
+  func modifier(_ item: ShapeItem, layer label: String) -> Modifier? {
+    switch item {
+    case .trim(let t): return .trim(t)
+    case .roundCorners(let r): return .round(r)
+    case .repeater(let f):
+      let (p, w) = (problems.count, warnings.count)
+      defer { dropMessages(after: p, w) }
+      return readRepeater(f, layer: label).map { .repeater($0, place: f.place("c")) }
+    default: return nil
+    }
+  }
+
+  /// Builds `items` into `container`, bottom (last item) first. `inherited`: the modifiers of
+  /// the enclosing groups that act on everything here (listed after the group), innermost
+  /// first.
   func buildItems(
-    _ items: ArraySlice<ShapeItem>, layer label: String, inheritedTrim: Trim?, into container: Layer
+    _ items: ArraySlice<ShapeItem>, layer label: String, inherited: [Modifier],
+    into container: Layer
   ) {
-    var items = items
+    var first = items.startIndex
     // What a repeater copies (the items before it) goes into a stack of copies, drawn where the
-    // repeater is listed; the styles after it also take the paths before it (`repeated`).
+    // repeater is listed; the styles after it take the paths before it as the repeater leaves
+    // them (`collectSources`).
     var stack: (Layer, Int)? = nil
-    var repeated: [ShapeSource] = []
     if let r = items.lastIndex(where: {
       if case .repeater = $0 { return true } else { return false }
     }),
@@ -266,12 +297,10 @@ extension LottieReader {
       replication *= count
       let content = Layer()
       content.anchorPoint = .zero
-      // Rounded corners listed after the repeater act on the copies too.
-      let outerRounding = rounding
-      rounding = Self.rounding(after: r, in: items, inherited: outerRounding)
+      // The modifiers listed after the repeater act on the copies too.
       buildItems(
-        items[items.startIndex..<r], layer: label, inheritedTrim: inheritedTrim, into: content)
-      rounding = outerRounding
+        items[items.startIndex..<r], layer: label,
+        inherited: modifiers(in: items, after: r, layer: label) + inherited, into: content)
       // Copies of nothing (the items before the repeater draw no style of their own) are left
       // out: the styles after it draw the copies' paths.
       if Self.drawsStyles(content) {
@@ -283,34 +312,33 @@ extension LottieReader {
         if outerReplication == 1 && !countDrawnLayers(layer, at: f.place("c")) { return }
         stack = (layer, r)
       }
-      repeated = repeatedSources(
-        collectSources(items[items.startIndex..<r], of: items, layer: label, rounding: rounding),
-        repeater)
-      items = items[r...]
+      first = r
     }
-    let groupTrim = items.lazy.compactMap {
-      if case .trim(let t) = $0 { return t } else { return nil }
-    }.first
-    // Rounded corners apply to the paths listed before them in the group and in the groups
-    // inside it (`rounding`: what the enclosing groups' apply).
-    let outerRounding = rounding
-    defer { rounding = outerRounding }
-    for i in items.indices.reversed() {
+    for i in items.indices.reversed() where i >= first {
       if let (layer, r) = stack, r == i { container.addSublayer(layer) }
       switch items[i] {
       case .style(let f, let kind):
-        let sources =
-          repeated
-          + collectSources(
-            items[items.startIndex..<i], of: items, layer: label, rounding: outerRounding)
+        var (sources, trim) = styleSources(
+          items, before: i, inherited: inherited, layer: label)
         guard !sources.isEmpty else { continue }
         // A merge listed before the style combines the paths (each source one subpath).
-        let operation = items[items.startIndex..<i].lazy.compactMap {
-          if case .merge(let o) = $0 { return o } else { return nil }
-        }.last
+        let operation =
+          items[items.startIndex..<i].lazy.compactMap {
+            if case .merge(let o) = $0 { return o } else { return nil }
+          }.last ?? .none
+        // The style takes the last trim itself (strokes as their start and end) when it cuts
+        // what the style draws as Flipbook's trim does: all the paths as one (`m: 2`), one
+        // path, or static strokes (cut one subpath at a time); otherwise it cuts the paths.
+        if let t = trim,
+          !(t.individually || sources.count == 1
+            || (kind == "st" && operation == .none && sources.allSatisfy { $0.frames == nil }))
+        {
+          sources = trimmed(sources, by: t)
+          trim = nil
+        }
         readMergedStyle(
-          f, kind: kind, sources: sources, trim: groupTrim ?? inheritedTrim,
-          operation: operation ?? .none, layer: label, into: container)
+          f, kind: kind, sources: sources, trim: trim, operation: operation, layer: label,
+          into: container)
       case .group(let f):
         guard let it = f["it"] else {
           report(f.place("it"), "missing required key (the group's items)")
@@ -323,14 +351,52 @@ extension LottieReader {
         let inner = list.enumerated().map {
           readShapeItem($1, at: f.place("it") + "[\($0)]", layer: label)
         }
-        rounding = Self.rounding(after: i, in: items, inherited: outerRounding)
         buildItems(
-          inner[...], layer: label, inheritedTrim: groupTrim ?? inheritedTrim, into: t.content)
-        rounding = outerRounding
+          inner[...], layer: label,
+          inherited: modifiers(in: items, after: i, layer: label) + inherited, into: t.content)
         container.addSublayer(t.outer)
       default: break
       }
     }
+  }
+
+  /// The paths a style at `index` of `items` draws, every modifier that acts on them applied
+  /// but the last when it is a trim that acts on all of them: that one is returned for the
+  /// style to apply.
+  func styleSources(
+    _ items: ArraySlice<ShapeItem>, before index: Int, inherited: [Modifier], layer label: String
+  ) -> (sources: [ShapeSource], trim: Trim?) {
+    let drawn = items.indices.filter { j in
+      guard j < index else { return false }
+      switch items[j] {
+      case .source, .group: return true
+      default: return false
+      }
+    }
+    guard let lastDrawn = drawn.last else { return ([], nil) }
+    if case .trim(let t)? = inherited.last {
+      let sources = collectSources(
+        items, drawing: items.startIndex..<index, inherited: inherited.dropLast(), layer: label)
+      return (sources, t)
+    }
+    if inherited.isEmpty,
+      let k = items.indices.last(where: {
+        switch items[$0] {
+        case .trim, .roundCorners, .repeater: return true
+        default: return false
+        }
+      }),
+      k > lastDrawn, case .trim(let t) = items[k]
+    {
+      let sources = collectSources(
+        items, drawing: items.startIndex..<index, skipping: k, layer: label)
+      return (sources, t)
+    }
+    return (
+      collectSources(
+        items, drawing: items.startIndex..<index, inherited: inherited[...], layer: label),
+      nil
+    )
   }
 
   /// Whether `layer` holds a style's layer (a shape or gradient layer) anywhere below it.
@@ -348,59 +414,143 @@ extension LottieReader {
     })
   }
 
-  /// The paths `items` make (the items before a style, of the group's `list`), nested groups'
-  /// through their transforms, each rounded by the nearest rounded corners listed after it (else
-  /// `rounding`, the enclosing groups'); a group with merge paths gives the paths before its
+  /// The paths the items of `items` at the indices in `drawing` make (all of them by default),
+  /// nested groups' through their transforms, each as the modifiers listed after it in `items`
+  /// leave it (in the order listed; nested groups' own modifiers first, the item at `skipping`
+  /// not), then as `inherited` leave it. A group with merge paths gives the paths before its
   /// last merge as one merged source, as After Effects hands a merged group to the styles
   /// outside it.
   func collectSources(
-    _ items: ArraySlice<ShapeItem>, of list: ArraySlice<ShapeItem>? = nil, layer label: String,
-    rounding inherited: Animated<[Double]>? = nil
+    _ items: ArraySlice<ShapeItem>, drawing: Range<Int>? = nil, skipping: Int? = nil,
+    inherited: ArraySlice<Modifier> = [], layer label: String
   ) -> [ShapeSource] {
-    let list = list ?? items
+    let drawing = drawing ?? items.startIndex..<items.endIndex
     var out: [ShapeSource] = []
-    for j in items.indices {
-      let rounding = Self.rounding(after: j, in: list, inherited: inherited)
+    for j in items.indices where j != skipping {
       switch items[j] {
-      case .source(let s): out.append(rounding.map { Self.rounded(s, by: $0) } ?? s)
-      case .group(let f):
-        guard case .array(let json)? = f["it"] else { continue }
-        let inner = json.enumerated().map {
-          readShapeItemQuietly($1, at: f.place("it") + "[\($0)]", layer: label)
-        }[...]
-        var sources: [ShapeSource]
-        if let m = inner.lastIndex(where: {
-          if case .merge(let o) = $0 { return o != .none } else { return false }
-        }), case .merge(let operation) = inner[m] {
-          let operands = collectSources(
-            inner[..<m], of: inner, layer: label, rounding: rounding)
-          let rest = collectSources(
-            inner[(m + 1)...], of: inner, layer: label, rounding: rounding)
-          sources = operands.isEmpty ? rest : [Self.merged(operands, operation)] + rest
-        } else {
-          sources = collectSources(inner, layer: label, rounding: rounding)
-        }
-        guard !sources.isEmpty else { continue }
-        guard let matrix = transformMatrix(groupTransform(json), layer: label) else {
-          out += sources
-          continue
-        }
-        out += sources.map { Self.transformed($0, by: matrix) }
-      default: break
+      case .source(let s) where drawing.contains(j): out.append(s)
+      case .group(let f) where drawing.contains(j): out += groupSources(f, layer: label)
+      default:
+        if !out.isEmpty, let m = modifier(items[j], layer: label) { out = modified(out, by: m) }
       }
     }
+    for m in inherited { out = modified(out, by: m) }
     return out
   }
 
-  /// The rounded corners that apply to the item at `index` of `items`: the nearest listed after
-  /// it (a modifier acts on the paths listed before it), else `inherited`.
-  static func rounding(
-    after index: Int, in items: ArraySlice<ShapeItem>, inherited: Animated<[Double]>?
-  ) -> Animated<[Double]>? {
-    for j in items.indices where j > index {
-      if case .roundCorners(let r) = items[j] { return r }
+  /// The paths of group `f` as the styles outside it take them: through its modifiers and its
+  /// transform.
+  func groupSources(_ f: Fields, layer label: String) -> [ShapeSource] {
+    guard case .array(let json)? = f["it"] else { return [] }
+    let inner = json.enumerated().map {
+      readShapeItemQuietly($1, at: f.place("it") + "[\($0)]", layer: label)
+    }[...]
+    var sources: [ShapeSource]
+    if let m = inner.lastIndex(where: {
+      if case .merge(let o) = $0 { return o != .none } else { return false }
+    }), case .merge(let operation) = inner[m] {
+      let operands = collectSources(inner, drawing: inner.startIndex..<m, layer: label)
+      let rest = collectSources(inner, drawing: (m + 1)..<inner.endIndex, layer: label)
+      sources = operands.isEmpty ? rest : [Self.merged(operands, operation)] + rest
+    } else {
+      sources = collectSources(inner, layer: label)
     }
-    return inherited
+    guard !sources.isEmpty,
+      let matrix = transformMatrix(groupTransform(json), layer: label)
+    else { return sources }
+    return sources.map { Self.transformed($0, by: matrix) }
+  }
+
+  /// The most paths one style takes from repeaters' copies (more are refused).
+  static let maximumRepeatedPaths = 100_000
+
+  /// `sources` as modifier `m` leaves them.
+  func modified(_ sources: [ShapeSource], by m: Modifier) -> [ShapeSource] {
+    guard !sources.isEmpty else { return sources }
+    switch m {
+    case .trim(let t): return trimmed(sources, by: t)
+    case .round(let r): return sources.map { Self.rounded($0, by: r) }
+    case .repeater(let r, let place):
+      guard sources.count <= Self.maximumRepeatedPaths / (r.maximumCount + 1) else {
+        report(
+          place,
+          "repeaters make more than \(Self.maximumRepeatedPaths) copies of the paths a style "
+            + "draws, the limit")
+        return sources
+      }
+      return repeatedSources(sources, r)
+    }
+  }
+
+  /// `sources` cut by `trim` as lottie-web's trim paths cut the shapes before them: each on its
+  /// own (`m: 1`), or all as one path in the order listed (`m: 2`), each keeping its part.
+  func trimmed(_ sources: [ShapeSource], by trim: Trim) -> [ShapeSource] {
+    func make(_ path: @escaping (Double) -> Path, _ of: [ShapeSource]) -> ShapeSource {
+      var ranges = of.compactMap(\.frames)
+      if trim.isAnimated { ranges.append(trim.frames) }
+      guard !ranges.isEmpty else {
+        let fixed = path(0)
+        return ShapeSource(path: { _ in fixed })
+      }
+      let keyframes =
+        of.flatMap(\.keyframeFrames)
+        + [trim.start, trim.end, trim.offset].flatMap { $0.keyframes.map(\.frame) }
+      return ShapeSource(
+        path: path, frames: ranges.map(\.lowerBound).min()!...ranges.map(\.upperBound).max()!,
+        keyframeFrames: keyframes)
+    }
+    guard trim.individually, sources.count > 1 else {
+      return sources.map { s in make({ Self.trimmed(s.path($0), trim.range(at: $0)) }, [s]) }
+    }
+    // The paths and lengths at the frame last asked, shared: each source's part needs them all.
+    let cache = TrimCache()
+    func measure(_ frame: Double) -> (paths: [Path], starts: [Double], total: Double) {
+      if let c = cache.value, c.frame == frame || c.frame.isNaN && frame.isNaN {
+        return (c.paths, c.starts, c.total)
+      }
+      let paths = sources.map { $0.path(frame) }
+      var starts: [Double] = [], total = 0.0
+      for p in paths {
+        starts.append(total)
+        total += p.length
+      }
+      cache.value = (frame, paths, starts, total)
+      return (paths, starts, total)
+    }
+    return sources.indices.map { i in
+      make(
+        { frame in
+          let m = measure(frame)
+          guard m.total > 0 else { return Path() }
+          let length = (i + 1 < m.starts.count ? m.starts[i + 1] : m.total) - m.starts[i]
+          return Self.part(
+            of: m.paths[i], length: length, at: m.starts[i], total: m.total,
+            trim.range(at: frame))
+        }, sources)
+    }
+  }
+
+  /// The paths an individual trim (`m: 2`) measured at one frame.
+  final class TrimCache {
+    var value: (frame: Double, paths: [Path], starts: [Double], total: Double)? = nil
+  }
+
+  /// The part of `path` (`length` long, starting `start` along paths `total` long together)
+  /// that the trim range of the whole shows.
+  static func part(
+    of path: Path, length: Double, at start: Double, total: Double,
+    _ range: (from: Double, to: Double)
+  ) -> Path {
+    guard length > 0 else { return Path() }
+    var out = Path()
+    let spans = range.to <= 1 ? [(range.from, range.to)] : [(range.from, 1.0), (0.0, range.to - 1)]
+    for (a, b) in spans {
+      let from = Swift.max(0, (a * total - start) / length)
+      let to = Swift.min(1, (b * total - start) / length)
+      guard to > from else { continue }
+      out.addPath(trimmed(path, (from, to)))
+    }
+    return out
   }
 
   /// `operands` combined by `operation`, as one source.

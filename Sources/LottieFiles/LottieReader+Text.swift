@@ -26,6 +26,11 @@ extension LottieReader {
     var font: String
     var color: Color?
     var alignment: TextLayer.AlignmentMode
+    /// How a justified paragraph's last line sits.
+    var lastLine: TextLayer.AlignmentMode = .natural
+    var isWrapped = false
+    /// The distance between baselines (`lh`; `nil`: the font's line height).
+    var lineSpacing: Double? = nil
     var position: Point
     var bounds: Rect
   }
@@ -52,7 +57,10 @@ extension LottieReader {
     // in one face and justification.
     if !withGlyphs.contains(true) {
       let texts = shown.map { fontText($0, text: string($0), size: size($0), layer: entry.label) }
-      if Set(texts.map(\.font)).count == 1, Set(texts.map(\.alignment)).count == 1 {
+      if Set(texts.map(\.font)).count == 1, Set(texts.map(\.alignment)).count == 1,
+        Set(texts.map(\.lastLine)).count == 1, Set(texts.map(\.isWrapped)).count == 1,
+        Set(texts.map(\.lineSpacing)).count == 1
+      {
         let layer = textLayer(texts[0])
         if texts.count > 1 {
           let frames = schedule.map(\.frame)
@@ -148,37 +156,99 @@ extension LottieReader {
   }
 
   /// A document drawn with the font it names (`f`, through `fonts.list`): size `s`, colour
-  /// `fc`, justification `j` (left, right, centre), line height `lh`, the first baseline at the
-  /// layer's origin.
+  /// `fc`, justification `j`, line height `lh`. Point text (no `sz`) has its first baseline at
+  /// the layer's origin, left (0), right (1) or centre (2) aligned on it. Box text (`sz`: width
+  /// and height; `ps`: the box's top left) wraps at the box's width, its first baseline the
+  /// font's ascent below the top, as lottie-web places it; its lines flush left (0), right
+  /// (1), centred (2), or justified as After Effects' paragraph modes: every line but a
+  /// paragraph's last stretched to the width at its spaces, the last line left (3), right
+  /// (4), centred (5) or stretched too (6).
   func fontText(_ s: Fields, text: String, size: Double, layer label: String) -> FontText {
-    let named = fontNames[s.string("f") ?? ""] ?? s.string("f") ?? "Helvetica"
-    var font = named
-    if TextLayout.resolvedFace(forFontNamed: named) == nil {
-      // After Effects names fonts the machine may not have: a metric-compatible face instead.
-      let bold = ["Bold", "Black", "Heavy", "Semibold", "SemiBold", "Medium"].contains {
-        named.contains($0)
-      }
-      font = bold ? "Helvetica-Bold" : "Helvetica"
-      warn(label, "font \"\(named)\" (not installed): drawn in \(font)")
-    }
+    let font = fontName(s.string("f") ?? "Helvetica", layer: label)
     var color: Color? = TextProperties().foregroundColor
     if case .array? = s["fc"], let fc = numbers(s["fc"]!, at: s.place("fc")) {
       color = Self.color(fc)
     }
-    let width = 4000.0
     let lines = Double(text.split(separator: "\n", omittingEmptySubsequences: false).count)
     let lineHeight = number(s, "lh", default: size * 1.2)
+    // Lines `lh` apart, as lottie-web steps them (the font's own line height without it).
+    let spacing: Double? = s["lh"] == nil ? nil : Swift.max(0, Swift.min(100_000, lineHeight))
+    let j = code(s, "j", default: 0)
+    if case .array? = s["sz"], let sz = numbers(s["sz"]!, at: s.place("sz")), sz.count >= 2,
+      sz[0].isFinite, sz[0] > 0, sz[0] <= 100_000
+    {
+      var ps = [0.0, 0.0]
+      if case .array? = s["ps"], let p = numbers(s["ps"]!, at: s.place("ps")), p.count >= 2,
+        p[0].isFinite, p[1].isFinite
+      {
+        ps = p
+      }
+      let modes: [Int: (TextLayer.AlignmentMode, TextLayer.AlignmentMode)] = [
+        1: (.right, .natural), 2: (.center, .natural), 3: (.justified, .left),
+        4: (.justified, .right), 5: (.justified, .center), 6: (.justified, .justified),
+      ]
+      let (alignment, lastLine) = modes[j] ?? (.left, .natural)
+      // The box's lines, however many the width makes, are drawn (lottie-web does not clip).
+      let style = TextStyle(
+        fontName: font, fontSize: size, width: sz[0], alignment: .left, isWrapped: true,
+        lineSpacing: spacing)
+      let laidOut = (try? TextLayout.make(text, style: style))?.size.height ?? 0
+      let height = Swift.min(
+        100_000, Swift.max(sz.count > 1 && sz[1].isFinite ? sz[1] : 0, laidOut + size))
+      let ascent = (fontAscents[s.string("f") ?? ""] ?? 80) / 100 * size
+      return FontText(
+        string: text, size: size, font: font, color: color, alignment: alignment,
+        lastLine: lastLine, isWrapped: true, lineSpacing: spacing,
+        position: Point(x: ps[0], y: ps[1] + ascent - size * 0.8),
+        bounds: Rect(x: 0, y: 0, width: sz[0], height: height))
+    }
+    let width = 4000.0
     let (alignment, x): (TextLayer.AlignmentMode, Double)
-    switch code(s, "j", default: 0) {
+    switch j {
     case 1: (alignment, x) = (.right, -width)
     case 2: (alignment, x) = (.center, -width / 2)
     default: (alignment, x) = (.left, 0)
     }
+    // Point text cannot be justified in After Effects; lottie-web draws modes 3 to 6 left.
     return FontText(
       string: text, size: size, font: font, color: color, alignment: alignment,
+      lineSpacing: spacing,
       // Lottie places the first baseline at the layer's origin.
       position: Point(x: x, y: -size * 0.8),
       bounds: Rect(x: 0, y: 0, width: width, height: lineHeight * lines + size))
+  }
+
+  /// The font a document's font name (`f`) draws with. A name in `fonts.list` is its family
+  /// (`fFamily`) in the face nearest its style (`fStyle`: weight, slant and width words), as
+  /// fontconfig matches them; else the name itself (`fName`, a PostScript name). When no face
+  /// of the family is installed, the PostScript name if it resolves, else Helvetica (Liberation
+  /// Sans) in the face nearest the style, with a warning that says which.
+  func fontName(_ named: String, layer label: String) -> String {
+    if let (family, style) = fontFamilies[named], !family.isEmpty {
+      if let name = TextLayout.fontName(family: family, style: style) { return name }
+      let fallback =
+        TextLayout.resolvedFace(forFontNamed: named) != nil
+        ? named : TextLayout.fontName(family: "Helvetica", style: style) ?? "Helvetica"
+      let face = TextLayout.resolvedFace(forFontNamed: fallback) ?? fallback
+      warn(
+        label, "font family \"\(family)\" (not installed): \"\(named)\" drawn in \(face)",
+        key: "font \(named)")
+      return fallback
+    }
+    guard TextLayout.resolvedFace(forFontNamed: named) == nil else { return named }
+    // After Effects names fonts the machine may not have: a metric-compatible face instead.
+    let fallback =
+      TextLayout.fontName(family: "Helvetica", style: Self.styleWords(of: named))
+      ?? "Helvetica"
+    let face = TextLayout.resolvedFace(forFontNamed: fallback) ?? fallback
+    warn(label, "font \"\(named)\" (not installed): drawn in \(face)", key: "font \(named)")
+    return fallback
+  }
+
+  /// The style part of a PostScript-style name (`"Foo-BoldItalic"`: `"BoldItalic"`), or the
+  /// whole name when it has no dash.
+  static func styleWords(of name: String) -> String {
+    name.lastIndex(of: "-").map { String(name[name.index(after: $0)...]) } ?? name
   }
 
   /// A text layer showing `text`.
@@ -190,6 +260,9 @@ extension LottieReader {
     layer.font = text.font
     layer.foregroundColor = text.color
     layer.alignmentMode = text.alignment
+    layer.justifiedLastLine = text.lastLine
+    layer.isWrapped = text.isWrapped
+    layer.lineSpacing = text.lineSpacing
     layer.position = text.position
     layer.bounds = text.bounds
     return layer

@@ -40,8 +40,6 @@ final class LottieReader {
   var layerFrames: ClosedRange<Double>? = nil
   /// The size of the composition being read (what masks that start from everything cover).
   var compositionSize = Size(width: 0, height: 0)
-  /// The rounded corners (`rd` radius) that apply to the shapes being built.
-  var rounding: Animated<[Double]>? = nil
   /// Layers repeaters make drawn so far (against `SceneFormat.maximumDrawnLayers`).
   var drawnLayerCount = 0
   /// Sampled values so far (against `LottieFormat.maximumSamplingWork`).
@@ -57,8 +55,8 @@ final class LottieReader {
   var glyphs: [String: Glyph] = [:]
   /// Each font name's family and style (`fonts.list`), for finding its glyphs.
   var fontFamilies: [String: (family: String, style: String)] = [:]
-  /// Font families by the names text documents use (`fonts.list[n].fName` to `fFamily`).
-  var fontNames: [String: String] = [:]
+  /// Each font name's ascent (`fonts.list[n].ascent`, percent of the size), where given.
+  var fontAscents: [String: Double] = [:]
 
   init(file: String, baseDirectory: String, archivedImages: [String: [UInt8]] = [:]) {
     self.file = file

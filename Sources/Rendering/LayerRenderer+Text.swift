@@ -32,6 +32,8 @@ extension TextLayer {
     TextStyle(
       fontName: font, fontSize: fontSize, width: width, height: height,
       alignment: TextAlignment(rawValue: alignmentMode.rawValue) ?? .natural, isWrapped: isWrapped,
-      truncation: TextTruncation(rawValue: truncationMode.rawValue) ?? .none)
+      truncation: TextTruncation(rawValue: truncationMode.rawValue) ?? .none,
+      lastLineAlignment: TextAlignment(rawValue: justifiedLastLine.rawValue) ?? .natural,
+      lineSpacing: lineSpacing)
   }
 }

@@ -213,6 +213,77 @@ extension String {
     #expect(l.lines.last!.frame.minX == 0)
   }
 
+  @Test func aJustifiedParagraphsLastLineSitsAsTheLastLineAlignmentSays() throws {
+    // Two paragraphs: each one's last line is placed by `lastLineAlignment`, the others
+    // stretched.
+    let s = "The quick brown fox jumps over the lazy dog\nand runs far away from here"
+    func lines(_ last: TextAlignment) throws -> [TextLayout.Line] {
+      try TextLayout.make(
+        s,
+        style: TextStyle(
+          fontSize: 16, width: 150, alignment: .justified, isWrapped: true,
+          lastLineAlignment: last)
+      ).lines
+    }
+    let natural = try lines(.natural)
+    let ends = natural.indices.filter { i in
+      i == natural.count - 1 || natural[i].text.hasSuffix("dog")
+    }
+    #expect(ends.count == 2)
+    for (mode, x) in [(TextAlignment.left, 0.0), (.right, 1.0), (.center, 0.5)] {
+      let l = try lines(mode)
+      for i in l.indices where !ends.contains(i) { #expect(abs(l[i].frame.width - 150) < 0.01) }
+      for i in ends {
+        #expect(l[i].frame.width < 149)
+        #expect(abs(l[i].frame.minX - (150 - l[i].frame.width) * x) < 0.01, "\(mode)")
+      }
+    }
+    // Stretched too: the last lines reach the width at their spaces, letters as they were.
+    let full = try lines(.justified)
+    for line in full {
+      let spaced = line.text.split(separator: " ").count > 1
+      #expect(spaced == (abs(line.frame.width - 150) < 0.01), "\(line.text)")
+    }
+    #expect(full.filter { $0.text.split(separator: " ").count > 1 }.count == full.count - 1)
+    // A last line of one word has no spaces to stretch: it stays as it is.
+    let word = try TextLayout.make(
+      "Far",
+      style: TextStyle(
+        fontSize: 16, width: 150, alignment: .justified, isWrapped: true,
+        lastLineAlignment: .justified))
+    #expect(word.lines.count == 1 && word.lines[0].frame.width < 40)
+  }
+
+  @Test func aLineSpacingSetsTheBaselinesThatFarApart() throws {
+    let s = "one\ntwo\nthree"
+    let natural = try TextLayout.make(s, style: TextStyle(fontSize: 20))
+    let spaced = try TextLayout.make(s, style: TextStyle(fontSize: 20, lineSpacing: 40))
+    #expect(spaced.lines.map(\.baseline) == [0, 40, 80].map { natural.lines[0].baseline + $0 })
+    #expect(
+      spaced.lines[2].frame.minY - natural.lines[2].frame.minY
+        == spaced.lines[2].baseline - natural.lines[2].baseline)
+    #expect(spaced.size.height == spaced.lines[2].frame.maxY)
+  }
+
+  @Test func aFamilyAndStyleResolveToTheNearestFaceOfTheFamily() {
+    #expect(TextLayout.fontName(family: "Helvetica Neue", style: "Bold") == "LiberationSans-Bold")
+    #expect(TextLayout.fontName(family: "Arial", style: "Italic") == "LiberationSans-Italic")
+    #expect(TextLayout.fontName(family: "Helvetica", style: "Oblique") == "LiberationSans-Italic")
+    #expect(
+      TextLayout.fontName(family: "Liberation Serif", style: "Bold Italic")
+        == "LiberationSerif-BoldItalic")
+    // Words the family has no face for go to the nearest: Black and Semibold to bold, Light to
+    // regular, Condensed to the normal width.
+    #expect(TextLayout.fontName(family: "Helvetica Neue", style: "Black") == "LiberationSans-Bold")
+    #expect(TextLayout.fontName(family: "Arial", style: "SemiBold") == "LiberationSans-Bold")
+    #expect(TextLayout.fontName(family: "Helvetica Neue", style: "Light") == "LiberationSans")
+    #expect(
+      TextLayout.fontName(family: "Helvetica Neue", style: "Condensed Bold")
+        == "LiberationSans-Bold")
+    #expect(TextLayout.fontName(family: "DejaVu Sans", style: "Regular") == "DejaVuSans")
+    #expect(TextLayout.fontName(family: "Brand Sans", style: "Bold") == nil)
+  }
+
   @Test(arguments: [TextTruncation.start, .middle, .end])
   func wrappedTruncationKeepsTheLinesThatFit(_ mode: TextTruncation) throws {
     let s = "The quick brown fox jumps over the lazy dog and runs far away"

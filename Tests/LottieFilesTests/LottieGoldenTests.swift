@@ -17,6 +17,8 @@ import Testing
     "dashes": [0, 1.5],
     "repeater": [0, 1, 2.5],
     "text-documents": [0.5, 1.2, 2, 2.6],
+    "groups": [0.5, 1.1],
+    "text-paragraphs": [0],
   ]
 
   struct GoldenCase: Sendable, CustomTestStringConvertible {

@@ -154,4 +154,25 @@ import Testing
     // Nothing before the repeater draws: no copies are built.
     #expect((try? LottieTest.layer("Copies", in: s, at: 0)) == nil)
   }
+
+  @Test func aRepeaterInAnInnerGroupReachesTheStylesOutsideIt() throws {
+    // [group [square, repeater of 3], fill]: the fill outside draws the square as it is and in
+    // each copy, as the repeater's copies are paths of the group.
+    let inner = """
+      {"ty": "gr", "nm": "Inner", "it": [
+        {"ty": "rc", "p": {"a": 0, "k": [15, 50]}, "s": {"a": 0, "k": [10, 10]}, "r": {"a": 0, "k": 0}},
+        {"ty": "rp", "c": {"a": 0, "k": 3}, "o": {"a": 0, "k": 0}, "m": 1, \(Self.transform(p: (30, 0)))},
+        {"ty": "tr"}]}
+      """
+    let shapes = """
+      [{"ty": "gr", "it": [\(inner),
+        {"ty": "fl", "nm": "Outer", "c": {"a": 0, "k": [0, 0, 1, 1]}}, {"ty": "tr"}]}]
+      """
+    let s = try LottieTest.read(
+      LottieTest.document(layers: "[\(LottieTest.shapeLayer("L", shapes: shapes))]")
+    ).scene
+    #expect(try Self.alpha(s, [(15, 50), (45, 50), (75, 50), (30, 50)]) == [255, 255, 255, 0])
+    let outer = try #require(try LottieTest.layer("Outer", in: s, at: 0) as? ShapeLayer)
+    #expect(outer.path?.subpaths.count == 4)
+  }
 }

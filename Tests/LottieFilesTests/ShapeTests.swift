@@ -358,6 +358,88 @@ import Testing
       ])
   }
 
+  /// A horizontal line from `(x0, y)` to `(x1, y)`, as an `sh` item.
+  static func line(_ x0: Double, _ x1: Double, y: Double = 0) -> String {
+    """
+    {"ty": "sh", "ks": {"a": 0, "k": {"c": false, "v": [[\(x0), \(y)], [\(x1), \(y)]],
+      "i": [[0, 0], [0, 0]], "o": [[0, 0], [0, 0]]}}}
+    """
+  }
+
+  /// A trim path item from `s` to `e` percent, mode `m`.
+  static func trim(_ s: Double, _ e: Double, m: Int = 1) -> String {
+    #"{"ty": "tm", "s": {"a": 0, "k": \#(s)}, "e": {"a": 0, "k": \#(e)}, "o": {"a": 0, "k": 0}, "m": \#(m)}"#
+  }
+
+  @Test func aTrimInAnInnerGroupCutsThePathsTheOuterStylesDraw() throws {
+    // [group [line, trim 25...75], fill]: the fill outside the group draws the cut line, as
+    // lottie-web's trim modifies the path every style after it takes.
+    let inner =
+      #"{"ty": "gr", "nm": "Inner", "it": [\#(Self.line(0, 100)), \#(Self.trim(25, 75)), {"ty": "tr"}]}"#
+    #expect(
+      Self.points(try Self.path(try Self.scene(inner))) == [Point(x: 25, y: 0), Point(x: 75, y: 0)])
+    // A stroke outside takes the cut path too.
+    let stroke =
+      #"{"ty": "st", "nm": "Style", "c": {"a": 0, "k": [0, 0, 0, 1]}, "w": {"a": 0, "k": 2}}"#
+    let stroked = try #require(
+      try LottieTest.layer("Style", in: try Self.scene(inner, style: stroke), at: 0) as? ShapeLayer)
+    #expect(Self.points(stroked.path ?? Path()) == [Point(x: 25, y: 0), Point(x: 75, y: 0)])
+    #expect(stroked.strokeStart == 0 && stroked.strokeEnd == 1)
+  }
+
+  @Test func trimsAtTwoLevelsCutOneAfterTheOther() throws {
+    // The inner trim keeps the first half, the outer one the first half of that.
+    let inner = #"{"ty": "gr", "it": [\#(Self.line(0, 100)), \#(Self.trim(0, 50)), {"ty": "tr"}]}"#
+    let fill = try Self.scene(inner + ", " + Self.trim(0, 50))
+    #expect(Self.points(try Self.path(fill)) == [Point(x: 0, y: 0), Point(x: 25, y: 0)])
+    // A stroke takes the outer trim as its start and end, over the inner trim's path.
+    let stroke =
+      #"{"ty": "st", "nm": "Style", "c": {"a": 0, "k": [0, 0, 0, 1]}, "w": {"a": 0, "k": 2}}"#
+    let s = try Self.scene(inner + ", " + Self.trim(0, 50), style: stroke)
+    let layer = try #require(try LottieTest.layer("Style", in: s, at: 0) as? ShapeLayer)
+    #expect(Self.points(layer.path ?? Path()) == [Point(x: 0, y: 0), Point(x: 50, y: 0)])
+    #expect(layer.strokeEnd == 0.5)
+  }
+
+  @Test func anOuterTrimCutsThePathsOfTheGroupsBeforeIt() throws {
+    // [group [line 0...100], group [line at y 10, 0...100], trim 25...75 m 2, fill]: the two
+    // lines are cut as one path 200 long, in the order listed.
+    let a = #"{"ty": "gr", "it": [\#(Self.line(0, 100)), {"ty": "tr"}]}"#
+    let b = #"{"ty": "gr", "it": [\#(Self.line(0, 100, y: 10)), {"ty": "tr"}]}"#
+    let s = try Self.scene([a, b, Self.trim(25, 75, m: 2)].joined(separator: ", "))
+    #expect(
+      Self.points(try Self.path(s)) == [
+        Point(x: 50, y: 0), Point(x: 100, y: 0), Point(x: 0, y: 10), Point(x: 50, y: 10),
+      ])
+    // Simultaneously (m 1): each line on its own.
+    let each = try Self.scene([a, b, Self.trim(25, 75)].joined(separator: ", "))
+    #expect(
+      Self.points(try Self.path(each)) == [
+        Point(x: 25, y: 0), Point(x: 75, y: 0), Point(x: 25, y: 10), Point(x: 75, y: 10),
+      ])
+    // A trim listed before a path does not cut it.
+    let before = try Self.scene([Self.trim(25, 75), a].joined(separator: ", "))
+    #expect(Self.points(try Self.path(before)) == [Point(x: 0, y: 0), Point(x: 100, y: 0)])
+  }
+
+  @Test func aTrimListedAfterAStyleStillCutsThePathsItDraws() throws {
+    // [line, fill "Style", trim 25...75] in a group, and [group [line, fill "Style"], trim]:
+    // lottie-web's trim modifies the paths before it, whichever style draws them.
+    let fill = #"{"ty": "fl", "nm": "Style", "c": {"a": 0, "k": [1, 0, 0, 1]}}"#
+    let shapes = """
+      [{"ty": "gr", "it": [\(Self.line(0, 100)), \(fill), \(Self.trim(25, 75)), {"ty": "tr"}]},
+       {"ty": "gr", "it": [{"ty": "gr", "it": [\(Self.line(0, 100, y: 10)),
+          \(fill.replacingOccurrences(of: "Style", with: "Inner")), {"ty": "tr"}]},
+        \(Self.trim(0, 50)), {"ty": "tr"}]}]
+      """
+    let s = try LottieTest.read(
+      LottieTest.document(layers: "[\(LottieTest.shapeLayer("L", shapes: shapes))]")
+    ).scene
+    #expect(Self.points(try Self.path(s)) == [Point(x: 25, y: 0), Point(x: 75, y: 0)])
+    #expect(
+      Self.points(try Self.path(s, named: "Inner")) == [Point(x: 0, y: 10), Point(x: 50, y: 10)])
+  }
+
   @Test func firstItemsDrawOnTop() throws {
     // [stroke, fill]: the stroke is listed first, so it is drawn above the fill.
     let shapes = #"""

@@ -152,4 +152,112 @@ import Testing
       document.warnings.map(\.feature) == ["text animators (t.a): the text is drawn without them"])
     #expect(document.warnings.first?.layer == "layers[0] \"Counter\"")
   }
+  /// A text layer named "Box" with one document (`document`: its JSON keys) and a fonts list.
+  static func box(_ document: String, fonts: String) -> String {
+    let layer = """
+      {"ty": 5, "ind": 1, "nm": "Box", "ip": 0, "op": 100, "st": 0, "ks": {},
+       "t": {"d": {"k": [{"t": 0, "s": {\(document)}}]}}}
+      """
+    return """
+      {"v": "5.7.0", "fr": 10, "ip": 0, "op": 10, "w": 200, "h": 100, "layers": [\(layer)],
+       "fonts": {"list": \(fonts)}}
+      """
+  }
+
+  static let helveticaNeueBold = #"""
+    [{"fName": "HelveticaNeue-Bold", "fFamily": "Helvetica Neue", "fStyle": "Bold", "ascent": 75}]
+    """#
+
+  @Test(arguments: [
+    (0, TextLayer.AlignmentMode.left, TextLayer.AlignmentMode.natural), (1, .right, .natural),
+    (2, .center, .natural), (3, .justified, .left), (4, .justified, .right),
+    (5, .justified, .center), (6, .justified, .justified),
+  ])
+  func boxTextWrapsInItsBoxAndJustifiesAsAfterEffects(
+    j: Int, alignment: TextLayer.AlignmentMode, lastLine: TextLayer.AlignmentMode
+  ) throws {
+    let document = try LottieTest.read(
+      Self.box(
+        #""t": "Some words to wrap in a box", "s": 20, "f": "HelveticaNeue-Bold", "j": \#(j), "lh": 30, "sz": [120, 60], "ps": [10, -30]"#,
+        fonts: Self.helveticaNeueBold))
+    #expect(document.warnings.isEmpty)
+    let text = try #require(Self.text(in: try LottieTest.layer("Box", in: document.scene, at: 0)))
+    #expect(text.alignmentMode == alignment && text.justifiedLastLine == lastLine)
+    #expect(text.isWrapped && text.bounds.width == 120 && text.bounds.height >= 60)
+    #expect(text.font == "LiberationSans-Bold" && text.lineSpacing == 30)
+    // The box's top left at `ps`, the first baseline the font's ascent (75%) below it, as the
+    // point text's first baseline is 0.8 of the size below its layer's top.
+    #expect(text.position == Point(x: 10, y: -30 + 15 - 16))
+  }
+
+  @Test func pointTextIgnoresTheJustifyModes() throws {
+    let document = try LottieTest.read(
+      Self.box(
+        #""t": "Point", "s": 20, "f": "HelveticaNeue-Bold", "j": 6"#, fonts: Self.helveticaNeueBold)
+    )
+    #expect(document.warnings.isEmpty)
+    let text = try #require(Self.text(in: try LottieTest.layer("Box", in: document.scene, at: 0)))
+    #expect(text.alignmentMode == .left && !text.isWrapped)
+  }
+
+  @Test func aFontListedByFamilyAndStyleResolvesWithoutAWarning() throws {
+    let fonts = #"""
+      [{"fName": "Arial-BoldItalicMT", "fFamily": "Arial", "fStyle": "Bold Italic"},
+       {"fName": "BrandSans-SemiboldItalic", "fFamily": "Brand Sans", "fStyle": "Semibold Italic"},
+       {"fName": "Arial-BoldMT", "fFamily": "Arial Brand", "fStyle": "Bold"}]
+      """#
+    func read(_ font: String) throws -> (String?, [String]) {
+      let document = try LottieTest.read(
+        Self.box(#""t": "Hi", "s": 20, "f": "\#(font)""#, fonts: fonts))
+      let text = Self.text(in: try LottieTest.layer("Box", in: document.scene, at: 0))
+      return (text?.font, document.warnings.map(\.feature))
+    }
+    let (arial, none) = try read("Arial-BoldItalicMT")
+    #expect(arial == "LiberationSans-BoldItalic" && none.isEmpty)
+    // A family with no installed face: Helvetica in the face nearest the style, said once.
+    let (brand, warnings) = try read("BrandSans-SemiboldItalic")
+    #expect(brand == "LiberationSans-BoldItalic")
+    #expect(
+      warnings == [
+        #"font family "Brand Sans" (not installed): "BrandSans-SemiboldItalic" drawn in "#
+          + "Liberation Sans Bold Italic"
+      ])
+    // Its PostScript name, when that resolves.
+    let (postScript, said) = try read("Arial-BoldMT")
+    #expect(postScript == "Arial-BoldMT" && said.count == 1)
+  }
+  @Test(arguments: [(3, 0.0), (4, 28.0), (5, 14.0), (6, 0.0), (1, 28.0)])
+  func glyphBoxTextWrapsAndJustifiesAtItsSpaces(j: Int, lastLineX: Double) throws {
+    // "A A A" at size 20 (A 12 wide, a space 6) in a box 40 wide: "A A" (30 wide), then "A".
+    let space = #"""
+      {"ch": " ", "size": 100, "style": "Bold", "w": 30, "fFamily": "Sans", "data": {}}
+      """#
+    let layer = """
+      {"ty": 5, "ind": 1, "nm": "Box", "ip": 0, "op": 100, "st": 0, "ks": {},
+       "t": {"d": {"k": [{"t": 0, "s": {"t": "A A A", "s": 20, "f": "Sans-Bold", "j": \(j),
+         "lh": 24, "sz": [40, 50], "ps": [5, -10]}}]}}}
+      """
+    let json = """
+      {"v": "5.7.0", "fr": 10, "ip": 0, "op": 10, "w": 100, "h": 100, "layers": [\(layer)],
+       "fonts": {"list": [{"fName": "Sans-Bold", "fFamily": "Sans", "fStyle": "Bold",
+                           "ascent": 70}]},
+       "chars": [\(Self.glyphA), \(space)]}
+      """
+    let document = try LottieTest.read(json)
+    #expect(document.warnings.isEmpty)
+    var glyphs: [ShapeLayer] = []
+    func collect(_ l: Layer) {
+      if let s = l as? ShapeLayer { glyphs.append(s) }
+      l.sublayers.forEach(collect)
+    }
+    collect(try LottieTest.layer("Box", in: document.scene, at: 0))
+    // The first baseline 70% of the size below the box's top; the first line stretched to the
+    // width at its space (but right-aligned text, j 1), the last placed by the mode.
+    let first = j == 1 ? [15.0, 33] : [5.0, 33]
+    #expect(
+      glyphs.map(\.position)
+        == [
+          Point(x: first[0], y: 4), Point(x: first[1], y: 4), Point(x: 5 + lastLineX, y: 28),
+        ])
+  }
 }
