@@ -36,15 +36,14 @@ struct RenderCommand: ParsableCommand {
     // read again for it).
     let first = try loadScene(path, strict: strict)
     try output.render(name: scene, to: output.output ?? "") { duration in
-      if let duration { first.duration = duration }
-      return SceneRecipe(first: first) {
-        let loaded = try reloadScene(path, strict: strict)
+      @Sendable func ending(_ scene: Scene) -> Scene {
         if let duration {
-          loaded.duration = duration
-          loaded.durationSource = "--duration"  // what messages about the end name
+          scene.duration = duration
+          scene.durationSource = "--duration"  // what messages about the end name
         }
-        return loaded
+        return scene
       }
+      return SceneRecipe(first: ending(first)) { ending(try reloadScene(path, strict: strict)) }
     }
   }
 }
