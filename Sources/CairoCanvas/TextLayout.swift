@@ -123,15 +123,12 @@ extension TextEngine {
     if pangoWidth, let width {
       pango_layout_set_width(layout, Int32(Swift.min(width * scale, Double(Int32.max))))
       pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR)
-      switch style.alignment {
-      case .natural: pango_layout_set_alignment(layout, PANGO_ALIGN_LEFT)
-      case .justified:
-        // Pango aligns the lines it does not stretch (a paragraph's last) by the alignment.
-        pango_layout_set_justify(layout, 1)
-        switch style.lastLineAlignment {
+      // Pango's alignment for lines it does not stretch; left and right are absolute (not
+      // flipped for right-to-left text, as `.natural` is).
+      func align(_ alignment: TextAlignment) {
+        switch alignment {
         case .natural: pango_layout_set_alignment(layout, PANGO_ALIGN_LEFT)
         case .left, .justified:
-          // A stretched last line is widened at its spaces below.
           pango_layout_set_auto_dir(layout, 0)
           pango_layout_set_alignment(layout, PANGO_ALIGN_LEFT)
         case .right:
@@ -139,13 +136,14 @@ extension TextEngine {
           pango_layout_set_alignment(layout, PANGO_ALIGN_RIGHT)
         case .center: pango_layout_set_alignment(layout, PANGO_ALIGN_CENTER)
         }
-      case .left:
-        pango_layout_set_auto_dir(layout, 0)
-        pango_layout_set_alignment(layout, PANGO_ALIGN_LEFT)
-      case .right:
-        pango_layout_set_auto_dir(layout, 0)
-        pango_layout_set_alignment(layout, PANGO_ALIGN_RIGHT)
-      case .center: pango_layout_set_alignment(layout, PANGO_ALIGN_CENTER)
+      }
+      if style.alignment == .justified {
+        // Pango aligns the lines it does not stretch (a paragraph's last) by the alignment; a
+        // stretched last line is widened at its spaces below.
+        pango_layout_set_justify(layout, 1)
+        align(style.lastLineAlignment)
+      } else {
+        align(style.alignment)
       }
       switch style.truncation {
       case .none: break
