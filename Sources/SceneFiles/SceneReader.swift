@@ -419,7 +419,7 @@ final class SceneReader {
       return .choice(s)
     case .text:
       if json == .null { return .text(nil) }
-      return string(json, at: place).map(PropertyValue.text)
+      return textString(json, at: place).map(PropertyValue.text)
     }
   }
 
