@@ -117,6 +117,7 @@ extension LayerRenderer {
     }
     // A blend mode or filters act on the projected group, as on a flat layer's group (the
     // filters in the canvas's space, not the layer's plane).
+    try chargeGroups(1, filters: layer.filters.count, for: layer, in: canvas)
     canvas.drawGroup(
       opacity: layer.opacity, compositing: layer.compositingFilter, filters: layer.filters
     ) { () throws(Never) in
@@ -242,6 +243,7 @@ extension LayerRenderer {
       if item.tint == .white {
         try draw(item.layer, placedBy: item.placement, in: canvas)
       } else {
+        try chargeGroups(1, for: item.layer, in: canvas)
         try canvas.drawTinted(by: item.tint) { () throws(RenderingError) in
           try draw(item.layer, placedBy: item.placement, in: canvas)
         }

@@ -27,6 +27,15 @@ public enum RenderingError: Error, Hashable, Sendable, CustomStringConvertible {
   /// dashes together. Carries the name, if any, of the layer whose stroke passes the limit.
   case tooManyDashesInFrame(layer: String?)
 
+  /// The frame's offscreen groups (opacity, blend modes, filters, masks, replicator tints,
+  /// shadows' shapes) would hold more than `LayerRenderer.maximumGroupPixelsPerFrame` pixels
+  /// together. Carries the name, if any, of the layer whose group passes the limit.
+  case tooMuchOffscreenWork(layer: String?)
+  /// The frame's filters would go over more than `LayerRenderer.maximumFilterPixelsPerFrame`
+  /// pixels together (each filter over its group's pixels). Carries the name, if any, of the
+  /// layer whose filters pass the limit.
+  case tooMuchFilterWork(layer: String?)
+
   /// A one-line message.
   public var description: String {
     switch self {
@@ -53,6 +62,18 @@ public enum RenderingError: Error, Hashable, Sendable, CustomStringConvertible {
         "the frame would stroke more than \(StrokeStyle.maximumDashCountPerFrame) dashes, the "
         + "limit, at layer \(name.map { "'\($0)'" } ?? "(unnamed)") (every stroke's dashes "
         + "counted, for each replicator instance and shadow)"
+    case .tooMuchOffscreenWork(let name):
+      return
+        "the frame would composite more than \(LayerRenderer.maximumGroupPixelsPerFrame / 1_000_000) "
+        + "million offscreen pixels, the limit, at layer \(name.map { "'\($0)'" } ?? "(unnamed)") "
+        + "(each group for opacity, blend mode, filters, mask, replicator color or shadow counted "
+        + "at its size in the frame, for each replicator instance)"
+    case .tooMuchFilterWork(let name):
+      return
+        "the frame's filters would go over more than "
+        + "\(LayerRenderer.maximumFilterPixelsPerFrame / 1_000_000) million pixels, the limit, at "
+        + "layer \(name.map { "'\($0)'" } ?? "(unnamed)") (each filter over its layer's group at "
+        + "its size in the frame, for each replicator instance)"
     case .offscreenUnavailable(let name, let reason):
       return
         "layer \(name.map { "'\($0)'" } ?? "(unnamed)") needs an offscreen canvas that cannot "
