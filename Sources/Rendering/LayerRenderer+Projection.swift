@@ -195,6 +195,26 @@ extension LayerRenderer {
     return box
   }
 
+  /// Whether `drawnExtent(of:withShadow: false)` holds exactly what `layer` draws, so that a
+  /// shadow's shape may be drawn in that box alone: no layer in the subtree has a shadow (a
+  /// shadowed layer's shape must be drawn in the frame's region, where the frame finds it
+  /// again), filters (a blur reaches past the bounds), a mask, or 3D; at most 64 levels and
+  /// 1,000 layers.
+  static func hasExactExtent(_ layer: Layer, isRoot: Bool = false) -> Bool {
+    var budget = 1_000
+    func plain(_ layer: Layer, _ level: Int) -> Bool {
+      budget -= 1
+      guard budget >= 0, level < 64, layer.filters.isEmpty, layer.mask == nil,
+        isRoot && level == 0 || !layer.hasVisibleShadow, !layer.drawsInDepthOrder,
+        !layer.sublayerTransformAboutAnchor.has3DTerms,
+        level == 0 || layer.transformToSuperlayer.planeAffineTransform != nil
+      else { return false }
+      if let replicator = layer as? ReplicatorLayer, replicator.instanceCount > 1 { return false }
+      return layer.sublayers.allSatisfy { plain($0, level + 1) }
+    }
+    return plain(layer, 0)
+  }
+
   /// The box, in device pixels under `transform` (the layer's own space to the device), that
   /// holds the shape the layer's shadow is made from: its `shadowPath`, or everything its
   /// content draws; `nil` when unknown.

@@ -51,4 +51,16 @@ import Testing
     copies.instanceCount = 10_000
     try LayerRenderer().draw(clipped, in: canvas)
   }
+
+  @Test func aMaskDrawnAtALowerDensityComesBackToTheFramePixels() {
+    // 2 x 2 opaque pixels at half density, its pixel (0, 0) at (1, 1) in those pixels: the
+    // frame's pixels (2, 2) to (5, 5), with a bilinear edge around them.
+    let low = AlphaMask(width: 2, height: 2, pixels: [255, 255, 255, 255])
+    let mask = low.scaled(density: 0.5, origin: Point(x: 1, y: 1))
+    #expect(mask.originX == 2 && mask.originY == 2)
+    #expect(mask.width == 4 && mask.height == 4)
+    #expect(mask[1, 1] == 255 && mask[2, 2] == 255 && mask[1, 2] == 255)
+    #expect(mask[0, 0] == 143 && mask[3, 3] == 143)  // (0.75 x 0.75 of 255, rounded)
+    #expect(mask[0, 1] == 191)  // 0.75 of 255
+  }
 }
