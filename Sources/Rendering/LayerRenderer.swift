@@ -38,7 +38,9 @@ public struct LayerRenderer: Sendable {
   ///   past the nesting limits; `tooManyDashes` for a stroke of more dashes than
   ///   `StrokeStyle.maximumDashCount`, `tooManyDashesInFrame` past
   ///   `StrokeStyle.maximumDashCountPerFrame` in all (each call counts from zero);
-  ///   `offscreenUnavailable` when an offscreen canvas cannot be made.
+  ///   `tooMuchOffscreenWork` and `tooMuchFilterWork` past `maximumGroupPixelsPerFrame` and
+  ///   `maximumFilterPixelsPerFrame` (likewise); `offscreenUnavailable` when an offscreen
+  ///   canvas cannot be made.
   public func draw(_ layer: Layer, in canvas: Canvas) throws(RenderingError) {
     canvas.dashTally = DashTally()  // each drawing of a tree counts its own dashes
     try draw(layer, in: canvas, through: nil)
