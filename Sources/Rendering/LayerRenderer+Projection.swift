@@ -57,7 +57,7 @@ extension LayerRenderer {
     // Each shadowed layer around this one draws it again for its shadow's shape, in an
     // offscreen canvas of its own: past the limit the work (doubling with each) is refused.
     guard canvas.effectNesting <= LayerRenderer.maximumShadowsAroundPlanes else {
-      throw .planeInsideTooManyShadows(layer: layer.name)
+      throw .planeInsideTooManyShadows(layer: LayerLabel(layer))
     }
     // Pixels per point of the plane: the most the map stretches it where it shows, at most four
     // times the canvas's own density, within the pixel budget.
@@ -99,7 +99,7 @@ extension LayerRenderer {
     do {
       offscreen = try Canvas(pixelWidth: width, pixelHeight: height, scale: density)
     } catch {
-      throw .offscreenUnavailable(layer: layer.name, reason: error.description)
+      throw .offscreenUnavailable(layer: LayerLabel(layer), reason: error.description)
     }
     offscreen.translateBy(x: pad - extent.minX, y: pad - extent.minY)
     offscreen.offscreenPixelLimit = Int(budget)

@@ -124,12 +124,12 @@ public struct LayerRenderer: Sendable {
     let tally = canvas.dashTally
     tally.groupPixels += pixels * Double(count)
     guard tally.groupPixels <= Double(LayerRenderer.maximumGroupPixelsPerFrame) else {
-      throw .tooMuchOffscreenWork(layer: layer.name)
+      throw .tooMuchOffscreenWork(layer: LayerLabel(layer))
     }
     guard filters > 0 else { return }
     tally.filterPixels += pixels * Double(filters)
     guard tally.filterPixels <= Double(LayerRenderer.maximumFilterPixelsPerFrame) else {
-      throw .tooMuchFilterWork(layer: layer.name)
+      throw .tooMuchFilterWork(layer: LayerLabel(layer))
     }
   }
 
@@ -143,7 +143,7 @@ public struct LayerRenderer: Sendable {
       return
     }
     guard canvas.effectNesting <= LayerRenderer.maximumNestedShadows else {
-      throw .shadowsNestedTooDeep(layer: layer.name)
+      throw .shadowsNestedTooDeep(layer: LayerLabel(layer))
     }
     // The count includes this layer while its shadow's shape and its content are drawn (the
     // shape's canvas starts from it).
@@ -348,11 +348,11 @@ public struct LayerRenderer: Sendable {
     if strokes, style.isDashed {
       let dashes = style.dashCount(along: stroked)
       guard dashes <= Double(StrokeStyle.maximumDashCount) else {
-        throw .tooManyDashes(layer: layer.name, count: dashes)
+        throw .tooManyDashes(layer: LayerLabel(layer), count: dashes)
       }
       canvas.dashTally.dashes += dashes
       guard canvas.dashTally.dashes <= Double(StrokeStyle.maximumDashCountPerFrame) else {
-        throw .tooManyDashesInFrame(layer: layer.name)
+        throw .tooManyDashesInFrame(layer: LayerLabel(layer))
       }
     }
     guard shape.pathOperation == .none else {

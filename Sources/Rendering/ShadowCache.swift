@@ -179,11 +179,11 @@ public final class ShadowCache: Sendable {
         return
       case .tooLarge(let width, let height):
         throw .offscreenUnavailable(
-          layer: layer.name,
+          layer: LayerLabel(layer),
           reason: "its shadow's shape needs \(width) x \(height) pixels, over the limits "
             + "(\(Canvas.maximumSide) a side, \(Canvas.maximumPixelCount / 1_000_000) megapixels)")
       case .unavailable(let error):
-        throw .offscreenUnavailable(layer: layer.name, reason: error.description)
+        throw .offscreenUnavailable(layer: LayerLabel(layer), reason: error.description)
       }
     }
     guard let blurred else { return }

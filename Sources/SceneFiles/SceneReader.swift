@@ -285,6 +285,7 @@ final class SceneReader {
         json, at: place, allowed: SceneReader.layerKeys(for: layerType), what: "a layer")
     else { return nil }
     let layer = (layerType ?? .layer).makeLayer()
+    layer.sourcePlace = place
 
     for (key, value) in f.entries {
       guard let property = LayerProperty.named(key), property.layerType.includes(layer) else {

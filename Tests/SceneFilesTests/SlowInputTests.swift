@@ -49,6 +49,23 @@ import Testing
         == ["slow.json: layers[0].filters: a list of 17 filters exceeds the limit of 16"])
   }
 
+  /// An error found while drawing names the layer by its JSON path as well as its name.
+  @Test func aRefusalWhileDrawingNamesTheLayersPlace() throws {
+    // 4096 x 4096 pixels a group, four filters: 67 million pixels, over the 64 million.
+    let blur = #"{"type": "gaussianBlur", "radius": 0}"#
+    let text =
+      #"{"flipbook": 1, "size": [4096, 4096], "layers": [{"sublayers": [{"name": "blurred", "#
+      + #""bounds": [0, 0, 10, 10], "filters": ["#
+      + Array(repeating: blur, count: 4).joined(
+        separator: ", ") + "]}]}]}"
+    let scene = try SceneFormat.decode(Array(text.utf8), file: "blur.json")
+    let label = LayerLabel(name: "blurred", place: "layers[0].sublayers[0]")
+    #expect(throws: RenderingError.tooMuchFilterWork(layer: label)) {
+      _ = try scene.makeFrame(at: 0)
+    }
+    #expect(label.description == "layer 'blurred' (layers[0].sublayers[0])")
+  }
+
   func boundaryScene(segments: Int) throws -> Scene {
     let d =
       "M 0 300 "
