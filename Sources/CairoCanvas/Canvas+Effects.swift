@@ -365,7 +365,7 @@ extension Canvas {
     }
     // Cut to what is drawn when the region is over the limits, or when asked (a small
     // layer's shape in a large frame: 10,000 shadowed layers of different sizes in a frame of
-    // 3 megapixels each made a canvas of the whole frame, and took 40 s). Device pixels of the
+    // 3 megapixels each made a canvas of the whole frame, and took 20 s). Device pixels of the
     // content's box in this canvas to the region's: the frame offset, then the margin.
     if cutsToContent || !fits(w, h), let box = content(),
       case let x0 = (box.minX + frameOffset.x).rounded(.down),

@@ -241,7 +241,7 @@ extension TextEngine {
   ///
   /// Pango's word-then-character wrapping measures the rest of a word for every line it breaks
   /// that word on, so a word of n characters took time in n² (30,000 characters 2 s, 120,000
-  /// characters 23 s); cut into pieces, each line measures at most a piece. Only such words
+  /// characters 15 s); cut into pieces, each line measures at most a piece. Only such words
   /// change: where a line breaks inside one may move by a character at a piece's edge, and
   /// kerning between two pieces' characters is not applied.
   static func splitLongWords(of string: String, in layout: OpaquePointer) {

@@ -111,7 +111,7 @@ public struct LayerRenderer: Sendable {
   public static let maximumGroupPixelsPerFrame = 2_000_000_000
   /// The most pixels the filters of one frame may go over together: 64,000,000 (one filter
   /// over the largest frame; each filter of a layer over its group's pixels; a blur costs some
-  /// 80 ns a pixel). 10,000 blurred layers took over a minute.
+  /// 80 ns a pixel). 10,000 blurred layers took 15 s.
   public static let maximumFilterPixelsPerFrame = 64_000_000
 
   /// Counts `count` offscreen groups about to be made for `layer` at the clip's size (or
