@@ -22,6 +22,48 @@ public struct AlphaMask: Hashable, Sendable {
     self.pixels = pixels
   }
 
+  /// This mask, made at `density` pixels to the wanted pixel with its pixel (0, 0) at `origin`
+  /// in its own pixels, resampled bilinearly to the wanted pixels (its origin then a whole
+  /// pixel there): how a shadow's shape drawn at a lower density comes back to the frame's.
+  public func scaled(density: Double, origin: Point) -> AlphaMask {
+    guard width > 0, height > 0, density > 0, density.isFinite else { return self }
+    func axis(_ o: Double, _ n: Int) -> (start: Int, index: [Int], weight: [Float]) {
+      let start = Int((o / density).rounded(.down))
+      let end = Int(((o + Double(n)) / density).rounded(.up))
+      var index: [Int] = [], weight: [Float] = []
+      index.reserveCapacity(end - start)
+      weight.reserveCapacity(end - start)
+      for j in start..<Swift.max(start, end) {
+        let s = (Double(j) + 0.5) * density - o - 0.5
+        let i = Int(s.rounded(.down))
+        index.append(i)
+        weight.append(Float(s - Double(i)))
+      }
+      return (start, index, weight)
+    }
+    let xs = axis(origin.x, width), ys = axis(origin.y, height)
+    let w = xs.index.count, h = ys.index.count
+    var out = [UInt8](repeating: 0, count: w * h)
+    pixels.withUnsafeBufferPointer { src in
+      out.withUnsafeMutableBufferPointer { dst in
+        func at(_ x: Int, _ y: Int) -> Float {
+          x >= 0 && y >= 0 && x < width && y < height ? Float(src[y * width + x]) : 0
+        }
+        for row in 0..<h {
+          let y0 = ys.index[row], fy = ys.weight[row]
+          for column in 0..<w {
+            let x0 = xs.index[column], fx = xs.weight[column]
+            let top = at(x0, y0) * (1 - fx) + at(x0 + 1, y0) * fx
+            let bottom = at(x0, y0 + 1) * (1 - fx) + at(x0 + 1, y0 + 1) * fx
+            let value = top * (1 - fy) + bottom * fy
+            dst[row * w + column] = UInt8(Swift.min(255, Swift.max(0, value.rounded())))
+          }
+        }
+      }
+    }
+    return AlphaMask(width: w, height: h, originX: xs.start, originY: ys.start, pixels: out)
+  }
+
   /// The alpha at pixel (x, y), 0 outside the mask.
   public subscript(x: Int, y: Int) -> UInt8 {
     guard x >= 0, y >= 0, x < width, y < height else { return 0 }

@@ -44,8 +44,12 @@ public enum AlphaMaskOutcome {
   case drawn(AlphaMask, touchesEdge: Bool)
   /// Nothing was drawn in the region (or the origin lies past any canvas).
   case empty
-  /// The region, even cut to what is drawn, has more pixels than a canvas may: `width` x
-  /// `height`.
+  /// The alpha drawn at `density` device pixels to the frame's pixel (below 1: a region over
+  /// the limits), whose pixel (0, 0) lies at `origin` in those pixels relative to the
+  /// drawing's origin there (`AlphaMask.scaled(by:origin:)` brings it to the frame's pixels).
+  case drawnAtDensity(AlphaMask, origin: Point, density: Double, touchesEdge: Bool)
+  /// The region, even cut to what is drawn, has more pixels than a canvas may at a density of
+  /// 1/64: `width` x `height`.
   case tooLarge(width: Int, height: Int)
   /// Cairo could not make the canvas (no memory).
   case unavailable(CanvasError)
@@ -341,13 +345,27 @@ extension Canvas {
   ///
   /// The region depends only on the frame, never on the canvas asking: a shape drawn inside
   /// another shape's pass is rasterised exactly as in the frame's own pass. When that region
-  /// has more pixels than a canvas may (a frame near the size limits, with a wide blur), it
-  /// is cut to `content()`, the box in this canvas's device pixels that holds everything
-  /// `draw` draws, grown by two pixels (the pixels are the same: the grid is the frame's);
-  /// `.tooLarge` when even that is over the limits.
+  /// has more pixels than a canvas may (a frame near the size limits, with a wide blur), or
+  /// when `cutsToContent` (the caller knows `content()` to be exact), it is cut to
+  /// `content()`, the box in this canvas's device pixels that holds everything `draw` draws,
+  /// grown by two pixels (the pixels are the same: the grid is the frame's). When even that
+  /// is over the limits (a shape covering a frame at the size limits), it is
+  /// drawn at the highest density under them (`.drawnAtDensity`: the blur and the placement
+  /// scale it back); `.tooLarge` only below a density of 1/64.
   public func makeAlphaMask<E: Error>(
     linear: AffineTransform, origin: Point, margin: Int, content: () -> Rect? = { nil },
-    _ draw: (Canvas) throws(E) -> Void
+    cutsToContent: Bool = false, _ draw: (Canvas) throws(E) -> Void
+  ) throws(E) -> AlphaMaskOutcome {
+    try makeAlphaMask(
+      linear: linear, origin: origin, margin: margin, content: content,
+      cutsToContent: cutsToContent, pixelLimit: Canvas.maximumPixelCount, draw)
+  }
+
+  /// `makeAlphaMask(linear:origin:margin:content:cutsToContent:_:)` with canvases of at most
+  /// `pixelLimit` pixels (for tests of the lowered density at small sizes).
+  package func makeAlphaMask<E: Error>(
+    linear: AffineTransform, origin: Point, margin: Int, content: () -> Rect? = { nil },
+    cutsToContent: Bool = false, pixelLimit: Int, _ draw: (Canvas) throws(E) -> Void
   ) throws(E) -> AlphaMaskOutcome {
     let limit = Double(Canvas.maximumSide) * 4
     guard abs(origin.x) < limit, abs(origin.y) < limit else { return .empty }
@@ -357,28 +375,44 @@ extension Canvas {
     // The part of the region drawn in: all of it, or the content's pixels within it.
     var (left, top, w, h) = (0, 0, fullWidth, fullHeight)
     func fits(_ w: Int, _ h: Int) -> Bool {
-      w <= Canvas.maximumSide && h <= Canvas.maximumSide && w * h <= Canvas.maximumPixelCount
+      w <= Canvas.maximumSide && h <= Canvas.maximumSide && w * h <= pixelLimit
     }
-    if !fits(w, h) {
-      guard let box = content() else { return .tooLarge(width: w, height: h) }
-      // Device pixels of this canvas to the region's: the frame offset, then the margin.
-      let x0 = (box.minX + frameOffset.x).rounded(.down) + Double(margin) - 2
-      let y0 = (box.minY + frameOffset.y).rounded(.down) + Double(margin) - 2
-      let x1 = (box.maxX + frameOffset.x).rounded(.up) + Double(margin) + 2
-      let y1 = (box.maxY + frameOffset.y).rounded(.up) + Double(margin) + 2
-      guard x0.isFinite, y0.isFinite, x1.isFinite, y1.isFinite else {
-        return .tooLarge(width: w, height: h)
-      }
+    // Cut to what is drawn when the region is over the limits, or when asked (a small
+    // layer's shape in a large frame: 10,000 shadowed layers of different sizes in a frame of
+    // 3 megapixels each made a canvas of the whole frame, and took 20 s). Device pixels of the
+    // content's box in this canvas to the region's: the frame offset, then the margin.
+    if cutsToContent || !fits(w, h), let box = content(),
+      case let x0 = (box.minX + frameOffset.x).rounded(.down),
+      case let y0 = (box.minY + frameOffset.y).rounded(.down),
+      case let x1 = (box.maxX + frameOffset.x).rounded(.up),
+      case let y1 = (box.maxY + frameOffset.y).rounded(.up),
+      x0.isFinite, y0.isFinite, x1.isFinite, y1.isFinite
+    {
+      let x0 = x0 + Double(margin) - 2, y0 = y0 + Double(margin) - 2
+      let x1 = x1 + Double(margin) + 2, y1 = y1 + Double(margin) + 2
       left = Int(Swift.max(0, Swift.min(Double(fullWidth), x0)))
       top = Int(Swift.max(0, Swift.min(Double(fullHeight), y0)))
       w = Int(Swift.max(0, Swift.min(Double(fullWidth), x1))) - left
       h = Int(Swift.max(0, Swift.min(Double(fullHeight), y1))) - top
       guard w > 0, h > 0 else { return .empty }
-      guard fits(w, h) else { return .tooLarge(width: w, height: h) }
+    }
+    // Over the limits even cut: drawn at the density that fits (the grid is then not the
+    // frame's, so such a shape is not shared with other passes).
+    var density = 1.0
+    var (sw, sh) = (w, h)
+    if !fits(w, h) {
+      let side = Double(Canvas.maximumSide)
+      density =
+        Swift.min(
+          side / Double(w), side / Double(h),
+          (Double(pixelLimit) / (Double(w) * Double(h))).squareRoot()) * 0.999
+      sw = Int((Double(w) * density).rounded(.up))
+      sh = Int((Double(h) * density).rounded(.up))
+      guard density >= 1.0 / 64, fits(sw, sh) else { return .tooLarge(width: w, height: h) }
     }
     let canvas: Canvas
     do {
-      canvas = try Canvas(pixelWidth: w, pixelHeight: h, scale: 1)
+      canvas = try Canvas(pixelWidth: sw, pixelHeight: sh, scale: 1)
     } catch {
       return .unavailable(error)
     }
@@ -388,6 +422,9 @@ extension Canvas {
     canvas.effectNesting = effectNesting
     canvas.offscreenPixelLimit = offscreenPixelLimit
     canvas.dashTally = dashTally
+    if density != 1 {
+      canvas.concatenate(AffineTransform(a: density, b: 0, c: 0, d: density, tx: 0, ty: 0))
+    }
     canvas.concatenate(
       AffineTransform(
         a: linear.a, b: linear.b, c: linear.c, d: linear.d,
@@ -398,10 +435,10 @@ extension Canvas {
       return .unavailable(.cairo("the surface has no pixels"))
     }
     let stride = Int(cairo_image_surface_get_stride(canvas.surface))
-    var minX = w, minY = h, maxX = -1, maxY = -1
-    for y in 0..<h {
+    var minX = sw, minY = sh, maxX = -1, maxY = -1
+    for y in 0..<sh {
       let row = data + y * stride
-      for x in 0..<w where row[x * 4 + 3] != 0 {
+      for x in 0..<sw where row[x * 4 + 3] != 0 {
         minX = Swift.min(minX, x)
         maxX = Swift.max(maxX, x)
         minY = Swift.min(minY, y)
@@ -415,7 +452,16 @@ extension Canvas {
       let row = data + (y + minY) * stride
       for x in 0..<cw { pixels[y * cw + x] = row[(x + minX) * 4 + 3] }
     }
-    let touches = minX == 0 || minY == 0 || maxX == w - 1 || maxY == h - 1
+    let touches = minX == 0 || minY == 0 || maxX == sw - 1 || maxY == sh - 1
+    if density != 1 {
+      // The drawing's origin in the canvas's pixels: the mask's origin is relative to it.
+      let ox = Double(originX + margin - left) * density
+      let oy = Double(originY + margin - top) * density
+      let mask = AlphaMask(width: cw, height: ch, pixels: pixels)
+      return .drawnAtDensity(
+        mask, origin: Point(x: Double(minX) - ox, y: Double(minY) - oy), density: density,
+        touchesEdge: touches)
+    }
     let mask = AlphaMask(
       width: cw, height: ch, originX: minX + left - margin - originX,
       originY: minY + top - margin - originY, pixels: pixels)

@@ -385,6 +385,18 @@ public final class Canvas {
 
   /// Runs `body` inside a Cairo group (recorded as `label`) and returns what it returned with
   /// the group's pattern, which the caller destroys; a body that throws leaves no group open.
+  /// The device pixels a group begun now would hold: the clip's extent, within the canvas.
+  package var groupPixelCount: Double {
+    cairo_save(cr)
+    cairo_identity_matrix(cr)
+    var x1 = 0.0, y1 = 0.0, x2 = 0.0, y2 = 0.0
+    cairo_clip_extents(cr, &x1, &y1, &x2, &y2)
+    cairo_restore(cr)
+    let w = Swift.min(x2, Double(pixelWidth)) - Swift.max(x1, 0)
+    let h = Swift.min(y2, Double(pixelHeight)) - Swift.max(y1, 0)
+    return Swift.max(0, w) * Swift.max(0, h)
+  }
+
   func group<R, E: Error>(
     _ label: String, _ body: () throws(E) -> R
   ) throws(E) -> (R, OpaquePointer) {
@@ -415,10 +427,16 @@ public final class Canvas {
   }
 }
 
-/// A count shared by the canvases that draw one frame: the dashes stroked in it.
+/// A count shared by the canvases that draw one frame: the dashes stroked in it, and the
+/// offscreen work done for it.
 package final class DashTally {
   /// The dashes counted so far.
   package var dashes = 0.0
+  /// The pixels of the offscreen groups made so far (opacity, blend modes, filters, masks,
+  /// tints, shadows' shapes).
+  package var groupPixels = 0.0
+  /// The pixels filters went over so far (a group's pixels once for each filter on it).
+  package var filterPixels = 0.0
   /// Creates a tally at zero.
   package init() {}
 }

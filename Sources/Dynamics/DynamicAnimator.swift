@@ -57,6 +57,22 @@ public final class DynamicAnimator {
   /// states are those of the step where it happened.
   public private(set) var diverged = false
 
+  /// The last whole step any simulation of these behaviors can reach within the work limits,
+  /// from the work every step does whatever happens: a unit per item, per item and boundary
+  /// segment its collision behaviors test, and eight per attachment or snap. `Int.max` when
+  /// that is nothing.
+  public var lastAffordableStep: Int {
+    prepare()
+    guard fixedStepWork > 0 else { return .max }
+    guard fixedStepWork <= DynamicAnimator.maximumStepWork else { return 0 }
+    return DynamicAnimator.maximumCollisionWork / fixedStepWork
+  }
+  private var fixedStepWork = 0
+
+  /// Whether the last `advance(to:)` was refused before any step was simulated: the steps to
+  /// its time would do more than `maximumCollisionWork` whatever happens (`lastAffordableStep`).
+  public private(set) var refusedUpFront = false
+
   /// The reference bounds: the coordinate space, and the boundary a collision behavior's
   /// `translatesReferenceBoundsIntoBoundary` adds.
   public let referenceBounds: Rect
@@ -127,6 +143,13 @@ public final class DynamicAnimator {
     prepare()
     guard let simulation else { return }
     let target = Swift.max(0, Int((time * Double(World.stepsPerSecond) + 1e-9).rounded(.down)))
+    // Past what the work limit affords whatever happens (80,000 boundary segments stepped for
+    // most of a minute before the limit stopped them): refused before a step is taken.
+    refusedUpFront = target > lastAffordableStep
+    if refusedUpFront {
+      (reachedWorkLimit, diverged) = (true, false)
+      return
+    }
     if target != step {
       step = target
       let (reached, reachedStep) = recording.states(key: simulation, step: target)
@@ -279,6 +302,9 @@ public final class DynamicAnimator {
         break
       }
     }
+    fixedStepWork =
+      bodies.count + 8 * joints.count
+      + groups.reduce(0) { $0 + $1.members.count * $1.boundaries.count }
     let key = DynamicsRecording.key(bodies, shapes, joints, groups, pushes)
     recording.add(key: key) { [bodies, shapes, joints, groups, pushes] in
       World(bodies: bodies, shapes: shapes, joints: joints, groups: groups, pushes: pushes)

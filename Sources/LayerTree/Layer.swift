@@ -144,6 +144,10 @@ public class Layer {
     set { storage.properties = newValue }
   }
 
+  /// Where the layer was read from (its JSON path in a scene file, `layers[2].sublayers[0]`),
+  /// for errors found while drawing; `nil` for a layer built in Swift. Copies keep it.
+  package var sourcePlace: String? = nil
+
   /// The layers drawn inside this one, back to front before `zPosition` sorting.
   public internal(set) var sublayers: [Layer] = []
   /// The layer this one is a sublayer of.
@@ -168,6 +172,7 @@ public class Layer {
   /// these per layer per frame).
   required init(copying layer: Layer) {
     storage = layer.storage
+    sourcePlace = layer.sourcePlace
   }
 
   /// A deep copy of the layer, its animations and its sublayers, detached from any superlayer.

@@ -18,6 +18,12 @@ import Geometry
 /// label.frame = Rect(0, 0, 120, 30)
 /// ```
 public final class TextLayer: Layer {
+  /// The most characters (Unicode scalars) a string read from a scene or Lottie file may have:
+  /// 100,000, several times what a frame of the largest size shows at a legible size (a
+  /// 16384-pixel frame holds about 400 lines of 300 characters at 40 pixels a line). Shaping and
+  /// wrapping take time in the string's length, so a longer one is refused when read.
+  public static let maximumStringLength = 100_000
+
   /// The text to draw (default `nil`: nothing).
   public var string: String? {
     get { storage.text.string }

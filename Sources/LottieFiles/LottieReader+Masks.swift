@@ -26,6 +26,23 @@ extension LottieReader {
     _ json: JSONValue, at place: String, layer label: String, cover: Rect, onto content: Layer
   ) {
     guard let list = array(json, at: place) else { return }
+    let counted = list.count
+    maskCount += counted
+    guard counted <= LottieFormat.maximumMasksPerLayer else {
+      report(
+        place,
+        "\(counted) masks on one layer exceed the limit of \(LottieFormat.maximumMasksPerLayer)")
+      return
+    }
+    guard maskCount <= LottieFormat.maximumMasks else {
+      if maskCount - counted <= LottieFormat.maximumMasks {
+        report(
+          place,
+          "the layers' masks exceed the limit of \(LottieFormat.maximumMasks) in one animation "
+            + "(a precomposition's counted for every layer that shows it)")
+      }
+      return
+    }
     let maskLayer = Layer()
     maskLayer.anchorPoint = .zero
     let modes: [String: CompositingFilter] = [

@@ -134,7 +134,20 @@ extension LottieReader {
       )
       out.append(TextDocument(frame: Swift.max(frame, out[out.count - 1].frame), fields: s))
     }
-    return out
+    // Shaping and wrapping take time in a string's length: past the limit, refused.
+    var tooLong = false
+    for document in out {
+      guard let text = document.fields.string("t") else { continue }
+      let length = text.unicodeScalars.count
+      if length > TextLayer.maximumStringLength {
+        report(
+          document.fields.place("t"),
+          "a string of \(length) characters exceeds the limit of \(TextLayer.maximumStringLength)"
+        )
+        tooLong = true
+      }
+    }
+    return tooLong ? nil : out
   }
 
   /// When each document shows, from keyframe frames in order: the first document, then each

@@ -25,6 +25,8 @@ final class LottieReader {
   var frameRate: Double = 30
   /// Layers built so far (against `LottieFormat.maximumLayerCount`).
   var layerCount = 0
+  /// The masks read so far (`LottieFormat.maximumMasks`).
+  var maskCount = 0
   /// The precomposition assets by id, and those being built (a cycle is refused).
   var assets: [String: (json: JSONValue, place: String)] = [:]
   var assetsInProgress: Set<String> = []

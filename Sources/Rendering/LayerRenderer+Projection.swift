@@ -57,7 +57,7 @@ extension LayerRenderer {
     // Each shadowed layer around this one draws it again for its shadow's shape, in an
     // offscreen canvas of its own: past the limit the work (doubling with each) is refused.
     guard canvas.effectNesting <= LayerRenderer.maximumShadowsAroundPlanes else {
-      throw .planeInsideTooManyShadows(layer: layer.name)
+      throw .planeInsideTooManyShadows(layer: LayerLabel(layer))
     }
     // Pixels per point of the plane: the most the map stretches it where it shows, at most four
     // times the canvas's own density, within the pixel budget.
@@ -99,7 +99,7 @@ extension LayerRenderer {
     do {
       offscreen = try Canvas(pixelWidth: width, pixelHeight: height, scale: density)
     } catch {
-      throw .offscreenUnavailable(layer: layer.name, reason: error.description)
+      throw .offscreenUnavailable(layer: LayerLabel(layer), reason: error.description)
     }
     offscreen.translateBy(x: pad - extent.minX, y: pad - extent.minY)
     offscreen.offscreenPixelLimit = Int(budget)
@@ -117,6 +117,7 @@ extension LayerRenderer {
     }
     // A blend mode or filters act on the projected group, as on a flat layer's group (the
     // filters in the canvas's space, not the layer's plane).
+    try chargeGroups(1, filters: layer.filters.count, for: layer, in: canvas)
     canvas.drawGroup(
       opacity: layer.opacity, compositing: layer.compositingFilter, filters: layer.filters
     ) { () throws(Never) in
@@ -194,6 +195,26 @@ extension LayerRenderer {
     return box
   }
 
+  /// Whether `drawnExtent(of:withShadow: false)` holds exactly what `layer` draws, so that a
+  /// shadow's shape may be drawn in that box alone: no layer in the subtree has a shadow (a
+  /// shadowed layer's shape must be drawn in the frame's region, where the frame finds it
+  /// again), filters (a blur reaches past the bounds), a mask, or 3D; at most 64 levels and
+  /// 1,000 layers.
+  static func hasExactExtent(_ layer: Layer, isRoot: Bool = false) -> Bool {
+    var budget = 1_000
+    func plain(_ layer: Layer, _ level: Int) -> Bool {
+      budget -= 1
+      guard budget >= 0, level < 64, layer.filters.isEmpty, layer.mask == nil,
+        isRoot && level == 0 || !layer.hasVisibleShadow, !layer.drawsInDepthOrder,
+        !layer.sublayerTransformAboutAnchor.has3DTerms,
+        level == 0 || layer.transformToSuperlayer.planeAffineTransform != nil
+      else { return false }
+      if let replicator = layer as? ReplicatorLayer, replicator.instanceCount > 1 { return false }
+      return layer.sublayers.allSatisfy { plain($0, level + 1) }
+    }
+    return plain(layer, 0)
+  }
+
   /// The box, in device pixels under `transform` (the layer's own space to the device), that
   /// holds the shape the layer's shadow is made from: its `shadowPath`, or everything its
   /// content draws; `nil` when unknown.
@@ -242,6 +263,7 @@ extension LayerRenderer {
       if item.tint == .white {
         try draw(item.layer, placedBy: item.placement, in: canvas)
       } else {
+        try chargeGroups(1, for: item.layer, in: canvas)
         try canvas.drawTinted(by: item.tint) { () throws(RenderingError) in
           try draw(item.layer, placedBy: item.placement, in: canvas)
         }

@@ -16,7 +16,7 @@ extension LayerRenderer {
       layout = try TextLayout.make(
         string, style: layer.textStyle(width: bounds.width, height: bounds.height))
     } catch {
-      throw .unknownFont(layer: layer.name, font: layer.font)
+      throw .unknownFont(layer: LayerLabel(layer), font: layer.font)
     }
     canvas.save()
     canvas.clip(to: Path(rect: bounds))

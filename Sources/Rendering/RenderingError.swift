@@ -1,63 +1,120 @@
 import Geometry
+import LayerTree
 
 /// Why a layer tree could not be drawn.
 public enum RenderingError: Error, Hashable, Sendable, CustomStringConvertible {
-  /// A text layer's `font` resolves to no installed face. Carries the layer's name, if any, and
-  /// the font's name.
-  case unknownFont(layer: String?, font: String)
+  // Each carries the label of the layer it is about: its name and, for a layer read from a
+  // scene file, its JSON path (`LayerLabel`).
+
+  /// A text layer's `font` resolves to no installed face. Carries the layer and the font's
+  /// name.
+  case unknownFont(layer: LayerLabel?, font: String)
   /// A shadowed layer lies inside more than `LayerRenderer.maximumNestedShadows` shadowed
   /// layers (each shadow's shape is drawn from its whole subtree, so the work grows with the
-  /// nesting). Carries the innermost layer's name, if any.
-  case shadowsNestedTooDeep(layer: String?)
+  /// nesting). Carries the innermost layer.
+  case shadowsNestedTooDeep(layer: LayerLabel?)
   /// A layer drawn offscreen in perspective lies inside more than
   /// `LayerRenderer.maximumShadowsAroundPlanes` shadowed layers: each of them draws the plane
   /// again for its shadow's shape, and a plane's offscreen pixels are not shared between those
-  /// passes, so the work doubles with every level. Carries the plane's name, if any.
-  case planeInsideTooManyShadows(layer: String?)
+  /// passes, so the work doubles with every level. Carries the plane.
+  case planeInsideTooManyShadows(layer: LayerLabel?)
   /// An offscreen canvas the layer needs (its plane in perspective, or its shadow's shape)
   /// could not be made: more pixels than a canvas may have even at the least density, or no
-  /// memory for it. Carries the layer's name, if any, and the canvas's reason.
-  case offscreenUnavailable(layer: String?, reason: String)
+  /// memory for it. Carries the layer and the canvas's reason.
+  case offscreenUnavailable(layer: LayerLabel?, reason: String)
   /// A shape layer's stroke would draw more than `StrokeStyle.maximumDashCount` dashes (its
   /// path's length over its dash pattern's, animated to that or built in Swift; a scene file
-  /// or Lottie file with such a static stroke is refused when read). Carries the layer's name,
-  /// if any, and about how many dashes.
-  case tooManyDashes(layer: String?, count: Double)
+  /// or Lottie file with such a static stroke is refused when read). Carries the layer and
+  /// about how many dashes.
+  case tooManyDashes(layer: LayerLabel?, count: Double)
   /// The strokes of one frame would draw more than `StrokeStyle.maximumDashCountPerFrame`
-  /// dashes together. Carries the name, if any, of the layer whose stroke passes the limit.
-  case tooManyDashesInFrame(layer: String?)
+  /// dashes together. Carries the layer whose stroke passes the limit.
+  case tooManyDashesInFrame(layer: LayerLabel?)
+  /// The frame's offscreen groups (opacity, blend modes, filters, masks, replicator tints,
+  /// shadows' shapes) would hold more than `LayerRenderer.maximumGroupPixelsPerFrame` pixels
+  /// together. Carries the layer whose group passes the limit.
+  case tooMuchOffscreenWork(layer: LayerLabel?)
+  /// The frame's filters would go over more than `LayerRenderer.maximumFilterPixelsPerFrame`
+  /// pixels together (each filter over its group's pixels). Carries the layer whose filters
+  /// pass the limit.
+  case tooMuchFilterWork(layer: LayerLabel?)
 
   /// A one-line message.
   public var description: String {
     switch self {
     case .unknownFont(let name, let font):
-      return "layer \(name.map { "'\($0)'" } ?? "(unnamed)") uses the font \"\(font)\", "
+      return "\(LayerLabel.text(name)) uses the font \"\(font)\", "
         + "which resolves to no installed face (scripts/setup installs Liberation, DejaVu and WenQuanYi Micro Hei)"
     case .shadowsNestedTooDeep(let name):
       return
-        "layer \(name.map { "'\($0)'" } ?? "(unnamed)") has a shadow inside more than "
+        "\(LayerLabel.text(name)) has a shadow inside more than "
         + "\(LayerRenderer.maximumNestedShadows) other shadowed layers, past the limit"
     case .planeInsideTooManyShadows(let name):
       return
-        "layer \(name.map { "'\($0)'" } ?? "(unnamed)") is drawn in perspective inside more than "
+        "\(LayerLabel.text(name)) is drawn in perspective inside more than "
         + "\(LayerRenderer.maximumShadowsAroundPlanes) shadowed layers, past the limit (each "
         + "shadow draws the plane again, so the work doubles with each one)"
     case .tooManyDashes(let name, let count):
       // An estimate past 10^15 (infinite, for an overflowing path length) as a bound.
       let about = count < 1e15 ? "about \(Int(count.rounded()))" : "more than 10^15"
       return
-        "layer \(name.map { "'\($0)'" } ?? "(unnamed)") would stroke \(about) dashes "
+        "\(LayerLabel.text(name)) would stroke \(about) dashes "
         + "(its path's length over its dash pattern's), over the limit of "
         + "\(StrokeStyle.maximumDashCount)"
     case .tooManyDashesInFrame(let name):
       return
         "the frame would stroke more than \(StrokeStyle.maximumDashCountPerFrame) dashes, the "
-        + "limit, at layer \(name.map { "'\($0)'" } ?? "(unnamed)") (every stroke's dashes "
+        + "limit, at \(LayerLabel.text(name)) (every stroke's dashes "
         + "counted, for each replicator instance and shadow)"
+    case .tooMuchOffscreenWork(let name):
+      return
+        "the frame would composite more than \(LayerRenderer.maximumGroupPixelsPerFrame / 1_000_000) "
+        + "million offscreen pixels, the limit, at \(LayerLabel.text(name)) "
+        + "(each group for opacity, blend mode, filters, mask, replicator color or shadow counted "
+        + "at its size in the frame, for each replicator instance)"
+    case .tooMuchFilterWork(let name):
+      return
+        "the frame's filters would go over more than "
+        + "\(LayerRenderer.maximumFilterPixelsPerFrame / 1_000_000) million pixels, the limit, at "
+        + "\(LayerLabel.text(name)) (each filter over its layer's group at "
+        + "its size in the frame, for each replicator instance)"
     case .offscreenUnavailable(let name, let reason):
       return
-        "layer \(name.map { "'\($0)'" } ?? "(unnamed)") needs an offscreen canvas that cannot "
+        "\(LayerLabel.text(name)) needs an offscreen canvas that cannot "
         + "be made: \(reason)"
     }
   }
+}
+
+/// The layer an error names: its name and, for a layer read from a scene file, its JSON path.
+/// A string literal makes a label with that name and no place.
+public struct LayerLabel: Hashable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
+  /// The layer's `name`, if any.
+  public var name: String?
+  /// Where the layer was read from (its JSON path in a scene file), if known.
+  public var place: String?
+
+  /// A label of a name and a place.
+  public init(name: String?, place: String? = nil) { (self.name, self.place) = (name, place) }
+
+  /// A label with this name and no place.
+  public init(stringLiteral name: String) { self.init(name: name) }
+
+  /// The label of `layer`; `nil` when it has neither a name nor a place.
+  init?(_ layer: Layer) {
+    guard layer.name != nil || layer.sourcePlace != nil else { return nil }
+    self.init(name: layer.name, place: layer.sourcePlace)
+  }
+
+  /// `layer 'name' (layers[2])`, `layer 'name'`, `layer layers[2]` or `layer (unnamed)`.
+  public var description: String {
+    switch (name, place) {
+    case (let name?, let place?): return "layer '\(name)' (\(place))"
+    case (let name?, nil): return "layer '\(name)'"
+    case (nil, let place?): return "layer \(place)"
+    case (nil, nil): return "layer (unnamed)"
+    }
+  }
+
+  static func text(_ label: LayerLabel?) -> String { (label ?? LayerLabel(name: nil)).description }
 }

@@ -138,9 +138,13 @@ public final class ShadowCache: Sendable {
 
     var blurred = lookup(key, cutKey)
     if blurred == nil {
+      // A shape whose box is exact (a shadow path, or a subtree of plain layers) is drawn in
+      // its box only: 10,000 shadowed layers of different sizes each made a canvas of the
+      // whole frame.
+      let exact = layer.shadowPath != nil || LayerRenderer.hasExactExtent(layer, isRoot: true)
       let outcome = try canvas.makeAlphaMask(
         linear: linear, origin: origin, margin: margin,
-        content: { renderer.deviceBox(ofShapeOf: layer, under: m) }
+        content: { renderer.deviceBox(ofShapeOf: layer, under: m) }, cutsToContent: exact
       ) { (shapeCanvas: Canvas) throws(RenderingError) in
         if let path = layer.shadowPath {
           shapeCanvas.fill(path, with: .black)
@@ -150,6 +154,7 @@ public final class ShadowCache: Sendable {
       }
       switch outcome {
       case .drawn(let drawn, let touchesEdge):
+        try renderer.chargeGroups(1, pixels: drawn.width * drawn.height, for: layer, in: canvas)
         let mask = drawn.blurred(sigmaX: sigma.x, sigmaY: sigma.y)
         if !touchesEdge {
           insert(mask, for: key)
@@ -157,6 +162,14 @@ public final class ShadowCache: Sendable {
           insert(mask, for: cutKey)
         }
         blurred = mask
+      case .drawnAtDensity(let drawn, let at, let density, _):
+        // A shape over the canvas limits even cut to the frame's reach (a layer covering a
+        // frame at the size limits), drawn at a lower density: blurred there, then brought
+        // back to the frame's pixels. Not kept: its grid is not the frame's.
+        try renderer.chargeGroups(1, pixels: drawn.width * drawn.height, for: layer, in: canvas)
+        let low = drawn.blurred(sigmaX: sigma.x * density, sigmaY: sigma.y * density)
+        let moved = Point(x: at.x + Double(low.originX), y: at.y + Double(low.originY))
+        blurred = low.scaled(density: density, origin: moved)
       case .empty:
         // Nothing drawn in the region (all of it off the frame, or nothing opaque): kept as
         // an empty shadow for this place, so nested shadows are not tried again.
@@ -166,11 +179,11 @@ public final class ShadowCache: Sendable {
         return
       case .tooLarge(let width, let height):
         throw .offscreenUnavailable(
-          layer: layer.name,
+          layer: LayerLabel(layer),
           reason: "its shadow's shape needs \(width) x \(height) pixels, over the limits "
             + "(\(Canvas.maximumSide) a side, \(Canvas.maximumPixelCount / 1_000_000) megapixels)")
       case .unavailable(let error):
-        throw .offscreenUnavailable(layer: layer.name, reason: error.description)
+        throw .offscreenUnavailable(layer: LayerLabel(layer), reason: error.description)
       }
     }
     guard let blurred else { return }

@@ -30,6 +30,10 @@ public enum SceneFormat {
 
   /// The most colours one gradient's `colors` (or one animation value of it) may have: 10,000.
   public static let maximumGradientColors: Int = 10_000
+  /// The most filters one `filters` list may hold (a layer's, or an animation value): 16. Each
+  /// goes over the layer's whole group; the frame's filter work is bounded as well
+  /// (`LayerRenderer.maximumFilterPixelsPerFrame`).
+  public static let maximumFilters: Int = 16
 
   /// Reads the scene file at `path`; image paths inside it resolve against its folder.
   ///

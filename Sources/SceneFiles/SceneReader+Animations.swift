@@ -395,7 +395,7 @@ extension SceneReader {
     case .filters: return filterList(json, at: place).map(AnimationValue.filters)
     case .text:
       if json == .null { return .text(nil) }
-      return string(json, at: place).map { .text($0) }
+      return textString(json, at: place).map { .text($0) }
     }
   }
 

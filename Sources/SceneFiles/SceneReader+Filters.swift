@@ -23,6 +23,12 @@ extension SceneReader {
   /// A list of filters; `nil` when any is wrong (each problem reported).
   func filterList(_ json: JSONValue, at place: String) -> [LayerFilter]? {
     guard let items = array(json, at: place) else { return nil }
+    guard items.count <= SceneFormat.maximumFilters else {
+      report(
+        place,
+        "a list of \(items.count) filters exceeds the limit of \(SceneFormat.maximumFilters)")
+      return nil
+    }
     var out: [LayerFilter] = []
     var failed = false
     for (i, item) in items.enumerated() {

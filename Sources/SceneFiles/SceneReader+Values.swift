@@ -1,4 +1,5 @@
 import Geometry
+import LayerTree
 
 /// An object's entries, checked against the keys allowed at its place.
 struct Fields {
@@ -111,6 +112,19 @@ extension SceneReader {
   func string(_ json: JSONValue, at place: String) -> String? {
     guard case .string(let s) = json else {
       report(place, "expected a string, found \(json.kindDescription)")
+      return nil
+    }
+    return s
+  }
+
+  /// A text layer's string: a string of at most `TextLayer.maximumStringLength` characters.
+  func textString(_ json: JSONValue, at place: String) -> String? {
+    guard let s = string(json, at: place) else { return nil }
+    let length = s.unicodeScalars.count
+    guard length <= TextLayer.maximumStringLength else {
+      report(
+        place,
+        "a string of \(length) characters exceeds the limit of \(TextLayer.maximumStringLength)")
       return nil
     }
     return s

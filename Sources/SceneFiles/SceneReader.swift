@@ -309,6 +309,7 @@ final class SceneReader {
         json, at: place, allowed: SceneReader.layerKeys(for: layerType), what: "a layer")
     else { return nil }
     let layer = (layerType ?? .layer).makeLayer()
+    layer.sourcePlace = place
 
     for (key, value) in f.entries {
       guard let property = LayerProperty.named(key), property.layerType.includes(layer) else {
@@ -452,7 +453,7 @@ final class SceneReader {
       return .choice(s)
     case .text:
       if json == .null { return .text(nil) }
-      return string(json, at: place).map(PropertyValue.text)
+      return textString(json, at: place).map(PropertyValue.text)
     }
   }
 

@@ -184,7 +184,11 @@ extension Scene {
       throw .simulationDiverged(requested: time, reached: animator.elapsedTime)
     }
     if animator.reachedWorkLimit {
-      throw .simulationTooCostly(requested: time, reached: animator.elapsedTime)
+      let reached =
+        animator.refusedUpFront
+        ? Double(animator.lastAffordableStep) / Double(DynamicAnimator.stepsPerSecond)
+        : animator.elapsedTime
+      throw .simulationTooCostly(requested: time, reached: reached)
     }
   }
 }

@@ -1,0 +1,66 @@
+import Flipbook
+import FlipbookTestSupport
+import Testing
+
+/// Issue 18, sixth pass: offscreen work was unbounded (10,000 blurred layers took over a
+/// minute; a replicator of masked layers in a large frame, hours). A frame's groups and filters
+/// are counted, at the size Cairo makes them, before each is made, and refused past
+/// `LayerRenderer.maximumGroupPixelsPerFrame` and `maximumFilterPixelsPerFrame`.
+@Suite struct OffscreenWorkTests {
+  func square(_ name: String) -> Layer {
+    let layer = Layer()
+    layer.name = name
+    layer.frame = Rect(x: 0, y: 0, width: 10, height: 10)
+    layer.backgroundColor = .white
+    return layer
+  }
+
+  @Test func filtersPastTheFrameBudgetAreRefusedBeforeTheyRun() throws {
+    #expect(LayerRenderer.maximumFilterPixelsPerFrame == 64_000_000)
+    // 4096 x 4096 pixels a group: three filters fit (50 million), four do not (67 million).
+    let canvas = try Canvas(pixelWidth: 4096, pixelHeight: 4096)
+    let layer = square("blurred")
+    layer.filters = Array(repeating: .gaussianBlur(radius: 0), count: 3)
+    try LayerRenderer().draw(layer, in: canvas)
+    layer.filters.append(.gaussianBlur(radius: 0))
+    #expect(throws: RenderingError.tooMuchFilterWork(layer: "blurred")) {
+      try LayerRenderer().draw(layer, in: canvas)
+    }
+  }
+
+  @Test func groupsPastTheFrameBudgetAreRefused() throws {
+    #expect(LayerRenderer.maximumGroupPixelsPerFrame == 2_000_000_000)
+    // A masked layer makes two groups of the clip's size: 2 x 16.8 million pixels each, so the
+    // 60th instance passes two billion.
+    let canvas = try Canvas(pixelWidth: 4096, pixelHeight: 4096)
+    let masked = square("masked")
+    masked.mask = square("mask")
+    let copies = ReplicatorLayer()
+    copies.addSublayer(masked)
+    copies.instanceCount = 59
+    try LayerRenderer().draw(copies, in: canvas)
+    copies.instanceCount = 60
+    #expect(throws: RenderingError.tooMuchOffscreenWork(layer: "masked")) {
+      try LayerRenderer().draw(copies, in: canvas)
+    }
+    // A group clipped small counts its clip's pixels only.
+    let clipped = Layer()
+    clipped.frame = Rect(x: 0, y: 0, width: 10, height: 10)
+    clipped.masksToBounds = true
+    clipped.addSublayer(copies)
+    copies.instanceCount = 10_000
+    try LayerRenderer().draw(clipped, in: canvas)
+  }
+
+  @Test func aMaskDrawnAtALowerDensityComesBackToTheFramePixels() {
+    // 2 x 2 opaque pixels at half density, its pixel (0, 0) at (1, 1) in those pixels: the
+    // frame's pixels (2, 2) to (5, 5), with a bilinear edge around them.
+    let low = AlphaMask(width: 2, height: 2, pixels: [255, 255, 255, 255])
+    let mask = low.scaled(density: 0.5, origin: Point(x: 1, y: 1))
+    #expect(mask.originX == 2 && mask.originY == 2)
+    #expect(mask.width == 4 && mask.height == 4)
+    #expect(mask[1, 1] == 255 && mask[2, 2] == 255 && mask[1, 2] == 255)
+    #expect(mask[0, 0] == 143 && mask[3, 3] == 143)  // (0.75 x 0.75 of 255, rounded)
+    #expect(mask[0, 1] == 191)  // 0.75 of 255
+  }
+}

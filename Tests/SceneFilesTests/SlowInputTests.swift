@@ -1,0 +1,94 @@
+import Flipbook
+import FlipbookTestSupport
+import Testing
+
+/// Issue 18, sixth pass: inputs within the stated limits that still took minutes, now refused
+/// where they are read, or before the work starts.
+@Suite struct SlowSceneInputTests {
+  func problems(_ text: String) -> [String] {
+    do {
+      _ = try SceneFormat.decode(Array(text.utf8), file: "slow.json")
+      return []
+    } catch {
+      return String(describing: error).split(separator: "\n").map(String.init)
+    }
+  }
+
+  @Test func aStringOverTheLimitIsRefusedByPlace() {
+    #expect(TextLayer.maximumStringLength == 100_000)
+    let long = String(repeating: "x", count: TextLayer.maximumStringLength + 1)
+    #expect(
+      problems(
+        #"{"flipbook": 1, "size": [10, 10], "layers": [{"type": "text", "string": ""# + long
+          + #""}]}"#)
+        == [
+          "slow.json: layers[0].string: a string of 100001 characters exceeds the limit of 100000"
+        ])
+    let animated =
+      #"{"flipbook": 1, "size": [10, 10], "layers": [{"type": "text", "animations": ["#
+      + #"{"type": "basic", "keyPath": "string", "toValue": ""# + long + #""}]}]}"#
+    #expect(
+      problems(animated) == [
+        "slow.json: layers[0].animations[0].toValue: a string of 100001 characters exceeds the "
+          + "limit of 100000"
+      ])
+    let at = String(repeating: "x", count: TextLayer.maximumStringLength)
+    #expect(
+      problems(
+        #"{"flipbook": 1, "size": [10, 10], "layers": [{"type": "text", "string": ""# + at
+          + #""}]}"#) == [])
+  }
+
+  @Test func aFiltersListOverTheLimitIsRefusedByPlace() {
+    #expect(SceneFormat.maximumFilters == 16)
+    let filters = Array(repeating: #"{"type": "gaussianBlur", "radius": 1}"#, count: 17)
+    #expect(
+      problems(
+        #"{"flipbook": 1, "size": [10, 10], "layers": [{"filters": ["#
+          + filters.joined(separator: ",") + "]}]}")
+        == ["slow.json: layers[0].filters: a list of 17 filters exceeds the limit of 16"])
+  }
+
+  /// An error found while drawing names the layer by its JSON path as well as its name.
+  @Test func aRefusalWhileDrawingNamesTheLayersPlace() throws {
+    // 4096 x 4096 pixels a group, four filters: 67 million pixels, over the 64 million.
+    let blur = #"{"type": "gaussianBlur", "radius": 0}"#
+    let text =
+      #"{"flipbook": 1, "size": [4096, 4096], "layers": [{"sublayers": [{"name": "blurred", "#
+      + #""bounds": [0, 0, 10, 10], "filters": ["#
+      + Array(repeating: blur, count: 4).joined(
+        separator: ", ") + "]}]}]}"
+    let scene = try SceneFormat.decode(Array(text.utf8), file: "blur.json")
+    let label = LayerLabel(name: "blurred", place: "layers[0].sublayers[0]")
+    #expect(throws: RenderingError.tooMuchFilterWork(layer: label)) {
+      _ = try scene.makeFrame(at: 0)
+    }
+    #expect(label.description == "layer 'blurred' (layers[0].sublayers[0])")
+  }
+
+  func boundaryScene(segments: Int) throws -> Scene {
+    let d =
+      "M 0 300 "
+      + (1..<segments).map { "L \($0 % 320) \(300 + $0 % 2)" }.joined(
+        separator: " ")
+    let text =
+      #"{"flipbook": 1, "size": [320, 320], "duration": 10, "layers": [{"name": "b1", "#
+      + #""bounds": [0, 0, 20, 20], "position": [160, 20]}], "dynamics": {"behaviors": ["#
+      + #"{"type": "gravity", "items": ["b1"]}, {"type": "collision", "items": ["b1"], "#
+      + #""boundaries": [{"path": ""# + d + #""}]}]}}"#
+    return try SceneFormat.decode(Array(text.utf8), file: "boundary.json")
+  }
+
+  /// 80,000 boundary segments stepped for most of a minute before the collision work limit
+  /// refused the time; each step tests every segment, so the refusal comes before a step.
+  @Test func aBoundaryTooLongForTheTimeIsRefusedBeforeStepping() throws {
+    let scene = try boundaryScene(segments: 80_000)
+    // 150,000,000 units / (1 item + 79,999 item-segment tests) a step = 1875 steps.
+    #expect(throws: SceneError.simulationTooCostly(requested: 9, reached: 1875.0 / 240)) {
+      _ = try scene.presentationTree(at: 9)
+    }
+    // The same boundary at a time within the budget still simulates.
+    let short = try boundaryScene(segments: 8_000)
+    _ = try short.presentationTree(at: 0.05)
+  }
+}
