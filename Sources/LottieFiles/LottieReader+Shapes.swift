@@ -464,6 +464,11 @@ extension LottieReader {
   /// The most paths one style takes from repeaters' copies (more are refused).
   static let maximumRepeatedPaths = 100_000
 
+  /// The most path elements (moves, lines, curves, closes) repeaters' copies make in one
+  /// file, all styles together (more are refused): each is filled or stroked every frame, and
+  /// a 10,000-vertex shape repeated 10,000 times took 47 s and 5 GB for one frame.
+  static let maximumRepeatedPathElements = 2_000_000
+
   /// `sources` as modifier `m` leaves them.
   func modified(_ sources: [ShapeSource], by m: Modifier) -> [ShapeSource] {
     guard !sources.isEmpty else { return sources }
@@ -476,6 +481,18 @@ extension LottieReader {
           place,
           "repeaters make more than \(Self.maximumRepeatedPaths) copies of the paths a style "
             + "draws, the limit")
+        return sources
+      }
+      // The copies' elements, counted on each path where it starts, before any is made (once
+      // over the limit, said once).
+      guard repeatedPathElements <= Self.maximumRepeatedPathElements else { return sources }
+      let elements = sources.reduce(0) { $0 + $1.path($1.frames?.lowerBound ?? 0).elements.count }
+      repeatedPathElements += elements * r.maximumCount
+      guard repeatedPathElements <= Self.maximumRepeatedPathElements else {
+        report(
+          place,
+          "repeaters make more than \(Self.maximumRepeatedPathElements) path elements in all "
+            + "(\(r.maximumCount) copies of \(elements) here), the limit")
         return sources
       }
       return repeatedSources(sources, r)

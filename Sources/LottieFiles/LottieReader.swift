@@ -27,6 +27,9 @@ final class LottieReader {
   var layerCount = 0
   /// The masks read so far (`LottieFormat.maximumMasks`).
   var maskCount = 0
+  /// Path elements repeaters' copies have made so far, in the whole file
+  /// (`maximumRepeatedPathElements`).
+  var repeatedPathElements = 0
   /// The precomposition assets by id, and those being built (a cycle is refused).
   var assets: [String: (json: JSONValue, place: String)] = [:]
   var assetsInProgress: Set<String> = []
