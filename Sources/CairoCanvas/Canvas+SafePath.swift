@@ -63,8 +63,11 @@ extension Canvas {
     // A power of two that keeps every device coordinate computed below finite: the binary
     // exponent of the largest, kept within 2^1000.
     func exponent(_ x: Double) -> Int { x == 0 ? Int.min / 2 : Swift.abs(x).exponent }
-    let stretch = exponent(
-      Swift.max(1, Swift.abs(m.a) + Swift.abs(m.b) + Swift.abs(m.c) + Swift.abs(m.d)))
+    // A transform off at infinity draws nothing (and its exponents would overflow below).
+    guard [m.a, m.b, m.c, m.d, m.tx, m.ty].allSatisfy(\.isFinite) else { return }
+    // The four linear terms' sum is at most four times the largest: two more than its exponent.
+    let stretch =
+      exponent(Swift.max(1, Swift.abs(m.a), Swift.abs(m.b), Swift.abs(m.c), Swift.abs(m.d))) + 2
     var largest = Swift.max(exponent(m.tx), exponent(m.ty)) + 1
     for element in path.elements {
       for p in element.points {

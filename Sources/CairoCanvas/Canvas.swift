@@ -238,6 +238,22 @@ public final class Canvas {
     return m.xx * m.yy - m.yx * m.xy != 0
   }
 
+  /// Whether what is drawn next can show at all through the current transform: every term
+  /// finite, the linear terms zero or normal numbers (not subnormal), and the area scale (the
+  /// determinant) at least 10^-100. A transform that fails this maps a layer off to infinity
+  /// or squeezes it far under a pixel: it draws nothing, and Cairo cannot be given it (a
+  /// subnormal scale fails an assertion in its pattern extents, or loops in its stroker).
+  public var hasDrawableTransform: Bool {
+    var m = cairo_matrix_t()
+    cairo_get_matrix(cr, &m)
+    let linear = [m.xx, m.yx, m.xy, m.yy]
+    guard linear.allSatisfy({ $0 == 0 || $0.isNormal }), m.x0.isFinite, m.y0.isFinite else {
+      return false
+    }
+    let det = m.xx * m.yy - m.yx * m.xy
+    return det.isFinite && Swift.abs(det) >= 1e-100
+  }
+
   // MARK: Paths
 
   /// Sets Cairo's path to `path`: through the plane's map inside a plane (Canvas+Plane.swift),

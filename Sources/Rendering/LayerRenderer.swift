@@ -77,6 +77,7 @@ public struct LayerRenderer: Sendable {
     canvas.save()
     defer { canvas.restore() }
     canvas.concatenate(placement)
+    guard canvas.hasDrawableTransform else { return }  // off at infinity, or far under a pixel
     let effects = p.effects
     if p.opacity < 1 || effects.compositingFilter.needsGroup || !effects.filters.isEmpty {
       try chargeGroups(1, filters: effects.filters.count, for: layer, in: canvas)
@@ -206,7 +207,7 @@ public struct LayerRenderer: Sendable {
       } else if let affine = sublayerPlacement.affineTransform, affine.isInvertible {
         canvas.save()
         canvas.concatenate(affine)
-        try drawSublayers(of: layer, in: canvas, through: nil)
+        if canvas.hasDrawableTransform { try drawSublayers(of: layer, in: canvas, through: nil) }
         canvas.restore()
       }
     }
@@ -257,6 +258,7 @@ public struct LayerRenderer: Sendable {
       canvas.save()
       if instanceOuter == nil { canvas.concatenate(affine) }
       defer { canvas.restore() }
+      guard canvas.hasDrawableTransform else { continue }
       if tint != .white { try chargeGroups(1, for: layer, in: canvas) }
       try canvas.drawTinted(by: tint) { () throws(RenderingError) in
         for sublayer in sublayers { try draw(sublayer, in: canvas, through: instanceOuter) }
