@@ -29,6 +29,10 @@ public enum LottieFormat {
   /// whose edges cross one another in time that grows faster than its edges (a shape of 100,000
   /// vertices at random took 7 s to fill and 76 s to stroke; 10,000 take 0.3 s and 1.4 s).
   public static let maximumVertices = 10_000
+  /// The most pixels of the distinct pictures a file's image assets decode to, all together
+  /// (each decoded once, however many layers show it): 256 million, a gigabyte of pixels.
+  /// Pictures past it are not drawn, with a warning naming the asset.
+  public static let maximumImagePixels = 256_000_000
   /// The most colour stops, and the most opacity stops, one gradient may have: 1,000 each.
   public static let maximumGradientStops = 1_000
 

@@ -442,7 +442,21 @@ extension LottieReader {
       return
     }
     let a = Fields(entries: entries, place: asset.place)
-    guard let image = readImage(a, layer: entry.label) else { return }
+    if decodedImages[asset.place] == nil {
+      var image = readImage(a, layer: entry.label)
+      if let decoded = image {
+        decodedImagePixels += decoded.width * decoded.height
+        if decodedImagePixels > LottieFormat.maximumImagePixels {
+          warn(
+            entry.label,
+            "images over \(LottieFormat.maximumImagePixels) decoded pixels in all (\(a.place)): "
+              + "not drawn", key: "images over the decoded pixels of a file")
+          image = nil
+        }
+      }
+      decodedImages[asset.place] = .some(image)
+    }
+    guard let image = decodedImages[asset.place] ?? nil else { return }
     let picture = Layer()
     picture.anchorPoint = .zero
     let w = number(a, "w", default: Double(image.width))

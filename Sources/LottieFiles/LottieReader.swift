@@ -27,6 +27,11 @@ final class LottieReader {
   var layerCount = 0
   /// The masks read so far (`LottieFormat.maximumMasks`).
   var maskCount = 0
+  /// The pictures of the image assets read so far, by the asset's place (`nil`: not drawn):
+  /// each is decoded once however many layers show it, and they share its pixels.
+  var decodedImages: [String: Image?] = [:]
+  /// The pixels of the distinct pictures decoded so far (`LottieFormat.maximumImagePixels`).
+  var decodedImagePixels = 0
   /// Path elements repeaters' copies have made so far, in the whole file
   /// (`maximumRepeatedPathElements`).
   var repeatedPathElements = 0
