@@ -416,6 +416,9 @@ public final class Canvas {
   func group<R, E: Error>(
     _ label: String, _ body: () throws(E) -> R
   ) throws(E) -> (R, OpaquePointer) {
+    let pixels = groupPixelCount
+    dashTally.openGroupPixels += pixels
+    defer { dashTally.openGroupPixels -= pixels }
     cairo_push_group(cr)
     recording?.add(label)
     let result: R
@@ -453,6 +456,9 @@ package final class DashTally {
   package var groupPixels = 0.0
   /// The pixels filters went over so far (a group's pixels once for each filter on it).
   package var filterPixels = 0.0
+  /// The pixels of the groups open now, one inside another (each holds its pixels until it
+  /// closes).
+  package var openGroupPixels = 0.0
   /// Creates a tally at zero.
   package init() {}
 }

@@ -39,7 +39,8 @@ public struct LayerRenderer: Sendable {
   ///   `StrokeStyle.maximumDashCount`, `tooManyDashesInFrame` past
   ///   `StrokeStyle.maximumDashCountPerFrame` in all (each call counts from zero);
   ///   `tooMuchOffscreenWork` and `tooMuchFilterWork` past `maximumGroupPixelsPerFrame` and
-  ///   `maximumFilterPixelsPerFrame` (likewise); `offscreenUnavailable` when an offscreen
+  ///   `maximumFilterPixelsPerFrame` (likewise); `tooMuchOffscreenMemory` past
+  ///   `maximumOpenGroupPixels` open at once; `offscreenUnavailable` when an offscreen
   ///   canvas cannot be made.
   public func draw(_ layer: Layer, in canvas: Canvas) throws(RenderingError) {
     canvas.dashTally = DashTally()  // each drawing of a tree counts its own dashes
@@ -110,6 +111,12 @@ public struct LayerRenderer: Sendable {
   /// instance; about three seconds of compositing). A replicator of 10,000 masked layers in a
   /// frame of 3 megapixels made 60 billion.
   public static let maximumGroupPixelsPerFrame = 2_000_000_000
+
+  /// The most pixels the offscreen groups open at once, one inside another, may hold: 256
+  /// million (a gigabyte; four groups the size of the largest frame). Each nested group holds
+  /// its pixels until it closes: 40 layers of opacity 0.99 nested in an 8000 x 8000 frame
+  /// asked for 10 GB and aborted.
+  public static let maximumOpenGroupPixels = 256_000_000
   /// The most pixels the filters of one frame may go over together: 64,000,000 (one filter
   /// over the largest frame; each filter of a layer over its group's pixels; a blur costs some
   /// 80 ns a pixel). 10,000 blurred layers took 15 s.
@@ -123,6 +130,12 @@ public struct LayerRenderer: Sendable {
   ) throws(RenderingError) {
     let pixels = made.map(Double.init) ?? canvas.groupPixelCount
     let tally = canvas.dashTally
+    guard
+      tally.openGroupPixels + pixels * Double(count)
+        <= Double(LayerRenderer.maximumOpenGroupPixels)
+    else {
+      throw .tooMuchOffscreenMemory(layer: LayerLabel(layer))
+    }
     tally.groupPixels += pixels * Double(count)
     guard tally.groupPixels <= Double(LayerRenderer.maximumGroupPixelsPerFrame) else {
       throw .tooMuchOffscreenWork(layer: LayerLabel(layer))

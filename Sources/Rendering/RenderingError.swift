@@ -38,6 +38,10 @@ public enum RenderingError: Error, Hashable, Sendable, CustomStringConvertible {
   /// pixels together (each filter over its group's pixels). Carries the layer whose filters
   /// pass the limit.
   case tooMuchFilterWork(layer: LayerLabel?)
+  /// The groups open at once, one inside another, would hold more than
+  /// `LayerRenderer.maximumOpenGroupPixels` pixels (memory, where the per-frame budget is
+  /// time). Carries the layer whose group passes the limit.
+  case tooMuchOffscreenMemory(layer: LayerLabel?)
 
   /// A one-line message.
   public var description: String {
@@ -72,6 +76,12 @@ public enum RenderingError: Error, Hashable, Sendable, CustomStringConvertible {
         + "million offscreen pixels, the limit, at \(LayerLabel.text(name)) "
         + "(each group for opacity, blend mode, filters, mask, replicator color or shadow counted "
         + "at its size in the frame, for each replicator instance)"
+    case .tooMuchOffscreenMemory(let name):
+      return
+        "the frame would hold more than \(LayerRenderer.maximumOpenGroupPixels / 1_000_000) "
+        + "million offscreen pixels at once, the limit, at \(LayerLabel.text(name)) (groups "
+        + "for opacity, blend mode, filters or mask nested inside one another, each at its size "
+        + "in the frame)"
     case .tooMuchFilterWork(let name):
       return
         "the frame's filters would go over more than "

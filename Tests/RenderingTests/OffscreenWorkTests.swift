@@ -28,6 +28,29 @@ import Testing
     }
   }
 
+  @Test func groupsNestedPastTheMemoryLimitAreRefused() throws {
+    #expect(LayerRenderer.maximumOpenGroupPixels == 256_000_000)
+    // 8000 x 8000 pixels a group: four nested groups hold 256 million pixels, a fifth would
+    // pass the limit (each layer of opacity 0.5 is a group the size of the frame).
+    let canvas = try Canvas(pixelWidth: 8000, pixelHeight: 8000)
+    func nested(_ depth: Int) -> Layer {
+      let root = square("level 1")
+      root.opacity = 0.5
+      var inner = root
+      for level in 2...depth {
+        let next = square("level \(level)")
+        next.opacity = 0.5
+        inner.addSublayer(next)
+        inner = next
+      }
+      return root
+    }
+    try LayerRenderer().draw(nested(4), in: canvas)
+    #expect(throws: RenderingError.tooMuchOffscreenMemory(layer: "level 5")) {
+      try LayerRenderer().draw(nested(5), in: canvas)
+    }
+  }
+
   @Test func groupsPastTheFrameBudgetAreRefused() throws {
     #expect(LayerRenderer.maximumGroupPixelsPerFrame == 2_000_000_000)
     // A masked layer makes two groups of the clip's size: 2 x 16.8 million pixels each, so the
