@@ -28,7 +28,15 @@ public struct FlipbookTool: ParsableCommand {
   /// Parses `arguments`, runs the chosen command and exits with docs/command-line.md's statuses.
   public static func main(_ arguments: [String]) -> Never {
     AtomicFile.removeTemporaryFilesOnInterrupt()
-    let code = run(arguments, standardError: { FileHandleStandardError.write($0) })
+    var code = run(arguments, standardError: { FileHandleStandardError.write($0) })
+    // What was printed (`inspect`, `demo --list`, summaries) is part of the result: a standard
+    // output that cannot take it (a full disk) is a failure, said once. `print` writes through
+    // C's buffered standard output; flushing every stream writes what is left of it.
+    if fflush(nil) != 0 {
+      FileHandleStandardError.write(
+        "cannot write standard output: \(String(cString: strerror(errno)))")
+      if code == 0 { code = 1 }
+    }
     Glibc.exit(code)
   }
 

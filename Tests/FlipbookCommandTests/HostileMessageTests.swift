@@ -187,4 +187,19 @@ import Testing
     let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder)
     #expect(leftovers.isEmpty, "left behind: \(leftovers)")
   }
+  /// What a command prints is part of its result: a standard output that cannot take it (a
+  /// full disk) fails the command with one line, where it exited 0 before.
+  @Test func aStandardOutputThatCannotBeWrittenFailsTheCommand() throws {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: Tools.flipbook)
+    process.arguments = ["inspect", FixtureFiles.root + "/scenes/strokes.json", "--time", "0"]
+    process.standardOutput = FileHandle(forWritingAtPath: "/dev/full")
+    let errors = Pipe()
+    process.standardError = errors
+    try process.run()
+    process.waitUntilExit()
+    let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    #expect(process.terminationStatus == 1)
+    #expect(message == "cannot write standard output: No space left on device\n")
+  }
 }
