@@ -71,6 +71,7 @@ extension APNG {
     var control: Control? = nil
     var data: [UInt8] = []
     var frames: [Bitmap] = [], delays: [Delay] = []
+    var declaredFrames = 0  // acTL's count, which the fcTL chunks must make
     var canvas = Bitmap(width: 0, height: 0)
 
     func finishFrame() throws(DecodingError) {
@@ -161,6 +162,7 @@ extension APNG {
       case "tRNS": alphas = body
       case "acTL":
         guard length == 8 else { throw DecodingError(reason: "a bad acTL") }
+        declaredFrames = Int(body.bigEndian32(0))
         loopCount = Int(body.bigEndian32(4))
       case "fcTL":
         guard length == 26 else { throw DecodingError(reason: "a bad fcTL") }
@@ -180,6 +182,13 @@ extension APNG {
         data += body[4...]
       case "IEND":
         try finishFrame()
+        // An APNG whose frames are not what its acTL says is in error (the APNG specification):
+        // refused, where it read as an animation of no frames that matched anything.
+        guard !frames.isEmpty, frames.count == declaredFrames else {
+          throw DecodingError(
+            reason: "its acTL says \(declaredFrames) frame\(declaredFrames == 1 ? "" : "s"), "
+              + "its frame controls (fcTL) make \(frames.count)")
+        }
         return Animation(
           width: width, height: height, frames: frames, delays: delays, loopCount: loopCount)
       default: break

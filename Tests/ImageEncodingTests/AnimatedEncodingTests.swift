@@ -103,6 +103,21 @@ struct AnimatedEncodingTests {
     #expect(decoded.delays.map(\.description) == ["1/10 s", "1/10 s", "1/5 s", "1/10 s"])
   }
 
+  /// An APNG whose acTL frame count is not what its fcTL chunks make is in error (the APNG
+  /// specification) and refused: one without any fcTL read as no frames, and two such files of
+  /// different colours compared as matching.
+  @Test func apngFramesOtherThanItsACTLSaysAreRefused() throws {
+    var bytes = try encodeAPNG(Self.frames)
+    let actl = Array("acTL".utf8)
+    let at = try #require((0..<(bytes.count - 4)).first { Array(bytes[$0..<$0 + 4]) == actl })
+    bytes[at + 7] = 5  // the count's low byte: 5 frames said, 4 made
+    #expect(
+      throws: APNG.DecodingError(reason: "its acTL says 5 frames, its frame controls (fcTL) make 4")
+    ) {
+      try APNG.decode(bytes)
+    }
+  }
+
   /// The frame controls of an APNG: (width, height, x, y, dispose, blend) of each frame.
   func controls(_ bytes: [UInt8]) -> [[Int]] {
     var out: [[Int]] = [], at = 8
