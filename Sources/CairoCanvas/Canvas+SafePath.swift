@@ -64,7 +64,8 @@ extension Canvas {
     // exponent of the largest, kept within 2^1000.
     func exponent(_ x: Double) -> Int { x == 0 ? Int.min / 2 : Swift.abs(x).exponent }
     // A transform off at infinity draws nothing (and its exponents would overflow below).
-    guard [m.a, m.b, m.c, m.d, m.tx, m.ty].allSatisfy(\.isFinite) else { return }
+    guard m.a.isFinite, m.b.isFinite, m.c.isFinite, m.d.isFinite, m.tx.isFinite, m.ty.isFinite
+    else { return }
     // The four linear terms' sum is at most four times the largest: two more than its exponent.
     let stretch =
       exponent(Swift.max(1, Swift.abs(m.a), Swift.abs(m.b), Swift.abs(m.c), Swift.abs(m.d))) + 2

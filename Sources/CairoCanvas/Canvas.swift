@@ -246,10 +246,9 @@ public final class Canvas {
   public var hasDrawableTransform: Bool {
     var m = cairo_matrix_t()
     cairo_get_matrix(cr, &m)
-    let linear = [m.xx, m.yx, m.xy, m.yy]
-    guard linear.allSatisfy({ $0 == 0 || $0.isNormal }), m.x0.isFinite, m.y0.isFinite else {
-      return false
-    }
+    func usable(_ term: Double) -> Bool { term == 0 || term.isNormal }
+    guard usable(m.xx), usable(m.yx), usable(m.xy), usable(m.yy), m.x0.isFinite, m.y0.isFinite
+    else { return false }
     let det = m.xx * m.yy - m.yx * m.xy
     return det.isFinite && Swift.abs(det) >= 1e-100
   }

@@ -228,22 +228,21 @@ enum TemporaryFiles {
     installed = true
   }
 
-  static func register(_ path: String) {
-    installed.withLock { installed in
-      installHandlersLocked(&installed)
-      for i in 0..<capacity where slots[i] == nil {
-        slots[i] = strdup(path)
-        return
-      }
-    }
-  }
+  static func register(_ path: String) { store(path, in: slots, capacity: capacity) }
 
   /// Adds a temporary folder: an interrupt removes its files and it.
   static func registerFolder(_ path: String) {
+    store(path, in: folderPaths, capacity: folderCapacity)
+  }
+
+  /// Puts a copy of `path` in the first empty slot of `table`, installing the handlers first.
+  private static func store(
+    _ path: String, in table: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>, capacity: Int
+  ) {
     installed.withLock { installed in
       installHandlersLocked(&installed)
-      for i in 0..<folderCapacity where folderPaths[i] == nil {
-        folderPaths[i] = strdup(path)
+      for i in 0..<capacity where table[i] == nil {
+        table[i] = strdup(path)
         return
       }
     }
