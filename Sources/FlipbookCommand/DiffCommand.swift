@@ -105,17 +105,10 @@ struct DiffCommand: ParsableCommand {
     }
     let passes: Bool
     if aIsGIF {
-      let e = try failing(expected) { try GIF.decode(a) },
-        c = try failing(actual) { try GIF.decode(b) }
-      let diff = AnimationDiff(expected: e, actual: c, tolerance: tolerance)
-      print(diff.summary)
-      if isReport {
-        try writeReport(
-          diff, expected: e.frames, actual: c.frames, durations: e.delays.map { Double($0) / 100 })
-      } else if let output, let k = diff.failingFrames.first ?? (diff.frames.isEmpty ? nil : 0) {
-        try write(diff.frames[k], expected: e.frames[k], actual: c.frames[k], to: output)
-      }
-      passes = diff.passes
+      let e = try failing(expected) { try GIF.FrameReader(a) },
+        c = try failing(actual) { try GIF.FrameReader(b) }
+      passes = try compare(
+        .gif(e), .gif(c), durations: e.layout.delays.map { Double($0) / 100 })
     } else {
       // Sizes the headers state are compared first: two large images that cannot match are
       // not decoded (a pair of 64-megapixel PNGs would take about 780 MB).
@@ -150,19 +143,68 @@ struct DiffCommand: ParsableCommand {
     try failing(path, output: path) { try AtomicFile.write(PNG.encode(picture), to: path) }
   }
 
-  /// The report page for an animation: every frame stepped, opening on the one that differs
-  /// most; `durations` in seconds (`nil`: frame times unknown, shown as 0).
-  private func writeReport(
-    _ diff: AnimationDiff, expected: [Bitmap], actual: [Bitmap], durations: [Double]?
-  ) throws {
-    var times: [Double] = []
-    var t = 0.0
-    for d in durations ?? Array(repeating: 0, count: expected.count) {
-      times.append(t)
-      t += d
+  /// The most pixels of frames a report page (`-o .html`) shows, in all the frames of one file:
+  /// 64,000,000. The page holds every frame of both files and their heatmaps, all in memory
+  /// while it is made (about 20 bytes a pixel), where a comparison alone holds two frames.
+  static let maximumReportPixels = 64_000_000
+
+  /// Compares two animations frame by frame as they are decoded and prints the summary; with
+  /// `-o`, writes the picture of the first frame that differs (else frame 0) or the report
+  /// page; whether they match. `durations` are the frames' in seconds (`nil`: unknown, shown
+  /// as 0 on the page).
+  private func compare(_ e: FrameStream, _ c: FrameStream, durations: [Double]?) throws -> Bool {
+    // A report shows every frame: those are kept as they are read, within the page's budget,
+    // checked on the counts the files state before any frame is decoded (and as frames come).
+    final class Kept {
+      var frames: [Bitmap] = []
     }
-    try writeReport(
-      summary: diff.summary, expected: expected, actual: actual, diffs: diff.frames, times: times)
+    let kept = (Kept(), Kept())
+    let isReport = isReport
+    func overBudget(_ s: FrameStream, _ path: String, frames: Int) -> CommandFailure {
+      CommandFailure(
+        message:
+          "\(path): \(frames) frames of \(s.width) x \(s.height) pixels are over the \(Self.maximumReportPixels) pixels of frames a report page shows; write a .png picture of the first frame that differs instead"
+      )
+    }
+    if isReport {
+      for (s, path) in [(e, expected), (c, actual)]
+      where s.statedFrameCount > Self.maximumReportPixels / max(1, s.width * s.height) {
+        throw overBudget(s, path, frames: s.statedFrameCount)
+      }
+    }
+    func reading(_ s: FrameStream, _ path: String, _ kept: Kept) -> FrameStream {
+      FrameStream(
+        width: s.width, height: s.height, statedFrameCount: s.statedFrameCount,
+        next: {
+          guard let frame = try failing(path, { try s.next() }) else { return nil }
+          if isReport {
+            guard kept.frames.count < Self.maximumReportPixels / max(1, s.width * s.height) else {
+              throw overBudget(s, path, frames: kept.frames.count + 1)
+            }
+            kept.frames.append(frame.image)
+          }
+          return frame
+        }, loop: s.loop)
+    }
+    let diff = try AnimationDiff(
+      streaming: reading(e, expected, kept.0), actual: reading(c, actual, kept.1),
+      tolerance: tolerance, keepsPixels: isReport)
+    print(diff.summary)
+    if isReport {
+      var times: [Double] = []
+      var t = 0.0
+      for d in durations ?? Array(repeating: 0, count: kept.0.frames.count) {
+        times.append(t)
+        t += d
+      }
+      let frames = diff.frames.isEmpty ? [] : kept.0.frames
+      try writeReport(
+        summary: diff.summary, expected: frames, actual: diff.frames.isEmpty ? [] : kept.1.frames,
+        diffs: diff.frames, times: Array(times.prefix(frames.count)))
+    } else if let output, let shown = diff.shownFrame {
+      try write(shown.diff, expected: shown.expected, actual: shown.actual, to: output)
+    }
+    return diff.passes
   }
 
   /// `flipbook diff -o report.html`: the comparison page `GoldenTesting` also writes, with its
@@ -185,6 +227,17 @@ struct DiffCommand: ParsableCommand {
 
   static func isGIF(_ bytes: [UInt8]) -> Bool { bytes.starts(with: Array("GIF8".utf8)) }
 
+  /// Whether `bytes` are a GIF whose every frame decodes (one at a time, none kept).
+  static func readsThrough(_ bytes: [UInt8]) -> Bool {
+    do {
+      let reader = try GIF.FrameReader(bytes)
+      while try reader.next() != nil {}
+      return true
+    } catch {
+      return false
+    }
+  }
+
   /// "WebP" or "APNG" when `bytes` are an animated WebP (any WebP) or an APNG, else `nil`.
   static func animatedFormat(_ bytes: [UInt8]) -> String? {
     WebP.isWebP(bytes) ? "WebP" : APNG.isAPNG(bytes) ? "APNG" : nil
@@ -193,13 +246,17 @@ struct DiffCommand: ParsableCommand {
   /// Throws the error of decoding `bytes` as `format` ("WebP" or "APNG"), unless they are a
   /// whole PNG or GIF (then nothing: the files are simply of two formats).
   private func decodes(_ bytes: [UInt8], as format: String, path: String) throws {
-    if Self.isGIF(bytes) ? (try? GIF.decode(bytes)) != nil : (try? Bitmap(pngData: bytes)) != nil {
+    if Self.isGIF(bytes) ? Self.readsThrough(bytes) : (try? Bitmap(pngData: bytes)) != nil {
       return
     }
-    if format == "WebP" {
-      _ = try failing(path) { try WebP.decode(bytes) }
-    } else {
-      _ = try failing(path) { try APNG.decode(bytes) }
+    try failing(path) {
+      if format == "WebP" {
+        let reader = try WebP.FrameReader(bytes)
+        while try reader.next() != nil {}
+      } else {
+        let reader = try APNG.FrameReader(bytes)
+        while try reader.next() != nil {}
+      }
     }
   }
 
@@ -218,26 +275,13 @@ struct DiffCommand: ParsableCommand {
           "\(expected) is \(fa.map { "an \($0)" } ?? "not a WebP or APNG") but \(actual) is \(fb.map { "an \($0)" } ?? "not a WebP or APNG"): compare two files of one format"
       )
     }
-    let diff: AnimationDiff, (ef, cf): ([Bitmap], [Bitmap])
     if fa == "WebP" {
-      let e = try failing(expected) { try WebP.decode(a) },
-        c = try failing(actual) { try WebP.decode(b) }
-      (diff, ef, cf) = (
-        AnimationDiff(expected: e, actual: c, tolerance: tolerance), e.frames, c.frames
-      )
-    } else {
-      let e = try failing(expected) { try APNG.decode(a) },
-        c = try failing(actual) { try APNG.decode(b) }
-      (diff, ef, cf) = (
-        AnimationDiff(expected: e, actual: c, tolerance: tolerance), e.frames, c.frames
-      )
+      let e = try failing(expected) { try WebP.FrameReader(a) },
+        c = try failing(actual) { try WebP.FrameReader(b) }
+      return try compare(.webP(e), .webP(c), durations: nil)
     }
-    print(diff.summary)
-    if isReport {
-      try writeReport(diff, expected: ef, actual: cf, durations: nil)
-    } else if let output, let k = diff.failingFrames.first ?? (diff.frames.isEmpty ? nil : 0) {
-      try write(diff.frames[k], expected: ef[k], actual: cf[k], to: output)
-    }
-    return diff.passes
+    let e = try failing(expected) { try APNG.FrameReader(a) },
+      c = try failing(actual) { try APNG.FrameReader(b) }
+    return try compare(.apng(e), .apng(c), durations: nil)
   }
 }

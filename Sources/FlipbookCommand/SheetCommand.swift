@@ -88,18 +88,32 @@ struct SheetCommand: ParsableCommand {
   func run() throws {
     let sink = ContactSheetSink(.file(output), columns: columns)
     if input.lowercased().hasSuffix(".gif") {
-      let gif = try failing(input) { try GIF.decode(try AtomicFile.read(input)) }
-      let frames = Self.frames(of: gif, at: times)
+      // The frames to show are chosen from the delays the blocks state, then decoded one at a
+      // time and only those kept: a sheet holds its frames, not every frame of the GIF. Every
+      // frame is read, so a broken one is said as the whole GIF's decoding would.
+      let gif = try failing(input) { try GIF.FrameReader(try AtomicFile.read(input)) }
+      let chosen = Self.frames(delays: gif.layout.delays, at: times)
+      var images: [Int: Bitmap] = [:]
+      let wanted = Set(chosen.map(\.index))
+      while let frame = try failing(input, { try gif.next() }) {
+        if wanted.contains(gif.framesRead - 1) { images[gif.framesRead - 1] = frame.image }
+      }
+      guard images.count == wanted.count else {
+        throw CommandFailure(
+          message:
+            "\(input): the GIF has \(gif.framesRead) frames, its blocks state \(gif.layout.delays.count)"
+        )
+      }
       try failing(output, output: output) {
         // The GIF's frames go into the same sink a scene's would, each at the time it starts.
         try sink.begin(
           FramePlan(
-            frameCount: frames.count, fps: 100, pixelWidth: gif.width, pixelHeight: gif.height,
+            frameCount: chosen.count, fps: 100, pixelWidth: gif.width, pixelHeight: gif.height,
             loopCount: gif.loopExtension ?? 1, jobs: 1))
         let work = try sink.frameWork()
-        for (i, frame) in frames.enumerated() {
+        for (i, frame) in chosen.enumerated() {
           let info = FrameInfo(index: i, time: frame.time, duration: 0)
-          try sink.add(try work(frame.image, info), info)
+          try sink.add(try work(images[frame.index]!, info), info)
         }
         _ = try sink.finish()
       }
@@ -118,22 +132,23 @@ struct SheetCommand: ParsableCommand {
     }
   }
 
-  /// The GIF's frames to show, each with the time it starts at: those on screen at
-  /// `times`, or by default every frame (12 or fewer) or 8 spread evenly.
-  static func frames(of gif: GIF.Animation, at times: [Double]) -> [(image: Bitmap, time: Double)] {
+  /// The GIF's frames to show (their indices), each with the time it starts at: those on
+  /// screen at `times`, or by default every frame (12 or fewer) or 8 spread evenly; `delays`
+  /// are the frames' in hundredths of a second.
+  static func frames(delays: [Int], at times: [Double]) -> [(index: Int, time: Double)] {
     var starts: [Double] = []
     var t = 0.0
-    for delay in gif.delays {
+    for delay in delays {
       starts.append(t)
       t += Double(delay) / 100
     }
     let indices: [Int]
     if times.isEmpty {
-      let n = gif.frames.count
+      let n = delays.count
       indices = n <= 12 ? Array(0..<n) : (0..<defaultCount).map { $0 * n / defaultCount }
     } else {
       indices = times.map { time in starts.lastIndex { $0 <= time + 1e-9 } ?? 0 }
     }
-    return indices.map { (image: gif.frames[$0], time: starts[$0]) }
+    return indices.map { (index: $0, time: starts[$0]) }
   }
 }

@@ -26,8 +26,9 @@ public struct ImageDiff: Sendable {
   public let maxChannelDelta: Int
   /// The largest perceptual difference at any pixel, on the threshold's 0...1 scale.
   public let maxPerceptualDelta: Double
-  /// Per pixel: 0 equal within the threshold, 1 forgiven anti-aliasing, 2 differing.
-  public let classes: [UInt8]
+  /// Per pixel: 0 equal within the threshold, 1 forgiven anti-aliasing, 2 differing (empty for
+  /// the frames a streaming `AnimationDiff` keeps only the counts of).
+  public internal(set) var classes: [UInt8]
 
   /// Why two images cannot be compared.
   public struct SizeMismatch: Error, Hashable, Sendable, CustomStringConvertible {

@@ -29,8 +29,15 @@ extension APNG {
     public var description: String { reason }
   }
 
-  /// The most pixels (canvas area times frames) `decode` produces: larger files are refused.
+  /// The most pixels an APNG's canvas may have: 64,000,000 (what `Canvas` allows, as for a
+  /// GIF's screen).
   public static let maximumDecodedPixels = 64_000_000
+
+  /// The most pixels all the decoded frames of an APNG may have together: 1,000,000,000 (each
+  /// frame is the whole canvas), as for a GIF, so a small file of many frames cannot make the
+  /// decoding run without bound. The count its acTL states is checked before any frame is
+  /// decoded.
+  public static let maximumDecodedTotalPixels = 1_000_000_000
 
   /// Whether `bytes` are a PNG with an `acTL` chunk before its image data (an APNG).
   public static func isAPNG(_ bytes: [UInt8]) -> Bool { kind(of: bytes) == .apng }
@@ -54,88 +61,89 @@ extension APNG {
   }
 
   /// Decodes every frame of an 8-bit RGB, RGBA or indexed, non-interlaced APNG (what `Encoder`
-  /// writes and what the usual tools write), composited with each frame's disposal and blending.
+  /// writes and what the usual tools write), composited with each frame's disposal and blending
+  /// (see `FrameReader`, which gives them one at a time).
   public static func decode(_ bytes: [UInt8]) throws(DecodingError) -> Animation {
-    switch kind(of: bytes) {
-    case .apng: break
-    case .notPNG: throw DecodingError(reason: "not an APNG (no PNG signature)")
-    case .png: throw DecodingError(reason: "not an APNG (a PNG without acTL)")
-    case .cutShort: throw DecodingError(reason: "the file ends before its acTL chunk")
+    let reader = try FrameReader(bytes)
+    var frames: [Bitmap] = [], delays: [Delay] = []
+    while let frame = try reader.next() {
+      frames.append(frame.image)
+      delays.append(frame.delay)
     }
-    var (width, height, channels, loopCount) = (0, 0, 4, 0)
-    var palette: [UInt8] = [], alphas: [UInt8] = []
-    struct Control {
+    return Animation(
+      width: reader.width, height: reader.height, frames: frames, delays: delays,
+      loopCount: reader.loopCount)
+  }
+
+  /// Reads an APNG's frames one at a time, each composited on the canvas with its disposal and
+  /// blending, so a caller that looks at each frame once (`flipbook diff`) holds a canvas or
+  /// two, not every frame. The canvas and the frame count its acTL states are checked against
+  /// the limits when it is made, before any frame is decoded.
+  public final class FrameReader {
+    /// The canvas size, in pixels.
+    public private(set) var width = 0, height = 0
+    /// How many times it plays: 0 forever.
+    public private(set) var loopCount = 0
+    /// The frame count the acTL chunk states (the frame controls must make as many).
+    public private(set) var declaredFrames = 0
+    /// How many frames `next()` has returned.
+    public private(set) var framesRead = 0
+
+    private struct Control {
       var x = 0, y = 0, width = 0, height = 0, delay = Delay(numerator: 0, denominator: 100),
         dispose = 0, blend = 0
     }
-    var control: Control? = nil
-    var data: [UInt8] = []
-    var frames: [Bitmap] = [], delays: [Delay] = []
-    var declaredFrames = 0  // acTL's count, which the fcTL chunks must make
-    var canvas = Bitmap(width: 0, height: 0)
+    private let bytes: [UInt8]
+    private var at = 8
+    private var channels = 4
+    private var palette: [UInt8] = [], alphas: [UInt8] = []
+    private var control: Control? = nil
+    private var data: [UInt8] = []
+    private var canvas = Bitmap(width: 0, height: 0)
+    private var finished = false
 
-    func finishFrame() throws(DecodingError) {
-      guard let c = control else { return }
-      control = nil
-      guard c.width > 0, c.height > 0, c.x + c.width <= width, c.y + c.height <= height else {
-        throw DecodingError(reason: "frame \(frames.count) lies outside the canvas")
+    /// Opens `bytes` as an APNG and reads its chunks up to the first frame's.
+    ///
+    /// - Throws: `DecodingError` when they are not an APNG this reads, or its canvas or frame
+    ///   count is over the limits.
+    public init(_ bytes: [UInt8]) throws(DecodingError) {
+      switch kind(of: bytes) {
+      case .apng: break
+      case .notPNG: throw DecodingError(reason: "not an APNG (no PNG signature)")
+      case .png: throw DecodingError(reason: "not an APNG (a PNG without acTL)")
+      case .cutShort: throw DecodingError(reason: "the file ends before its acTL chunk")
       }
-      guard (frames.count + 1) * width * height <= maximumDecodedPixels else {
+      self.bytes = bytes
+      // The header chunks: IHDR comes first and acTL before any image data.
+      while declaredFrames == 0 || width == 0, at + 12 <= bytes.count {
+        let type = String(decoding: bytes[(at + 4)..<(at + 8)], as: UTF8.self)
+        if type == "fcTL" || type == "IDAT" || type == "IEND" { break }
+        _ = try chunk()
+      }
+      let total = declaredFrames.multipliedReportingOverflow(by: Swift.max(1, width * height))
+      guard !total.overflow, total.partialValue <= maximumDecodedTotalPixels else {
         throw DecodingError(
-          reason: "the animation has more than \(maximumDecodedPixels) pixels in all")
-      }
-      var pixels = try inflateFrame(data, width: c.width, height: c.height, channels: channels)
-      if channels == 1 {
-        var rgba = [UInt8](repeating: 0, count: c.width * c.height * 4)
-        for p in 0..<(c.width * c.height) {
-          let i = Int(pixels[p])
-          guard i * 3 + 2 < palette.count else {
-            throw DecodingError(reason: "a pixel's index \(i) is outside the palette")
-          }
-          (rgba[p * 4], rgba[p * 4 + 1], rgba[p * 4 + 2]) = (
-            palette[i * 3], palette[i * 3 + 1], palette[i * 3 + 2]
-          )
-          rgba[p * 4 + 3] = i < alphas.count ? alphas[i] : 255
-        }
-        pixels = rgba
-      }
-      data = []
-      let before = canvas
-      for y in 0..<c.height {
-        for x in 0..<c.width {
-          let s = (y * c.width + x) * 4, d = ((c.y + y) * width + c.x + x) * 4
-          let sa = Int(pixels[s + 3])
-          if c.blend == 0 || sa == 255 {
-            for k in 0..<4 { canvas.pixels[d + k] = pixels[s + k] }
-          } else if sa > 0 {
-            let da = Int(canvas.pixels[d + 3])
-            let outA = sa * 255 + da * (255 - sa)  // alpha times 255
-            for k in 0..<3 {
-              let v =
-                (Int(pixels[s + k]) * sa * 255 + Int(canvas.pixels[d + k]) * da * (255 - sa) + outA
-                  / 2) / outA
-              canvas.pixels[d + k] = UInt8(v)
-            }
-            canvas.pixels[d + 3] = UInt8((outA + 127) / 255)
-          }
-        }
-      }
-      frames.append(canvas)
-      delays.append(c.delay)
-      switch c.dispose {
-      case 1:
-        for y in c.y..<(c.y + c.height) {
-          for i in ((y * width + c.x) * 4)..<((y * width + c.x + c.width) * 4) {
-            canvas.pixels[i] = 0
-          }
-        }
-      case 2: canvas = before
-      default: break
+          reason: "\(declaredFrames) frames of \(width) x \(height) pixels are over the limit of "
+            + "\(maximumDecodedTotalPixels) decoded pixels in all the frames")
       }
     }
 
-    var at = 8
-    while at + 12 <= bytes.count {
+    /// The next frame and its delay, or `nil` after the last (at IEND).
+    ///
+    /// - Throws: `DecodingError` when a chunk is broken, a frame lies outside the canvas, its
+    ///   data is damaged, or the frames are not what the acTL says.
+    public func next() throws(DecodingError) -> (image: Bitmap, delay: Delay)? {
+      while !finished {
+        guard at + 12 <= bytes.count else {
+          throw DecodingError(reason: "the file ends before IEND")
+        }
+        if let frame = try chunk() { return frame }
+      }
+      return nil
+    }
+
+    /// Reads the chunk at `at`; the frame it finishes, if any.
+    private func chunk() throws(DecodingError) -> (image: Bitmap, delay: Delay)? {
       let length = Int(bytes.bigEndian32(at))
       guard length >= 0, at + 12 + length <= bytes.count else {
         throw DecodingError(reason: "a chunk runs past the end")
@@ -154,7 +162,9 @@ extension APNG {
             reason: "only 8-bit RGB, RGBA or indexed non-interlaced APNGs are read")
         }
         guard width > 0, height > 0, width * height <= maximumDecodedPixels else {
-          throw DecodingError(reason: "a \(width) x \(height) canvas is refused")
+          throw DecodingError(
+            reason:
+              "a \(width) x \(height) canvas is outside 1...\(maximumDecodedPixels) pixels")
         }
         channels = body[9] == 6 ? 4 : body[9] == 2 ? 3 : 1
         canvas = Bitmap(width: width, height: height)
@@ -166,7 +176,7 @@ extension APNG {
         loopCount = Int(body.bigEndian32(4))
       case "fcTL":
         guard length == 26 else { throw DecodingError(reason: "a bad fcTL") }
-        try finishFrame()
+        let finished = try finishFrame()
         let den = Int(body[22]) << 8 | Int(body[23])
         control = Control(
           x: Int(body.bigEndian32(12)), y: Int(body.bigEndian32(16)),
@@ -174,27 +184,95 @@ extension APNG {
           delay: Delay(
             numerator: Int(body[20]) << 8 | Int(body[21]), denominator: den == 0 ? 100 : den),
           dispose: Int(body[24]), blend: Int(body[25]))
-        if frames.isEmpty && control?.dispose == 2 { control?.dispose = 1 }
+        if framesRead == 0 && finished == nil && control?.dispose == 2 { control?.dispose = 1 }
+        return finished
       case "IDAT":
         if control != nil { data += body }
       case "fdAT":
         guard length >= 4 else { throw DecodingError(reason: "a bad fdAT") }
         data += body[4...]
       case "IEND":
-        try finishFrame()
+        let last = try finishFrame()
+        finished = true
         // An APNG whose frames are not what its acTL says is in error (the APNG specification):
         // refused, where it read as an animation of no frames that matched anything.
-        guard !frames.isEmpty, frames.count == declaredFrames else {
+        guard framesRead > 0, framesRead == declaredFrames else {
           throw DecodingError(
             reason: "its acTL says \(declaredFrames) frame\(declaredFrames == 1 ? "" : "s"), "
-              + "its frame controls (fcTL) make \(frames.count)")
+              + "its frame controls (fcTL) make \(framesRead)")
         }
-        return Animation(
-          width: width, height: height, frames: frames, delays: delays, loopCount: loopCount)
+        return last
       default: break
       }
+      return nil
     }
-    throw DecodingError(reason: "the file ends before IEND")
+
+    /// Composites the frame whose data has been gathered, if any, and applies its disposal.
+    private func finishFrame() throws(DecodingError) -> (image: Bitmap, delay: Delay)? {
+      guard let c = control else { return nil }
+      control = nil
+      guard c.width > 0, c.height > 0, c.x + c.width <= width, c.y + c.height <= height else {
+        throw DecodingError(reason: "frame \(framesRead) lies outside the canvas")
+      }
+      // The frame controls may make more frames than the acTL said: counted as they come.
+      guard framesRead < declaredFrames else {
+        throw DecodingError(
+          reason: "its acTL says \(declaredFrames) frame\(declaredFrames == 1 ? "" : "s"), "
+            + "its frame controls (fcTL) make more")
+      }
+      var pixels = try inflateFrame(data, width: c.width, height: c.height, channels: channels)
+      if channels == 1 {
+        var rgba = [UInt8](repeating: 0, count: c.width * c.height * 4)
+        for p in 0..<(c.width * c.height) {
+          let i = Int(pixels[p])
+          guard i * 3 + 2 < palette.count else {
+            throw DecodingError(reason: "a pixel's index \(i) is outside the palette")
+          }
+          (rgba[p * 4], rgba[p * 4 + 1], rgba[p * 4 + 2]) = (
+            palette[i * 3], palette[i * 3 + 1], palette[i * 3 + 2]
+          )
+          rgba[p * 4 + 3] = i < alphas.count ? alphas[i] : 255
+        }
+        pixels = rgba
+      }
+      data = []
+      let before = c.dispose == 2 ? canvas : nil
+      let width = width
+      canvas.pixels.withUnsafeMutableBufferPointer { out in
+        for y in 0..<c.height {
+          for x in 0..<c.width {
+            let s = (y * c.width + x) * 4, d = ((c.y + y) * width + c.x + x) * 4
+            let sa = Int(pixels[s + 3])
+            if c.blend == 0 || sa == 255 {
+              for k in 0..<4 { out[d + k] = pixels[s + k] }
+            } else if sa > 0 {
+              let da = Int(out[d + 3])
+              let outA = sa * 255 + da * (255 - sa)  // alpha times 255
+              for k in 0..<3 {
+                let v =
+                  (Int(pixels[s + k]) * sa * 255 + Int(out[d + k]) * da * (255 - sa) + outA
+                    / 2) / outA
+                out[d + k] = UInt8(v)
+              }
+              out[d + 3] = UInt8((outA + 127) / 255)
+            }
+          }
+        }
+      }
+      let shown = (image: canvas, delay: c.delay)
+      framesRead += 1
+      switch c.dispose {
+      case 1:
+        canvas.pixels.withUnsafeMutableBufferPointer { out in
+          for y in c.y..<(c.y + c.height) {
+            for i in ((y * width + c.x) * 4)..<((y * width + c.x + c.width) * 4) { out[i] = 0 }
+          }
+        }
+      case 2: if let before { canvas = before }
+      default: break
+      }
+      return shown
+    }
   }
 
   // Inflates and unfilters a frame's rows to RGBA.

@@ -41,13 +41,23 @@ extension GIF {
   /// screen cannot make the decoder allocate without bound.
   public static let maximumDecodedTotalPixels: Int = 1_000_000_000
 
+  /// What walking a GIF's blocks without decoding them finds: how many frames it has and each
+  /// one's delay in hundredths of a second (from the graphic control extension before it).
+  public struct Layout: Hashable, Sendable {
+    /// The logical screen's size in pixels, as the header states it.
+    public var width: Int, height: Int
+    /// Each frame's delay in hundredths of a second (0 without a graphic control extension).
+    public var delays: [Int]
+  }
+
   /// Walks the blocks of `b` without decoding them and refuses a screen, a frame or a frame
-  /// count over the size limits before giflib allocates anything: `DGifSlurp` allocates each
-  /// frame's pixels as its descriptor says (a 65535 x 65535 frame is 4 GiB), and the frames are
-  /// then composited on whole screens. A frame's LZW minimum code size outside 2...8 is refused
-  /// here too, by name. Other structure errors are left to giflib to report.
-  static func checkSizes(_ b: [UInt8]) throws(DecodingError) {
-    guard b.count >= 13 else { return }
+  /// count over the size limits before giflib allocates anything: a frame's descriptor states
+  /// its size (a 65535 x 65535 frame is 4 GiB of indices), and every frame is shown on a whole
+  /// screen. A frame's LZW minimum code size outside 2...8 is refused here too, by name. The
+  /// frames are counted to the end of the file, so a refusal says how many there are. Other
+  /// structure errors are left to the decoder to report.
+  public static func layout(of b: [UInt8]) throws(DecodingError) -> Layout {
+    guard b.count >= 13 else { return Layout(width: 0, height: 0, delays: []) }
     let width = Int(b[6]) | Int(b[7]) << 8, height = Int(b[8]) | Int(b[9]) << 8
     let screen = width * height
     guard screen <= maximumDecodedPixels else {
@@ -56,7 +66,8 @@ extension GIF {
     }
     var i = 13
     if b[10] & 0x80 != 0 { i += 3 << (Int(b[10] & 7) + 1) }
-    var frames = 0
+    var delays: [Int] = []
+    var delay: Int? = nil
     func skipSubBlocks() {
       while i < b.count {
         let n = Int(b[i])
@@ -64,104 +75,193 @@ extension GIF {
         if n == 0 { return }
       }
     }
-    while i < b.count {
+    walk: while i < b.count {
       switch b[i] {
       case 0x2C:
-        guard i + 10 <= b.count else { return }
+        guard i + 10 <= b.count else { break walk }
         let area = (Int(b[i + 5]) | Int(b[i + 6]) << 8) * (Int(b[i + 7]) | Int(b[i + 8]) << 8)
         guard area <= maximumDecodedPixels else {
           throw DecodingError(
-            reason: "frame \(frames) has \(area) pixels, over the limit of \(maximumDecodedPixels)")
+            reason:
+              "frame \(delays.count) has \(area) pixels, over the limit of \(maximumDecodedPixels)"
+          )
         }
-        frames += 1
-        guard frames * Swift.max(screen, 1) <= maximumDecodedTotalPixels else {
-          throw DecodingError(
-            reason: "\(frames) frames of \(width) x \(height) pixels are over the limit of "
-              + "\(maximumDecodedTotalPixels) decoded pixels")
-        }
+        delays.append(delay ?? 0)
+        delay = nil
         let flags = b[i + 9]
         i += 10
         if flags & 0x80 != 0 { i += 3 << (Int(flags & 7) + 1) }
         // The LZW minimum code size: 2...8 (GIF89a, appendix F; Go's decoder takes the same).
         // giflib only says "Failed to read from given file" of a larger one.
-        guard i < b.count else { return }
+        guard i < b.count else { break walk }
         guard (2...8).contains(b[i]) else {
           throw DecodingError(
-            reason: "frame \(frames - 1) has an LZW minimum code size of \(b[i]), outside 2...8")
+            reason:
+              "frame \(delays.count - 1) has an LZW minimum code size of \(b[i]), outside 2...8")
         }
         i += 1
         skipSubBlocks()
       case 0x21:
+        if i + 6 < b.count, b[i + 1] == 0xF9, b[i + 2] >= 4 {
+          delay = Int(b[i + 4]) | Int(b[i + 5]) << 8
+        }
         i += 2
         skipSubBlocks()
       default:
-        return  // the trailer, or something giflib will name
+        break walk  // the trailer, or something the decoder will name
       }
     }
+    let total = delays.count.multipliedReportingOverflow(by: Swift.max(screen, 1))
+    guard !total.overflow, total.partialValue <= maximumDecodedTotalPixels else {
+      throw DecodingError(
+        reason: "\(delays.count) frames of \(width) x \(height) pixels are over the limit of "
+          + "\(maximumDecodedTotalPixels) decoded pixels in all the frames")
+    }
+    return Layout(width: width, height: height, delays: delays)
   }
 
-  /// Decodes `bytes` with giflib and composites the frames.
+  /// One frame as a viewer shows it, from `FrameReader`.
+  public struct Frame: Sendable {
+    /// The whole screen with this frame composited on what the earlier frames left, straight
+    /// RGBA; pixels no frame has covered are (0, 0, 0, 0).
+    public var image: Bitmap
+    /// The frame's delay in hundredths of a second.
+    public var delay: Int
+    /// The frame's disposal method (GIF89a: 0 unspecified, 1 keep, 2 background, 3 previous).
+    public var disposal: Int
+  }
+
+  /// Reads a GIF's frames one at a time, each composited on the screen as a viewer shows it,
+  /// so a caller that looks at each frame once (`flipbook diff`, `flipbook sheet`) holds one
+  /// screen or two, not every frame (999 frames of 1000 x 1000 are 4 GB decoded at once).
   ///
-  /// - Throws: `DecodingError` when the bytes are not a GIF giflib can read, a frame lies
-  ///   outside the screen, a frame has no palette, or the screen is over the size limit.
-  public static func decode(_ bytes: [UInt8]) throws(DecodingError) -> Animation {
-    // Anything else (a JSON file named .gif) is refused as giflib would, before its bytes are
-    // taken for a screen size.
-    guard bytes.starts(with: Array("GIF".utf8)) else {
-      throw DecodingError(reason: "not a GIF (\(errorText(D_GIF_ERR_NOT_GIF_FILE)))")
+  /// The sizes are checked (`layout(of:)`) when it is made, before any pixel is decoded.
+  public final class FrameReader {
+    /// The logical screen's size in pixels.
+    public let width: Int, height: Int
+    /// The frame count and delays, found before decoding.
+    public let layout: Layout
+    /// The NETSCAPE2.0 repeat count (0 forever) once its extension has been read, else `nil`.
+    public private(set) var loopExtension: Int?
+    /// How many frames `next()` has returned.
+    public private(set) var framesRead = 0
+    private let source: ByteSource
+    private let gif: UnsafeMutablePointer<GifFileType>
+    private var screen: Bitmap
+    private var indices: [UInt8] = []
+    private var finished = false
+
+    /// Opens `bytes` as a GIF.
+    ///
+    /// - Throws: `DecodingError` when they are not a GIF or its sizes are over the limits.
+    public init(_ bytes: [UInt8]) throws(DecodingError) {
+      // Anything else (a JSON file named .gif) is refused as giflib would, before its bytes are
+      // taken for a screen size.
+      guard bytes.starts(with: Array("GIF".utf8)) else {
+        throw DecodingError(reason: "not a GIF (\(errorText(D_GIF_ERR_NOT_GIF_FILE)))")
+      }
+      layout = try GIF.layout(of: bytes)
+      source = ByteSource(bytes)
+      var error: Int32 = 0
+      let opened = DGifOpen(
+        Unmanaged.passUnretained(source).toOpaque(),
+        { file, out, count in
+          guard let file, let user = file.pointee.UserData, let out else { return 0 }
+          let source = Unmanaged<ByteSource>.fromOpaque(user).takeUnretainedValue()
+          let n = Swift.min(Int(count), source.bytes.count - source.offset)
+          source.bytes.withUnsafeBufferPointer {
+            out.update(from: $0.baseAddress! + source.offset, count: n)
+          }
+          source.offset += n
+          return Int32(n)
+        }, &error)
+      guard let opened else { throw DecodingError(reason: "not a GIF (\(errorText(error)))") }
+      gif = opened
+      (width, height) = (Int(opened.pointee.SWidth), Int(opened.pointee.SHeight))
+      guard width > 0, height > 0, width * height <= maximumDecodedPixels else {
+        DGifCloseFile(opened, &error)
+        throw DecodingError(
+          reason: "screen size \(width) x \(height) is outside 1...\(maximumDecodedPixels) pixels")
+      }
+      screen = Bitmap(width: width, height: height)
     }
-    try checkSizes(bytes)
-    let source = ByteSource(bytes)
-    var error: Int32 = 0
-    let opened = DGifOpen(
-      Unmanaged.passUnretained(source).toOpaque(),
-      { file, out, count in
-        guard let file, let user = file.pointee.UserData, let out else { return 0 }
-        let source = Unmanaged<ByteSource>.fromOpaque(user).takeUnretainedValue()
-        let n = Swift.min(Int(count), source.bytes.count - source.offset)
-        source.bytes.withUnsafeBufferPointer {
-          out.update(from: $0.baseAddress! + source.offset, count: n)
-        }
-        source.offset += n
-        return Int32(n)
-      }, &error)
-    guard let gif = opened else { throw DecodingError(reason: "not a GIF (\(errorText(error)))") }
-    defer { DGifCloseFile(gif, &error) }
-    guard DGifSlurp(gif) == GIF_OK else {
-      throw DecodingError(reason: "unreadable GIF data (\(errorText(gif.pointee.Error)))")
+
+    deinit {
+      var error: Int32 = 0
+      DGifCloseFile(gif, &error)
     }
-    let width = Int(gif.pointee.SWidth), height = Int(gif.pointee.SHeight)
-    guard width > 0, height > 0, width * height <= maximumDecodedPixels else {
-      throw DecodingError(
-        reason: "screen size \(width) x \(height) is outside 1...\(maximumDecodedPixels) pixels")
+
+    /// The error giflib reports, in words, or `fallback` when it names none.
+    private func failure(_ fallback: String) -> DecodingError {
+      // At the end of the bytes every read fails: say what is missing.
+      if source.offset >= source.bytes.count {
+        return DecodingError(
+          reason: framesRead == 0
+            ? "the file ends before its first frame"
+            : "the file ends after frame \(framesRead - 1) without the GIF trailer (0x3B)")
+      }
+      let code = gif.pointee.Error
+      return DecodingError(
+        reason: "unreadable GIF data (\(code == 0 ? fallback : errorText(code)))")
     }
-    let frameCount = Int(gif.pointee.ImageCount)
-    guard frameCount <= maximumDecodedTotalPixels / (width * height) else {
-      throw DecodingError(
-        reason: "\(frameCount) frames of \(width) x \(height) pixels are over the "
-          + "limit of \(maximumDecodedTotalPixels) decoded pixels")
-    }
-    var animation = Animation(
-      width: width, height: height, frames: [], delays: [], disposals: [], loopExtension: nil)
-    var screen = Bitmap(width: width, height: height)
-    for k in 0..<Int(gif.pointee.ImageCount) {
-      let image = gif.pointee.SavedImages[k]
+
+    /// The next frame, or `nil` after the last (at the trailer).
+    ///
+    /// - Throws: `DecodingError` when the data is broken or cut short, a frame is empty or lies
+    ///   outside the screen, or has no color table.
+    public func next() throws(DecodingError) -> Frame? {
+      guard !finished else { return nil }
       var control = GraphicsControlBlock(
         DisposalMode: 0, UserInputFlag: false, DelayTime: 0, TransparentColor: NO_TRANSPARENT_COLOR)
-      DGifSavedExtensionToGCB(gif, Int32(k), &control)
-      for e in 0..<Int(image.ExtensionBlockCount) where e + 1 < Int(image.ExtensionBlockCount) {
-        let block = image.ExtensionBlocks[e]
-        guard block.Function == APPLICATION_EXT_FUNC_CODE, block.ByteCount == 11 else { continue }
-        let name = String(
-          decoding: UnsafeBufferPointer(start: block.Bytes, count: 11), as: UTF8.self)
-        let next = image.ExtensionBlocks[e + 1]
-        if name == "NETSCAPE2.0", next.ByteCount >= 3 {
-          animation.loopExtension = Int(next.Bytes[1]) | Int(next.Bytes[2]) << 8
+      while true {
+        var type = UNDEFINED_RECORD_TYPE
+        guard DGifGetRecordType(gif, &type) == GIF_OK else { throw failure("a bad block") }
+        switch type {
+        case EXTENSION_RECORD_TYPE:
+          var code: Int32 = 0
+          var block: UnsafeMutablePointer<GifByteType>? = nil
+          guard DGifGetExtension(gif, &code, &block) == GIF_OK else {
+            throw failure("a bad extension")
+          }
+          var first = true, netscape = false
+          while let b = block {
+            let n = Int(b[0])
+            if first && code == GRAPHICS_EXT_FUNC_CODE {
+              DGifExtensionToGCB(n, b + 1, &control)
+            } else if first && code == APPLICATION_EXT_FUNC_CODE && n == 11 {
+              netscape =
+                String(decoding: UnsafeBufferPointer(start: b + 1, count: 11), as: UTF8.self)
+                == "NETSCAPE2.0"
+            } else if netscape && n >= 3 && b[1] == 1 {
+              loopExtension = Int(b[2]) | Int(b[3]) << 8
+            }
+            first = false
+            guard DGifGetExtensionNext(gif, &block) == GIF_OK else {
+              throw failure("a bad extension")
+            }
+          }
+        case IMAGE_DESC_RECORD_TYPE:
+          guard DGifGetImageDesc(gif) == GIF_OK else { throw failure("a bad image descriptor") }
+          return try frame(control)
+        case TERMINATE_RECORD_TYPE:
+          finished = true
+          guard framesRead > 0 else { throw DecodingError(reason: "the GIF has no frames") }
+          return nil
+        default:
+          throw failure("an unknown block")
         }
       }
-      let d = image.ImageDesc
+    }
+
+    /// Decodes the frame whose descriptor was just read and composites it on the screen.
+    private func frame(_ control: GraphicsControlBlock) throws(DecodingError) -> Frame {
+      let k = framesRead
+      let d = gif.pointee.Image
       let (left, top, w, h) = (Int(d.Left), Int(d.Top), Int(d.Width), Int(d.Height))
-      guard left >= 0, top >= 0, left + w <= width, top + h <= height else {
+      guard w > 0, h > 0 else {
+        throw DecodingError(reason: "frame \(k) is \(w) x \(h) pixels: a frame has at least one")
+      }
+      guard left + w <= width, top + h <= height else {
         throw DecodingError(
           reason:
             "frame \(k) (\(w) x \(h) at \(left), \(top)) lies outside the \(width) x \(height) screen"
@@ -170,25 +270,37 @@ extension GIF {
       guard let map = d.ColorMap ?? gif.pointee.SColorMap else {
         throw DecodingError(reason: "frame \(k) has no color table")
       }
+      if indices.count < w * h { indices = [UInt8](repeating: 0, count: w * h) }
+      // Interlaced frames come in four passes of rows (GIF89a, appendix E).
+      let rows: [Int] =
+        d.Interlace
+        ? [(0, 8), (4, 8), (2, 4), (1, 2)].flatMap { Array(stride(from: $0.0, to: h, by: $0.1)) }
+        : Array(0..<h)
+      let read = indices.withUnsafeMutableBufferPointer { out in
+        rows.allSatisfy { DGifGetLine(gif, out.baseAddress! + $0 * w, Int32(w)) == GIF_OK }
+      }
+      guard read else { throw failure("bad image data") }
       let colors = Int(map.pointee.ColorCount)
       let transparent = Int(control.TransparentColor)
       let before = control.DisposalMode == DISPOSE_PREVIOUS ? screen : nil
-      screen.pixels.withUnsafeMutableBufferPointer { out in
-        for y in 0..<h {
-          var o = ((top + y) * width + left) * 4
-          for x in 0..<w {
-            let index = Int(image.RasterBits[y * w + x])
-            if index != transparent && index < colors {
-              let c = map.pointee.Colors[index]
-              out[o] = c.Red; out[o + 1] = c.Green; out[o + 2] = c.Blue; out[o + 3] = 255
+      let width = width
+      indices.withUnsafeBufferPointer { raster in
+        screen.pixels.withUnsafeMutableBufferPointer { out in
+          for y in 0..<h {
+            var o = ((top + y) * width + left) * 4
+            for x in 0..<w {
+              let index = Int(raster[y * w + x])
+              if index != transparent && index < colors {
+                let c = map.pointee.Colors[index]
+                out[o] = c.Red; out[o + 1] = c.Green; out[o + 2] = c.Blue; out[o + 3] = 255
+              }
+              o += 4
             }
-            o += 4
           }
         }
       }
-      animation.frames.append(screen)
-      animation.delays.append(Int(control.DelayTime))
-      animation.disposals.append(Int(control.DisposalMode))
+      let shown = Frame(
+        image: screen, delay: Int(control.DelayTime), disposal: Int(control.DisposalMode))
       if control.DisposalMode == DISPOSE_BACKGROUND {
         screen.pixels.withUnsafeMutableBufferPointer { out in
           for y in top..<(top + h) {
@@ -198,8 +310,26 @@ extension GIF {
       } else if let before {
         screen = before
       }
+      framesRead += 1
+      return shown
     }
-    guard !animation.frames.isEmpty else { throw DecodingError(reason: "the GIF has no frames") }
+  }
+
+  /// Decodes every frame of `bytes` (see `FrameReader`, which gives them one at a time).
+  ///
+  /// - Throws: `DecodingError` when the bytes are not a GIF giflib can read, a frame lies
+  ///   outside the screen, a frame has no palette, or the screen is over the size limit.
+  public static func decode(_ bytes: [UInt8]) throws(DecodingError) -> Animation {
+    let reader = try FrameReader(bytes)
+    var animation = Animation(
+      width: reader.width, height: reader.height, frames: [], delays: [], disposals: [],
+      loopExtension: nil)
+    while let frame = try reader.next() {
+      animation.frames.append(frame.image)
+      animation.delays.append(frame.delay)
+      animation.disposals.append(frame.disposal)
+    }
+    animation.loopExtension = reader.loopExtension
     return animation
   }
 

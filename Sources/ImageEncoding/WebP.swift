@@ -182,8 +182,14 @@ public enum WebP {
     public var description: String { reason }
   }
 
-  /// The most pixels (canvas area times frames) `decode` produces: larger files are refused.
+  /// The most pixels a decoded WebP's canvas may have: 64,000,000 (what `Canvas` allows, as
+  /// for a GIF's screen).
   public static let maximumDecodedPixels = 64_000_000
+
+  /// The most pixels all the decoded frames of a WebP may have together: 1,000,000,000 (each
+  /// frame is the whole canvas), as for a GIF; checked against the frame count the file states
+  /// before any frame is decoded.
+  public static let maximumDecodedTotalPixels = 1_000_000_000
 
   /// Whether `bytes` start like a WebP file (`RIFF....WEBP`).
   public static func isWebP(_ bytes: [UInt8]) -> Bool {
@@ -191,48 +197,98 @@ public enum WebP {
       && Array(bytes[8..<12]) == Array("WEBP".utf8)
   }
 
-  /// Decodes every frame of a WebP (animated or still) with libwebp's animation decoder.
+  /// Decodes every frame of a WebP (animated or still) with libwebp's animation decoder (see
+  /// `FrameReader`, which gives them one at a time).
   public static func decode(_ bytes: [UInt8]) throws(DecodingError) -> Animation {
-    guard isWebP(bytes) else { throw DecodingError(reason: "not a WebP file") }
-    return try bytes.withUnsafeBufferPointer { (buffer) throws(DecodingError) -> Animation in
-      var data = WebPData(bytes: buffer.baseAddress, size: buffer.count)
+    let reader = try FrameReader(bytes)
+    var frames: [Bitmap] = [], durations: [Int] = []
+    while let frame = try reader.next() {
+      frames.append(frame.image)
+      durations.append(frame.duration)
+    }
+    return Animation(
+      width: reader.width, height: reader.height, frames: frames, durations: durations,
+      loopCount: reader.loopCount)
+  }
+
+  /// Reads a WebP's frames one at a time with libwebp's animation decoder, each composited on
+  /// the canvas, so a caller that looks at each frame once (`flipbook diff`) holds a canvas or
+  /// two, not every frame. The canvas and the frame count are checked against the limits when
+  /// it is made, before any frame is decoded.
+  public final class FrameReader {
+    /// The canvas size, in pixels.
+    public let width: Int, height: Int
+    /// How many times it plays: 0 forever.
+    public let loopCount: Int
+    /// The frame count the file states.
+    public let frameCount: Int
+    /// How many frames `next()` has returned.
+    public private(set) var framesRead = 0
+    /// The file's bytes, where the decoder reads them for as long as it lives.
+    private let storage: UnsafeMutableBufferPointer<UInt8>
+    private let decoder: OpaquePointer
+    private var previous: Int32 = 0
+
+    /// Opens `bytes` as a WebP.
+    ///
+    /// - Throws: `DecodingError` when libwebp cannot read them, or the canvas or the frame
+    ///   count is over the limits.
+    public init(_ bytes: [UInt8]) throws(DecodingError) {
+      guard isWebP(bytes) else { throw DecodingError(reason: "not a WebP file") }
+      let storage = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: bytes.count)
+      _ = storage.initialize(from: bytes)
+      var data = WebPData(bytes: storage.baseAddress, size: storage.count)
       var options = WebPAnimDecoderOptions()
       guard WebPAnimDecoderOptionsInit(&options) != 0 else {
+        storage.deallocate()
         throw DecodingError(reason: "libwebp version mismatch")
       }
       options.color_mode = MODE_RGBA
       options.use_threads = 0
       guard let decoder = WebPAnimDecoderNew(&data, &options) else {
+        storage.deallocate()
         throw DecodingError(reason: "not a valid WebP (libwebp cannot read it)")
       }
-      defer { WebPAnimDecoderDelete(decoder) }
       var info = WebPAnimInfo()
       guard WebPAnimDecoderGetInfo(decoder, &info) != 0 else {
+        WebPAnimDecoderDelete(decoder)
+        storage.deallocate()
         throw DecodingError(reason: "unreadable WebP header")
       }
-      let (width, height) = (Int(info.canvas_width), Int(info.canvas_height))
-      guard width * height * max(1, Int(info.frame_count)) <= maximumDecodedPixels else {
+      (self.storage, self.decoder) = (storage, decoder)
+      (width, height) = (Int(info.canvas_width), Int(info.canvas_height))
+      (loopCount, frameCount) = (Int(info.loop_count), Int(info.frame_count))
+      guard width * height <= maximumDecodedPixels else {
         throw DecodingError(
-          reason: "the animation has more than \(maximumDecodedPixels) pixels in all")
+          reason: "a \(width) x \(height) canvas is outside 1...\(maximumDecodedPixels) pixels")
       }
-      var frames: [Bitmap] = [], durations: [Int] = []
-      var previous: Int32 = 0
-      while WebPAnimDecoderHasMoreFrames(decoder) != 0 {
-        var pixels: UnsafeMutablePointer<UInt8>? = nil
-        var timestamp: Int32 = 0
-        guard WebPAnimDecoderGetNext(decoder, &pixels, &timestamp) != 0, let pixels else {
-          throw DecodingError(reason: "frame \(frames.count) cannot be decoded")
-        }
-        frames.append(
-          Bitmap(
-            width: width, height: height,
-            pixels: Array(UnsafeBufferPointer(start: pixels, count: width * height * 4))))
-        durations.append(Int(timestamp - previous))
-        previous = timestamp
+      guard frameCount <= maximumDecodedTotalPixels / Swift.max(1, width * height) else {
+        throw DecodingError(
+          reason: "\(frameCount) frames of \(width) x \(height) pixels are over the limit of "
+            + "\(maximumDecodedTotalPixels) decoded pixels in all the frames")
       }
-      return Animation(
-        width: width, height: height, frames: frames, durations: durations,
-        loopCount: Int(info.loop_count))
+    }
+
+    deinit {
+      WebPAnimDecoderDelete(decoder)
+      storage.deallocate()
+    }
+
+    /// The next frame and its duration in milliseconds, or `nil` after the last.
+    ///
+    /// - Throws: `DecodingError` when the frame cannot be decoded.
+    public func next() throws(DecodingError) -> (image: Bitmap, duration: Int)? {
+      guard WebPAnimDecoderHasMoreFrames(decoder) != 0 else { return nil }
+      var pixels: UnsafeMutablePointer<UInt8>? = nil
+      var timestamp: Int32 = 0
+      guard WebPAnimDecoderGetNext(decoder, &pixels, &timestamp) != 0, let pixels else {
+        throw DecodingError(reason: "frame \(framesRead) cannot be decoded")
+      }
+      let image = Bitmap(
+        width: width, height: height,
+        pixels: Array(UnsafeBufferPointer(start: pixels, count: width * height * 4)))
+      defer { (previous, framesRead) = (timestamp, framesRead + 1) }
+      return (image, Int(timestamp - previous))
     }
   }
 }

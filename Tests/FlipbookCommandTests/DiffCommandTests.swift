@@ -56,6 +56,45 @@ import Testing
     #expect(result.output.contains("frame counts differ: expected 8, actual 4"))
   }
 
+  /// A GIF on a `width` x `height` screen (black and white) whose frames are one pixel each
+  /// at (k, 0), white where `white` says, black elsewhere.
+  static func gif(width: Int, height: Int, white: [Bool]) -> [UInt8] {
+    var gif: [UInt8] =
+      Array("GIF89a".utf8) + [UInt8(width & 255), UInt8(width >> 8)]
+      + [UInt8(height & 255), UInt8(height >> 8), 0x80, 0, 0] + [0, 0, 0, 255, 255, 255]
+    for (k, w) in white.enumerated() {
+      gif += [0x2C, UInt8(k), 0, 0, 0, 1, 0, 1, 0, 0] + [2, 2, w ? 0x4C : 0x44, 0x01, 0]
+    }
+    return gif + [0x3B]
+  }
+
+  /// Issue 18: GIFs are compared frame by frame as they are decoded (999 frames of 1000 x 1000
+  /// held at once took 7.9 GB); the picture is still of the first frame that differs, and a
+  /// report page, which shows every frame, is refused past its budget before decoding.
+  @Test func gifsAreComparedAsTheyAreDecoded() throws {
+    let a = folder + "/black.gif", b = folder + "/white.gif", heat = folder + "/heat.png"
+    try AtomicFile.write(Self.gif(width: 8, height: 8, white: [false, false, false]), to: a)
+    try AtomicFile.write(Self.gif(width: 8, height: 8, white: [false, true, false]), to: b)
+    let result = try Tools.run(Tools.flipbook, ["diff", a, b, "-o", heat])
+    #expect(result.status == 1)
+    #expect(result.output.hasPrefix("frame 1: 1 of 64 pixels differ"), "\(result.output)")
+    #expect(result.output.contains("frame 2: 1 of 64 pixels differ"))
+    let picture = try Bitmap(contentsOfPNGFile: heat)
+    #expect(picture.width == 8 && picture[1, 0] == RGBA8(255, 0, 0, 255))
+    #expect(picture[0, 0] != RGBA8(255, 0, 0, 255))
+    // 5 frames of 4000 x 4000 (80,000,000 pixels) for a page that shows 64,000,000.
+    let big = folder + "/big.gif"
+    try AtomicFile.write(
+      Self.gif(width: 4000, height: 4000, white: [false, false, false, false, false]), to: big)
+    let page = run(["diff", big, big, "-o", folder + "/page.html"])
+    #expect(page.status == 1)
+    #expect(
+      page.errors
+        == "\(big): 5 frames of 4000 x 4000 pixels are over the 64000000 pixels of frames a "
+        + "report page shows; write a .png picture of the first frame that differs instead\n")
+    #expect(access(folder + "/page.html", F_OK) != 0)
+  }
+
   @Test func wrongUsageExitsWith2() {
     let png = Self.goldens + "/cat.png"
     #expect(run(["diff", png]).status == 2)

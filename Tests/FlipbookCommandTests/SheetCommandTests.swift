@@ -57,12 +57,8 @@ import Testing
   }
 
   @Test func gifTimesPickTheFrameOnScreen() {
-    let frames = (0..<4).map { k in Bitmap(width: 1, height: 1, fill: RGBA8(UInt8(k), 0, 0, 255)) }
-    let gif = GIF.Animation(
-      width: 1, height: 1, frames: frames, delays: [10, 20, 10, 10], disposals: [1, 1, 1, 1],
-      loopExtension: 0)
-    let picked = SheetCommand.frames(of: gif, at: [0, 0.1, 0.25, 0.3, 9])
-    #expect(picked.map { Int($0.image[0, 0].r) } == [0, 1, 1, 2, 3])
+    let picked = SheetCommand.frames(delays: [10, 20, 10, 10], at: [0, 0.1, 0.25, 0.3, 9])
+    #expect(picked.map(\.index) == [0, 1, 1, 2, 3])
     #expect(
       picked.map { ContactSheet.caption($0.time) } == ["0 s", "0.1 s", "0.1 s", "0.3 s", "0.4 s"])
   }

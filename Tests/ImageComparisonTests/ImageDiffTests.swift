@@ -151,6 +151,47 @@ import Testing
     #expect(!diff.passes && diff.failingFrames == [1])
     #expect(diff.summary.hasPrefix("frame 1: 64 of 64 pixels differ"))
   }
+
+  /// A stream of `animation`'s frames, counting how many have been read.
+  func stream(_ a: GIF.Animation, reads: Counter) -> FrameStream {
+    var k = 0
+    return FrameStream(
+      width: a.width, height: a.height, statedFrameCount: a.frames.count,
+      next: {
+        guard k < a.frames.count else { return nil }
+        defer { k += 1 }
+        reads.count += 1
+        return (a.frames[k], "\(a.delays[k]) cs")
+      }, loop: { "forever (0)" })
+  }
+
+  final class Counter: @unchecked Sendable { var count = 0 }
+
+  /// `flipbook diff` compares frames as they are decoded: the result keeps the counts of every
+  /// frame, and the pixels of only the first that differs (999 frames of 1000 x 1000 held at
+  /// once took 7.9 GB).
+  @Test func aStreamingComparisonKeepsOneFrameWhole() throws {
+    var actual = animation(frames: 5)
+    actual.frames[2] = animation(frames: 1, shade: 200).frames[0]
+    actual.frames[3] = actual.frames[2]
+    let reads = (Counter(), Counter())
+    let diff = try AnimationDiff(
+      streaming: stream(animation(frames: 5), reads: reads.0),
+      actual: stream(actual, reads: reads.1), tolerance: .antialiasing)
+    #expect(reads.0.count == 5 && reads.1.count == 5)
+    #expect(
+      diff.failingFrames == [2, 3] && diff.frames.map(\.differingPixels) == [0, 0, 64, 64, 0])
+    #expect(diff.frames.allSatisfy { $0.classes.isEmpty })
+    let shown = try #require(diff.shownFrame)
+    #expect(shown.index == 2 && shown.diff.differingPixels == 64 && shown.diff.classes.count == 64)
+    #expect(shown.actual == actual.frames[2])
+    // Frame counts that differ are counted to the end, and no frame is said to differ.
+    let longer = try AnimationDiff(
+      streaming: stream(animation(frames: 5), reads: Counter()),
+      actual: stream(animation(frames: 7), reads: Counter()), tolerance: .antialiasing)
+    #expect(longer.mismatches == ["frame counts differ: expected 5, actual 7"])
+    #expect(longer.frames.isEmpty && longer.shownFrame == nil)
+  }
 }
 
 /// The bound the blend test prunes with: the YIQ distance of any color difference is at least

@@ -118,6 +118,38 @@ struct AnimatedEncodingTests {
     }
   }
 
+  /// Issue 18: APNGs and WebPs are decoded one frame at a time and take 1,000,000,000 pixels in
+  /// all their frames, as GIFs do (64,000,000 refused Flipbook's own 420 frames of 400 x 400);
+  /// the count the file states is checked before any frame is decoded.
+  @Test func apngAndWebPTakeAsManyPixelsInAllAsAGIF() throws {
+    var frames: [Bitmap] = []
+    for k in 0..<2 {
+      var b = Bitmap(width: 100, height: 100, fill: RGBA8(255, 255, 255, 255))
+      b[k, 0] = RGBA8(255, 0, 0, 255)
+      frames.append(b)
+    }
+    var bytes = try encodeAPNG(frames)
+    let reader = try APNG.FrameReader(bytes)
+    #expect(try reader.next()?.image == frames[0])
+    #expect(try reader.next()?.image == frames[1])
+    #expect(try reader.next() == nil)
+    // The acTL's count is checked before any frame is decoded: 100,000 frames of 100 x 100
+    // (1,000,000,000 pixels, where 64,000,000 were refused) are taken, one more is not.
+    let actl = Array("acTL".utf8)
+    let at = try #require((0..<(bytes.count - 4)).first { Array(bytes[$0..<$0 + 4]) == actl })
+    (bytes[at + 5], bytes[at + 6], bytes[at + 7]) = (0x01, 0x86, 0xA0)  // 100,000
+    let many = try APNG.FrameReader(bytes)
+    #expect(many.declaredFrames == 100_000)
+    bytes[at + 7] = 0xA1  // 100,001
+    #expect(
+      throws: APNG.DecodingError(
+        reason: "100001 frames of 100 x 100 pixels are over the limit of 1000000000 decoded "
+          + "pixels in all the frames")
+    ) { try APNG.FrameReader(bytes) }
+    #expect(APNG.maximumDecodedTotalPixels == GIF.maximumDecodedTotalPixels)
+    #expect(WebP.maximumDecodedTotalPixels == GIF.maximumDecodedTotalPixels)
+  }
+
   /// The frame controls of an APNG: (width, height, x, y, dispose, blend) of each frame.
   func controls(_ bytes: [UInt8]) -> [[Int]] {
     var out: [[Int]] = [], at = 8

@@ -135,16 +135,64 @@ import Testing
   @Test func manyFramesOnALargeScreenAreRefused() {
     var gif: [UInt8] = Array("GIF89a".utf8) + [0x80, 0x3E, 0xA0, 0x0F, 0x80, 0, 0]  // 16000 x 4000
     gif += [0, 0, 0, 255, 255, 255]
-    for _ in 0..<16 { gif += [0x2C, 0, 0, 0, 0, 1, 0, 1, 0, 0, 2, 2, 0x44, 0x01, 0] }
+    for _ in 0..<10_000 { gif += [0x2C, 0, 0, 0, 0, 1, 0, 1, 0, 0, 2, 2, 0x44, 0x01, 0] }
     gif.append(0x3B)
     do {
       _ = try GIF.decode(gif)
       Issue.record("decoded")
     } catch {
+      // Every frame is counted: the 16th was over the limit, and the message said "16 frames".
       #expect(
         error.reason
-          == "16 frames of 16000 x 4000 pixels are over the limit of 1000000000 decoded pixels")
+          == "10000 frames of 16000 x 4000 pixels are over the limit of 1000000000 decoded "
+          + "pixels in all the frames")
     }
+  }
+
+  /// A 2 x 2 screen with a two-colour table, then `blocks`.
+  func gif(_ blocks: [UInt8]) -> [UInt8] {
+    Array("GIF89a".utf8) + [2, 0, 2, 0, 0x80, 0, 0] + [0, 0, 0, 255, 255, 255] + blocks
+  }
+
+  /// Issue 18: a frame of 0 x 0 pixels said "giflib error 0", and a GIF cut before its trailer
+  /// "Failed to read from given file"; both say what is wrong.
+  @Test func emptyFramesAndMissingTrailersAreNamed() throws {
+    let frame: [UInt8] = [0x2C, 0, 0, 0, 0, 1, 0, 1, 0, 0, 2, 2, 0x44, 0x01, 0]
+    var empty = frame
+    (empty[5], empty[7]) = (0, 0)
+    func reason(_ bytes: [UInt8]) -> String? {
+      do {
+        _ = try GIF.decode(bytes)
+        return nil
+      } catch {
+        return error.reason
+      }
+    }
+    #expect(
+      reason(gif(frame + empty + [0x3B])) == "frame 1 is 0 x 0 pixels: a frame has at least one")
+    #expect(
+      reason(gif(frame + frame)) == "the file ends after frame 1 without the GIF trailer (0x3B)")
+    #expect(reason(gif([])) == "the file ends before its first frame")
+    #expect(try GIF.decode(gif(frame + frame + [0x3B])).frames.count == 2)
+  }
+
+  /// The frame reader gives frame after frame as `decode` composites them, with the delays the
+  /// layout found before decoding and the loop count once read.
+  @Test func theFrameReaderGivesWhatDecodeGives() throws {
+    let frames = (0..<5).map { k in
+      var b = Bitmap(width: 6, height: 4, fill: RGBA8(255, 255, 255, 255))
+      b[k, k % 4] = RGBA8(255, 0, 0, 255)
+      return b
+    }
+    let bytes = try encode(frames)
+    let whole = try GIF.decode(bytes)
+    let reader = try GIF.FrameReader(bytes)
+    var read: [Bitmap] = []
+    while let frame = try reader.next() { read.append(frame.image) }
+    #expect(read == whole.frames && read.count == 5)
+    #expect(reader.layout.delays == whole.delays)
+    #expect(reader.loopExtension == whole.loopExtension)
+    #expect(try reader.next() == nil)
   }
 
   @Test func delayPlanFollowsTheExactTimes() {

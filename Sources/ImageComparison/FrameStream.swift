@@ -1,0 +1,61 @@
+import Geometry
+import ImageEncoding
+
+/// An animation read one composited frame at a time, as `AnimationDiff(streaming:actual:tolerance:)`
+/// compares it: a GIF, an animated WebP or an APNG through its format's `FrameReader`, with
+/// each frame's delay and the loop count in words (so different formats' units can be named).
+public struct FrameStream {
+  /// The canvas size in pixels.
+  public let width: Int, height: Int
+  /// How many frames the file states it has, known before any is decoded.
+  public let statedFrameCount: Int
+  /// The next frame and its delay in words, or `nil` after the last.
+  public let next: () throws -> (image: Bitmap, delay: String)?
+  /// The loop count in words, once every frame has been read.
+  public let loop: () -> String
+
+  /// A stream of the frames `next` gives, on a `width` x `height` canvas, `statedFrameCount`
+  /// of them as the file says.
+  public init(
+    width: Int, height: Int, statedFrameCount: Int,
+    next: @escaping () throws -> (image: Bitmap, delay: String)?, loop: @escaping () -> String
+  ) {
+    (self.width, self.height, self.statedFrameCount) = (width, height, statedFrameCount)
+    (self.next, self.loop) = (next, loop)
+  }
+
+  /// A GIF's frames, delays in hundredths of a second (as `AnimationDiff` says them).
+  public static func gif(_ reader: GIF.FrameReader) -> FrameStream {
+    FrameStream(
+      width: reader.width, height: reader.height, statedFrameCount: reader.layout.delays.count,
+      next: { try reader.next().map { ($0.image, "\($0.delay) cs") } },
+      loop: {
+        reader.loopExtension.map { $0 == 0 ? "forever (0)" : "\($0)" } ?? "once (no loop extension)"
+      })
+  }
+
+  /// An animated WebP's frames, durations in milliseconds.
+  public static func webP(_ reader: WebP.FrameReader) -> FrameStream {
+    FrameStream(
+      width: reader.width, height: reader.height, statedFrameCount: reader.frameCount,
+      next: { try reader.next().map { ($0.image, "\($0.duration) ms") } },
+      loop: { reader.loopCount == 0 ? "forever (0)" : "\(reader.loopCount)" })
+  }
+
+  /// An APNG's frames, delays as reduced fractions (so 2/60 equals 1/30).
+  public static func apng(_ reader: APNG.FrameReader) -> FrameStream {
+    FrameStream(
+      width: reader.width, height: reader.height, statedFrameCount: reader.declaredFrames,
+      next: {
+        try reader.next().map {
+          let d = $0.delay
+          return (
+            $0.image,
+            APNG.Delay.closest(numerator: d.numerator, denominator: max(1, d.denominator))
+              .description
+          )
+        }
+      },
+      loop: { reader.loopCount == 0 ? "forever (0)" : "\(reader.loopCount)" })
+  }
+}
