@@ -39,7 +39,8 @@ struct BatchCommand: ParsableCommand {
 
   @Option(
     name: .long, parsing: .unconditional,
-    help: "Rendering threads, across animations (default: the number of cores).")
+    help: "Rendering threads, across animations (default: the number of cores).",
+    transform: wholeNumber("in 1...256"))
   var jobs: Int = FrameRenderer.coreCount
 
   @Flag(name: .long, help: "Render every output, even those whose content hash is unchanged.")

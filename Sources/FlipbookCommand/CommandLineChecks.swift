@@ -39,6 +39,21 @@ func decimal(_ text: String) throws -> Double {
   return x
 }
 
+/// A whole-number option's value as typed (`12`, `+2`, `-3`): anything else (`1.5`, `abc`, a
+/// number past what an `Int` holds) is refused saying what the option takes, `range` in words
+/// (`"in 1...256"`), where the argument parser alone said only that the value is invalid. The
+/// range itself is checked after, by `validate`, which names the value found.
+func wholeNumber(_ range: String) -> @Sendable (String) throws -> Int {
+  { text in
+    let digits = text.first == "+" || text.first == "-" ? text.dropFirst() : Substring(text)
+    guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }), let n = Int(text)
+    else {
+      throw NumberError(description: "expected a whole number \(range)")
+    }
+    return n
+  }
+}
+
 /// Options given twice: `--fps 10 --fps 20` would silently take the last.
 enum RepeatedOptions {
   /// An option's names (`--fps`, `-o`) and whether it takes a value and may repeat.

@@ -33,7 +33,9 @@ struct DiffCommand: ParsableCommand {
     transform: decimal)
   var threshold: Double = 0.1
 
-  @Option(name: .long, parsing: .unconditional, help: "How many pixels may differ (default 0).")
+  @Option(
+    name: .long, parsing: .unconditional, help: "How many pixels may differ (default 0).",
+    transform: wholeNumber("of 0 or more"))
   var maxDiffPixels: Int?
 
   @Option(

@@ -81,12 +81,14 @@ struct OutputOptions: ParsableArguments {
   var scale: Double?
 
   @Option(
-    name: .long, parsing: .unconditional, help: "Rendering threads (default: the number of cores).")
+    name: .long, parsing: .unconditional, help: "Rendering threads (default: the number of cores).",
+    transform: wholeNumber("in 1...256"))
   var jobs: Int = FrameRenderer.coreCount
 
   @Option(
     name: .long, parsing: .unconditional,
-    help: "The most colors in a GIF's palette, 2...256 (default 256).")
+    help: "The most colors in a GIF's palette, 2...256 (default 256).",
+    transform: wholeNumber("in 2...256"))
   var colors: Int = 256
 
   @Option(
@@ -95,7 +97,8 @@ struct OutputOptions: ParsableArguments {
 
   @Option(
     name: .long, parsing: .unconditional,
-    help: "GIF loop count: 0 forever, N plays N times in all (default: the scene's, 0).")
+    help: "GIF loop count: 0 forever, N plays N times in all (default: the scene's, 0).",
+    transform: wholeNumber("in 0...65536"))
   var loop: Int?
 
   @Option(
@@ -105,7 +108,8 @@ struct OutputOptions: ParsableArguments {
 
   @Option(
     name: .long, parsing: .unconditional,
-    help: "Video quality: H.264 0...51 (default 18), VP9 0...63 (default 24); lower is better.")
+    help: "Video quality: H.264 0...51 (default 18), VP9 0...63 (default 24); lower is better.",
+    transform: wholeNumber("in 0...51 for H.264 (.mp4), 0...63 for VP9 (.webm)"))
   var crf: Int?
 
   @Option(name: .long, help: "PNG compression: fast, default or small.")

@@ -23,7 +23,9 @@ struct SheetCommand: ParsableCommand {
   @Option(name: [.customShort("o"), .long], help: "The PNG to write.")
   var output: String
 
-  @Option(name: .long, parsing: .unconditional, help: "Frames per row (default 4).")
+  @Option(
+    name: .long, parsing: .unconditional, help: "Frames per row (default 4).",
+    transform: wholeNumber("in 1...100"))
   var columns: Int = 4
 
   @Option(
@@ -69,7 +71,9 @@ struct SheetCommand: ParsableCommand {
     guard output.lowercased().hasSuffix(".png") else {
       throw ValidationError("-o must name a .png file, got '\(output)'")
     }
-    guard (1...100).contains(columns) else { throw ValidationError("--columns must be 1...100") }
+    guard (1...100).contains(columns) else {
+      throw ValidationError("--columns must be 1...100, found \(columns)")
+    }
     if let bad = times.first(where: { !($0.isFinite && $0 >= 0) }) {
       throw ValidationError("--times must be times of 0 s or later, found \(bad)")
     }

@@ -38,6 +38,57 @@ import Testing
     #expect(try decimal("1.") == 1 && decimal("7E-2") == 0.07)
   }
 
+  /// Whole-number options said only that a value like `1.5` was "invalid": each names what it
+  /// takes, and one out of its range names the value found.
+  @Test func wholeNumberOptionsSayTheirRange() {
+    let png = folder + "/x.png", gif = folder + "/x.gif"
+    let cases: [([String], String)] = [
+      (
+        ["render", Self.scene, "-o", gif, "--jobs", "abc"],
+        "Error: The value 'abc' is invalid for '--jobs <jobs>': expected a whole number in 1...256"
+      ),
+      (
+        ["render", Self.scene, "-o", gif, "--colors", "2.5"],
+        "Error: The value '2.5' is invalid for '--colors <colors>': expected a whole number in "
+          + "2...256"
+      ),
+      (
+        ["render", Self.scene, "-o", gif, "--loop", "99999999999999999999"],
+        "Error: The value '99999999999999999999' is invalid for '--loop <loop>': expected a whole "
+          + "number in 0...65536"
+      ),
+      (
+        ["render", Self.scene, "-o", folder + "/x.mp4", "--crf", "1e3"],
+        "Error: The value '1e3' is invalid for '--crf <crf>': expected a whole number in 0...51 "
+          + "for H.264 (.mp4), 0...63 for VP9 (.webm)"
+      ),
+      (
+        ["sheet", Self.scene, "-o", png, "--columns", "1.5"],
+        "Error: The value '1.5' is invalid for '--columns <columns>': expected a whole number in "
+          + "1...100"
+      ),
+      (
+        ["sheet", Self.scene, "-o", png, "--columns", "0"],
+        "Error: --columns must be 1...100, found 0"
+      ),
+      (
+        ["diff", png, png, "--max-diff-pixels", "x"],
+        "Error: The value 'x' is invalid for '--max-diff-pixels <max-diff-pixels>': expected a "
+          + "whole number of 0 or more"
+      ),
+      (
+        ["batch", Self.scene, "-o", folder, "--jobs", "0x4"],
+        "Error: The value '0x4' is invalid for '--jobs <jobs>': expected a whole number in 1...256"
+      ),
+    ]
+    for (arguments, message) in cases {
+      let result = run(arguments)
+      #expect(result.status == 2)
+      #expect(result.errors.hasPrefix(message + "\n"), "\(arguments): \(result.errors)")
+    }
+    #expect(throws: Never.self) { _ = try wholeNumber("in 1...2")("+2") }
+  }
+
   /// `--fps 10 --fps 20` took the last without a word.
   @Test func anOptionGivenTwiceIsRefusedByName() {
     let twice = run(["render", Self.scene, "-o", folder + "/x.gif", "--fps", "10", "--fps=20"])
