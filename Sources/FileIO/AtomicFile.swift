@@ -130,12 +130,35 @@ public enum AtomicFile {
     path.lastIndex(of: "/").map { String(path[...$0]) } ?? ""
   }
 
-  /// The temporary file a write to `path` goes through first.
+  /// The most bytes a file name may have (`NAME_MAX` on Linux and macOS).
+  static let maximumNameLength = 255
+
+  /// The temporary file a write to `path` goes through first: `.NAME.PID.tmp` beside it. When
+  /// that is longer than a file name may be (a name of 251 bytes is allowed, its temporary
+  /// name was not: "File name too long"), the name is cut at a character's end and a hash of
+  /// the whole name put after it (`.NAME-START~HASH.PID.tmp`), so that two long names that
+  /// start alike do not share a temporary file; it still ends in `.PID.tmp`, so
+  /// `removeStaleTemporaryFiles(in:)` finds it.
   static func temporaryPath(for path: String) -> String {
     let slash = path.lastIndex(of: "/")
     let folder = slash.map { String(path[...$0]) } ?? ""
     let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-    return "\(folder).\(name).\(getpid()).tmp"
+    let suffix = ".\(getpid()).tmp"
+    guard 1 + name.utf8.count + suffix.utf8.count > maximumNameLength else {
+      return "\(folder).\(name)\(suffix)"
+    }
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a, 64 bits
+    for byte in name.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+    let tag = "~" + String(hash, radix: 16)
+    var start = ""
+    for character in name {
+      guard
+        1 + start.utf8.count + character.utf8.count + tag.utf8.count + suffix.utf8.count
+          <= maximumNameLength
+      else { break }
+      start.append(character)
+    }
+    return "\(folder).\(start)\(tag)\(suffix)"
   }
 
   static func lastError() -> String { String(cString: strerror(errno)) }

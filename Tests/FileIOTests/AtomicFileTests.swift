@@ -109,6 +109,40 @@ func entries(of folder: String) -> [String] {
     #expect(names.contains(alive) && names.contains(unrelated) && names.contains("out.gif"))
   }
 
+  /// Issue 18: a 251-byte name (allowed: 255) failed with "File name too long", because its
+  /// temporary name `.NAME.PID.tmp` was longer; that name is cut and a hash of the whole name
+  /// put after it, still ending `.PID.tmp` for the stale-file cleanup.
+  @Test func aLongNameIsWrittenThroughAShortenedTemporaryName() throws {
+    let long = String(repeating: "é", count: 100) + String(repeating: "a", count: 47) + ".gif"
+    #expect(long.utf8.count == 251)
+    try AtomicFile.write([1], to: folder + "/" + long)
+    #expect(try AtomicFile.read(folder + "/" + long) == [1])
+    let other = String(long.dropLast(5)) + "b.gif"
+    let (a, b) = (
+      try AtomicFile.Stream(path: folder + "/" + long),
+      try AtomicFile.Stream(path: folder + "/" + other)
+    )
+    defer {
+      a.abort()
+      b.abort()
+    }
+    for stream in [a, b] {
+      let name = String(stream.temporaryPath.split(separator: "/").last!)
+      #expect(name.utf8.count <= 255 && name.hasSuffix(".\(getpid()).tmp"), "\(name)")
+      #expect(name.hasPrefix("." + String(repeating: "é", count: 100) + "aaaa"))
+    }
+    #expect(a.temporaryPath != b.temporaryPath)
+    // One such name a killed process left is removed by the next write.
+    // No process has an id above 2^22, the largest pid_max (7 digits: a shorter start).
+    let ours = String(a.temporaryPath.split(separator: "/").last!)
+    let hash = ours.split(separator: "~").last!.split(separator: ".").first!
+    let dead = "." + String(repeating: "é", count: 100) + "aaaa~\(hash).4194305.tmp"
+    #expect(creat(folder + "/" + dead, 0o644) >= 0)
+    #expect(entries(of: folder).contains(dead))
+    #expect(AtomicFile.removeStaleTemporaryFiles(in: folder) == [dead])
+    #expect(!entries(of: folder).contains(dead))
+  }
+
   @Test func aStreamAppearsOnlyOnCommit() throws {
     let path = folder + "/stream.bin"
     let stream = try AtomicFile.Stream(path: path)
