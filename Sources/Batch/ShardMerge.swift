@@ -1,3 +1,5 @@
+import SceneFiles
+
 /// `flipbook batch --merge OUTDIR`: the shards' manifests (`manifest.I-of-N.json`, every I of
 /// one N) joined into the manifest one unsharded run writes: the same animations, sorted by
 /// name, the same bytes but for the measured render times.
@@ -51,6 +53,7 @@ public enum ShardMerge {
     var version: String? = nil
     var formats: [String]? = nil
     var entries: [Manifest.Entry] = []
+    var seen: [String: String] = [:]  // each input's manifest
     for file in files.sorted(by: { $0.index < $1.index }) {
       let manifest: Manifest
       do {
@@ -63,8 +66,28 @@ public enum ShardMerge {
           description: "\(file.name): made by another Flipbook version or with other formats "
             + "than \(Manifest.shardFileName(1, of: count))")
       }
+      // A manifest copied or renamed from another shard's would merge its animations twice
+      // and leave its own shard's out: its name and what it says must agree.
+      let named = "\(file.index)/\(file.count)"
+      guard manifest.shard == named else {
+        throw Failure(
+          description: "\(file.name): "
+            + (manifest.shard.map { "says it is shard \(MessageText.value($0))" }
+              ?? "says no shard")
+            + ", its name shard \(named); render shard \(named) again")
+      }
       version = manifest.flipbookVersion
       formats = manifest.formats
+      for entry in manifest.animations {
+        if let first = seen[entry.input] {
+          let place =
+            first == file.name ? "twice in \(file.name)" : "in \(first) and \(file.name)"
+          throw Failure(
+            description: "\(MessageText.value(entry.input)) is \(place): shards of one batch "
+              + "share no animation; render the shards again")
+        }
+        seen[entry.input] = file.name
+      }
       entries += manifest.animations
     }
     entries.sort { $0.input.utf8.lexicographicallyPrecedes($1.input.utf8) }

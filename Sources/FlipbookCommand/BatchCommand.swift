@@ -159,13 +159,16 @@ struct BatchCommand: ParsableCommand {
     }
     if !failed.isEmpty {
       throw CommandFailure(
-        message: failed.map { outcome in
-          // Errors about the file name it already; the others (a format's) get it in front.
-          let error = outcome.entry.error ?? ""
-          let file = run.shownPath(outcome.entry.input)
-          return error.hasPrefix(file + ":") ? error : "\(file): \(error)"
+        message: failed.map {
+          Self.failureLine($0.entry.error ?? "", file: run.shownPath($0.entry.input))
         }.joined(separator: "\n"))
     }
+  }
+
+  /// A failed animation's line: its error naming `file` once. Errors about the file name it
+  /// already; the others (a format's) get it in front (`bad: bad.json: ...` named it twice).
+  static func failureLine(_ error: String, file: String) -> String {
+    error.hasPrefix(file + ":") ? error : "\(file): \(error)"
   }
 
   /// Writes the manifest and, for a whole batch, the page.
@@ -196,7 +199,8 @@ struct BatchCommand: ParsableCommand {
     }
     if !failed.isEmpty {
       throw CommandFailure(
-        message: failed.map { "\($0.name): \($0.error ?? "")" }.joined(separator: "\n"))
+        message: failed.map { Self.failureLine($0.error ?? "", file: $0.input) }
+          .joined(separator: "\n"))
     }
   }
 }

@@ -14,6 +14,13 @@ package enum MessageText {
     SceneReader.shortenedQuotes(message)
   }
 
+  /// A value read from a file as messages quote it: control characters escaped, cut to 40
+  /// characters and an ellipsis.
+  package static func value(_ text: String) -> String {
+    let text = SceneReader.hasControlCharacters(text) ? SceneReader.escaped(text) : text
+    return SceneReader.shortened(text, to: 40)
+  }
+
   /// An estimated count as messages give it: `about 123456`, or `more than 10^15` for one past
   /// that (an overflowing estimate is infinite: "about inf" said nothing).
   package static func estimate(_ x: Double) -> String {

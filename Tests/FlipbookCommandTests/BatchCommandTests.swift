@@ -210,6 +210,44 @@ import Testing
           + "manifest.4-of-999999999.json and 999999995 more"), "\(huge.errors)")
   }
 
+  /// Issue 18: a shard manifest copied over another's was merged (its animations twice, the
+  /// other shard's none), and so were animations in two shards; a failed animation's line named
+  /// the file twice (`bad: bad.json: ...`).
+  @Test func mergeRefusesShardsThatDisagreeAndNamesAFailureOnce() throws {
+    try makeInputs()
+    try write(#"{"flipbook": 1, "layers": [{"bounds": "wide"}]}"#, "in/bad.json")
+    for i in 1...2 {
+      _ = run(["batch", folder + "/in", "-o", folder + "/s", "--shard", "\(i)/2", "--quiet"])
+    }
+    let merged = run(["batch", "--merge", folder + "/s", "--quiet"])
+    #expect(merged.status == 1)
+    #expect(merged.errors.hasPrefix("bad.json: size: "), "\(merged.errors)")
+    let first = folder + "/s/manifest.1-of-2.json", second = folder + "/s/manifest.2-of-2.json"
+    let (one, two) = (try AtomicFile.read(first), try AtomicFile.read(second))
+    // The first shard's manifest copied over the second's.
+    try AtomicFile.write(one, to: second)
+    #expect(
+      run(["batch", "--merge", folder + "/s"]).errors
+        == "manifest.2-of-2.json: says it is shard 1/2, its name shard 2/2; render "
+        + "shard 2/2 again\n")
+    // The second's own, with one of the first's animations in it too.
+    var copied = try Manifest.read(first)
+    try AtomicFile.write(two, to: second)
+    var other = try Manifest.read(second)
+    other.animations.append(copied.animations[0])
+    try AtomicFile.write(Array(other.json.serialized().utf8), to: second)
+    #expect(
+      run(["batch", "--merge", folder + "/s"]).errors
+        == "\(copied.animations[0].input) is in manifest.1-of-2.json and "
+        + "manifest.2-of-2.json: shards of one batch share no animation; render the shards again\n")
+    copied.animations.append(copied.animations[0])
+    try AtomicFile.write(Array(copied.json.serialized().utf8), to: first)
+    #expect(
+      run(["batch", "--merge", folder + "/s"]).errors
+        == "\(copied.animations[0].input) is twice in manifest.1-of-2.json: shards of one "
+        + "batch share no animation; render the shards again\n")
+  }
+
   @Test func hostileInputsAndManifestsAreReportedNotTrusted() throws {
     try makeInputs()
     // Two files that would write the same outputs.
