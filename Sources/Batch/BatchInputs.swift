@@ -60,6 +60,9 @@ public enum BatchInputs {
     return nil
   }
 
+  /// The most lists that may be read one inside another: 8 (`@a.txt` naming `@b.txt` is two).
+  public static let maximumListDepth = 8
+
   /// The animations `arguments` name, sorted by relative path, and their common folder.
   ///
   /// - Parameters:
@@ -74,22 +77,41 @@ public enum BatchInputs {
     func add(_ file: String) { if seen.insert(file).inserted { files.append(file) } }
     let excluded = excluding.map { Paths.absolute($0, base: workingDirectory) }
 
-    func take(_ argument: String, listDepth: Int) throws(Failure) {
+    // The lists being read, outermost first, as named: a list that names one of them would be
+    // read for ever; more than `maximumListDepth` deep is refused too.
+    var reading: [(path: String, name: String)] = []
+    func take(_ argument: String) throws(Failure) {
       if argument.hasPrefix("@") {
-        let list = Paths.absolute(String(argument.dropFirst()), base: workingDirectory)
-        guard listDepth < 8 else { throw Failure(description: "\(argument): lists nest too deep") }
+        let name = String(argument.dropFirst())
+        guard !name.isEmpty else {
+          throw Failure(
+            description: "@: the list file's name is empty (write @LIST.txt, a file of paths)")
+        }
+        let list = Paths.absolute(name, base: workingDirectory)
+        if let k = reading.firstIndex(where: { $0.path == list }) {
+          let chain = (reading[k...].map(\.name) + [name]).map(MessageText.value)
+          throw Failure(
+            description: "\(MessageText.value(reading[k].name)): the list includes itself ("
+              + chain.joined(separator: " → ") + ")")
+        }
+        guard reading.count < maximumListDepth else {
+          throw Failure(
+            description: "\(MessageText.value(name)): lists nest more than \(maximumListDepth) "
+              + "deep (\(MessageText.value(reading[0].name)) → … → \(MessageText.value(name)))")
+        }
         let bytes: [UInt8]
         do {
           bytes = try AtomicFile.read(list)
         } catch {
-          throw Failure(
-            description: "\(argument.dropFirst()): cannot read the list: \(error.reason)")
+          throw Failure(description: "\(name): cannot read the list: \(error.reason)")
         }
+        reading.append((list, name))
         for line in String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isNewline) {
           let entry = line.trimmingSpaces()
           if entry.isEmpty || entry.hasPrefix("#") { continue }
-          try take(entry, listDepth: listDepth + 1)
+          try take(entry)
         }
+        reading.removeLast()
         return
       }
       let path = Paths.absolute(argument, base: workingDirectory)
@@ -117,7 +139,7 @@ public enum BatchInputs {
       }
     }
 
-    for argument in arguments { try take(argument, listDepth: 0) }
+    for argument in arguments { try take(argument) }
     let root = Paths.commonFolder(files.map(Paths.folder(of:)))
     let inputs = files.map { file in
       let relative = Paths.relative(file, to: root)

@@ -71,6 +71,31 @@ import Testing
     }
   }
 
+  /// Issue 18: a list that included itself said "lists nest too deep", and `@` alone "is a
+  /// folder"; each says what is wrong.
+  @Test func listsThatIncludeThemselvesOrNestTooDeepAreNamed() throws {
+    func failure(_ argument: String) -> String? {
+      do {
+        _ = try BatchInputs.find([argument], workingDirectory: folder)
+        return nil
+      } catch {
+        return error.description
+      }
+    }
+    try write("@b.txt\n", "a.txt")
+    try write("# back\n@a.txt\n", "b.txt")
+    #expect(failure("@a.txt") == "a.txt: the list includes itself (a.txt → b.txt → a.txt)")
+    for i in 1...9 { try write("@n\(i + 1).txt\n", "n\(i).txt") }
+    try write("x.json\n", "n10.txt")
+    #expect(failure("@n1.txt") == "n9.txt: lists nest more than 8 deep (n1.txt → … → n9.txt)")
+    #expect(failure("@n3.txt") == nil)  // n3 ... n10: 8 deep
+    #expect(failure("@") == "@: the list file's name is empty (write @LIST.txt, a file of paths)")
+    // A list named twice side by side is no loop.
+    try write("@c.txt\n@c.txt\n", "twice.txt")
+    try write("c.json\n", "c.txt")
+    #expect(failure("@twice.txt") == nil)
+  }
+
   @Test func shardsTakeEveryNthFromTheIth() {
     let inputs = (0..<7).map { BatchInput(path: "/\($0)", relativePath: "\($0)", name: "\($0)") }
     #expect(BatchInputs.shard(inputs, index: 1, of: 3).map(\.name) == ["0", "3", "6"])
