@@ -159,10 +159,20 @@ struct BatchCommand: ParsableCommand {
     }
     if !failed.isEmpty {
       throw CommandFailure(
-        message: failed.map {
-          Self.failureLine($0.entry.error ?? "", file: run.shownPath($0.entry.input))
-        }.joined(separator: "\n"))
+        message: Self.failureMessage(
+          failed.map { Self.failureLine($0.entry.error ?? "", file: run.shownPath($0.entry.input)) }
+        ))
     }
+  }
+
+  /// The failed animations' lines as said: the first 100 lines (an animation's error may take
+  /// several), then one counting the rest, which the manifest holds (10,000 bad files printed
+  /// as many lines).
+  static func failureMessage(_ failures: [String]) -> String {
+    let lines = failures.flatMap { $0.split(separator: "\n", omittingEmptySubsequences: false) }
+    return MessageText.listed(lines.map(String.init)) {
+      "… and \($0) more lines of errors (the manifest holds every animation's)"
+    }.joined(separator: "\n")
   }
 
   /// A failed animation's line: its error naming `file` once. Errors about the file name it
@@ -199,8 +209,8 @@ struct BatchCommand: ParsableCommand {
     }
     if !failed.isEmpty {
       throw CommandFailure(
-        message: failed.map { Self.failureLine($0.error ?? "", file: $0.input) }
-          .joined(separator: "\n"))
+        message: Self.failureMessage(
+          failed.map { Self.failureLine($0.error ?? "", file: $0.input) }))
     }
   }
 }

@@ -220,7 +220,7 @@ struct OutputOptions: ParsableArguments {
     }
     bar.finish()
     guard !quiet else { return }
-    for warning in report.warnings { FileHandleStandardError.write("warning: \(warning)") }
+    for line in SceneDocument.warningLines(report.warnings) { FileHandleStandardError.write(line) }
     let stored =
       report.storedFrameCount == report.frameCount ? "" : " (\(report.storedFrameCount) stored)"
     print("\(output): \(report.frameCount) frames\(stored), \(report.byteCount) bytes")

@@ -8,7 +8,7 @@ import Flipbook
 func loadScene(_ path: String, strict: Bool = false) throws -> Scene {
   do {
     let loaded = try SceneDocument.load(contentsOf: path, strict: strict)
-    for warning in loaded.warnings { FileHandleStandardError.write("warning: \(warning)") }
+    for line in SceneDocument.warningLines(loaded.warnings) { FileHandleStandardError.write(line) }
     return loaded.scene
   } catch {
     throw CommandFailure(message: error.description)

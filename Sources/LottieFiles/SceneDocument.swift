@@ -55,10 +55,16 @@ public enum SceneDocument {
     return Loaded(scene: scene, warnings: [])
   }
 
-  /// Writes each warning on standard error, one line each.
+  /// The lines `warnings` are said in: `warning: ...` each, the first 100 and then one line
+  /// counting the rest.
+  public static func warningLines(_ warnings: [some CustomStringConvertible]) -> [String] {
+    MessageText.listed(warnings.map { "warning: \($0)" }) { "warning: … and \($0) more warnings" }
+  }
+
+  /// Writes the warnings on standard error, one line each (see `warningLines(_:)`).
   public static func printWarnings(_ warnings: [LottieFormat.Warning]) {
-    for w in warnings {
-      let line = Array("warning: \(w)\n".utf8)
+    for w in warningLines(warnings) {
+      let line = Array("\(w)\n".utf8)
       var offset = 0
       while offset < line.count {
         let n = line.withUnsafeBytes { write(2, $0.baseAddress! + offset, $0.count - offset) }

@@ -21,6 +21,17 @@ package enum MessageText {
     return SceneReader.shortened(text, to: 40)
   }
 
+  /// The most lines of problems or warnings said at once: 100. A file with a problem on every
+  /// one of 10,000 layers printed 30,001 lines; past this the rest are counted in one line.
+  package static let maximumListedLines = 100
+
+  /// `lines` as they are said: all of them, or the first `maximumListedLines` and the line
+  /// `more` makes of how many are left out (`"… and 29901 more problems"`).
+  package static func listed(_ lines: [String], more: (Int) -> String) -> [String] {
+    guard lines.count > maximumListedLines else { return lines }
+    return Array(lines.prefix(maximumListedLines)) + [more(lines.count - maximumListedLines)]
+  }
+
   /// An estimated count as messages give it: `about 123456`, or `more than 10^15` for one past
   /// that (an overflowing estimate is infinite: "about inf" said nothing).
   package static func estimate(_ x: Double) -> String {

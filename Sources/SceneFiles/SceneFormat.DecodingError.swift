@@ -40,12 +40,15 @@ extension SceneFormat {
     }
 
     /// One line per problem: `"<file>: <place>: <message>"` (`"<file>:<line>:<column>: ..."` for
-    /// JSON syntax errors).
+    /// JSON syntax errors); past the first 100, one line counts the rest
+    /// (`"<file>: … and 29901 more problems"`).
     public var description: String {
-      problems.map { p in
+      let lines = problems.map { p in
         if p.line != nil { return "\(file):\(p)" }
         return "\(file): \(p)"
-      }.joined(separator: "\n")
+      }
+      return MessageText.listed(lines) { "\(file): … and \($0) more problems" }
+        .joined(separator: "\n")
     }
   }
 }

@@ -202,4 +202,29 @@ import Testing
     #expect(process.terminationStatus == 1)
     #expect(message == "cannot write standard output: No space left on device\n")
   }
+
+  /// A file with a problem on every one of 10,000 layers printed 30,001 lines: every command
+  /// says the first 100 problems, warnings or failures, then one line counting the rest.
+  @Test func longListsOfProblemsAreCutAtAHundredLines() throws {
+    let path = folder + "/many.json"
+    let layers = Array(repeating: #"{"bounds": "x"}"#, count: 150).joined(separator: ", ")
+    try #"{"flipbook": 1, "size": [10, 10], "duration": 1, "layers": [\#(layers)]}"#.write(
+      toFile: path, atomically: true, encoding: .utf8)
+    for command in [["render", path, "-o", folder + "/x.gif"], ["inspect", path, "--time", "0"]] {
+      let result = run(command)
+      let lines = result.errors.split(separator: "\n")
+      #expect(result.status == 1 && lines.count == 101, "\(command[0])")
+      #expect(
+        lines.first == "\(path): layers[0].bounds: expected [x, y, width, height], found a string")
+      #expect(lines.last.map(String.init) == "\(path): … and 50 more problems")
+    }
+    let warnings = SceneDocument.warningLines((0..<130).map { "w\($0)" })
+    #expect(warnings.count == 101 && warnings[0] == "warning: w0")
+    #expect(warnings.last == "warning: … and 30 more warnings")
+    let failures = BatchCommand.failureMessage(Array(repeating: "a.json: 1\na.json: 2", count: 60))
+      .split(separator: "\n")
+    #expect(failures.count == 101)
+    #expect(failures.last == "… and 20 more lines of errors (the manifest holds every animation's)")
+    #expect(BatchCommand.failureMessage(["a.json: 1", "b.json: 2"]) == "a.json: 1\nb.json: 2")
+  }
 }
