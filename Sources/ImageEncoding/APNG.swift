@@ -414,6 +414,11 @@ extension APNG {
       _ bitmap: Bitmap, x: Int, y: Int, width w: Int, height h: Int,
       blankUnchangedOver canvas: Bitmap?
     ) -> [UInt8] {
+      // The whole frame, nothing blanked, is the bitmap's own pixels (shared, not copied: a
+      // copy of an 8000 x 8000 frame is 256 MB).
+      if x == 0, y == 0, w == width, h == height, canvas == nil {
+        return stored(bitmap.pixels, blanks: false)
+      }
       var rows = [UInt8](repeating: 0, count: h * w * 4)
       rows.withUnsafeMutableBytes { out in
         let o = out.bindMemory(to: UInt32.self)
@@ -471,7 +476,7 @@ extension APNG {
     private func estimate(
       _ rows: [UInt8], stride: Int, height: Int
     ) throws(EncodingError) -> [UInt8] {
-      try deflate(PNGRowFilter.none(rows, stride: stride, height: height), level: 6)
+      try deflate(rows, stride: stride, height: height, adaptive: false, level: 6)
     }
 
     // The stored form: without filters and with adaptive filtering (libpng's minimum-sum
@@ -480,24 +485,49 @@ extension APNG {
       _ rows: [UInt8], stride: Int, height: Int
     ) throws(EncodingError) -> [UInt8] {
       let level = min(9, max(1, options.level))
-      let plain = try deflate(PNGRowFilter.none(rows, stride: stride, height: height), level: level)
+      let plain = try deflate(rows, stride: stride, height: height, adaptive: false, level: level)
       let adaptive = try deflate(
-        PNGRowFilter.adaptive(
-          rows, stride: stride, height: height, bytesPerPixel: colorModel.bytesPerPixel),
-        level: level)
+        rows, stride: stride, height: height, adaptive: true, level: level)
       return adaptive.count < plain.count ? adaptive : plain
     }
 
-    private func deflate(_ bytes: [UInt8], level: Int) throws(EncodingError) -> [UInt8] {
-      var length = compressBound(uLong(bytes.count))
-      var out = [UInt8](repeating: 0, count: Int(length))
-      let status = out.withUnsafeMutableBufferPointer { o in
-        bytes.withUnsafeBufferPointer { i in
-          compress2(o.baseAddress, &length, i.baseAddress, uLong(i.count), Int32(level))
-        }
-      }
+    /// The zlib stream of `rows` as PNG scanlines (each row filtered with filter 0, or
+    /// adaptively), made a row at a time: the filtered image is never whole, and the output
+    /// grows as it is made (an 8000 x 8000 frame's filtered copies and zlib's worst-case
+    /// buffers took 1.5 GB beside the frame).
+    private func deflate(
+      _ rows: [UInt8], stride: Int, height: Int, adaptive: Bool, level: Int
+    ) throws(EncodingError) -> [UInt8] {
+      var stream = z_stream()
+      var status = deflateInit_(
+        &stream, Int32(level), zlibVersion(), Int32(MemoryLayout<z_stream>.size))
       guard status == Z_OK else { throw .zlib(Int(status)) }
-      out.removeSubrange(Int(length)...)
+      defer { deflateEnd(&stream) }
+      var out: [UInt8] = []
+      var chunk = [UInt8](repeating: 0, count: 1 << 16)
+      var failure: Int32? = nil
+      PNGRowFilter.forEachRow(
+        rows, stride: stride, height: height, bytesPerPixel: colorModel.bytesPerPixel,
+        adaptive: adaptive
+      ) { line, last in
+        guard failure == nil else { return }
+        stream.next_in = UnsafeMutablePointer(mutating: line.baseAddress)
+        stream.avail_in = uInt(line.count)
+        repeat {
+          let produced = chunk.withUnsafeMutableBufferPointer { o -> Int in
+            stream.next_out = o.baseAddress
+            stream.avail_out = uInt(o.count)
+            status = CZlib.deflate(&stream, last ? Z_FINISH : Z_NO_FLUSH)
+            return o.count - Int(stream.avail_out)
+          }
+          guard status == Z_OK || status == Z_STREAM_END || status == Z_BUF_ERROR else {
+            failure = status
+            return
+          }
+          out.append(contentsOf: chunk[0..<produced])
+        } while stream.avail_in > 0 || (last && status != Z_STREAM_END)
+      }
+      if let failure { throw .zlib(Int(failure)) }
       return out
     }
   }
@@ -505,30 +535,31 @@ extension APNG {
 
 /// PNG row filters (PNG specification 9.2).
 enum PNGRowFilter {
-  /// Every row with filter 0.
-  static func none(_ rows: [UInt8], stride: Int, height: Int) -> [UInt8] {
-    var out = [UInt8]()
-    out.reserveCapacity(rows.count + height)
-    for y in 0..<height {
-      out.append(0)
-      out.append(contentsOf: rows[(y * stride)..<((y + 1) * stride)])
-    }
-    return out
-  }
-
-  /// Each row with the filter whose output has the smallest sum of absolute signed bytes.
-  static func adaptive(_ rows: [UInt8], stride: Int, height: Int, bytesPerPixel bpp: Int) -> [UInt8]
-  {
-    var out = [UInt8]()
-    out.reserveCapacity(rows.count + height)
-    var candidate = [[UInt8]](repeating: [UInt8](repeating: 0, count: stride), count: 5)
+  /// Gives each row filtered (its filter byte, then its bytes) to `body`, with whether it is the
+  /// last, in one line's buffer reused: filter 0, or the filter whose output has the smallest
+  /// sum of absolute signed bytes.
+  static func forEachRow(
+    _ rows: [UInt8], stride: Int, height: Int, bytesPerPixel bpp: Int, adaptive: Bool,
+    _ body: (UnsafeBufferPointer<UInt8>, Bool) -> Void
+  ) {
+    var candidate = [[UInt8]](
+      repeating: [UInt8](repeating: 0, count: stride + 1), count: adaptive ? 5 : 1)
     rows.withUnsafeBufferPointer { r in
       for y in 0..<height {
         let row = y * stride, up = (y - 1) * stride
+        guard adaptive else {
+          candidate[0].withUnsafeMutableBufferPointer { c in
+            c[0] = 0
+            for i in 0..<stride { c[1 + i] = r[row + i] }
+            body(UnsafeBufferPointer(c), y == height - 1)
+          }
+          continue
+        }
         var best = 0, bestSum = Int.max
         for f in 0..<5 {
           var sum = 0
           candidate[f].withUnsafeMutableBufferPointer { c in
+            c[0] = UInt8(f)
             for i in 0..<stride {
               let x = Int(r[row + i])
               let a = i >= bpp ? Int(r[row + i - bpp]) : 0
@@ -546,17 +577,15 @@ enum PNGRowFilter {
                 predicted = pa <= pb && pa <= pc ? a : (pb <= pc ? b : cc)
               }
               let v = UInt8(truncatingIfNeeded: x - predicted)
-              c[i] = v
+              c[1 + i] = v
               sum += v < 128 ? Int(v) : 256 - Int(v)
             }
           }
           if sum < bestSum { (best, bestSum) = (f, sum) }
         }
-        out.append(UInt8(best))
-        out.append(contentsOf: candidate[best])
+        candidate[best].withUnsafeBufferPointer { body($0, y == height - 1) }
       }
     }
-    return out
   }
 }
 

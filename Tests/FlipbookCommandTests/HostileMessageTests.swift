@@ -227,4 +227,22 @@ import Testing
     #expect(failures.last == "… and 20 more lines of errors (the manifest holds every animation's)")
     #expect(BatchCommand.failureMessage(["a.json: 1", "b.json: 2"]) == "a.json: 1\nb.json: 2")
   }
+
+  /// An 8000 x 8000 WebM with transparency asked ffmpeg for more than 8 GB (its two VP9
+  /// encoders) and failed after the frames were drawn: it is refused before, saying the limit;
+  /// large opaque ones look fewer frames ahead (libvpx's lag buffers), smaller ones as before.
+  @Test func aWebMTooLargeForFFmpegIsRefusedBeforeDrawing() throws {
+    let path = try scene(size: "[8000, 8000]")
+    let result = run(["render", path, "-o", folder + "/x.webm", "--to", "0.1"])
+    #expect(result.status == 1)
+    #expect(
+      result.errors
+        == "\(path): a WebM with transparency takes at most 32000000 pixels a frame, 8000 x 8000 "
+        + "is over it (ffmpeg's two VP9 encoders, colour and alpha, need about 135 bytes a pixel: "
+        + "8000 x 8000 asked for 8.6 GB); give the scene a background, or use .mp4 or a smaller "
+        + "--scale\n")
+    #expect(VideoSink.lagFrames(width: 1920, height: 1080, alpha: true) == 25)
+    #expect(VideoSink.lagFrames(width: 8000, height: 8000, alpha: false) == 2)
+    #expect(VideoSink.lagFrames(width: 5000, height: 5000, alpha: true) == 4)
+  }
 }

@@ -32,6 +32,9 @@ public final class VideoSink: FrameSink {
     case ffmpegMissing
     /// ffmpeg failed; what it said.
     case ffmpeg(String)
+    /// A WebM with transparency of frames over `maximumAlphaPixels` (width and height in
+    /// pixels): ffmpeg's memory for it is refused before it starts.
+    case tooLargeForAlpha(width: Int, height: Int)
 
     /// A one-line message.
     public var description: String {
@@ -41,6 +44,12 @@ public final class VideoSink: FrameSink {
           "writing .mp4 or .webm needs the ffmpeg program, which is not on the PATH: install it"
           + " (Debian/Ubuntu: apt-get install ffmpeg; macOS: brew install ffmpeg)"
       case .ffmpeg(let message): return "ffmpeg: \(message)"
+      case .tooLargeForAlpha(let width, let height):
+        return
+          "a WebM with transparency takes at most \(VideoSink.maximumAlphaPixels) pixels a "
+          + "frame, \(width) x \(height) is over it (ffmpeg's two VP9 encoders, colour and alpha, need about 135 bytes a "
+          + "pixel: 8000 x 8000 asked for 8.6 GB); give the scene a background, or use .mp4 or a "
+          + "smaller --scale"
       }
     }
   }
@@ -76,6 +85,9 @@ public final class VideoSink: FrameSink {
   /// Finds ffmpeg and opens the output (see `FrameSink.begin(_:)`); ffmpeg starts with the
   /// first frame.
   public func begin(_ plan: FramePlan) throws {
+    if keepsAlpha(plan), plan.pixelWidth * plan.pixelHeight > VideoSink.maximumAlphaPixels {
+      throw VideoError.tooLargeForAlpha(width: plan.pixelWidth, height: plan.pixelHeight)
+    }
     guard ChildProcess.find("ffmpeg", path: searchPath) != nil else {
       throw VideoError.ffmpegMissing
     }
@@ -131,6 +143,27 @@ public final class VideoSink: FrameSink {
   }
 
   /// ffmpeg's arguments for a `plan` video written to `target`.
+  /// The most pixels a frame of a WebM with transparency may have: 32,000,000. ffmpeg encodes
+  /// the colour and the alpha with two VP9 encoders, about 135 bytes a pixel together even
+  /// looking no frame ahead (8000 x 8000 asked for 8.6 GB, 13.5 GB at libvpx's default lag),
+  /// so larger ones are refused before ffmpeg starts; opaque frames (one encoder, about 70
+  /// bytes a pixel) take the frame size limit.
+  public static let maximumAlphaPixels = 32_000_000
+
+  /// How many frames libvpx looks ahead by default (its `lag_in_frames`).
+  public static let defaultLagFrames = 25
+
+  /// The most bytes of frames libvpx may hold ahead: 256 MiB (4:2:0 frames, 1.5 bytes a pixel,
+  /// and as much again, 1 byte a pixel, for the alpha encoder's).
+  public static let maximumLagBytes = 1 << 28
+
+  /// The frames libvpx looks ahead for `width` x `height` frames: its default of 25, or fewer
+  /// (down to 0) so that they fit `maximumLagBytes`.
+  public static func lagFrames(width: Int, height: Int, alpha: Bool) -> Int {
+    let frameBytes = width * height * (alpha ? 5 : 3) / 2
+    return min(defaultLagFrames, maximumLagBytes / max(1, frameBytes))
+  }
+
   func arguments(_ plan: FramePlan, target: String) -> [String] {
     let alpha = keepsAlpha(plan)
     let (w, h) = (plan.pixelWidth + plan.pixelWidth % 2, plan.pixelHeight + plan.pixelHeight % 2)
@@ -152,8 +185,14 @@ public final class VideoSink: FrameSink {
     case .webm:
       args += [
         "-c:v", "libvpx-vp9", "-pix_fmt", alpha ? "yuva420p" : "yuv420p",
-        "-crf", "\(crf ?? format.defaultCRF)", "-b:v", "0", "-row-mt", "1", "-f", "webm",
+        "-crf", "\(crf ?? format.defaultCRF)", "-b:v", "0", "-row-mt", "1",
       ]
+      // libvpx holds up to 25 frames ahead (its lag buffers, one set for the colour and one for
+      // the alpha): for an 8000 x 8000 frame that asked for more than 8 GB and failed. Large
+      // frames are looked ahead fewer, within `maximumLagBytes`; smaller ones keep the default.
+      let lag = VideoSink.lagFrames(width: w, height: h, alpha: alpha)
+      if lag < VideoSink.defaultLagFrames { args += ["-lag-in-frames", "\(lag)"] }
+      args += ["-f", "webm"]
     }
     return args + [target]
   }
