@@ -191,9 +191,13 @@ extension GIF {
       DGifCloseFile(gif, &error)
     }
 
-    /// The error giflib reports, in words, or `fallback` when it names none.
-    private func failure(_ fallback: String) -> DecodingError {
+    /// The error giflib reports, in words, or `fallback` when it names none; `inside` the
+    /// frame being read, if any.
+    private func failure(_ fallback: String, inside frame: Int? = nil) -> DecodingError {
       // At the end of the bytes every read fails: say what is missing.
+      if source.offset >= source.bytes.count, let frame {
+        return DecodingError(reason: "the file ends inside frame \(frame)")
+      }
       if source.offset >= source.bytes.count {
         return DecodingError(
           reason: framesRead == 0
@@ -241,7 +245,9 @@ extension GIF {
             }
           }
         case IMAGE_DESC_RECORD_TYPE:
-          guard DGifGetImageDesc(gif) == GIF_OK else { throw failure("a bad image descriptor") }
+          guard DGifGetImageDesc(gif) == GIF_OK else {
+            throw failure("a bad image descriptor", inside: framesRead)
+          }
           return try frame(control)
         case TERMINATE_RECORD_TYPE:
           finished = true
@@ -279,7 +285,7 @@ extension GIF {
       let read = indices.withUnsafeMutableBufferPointer { out in
         rows.allSatisfy { DGifGetLine(gif, out.baseAddress! + $0 * w, Int32(w)) == GIF_OK }
       }
-      guard read else { throw failure("bad image data") }
+      guard read else { throw failure("bad image data", inside: k) }
       let colors = Int(map.pointee.ColorCount)
       let transparent = Int(control.TransparentColor)
       let before = control.DisposalMode == DISPOSE_PREVIOUS ? screen : nil
