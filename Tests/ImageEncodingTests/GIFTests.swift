@@ -177,6 +177,23 @@ import Testing
     #expect(try GIF.decode(gif(frame + frame + [0x3B])).frames.count == 2)
   }
 
+  /// An interlaced frame's rows come in four passes (GIF89a, appendix E) and are put in place
+  /// as they come: the same rows marked interlaced show stored row k at the k-th row of the
+  /// passes' order.
+  @Test func interlacedRowsArePutInPlace() throws {
+    var frame = Bitmap(width: 3, height: 21)
+    for y in 0..<21 { for x in 0..<3 { frame[x, y] = RGBA8(UInt8(y * 12), 0, 0, 255) } }
+    var bytes = try encode([frame])
+    let descriptor = try #require(
+      (13..<bytes.count).first { bytes[$0] == 0x2C && bytes[$0 + 5] == 3 && bytes[$0 + 7] == 21 })
+    bytes[descriptor + 9] |= 0x40
+    let shown = try GIF.decode(bytes).frames[0]
+    let order = [(0, 8), (4, 8), (2, 4), (1, 2)].flatMap {
+      Array(stride(from: $0.0, to: 21, by: $0.1))
+    }
+    for (k, y) in order.enumerated() { #expect(shown[1, y] == frame[1, k], "row \(y)") }
+  }
+
   /// The frame reader gives frame after frame as `decode` composites them, with the delays the
   /// layout found before decoding and the loop count once read.
   @Test func theFrameReaderGivesWhatDecodeGives() throws {
