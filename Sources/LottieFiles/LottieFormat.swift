@@ -143,7 +143,7 @@ public enum LottieFormat {
     _ bytes: [UInt8], file: String, baseDirectory: String = "", strict: Bool = false
   ) throws(SceneFormat.DecodingError) -> Document {
     var json = bytes
-    var images: [String: [UInt8]] = [:]
+    var images: [String: [UInt8]]? = nil
     var entry: String? = nil
     if DotLottie.isArchive(bytes) {
       do {
@@ -203,9 +203,10 @@ public enum LottieFormat {
     }
   }
 
-  /// Reads a parsed Lottie document.
+  /// Reads a parsed Lottie document; `images` are a dotLottie archive's (`nil`: not from an
+  /// archive, so image files beside it may be read).
   package static func read(
-    _ json: JSONValue, file: String, baseDirectory: String, images: [String: [UInt8]] = [:],
+    _ json: JSONValue, file: String, baseDirectory: String, images: [String: [UInt8]]? = nil,
     strict: Bool
   ) throws(SceneFormat.DecodingError) -> Document {
     let reader = LottieReader(file: file, baseDirectory: baseDirectory, archivedImages: images)

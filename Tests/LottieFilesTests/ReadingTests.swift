@@ -40,6 +40,39 @@ import Testing
     #expect(picture.sublayers.first?.sublayers.first?.sublayers.first?.contents?.width == 24)
   }
 
+  /// Image files are read from inside the Lottie file's folder only: a path through `..` (or
+  /// from the root, `Fixtures/invalid-lottie/image-outside-folder.json`) is not read, with a
+  /// warning naming the asset, even when the file is there (issue 18: an archive naming
+  /// `/proc/self/mem` read it).
+  @Test func imageFilesAreReadFromInsideTheFolderOnly() throws {
+    let png = try AtomicFile.read(FixtureFiles.root + "/images/quadrants.png")
+    try AtomicFile.write(png, to: folder + "/quadrants.png")
+    try AtomicFile.makeFolder(folder + "/inner")
+    try AtomicFile.makeFolder(folder + "/inner/images")
+    try AtomicFile.write(png, to: folder + "/inner/images/quadrants.png")
+    func document(_ u: String, _ p: String) -> [UInt8] {
+      let layer = #"{"ty": 2, "ind": 1, "nm": "Picture", "refId": "i", "ks": {}, "ip": 0, "op": 9}"#
+      return Array(
+        LottieTest.document(
+          layers: "[\(layer)]",
+          assets: #"[{"id": "i", "w": 24, "h": 16, "u": "\#(u)", "p": "\#(p)"}]"#
+        ).utf8)
+    }
+    let inside = try LottieFormat.decode(
+      document("images/", "quadrants.png"), file: "a.json", baseDirectory: folder + "/inner")
+    #expect(inside.warnings.isEmpty)
+    let frame = try inside.scene.makeFrame(at: 0).makeBitmap()
+    #expect(frame.pixels[3] == 255)
+    let outside = try LottieFormat.decode(
+      document("images/", "../../quadrants.png"), file: "a.json",
+      baseDirectory: folder + "/inner")
+    #expect(
+      outside.warnings.map(\.description) == [
+        #"a.json: layers[0] "Picture": unsupported image files outside the Lottie file's folder (assets[0]: "images/../../quadrants.png", an absolute path or one through ..): not drawn"#
+      ])
+    #expect(try outside.scene.makeFrame(at: 0).makeBitmap().pixels.allSatisfy { $0 == 0 })
+  }
+
   @Test func embeddedJPEGImagesAreDrawn() throws {
     let jpeg = try AtomicFile.read(FixtureFiles.root + "/images/two-colors.jpg")
     let data = "data:image/jpeg;base64," + Self.base64(jpeg)
