@@ -179,7 +179,7 @@ extension LottieReader {
   func fontText(_ s: Fields, text: String, size: Double, layer label: String) -> FontText {
     let font = fontName(s.string("f") ?? "Helvetica", layer: label)
     var color: Color? = TextProperties().foregroundColor
-    if case .array? = s["fc"], let fc = numbers(s["fc"]!, at: s.place("fc")) {
+    if case .array? = s["fc"], let fc = colour(s["fc"]!, at: s.place("fc")) {
       color = Self.color(fc)
     }
     let lines = Double(text.split(separator: "\n", omittingEmptySubsequences: false).count)

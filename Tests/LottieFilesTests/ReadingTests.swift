@@ -218,12 +218,12 @@ import Testing
   }
 
   @Test func keyframeTimesPast2To53DoNotHang() throws {
-    // A trim whose keyframe times run 1e19 then 3: sampling used to add steps that could not
-    // move a frame number that large, and never ended.
+    // A trim whose keyframe times run -1e19 then 1e19: sampling used to add steps that could
+    // not move a frame number that large, and never ended.
     let trim =
       #"{"ty": "tm", "s": {"a": 0, "k": 0}, "o": {"a": 0, "k": 0}, "e": {"a": 1, "k": ["#
-      + #"{"t": 1e19, "s": [0], "i": {"x": [0.5], "y": [0.5]}, "o": {"x": [0.5], "y": [0.5]}}, "#
-      + #"{"t": 3, "s": [100]}]}}"#
+      + #"{"t": -1e19, "s": [0], "i": {"x": [0.5], "y": [0.5]}, "o": {"x": [0.5], "y": [0.5]}}, "#
+      + #"{"t": 1e19, "s": [100]}]}}"#
     let path =
       #"{"ty": "rc", "p": {"a": 0, "k": [50, 50]}, "s": {"a": 0, "k": [40, 40]}, "#
       + #""r": {"a": 0, "k": 0}}"#
@@ -234,6 +234,21 @@ import Testing
       layers: "[" + LottieTest.shapeLayer("Box", shapes: "[\(path), \(stroke), \(trim)]") + "]")
     let read = try LottieTest.read(document)
     _ = try read.scene.makeFrame(at: 0.7)
+  }
+
+  /// Keyframes whose times go backwards are refused at the one out of order: lottie-web's
+  /// reading of them depends on the frames it showed before (they were taken at the previous
+  /// keyframe's frame without a word).
+  @Test func keyframesOutOfTimeOrderAreRefused() {
+    let ks =
+      #"{"p": {"a": 1, "k": [{"t": 30, "s": [0, 0]}, {"t": 30, "s": [50, 50]}, "#
+      + #"{"t": 10, "s": [10, 10]}]}}"#
+    #expect(
+      LottieTest.problems(LottieTest.document(layers: "[\(LottieTest.shapeLayer("A", ks: ks))]"))
+        == [
+          "test.json: layers[0].ks.p.k[2].t: keyframe at frame 10 is before the previous "
+            + "keyframe's frame 30 (keyframes must be in time order)"
+        ])
   }
 
   static let expression = LottieTest.shapeLayer(
