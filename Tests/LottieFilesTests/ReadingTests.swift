@@ -236,6 +236,34 @@ import Testing
     _ = try read.scene.makeFrame(at: 0.7)
   }
 
+  /// A Lottie file saved as UTF-16 or UTF-32 says so (it said "unexpected byte 0xfe"), read
+  /// as a Lottie file or through the door that takes either kind of file.
+  @Test func wideTextSaysItsEncoding() {
+    let json = LottieTest.document(layers: "[]")
+    let utf16: [UInt8] =
+      [0xFE, 0xFF] + json.utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] as [UInt8] }
+    let utf32: [UInt8] = json.unicodeScalars.flatMap {
+      [UInt8($0.value & 0xFF), 0, 0, 0] as [UInt8]
+    }
+    for (bytes, encoding) in [(utf16, "UTF-16 (big-endian)"), (utf32, "UTF-32 (little-endian)")] {
+      let message =
+        "a.json:1:1: invalid JSON: the file is \(encoding) text; scene and Lottie files must be "
+        + "UTF-8"
+      do {
+        _ = try LottieFormat.decode(bytes, file: "a.json")
+        Issue.record("\(encoding) was read")
+      } catch {
+        #expect(error.description == message)
+      }
+      do {
+        _ = try SceneDocument.decode(bytes, file: "a.json")
+        Issue.record("\(encoding) was read")
+      } catch {
+        #expect(error.description == message)
+      }
+    }
+  }
+
   /// Keyframes whose times go backwards are refused at the one out of order: lottie-web's
   /// reading of them depends on the frames it showed before (they were taken at the previous
   /// keyframe's frame without a word).
