@@ -23,7 +23,8 @@ public enum LottieFormat {
   public static let maximumKeyframes = 100_000
   /// The most values (path elements counted one each) the reader may sample for one file, where
   /// keyframes cannot carry a property exactly (spatial curves, trims, time remapping): 20
-  /// million.
+  /// million. A time-remapped precomposition counts, at each sample, each of its layers and
+  /// each value its animated layers give.
   public static let maximumSamplingWork = 20_000_000
   /// The most vertices one bezier shape may have: 10,000. Cairo fills and strokes a shape
   /// whose edges cross one another in time that grows faster than its edges (a shape of 100,000
