@@ -53,10 +53,10 @@ public enum SceneError: Error, Hashable, Sendable, CustomStringConvertible {
     case .simulationTooCostly(let requested, let reached):
       let shown = SceneError.text((reached * 100).rounded(.down) / 100)
       // One short line: what the units count is the README's (Limits, collision work).
-      return "the dynamics reach only \(shown) s of the \(SceneError.text(requested)) s asked "
-        + "for within \(DynamicAnimator.maximumCollisionWork / 1_000_000) million units of "
-        + "collision work (\(DynamicAnimator.maximumStepWork / 1_000_000) million a step): use "
-        + "fewer colliding items or attachments, or a shorter time"
+      return "the dynamics reach only \(shown) s of \(SceneError.text(requested)) s within "
+        + "\(DynamicAnimator.maximumCollisionWork / 1_000_000) million units of collision work "
+        + "(\(DynamicAnimator.maximumStepWork / 1_000_000) million a step): use fewer colliding "
+        + "items, boundary segments or attachments, or a shorter time"
     case .simulatedTimeTooLong(let requested, let limit):
       let text = SceneError.text
       return "the time \(text(requested)) s is past the limit of \(text(limit)) s for a scene that "

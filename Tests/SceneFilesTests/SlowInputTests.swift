@@ -90,8 +90,8 @@ import Testing
     // One short line naming the cause, the limit and how far it got (it was 430 characters).
     #expect(
       SceneError.simulationTooCostly(requested: 9, reached: 1875.0 / 240).description
-        == "the dynamics reach only 7.81 s of the 9 s asked for within 150 million units of "
-        + "collision work (1 million a step): use fewer colliding items or attachments, or a "
+        == "the dynamics reach only 7.81 s of 9 s within 150 million units of collision work "
+        + "(1 million a step): use fewer colliding items, boundary segments or attachments, or a "
         + "shorter time")
     // The same boundary at a time within the budget still simulates.
     let short = try boundaryScene(segments: 8_000)
