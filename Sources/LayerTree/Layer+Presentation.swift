@@ -94,6 +94,22 @@ extension Layer {
     return copy
   }
 
+  /// This layer's values at `localTime`, its own time (after its `timing`): its model values
+  /// with its animations applied, what `presentation(at:)` shows of it, without copying the
+  /// layer or presenting its subtree. For reading a few animated layers at many instants (a
+  /// Lottie time remapping samples a precomposition's animated layers 2,000 times: presenting
+  /// its whole tree of 5,000 layers each time took 14 s). `scratch` is a buffer reused between
+  /// calls.
+  package func animatedStorage(
+    atLocalTime localTime: Double, scratch: inout [AnimationSample]
+  ) -> LayerStorage {
+    var shown = storage
+    if !animationEntries.isEmpty {
+      applyAnimations(at: localTime, to: &shown, scratch: &scratch)
+    }
+    return shown
+  }
+
   /// A layer without animations (not a replicator, whose copy carries its instances) in a
   /// `.drawableSharing` presentation, its sublayers and mask presented at `local` (its own
   /// time): the model layer itself when they all are their model layers too, else a copy of

@@ -85,7 +85,7 @@ public struct LayerKeyPath: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// The value in a layer's storage; `nil` when the layer's type does not have the property.
-  func value(in storage: LayerStorage) -> AnimationValue? {
+  package func value(in storage: LayerStorage) -> AnimationValue? {
     guard let whole = property.animationValue(in: storage) else { return nil }
     return component.map { $0.value(in: whole) } ?? whole
   }

@@ -23,7 +23,8 @@ public enum LottieFormat {
   public static let maximumKeyframes = 100_000
   /// The most values (path elements counted one each) the reader may sample for one file, where
   /// keyframes cannot carry a property exactly (spatial curves, trims, time remapping): 20
-  /// million.
+  /// million. A time-remapped precomposition counts, at each sample, each of its layers and
+  /// each value its animated layers give.
   public static let maximumSamplingWork = 20_000_000
   /// The most vertices one bezier shape may have: 10,000. Cairo fills and strokes a shape
   /// whose edges cross one another in time that grows faster than its edges (a shape of 100,000
@@ -143,7 +144,7 @@ public enum LottieFormat {
     _ bytes: [UInt8], file: String, baseDirectory: String = "", strict: Bool = false
   ) throws(SceneFormat.DecodingError) -> Document {
     var json = bytes
-    var images: [String: [UInt8]] = [:]
+    var images: [String: [UInt8]]? = nil
     var entry: String? = nil
     if DotLottie.isArchive(bytes) {
       do {
@@ -203,9 +204,10 @@ public enum LottieFormat {
     }
   }
 
-  /// Reads a parsed Lottie document.
+  /// Reads a parsed Lottie document; `images` are a dotLottie archive's (`nil`: not from an
+  /// archive, so image files beside it may be read).
   package static func read(
-    _ json: JSONValue, file: String, baseDirectory: String, images: [String: [UInt8]] = [:],
+    _ json: JSONValue, file: String, baseDirectory: String, images: [String: [UInt8]]? = nil,
     strict: Bool
   ) throws(SceneFormat.DecodingError) -> Document {
     let reader = LottieReader(file: file, baseDirectory: baseDirectory, archivedImages: images)

@@ -118,7 +118,7 @@ extension LottieReader {
     let tracking = number(s, "tr", default: 0) * size / 1000
     let lineHeight = number(s, "lh", default: size * 1.2)
     let justification = code(s, "j", default: 0)
-    let color = s["fc"].flatMap { numbers($0, at: s.place("fc")) }.map(Self.color) ?? .black
+    let color = s["fc"].flatMap { colour($0, at: s.place("fc")) }.map(Self.color) ?? .black
     let box = textBox(s)
     var paragraphEnds = Set(found.indices)
     if let box {

@@ -23,11 +23,44 @@ extension LottieReader {
         g.place("p"), "\(MessageText.number(p)) colour stops exceed the limit of \(limit)")
       return nil
     }
-    let count = Int(Swift.max(0, p))
+    // lottie-web makes arrays of `p` and of the values' count less `4 p`: a negative or
+    // fractional count, or more stops than the values hold, fails to load there.
+    guard p >= 0, p == p.rounded(.down) else {
+      report(
+        g.place("p"),
+        "expected a number of colour stops (a whole number from 0 to \(limit)), found "
+          + MessageText.number(p))
+      return nil
+    }
+    let count = Int(p)
     guard let stops = vector(g, "k", default: [], layer: label),
       let s = vector(f, "s", default: [0, 0], layer: label),
       let e = vector(f, "e", default: [100, 0], layer: label)
     else { return nil }
+    // Said where the values fall short: the static value, or the keyframe's `s` or `e`.
+    var keyframed = false
+    if case .object(let k)? = g["k"], case .array(let items)? = Fields(entries: k, place: "")["k"],
+      case .object? = items.first
+    {
+      keyframed = true
+    }
+    let needed = 4 * count
+    for (i, k) in stops.keyframes.enumerated() {
+      for (key, values) in [("s", k.start), ("e", k.end ?? k.start)] where values.count < needed {
+        report(
+          g.place("k") + ".k" + (keyframed ? "[\(i)].\(key)" : ""),
+          "expected \(needed) numbers for the \(count) colour stops of g.p (offset, r, g, b "
+            + "each), found \(values.count)")
+        return nil
+      }
+    }
+    if count == 0 {
+      // No colour stops: lottie-web's gradient has none, and draws nothing.
+      warn(
+        label,
+        "gradients without colour stops (\(g.place("p")) is \(g["p"] == nil ? "absent" : "0")): "
+          + "not drawn", key: "gradients without colour stops")
+    }
     // What follows the colour stops is opacity stops, two numbers each: held to the limit too,
     // so that merging the two lists cannot take minutes.
     let longest = stops.keyframes.map { Swift.max($0.start.count, $0.end?.count ?? 0) }.max() ?? 0

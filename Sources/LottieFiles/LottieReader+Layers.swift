@@ -466,8 +466,15 @@ extension LottieReader {
     content.addSublayer(picture)
   }
 
-  /// An image asset's picture: embedded (`e: 1`, a `data:` URL), in a dotLottie archive, or a
-  /// file `u` + `p` beside the animation. `nil` when it cannot be read (reported).
+  /// Whether `path` names a file inside the folder it is relative to: not absolute (`/...`)
+  /// and with no `..` part (`images/../../x` climbs out).
+  static func isInsideFolder(_ path: String) -> Bool {
+    !path.hasPrefix("/") && !path.split(separator: "/").contains("..")
+  }
+
+  /// An image asset's picture: embedded (`e: 1`, a `data:` URL), in a dotLottie archive, or
+  /// (not in an archive) a file `u` + `p` inside the animation's folder. `nil` when it cannot
+  /// be read (warned).
   func readImage(_ a: Fields, layer: String) -> Image? {
     let p = a.string("p") ?? ""
     let u = a.string("u") ?? ""
@@ -487,16 +494,35 @@ extension LottieReader {
         return nil
       }
       bytes = decoded
-    } else if let archived = archivedImages[String((u + p).drop { $0 == "/" })]
-      ?? archivedImages["images/" + p]
-    {
+    } else if let archivedImages {
+      // A dotLottie's images come from inside it: a name it does not hold is never looked
+      // for on the disk (an archive naming "/proc/self/mem" read the process's memory).
+      guard
+        let archived = archivedImages[String((u + p).drop { $0 == "/" })]
+          ?? archivedImages["images/" + p]
+      else {
+        warn(
+          layer, "images the archive does not hold (\(a.place): \"\(u + p)\"): not drawn",
+          key: "images the archive does not hold")
+        return nil
+      }
       bytes = archived
     } else {
       guard !p.isEmpty, !p.utf8.contains(0), !u.utf8.contains(0) else {
         warn(layer, "image assets without a file name (\(a.place).p): not drawn", key: "no name")
         return nil
       }
-      let path = (u + p).hasPrefix("/") ? u + p : baseDirectory + u + p
+      // Only files inside the Lottie file's folder: a path from the root or climbing out of
+      // it with `..` is not read, as a browser showing the file from a web server would not
+      // reach past the server's folder.
+      guard Self.isInsideFolder(u + p) else {
+        warn(
+          layer,
+          "image files outside the Lottie file's folder (\(a.place): \"\(u + p)\", an absolute "
+            + "path or one through ..): not drawn", key: "image files outside the folder")
+        return nil
+      }
+      let path = baseDirectory + u + p
       do {
         bytes = try AtomicFile.read(path, limit: LottieFormat.maximumFileSize)
       } catch {

@@ -155,11 +155,14 @@ extension LottieReader {
         report(f.place("ef"), "missing required key (the effect's values)")
         continue
       }
+      // The values that are colours, by effect type (as the cases below read them).
+      let colours: [Int: Set<Int>] = [25: [0], 21: [2], 20: [0, 1], 23: [0, 1, 2]]
       var v: [[Double]] = []
       for (j, value) in values.prefix(needed).enumerated() {
         let vp = f.place("ef") + "[\(j)]"
         guard let vf = object(value, at: vp, what: "an effect value (an object with v)"),
-          let a = vector(vf, "v", default: [0], layer: label)
+          let a = vector(
+            vf, "v", default: [0], layer: label, colour: colours[type]?.contains(j) ?? false)
         else { return }
         if a.isAnimated { warn(label, "animated effects: their first values are used") }
         v.append(a.initial)

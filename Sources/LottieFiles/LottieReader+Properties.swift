@@ -4,14 +4,37 @@ import SceneFiles
 /// Reading animated properties (`{"a": 0|1, "k": ...}`): static values and keyframes.
 extension LottieReader {
   /// A number or vector property at `key` of `f` (`default` when absent); `nil` when malformed
-  /// (reported). `layer` names the layer in the warning an expression draws.
+  /// (reported). `layer` names the layer in the warning an expression draws. A value with no
+  /// numbers (`[]`) is refused, and so is a `colour` with fewer than three (r, g, b): lottie-web
+  /// draws neither as any value (its missing components are NaN), so reading them as zeros
+  /// would show what the file does not say.
   func vector(
-    _ f: Fields, _ key: String, default fallback: [Double], layer: String
+    _ f: Fields, _ key: String, default fallback: [Double], layer: String, colour: Bool = false
   ) -> Animated<[Double]>? {
     guard let json = f[key] else { return Animated(fallback) }
     return animated(json, at: f.place(key), layer: layer) { json, place in
-      self.numbers(json, at: place)
+      if colour { return self.colour(json, at: place) }
+      guard let n = self.numbers(json, at: place) else { return nil }
+      if n.isEmpty {
+        self.report(place, "expected a number or a list of numbers, found an empty list")
+        return nil
+      }
+      return n
     }
+  }
+
+  /// A colour's numbers (`[r, g, b]` or `[r, g, b, a]`), or `nil` (reported, fewer than three
+  /// included).
+  func colour(_ json: JSONValue, at place: String) -> [Double]? {
+    guard let n = numbers(json, at: place) else { return nil }
+    guard n.count >= 3 else {
+      report(
+        place,
+        "expected a colour (3 or 4 numbers: r, g, b, a), found \(n.count) number"
+          + (n.count == 1 ? "" : "s"))
+      return nil
+    }
+    return n
   }
 
   /// A bezier shape property (`sh`'s `ks`, a mask's `pt`).
@@ -93,9 +116,11 @@ extension LottieReader {
       report(f.place("k"), "missing required key (the property's value or keyframes)")
       return nil
     }
+    // Keyframes are objects with `t` and `s`; a list of objects with either is keyframes, so
+    // that one without its `t` is said to lack it (not read as a value, "expected a number").
     let isKeyframes: Bool
     if case .array(let items) = k, case .object(let entries)? = items.first,
-      entries.contains(where: { $0.key == "t" })
+      entries.contains(where: { $0.key == "t" || $0.key == "s" })
     {
       isKeyframes = true
     } else {
@@ -111,6 +136,7 @@ extension LottieReader {
       return nil
     }
     var keyframes: [Keyframe<Value>] = []
+    var givenFrame: Double? = nil
     for (n, item) in items.enumerated() {
       let kplace = f.place("k") + "[\(n)]"
       guard let kf = object(item, at: kplace, what: "a keyframe (an object with t and s)") else {
@@ -121,12 +147,21 @@ extension LottieReader {
         return nil
       }
       guard var frame = number(tj, at: kf.place("t")) else { return nil }
+      // Frames go forward (several at one frame are allowed). lottie-web reads keyframes out of
+      // order differently depending on the frames it showed before (it searches on from the
+      // last segment it used), so there is no one reading to follow: refused.
+      if let previous = givenFrame, frame < previous {
+        report(
+          kf.place("t"),
+          "keyframe at frame \(MessageText.number(frame)) is before the previous keyframe's frame "
+            + "\(MessageText.number(previous)) (keyframes must be in time order)")
+        return nil
+      }
+      givenFrame = frame
       // Frames past 10^12 (a thousand years at 30 fps) are taken at 10^12, so that spans and
       // key times between keyframes stay finite (-1e308 to 1e308 made every value NaN); what
       // shows in any composition's frames is the same to 12 digits.
       frame = Swift.min(Self.maximumKeyframeFrame, Swift.max(-Self.maximumKeyframeFrame, frame))
-      // Frames go forward; a keyframe before the previous one is taken at the previous frame.
-      if let last = keyframes.last { frame = Swift.max(frame, last.frame) }
       let start: Value
       if let s = kf["s"] {
         guard let v = value(s, kf.place("s")) else { return nil }

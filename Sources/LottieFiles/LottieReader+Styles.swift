@@ -88,7 +88,9 @@ extension LottieReader {
     let drawn: Layer
     switch kind {
     case "fl", "st":
-      guard let c = vector(f, "c", default: [0, 0, 0, 1], layer: label) else { return }
+      guard let c = vector(f, "c", default: [0, 0, 0, 1], layer: label, colour: true) else {
+        return
+      }
       let key = stroked ? "strokeColor" : "fillColor"
       let color = Self.color(c.initial)
       if stroked { shape.strokeColor = color } else { shape.fillColor = color }

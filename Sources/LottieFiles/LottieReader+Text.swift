@@ -38,7 +38,7 @@ extension LottieReader {
   /// Builds a text layer's documents into `content`; text animators (`t.a`) are not read (a
   /// warning says so).
   func readText(_ f: Fields, entry: LayerEntry, into content: Layer) {
-    guard let documents = textDocuments(f) else { return }
+    guard let documents = textDocuments(f, layer: entry.label) else { return }
     if case .object(let te)? = f["t"],
       case .array(let animators)? = Fields(entries: te, place: "")["a"],
       !animators.isEmpty
@@ -80,7 +80,11 @@ extension LottieReader {
         return
       }
     }
-    // Otherwise one layer per document shown, each visible while its document is.
+    // Otherwise one layer per document shown, each visible while its document is: from its
+    // frame to the next document's (hidden on either side, so each layer's animation has at
+    // most three values whatever the number of documents: with one value per document, 5,000
+    // documents took 1.2 GB).
+    let frames = schedule.map(\.frame)
     for (j, s) in shown.enumerated() {
       let holder = shown.count == 1 ? content : Layer()
       if holder !== content { holder.anchorPoint = .zero }
@@ -92,17 +96,17 @@ extension LottieReader {
       }
       guard holder !== content else { continue }
       holder.isHidden = j != 0
+      let around = Swift.max(0, j - 1)...Swift.min(frames.count - 1, j + 1)
       addDiscrete(
-        holder, "hidden", values: shown.indices.map { .bool($0 != j) },
-        frames: schedule.map(\.frame))
+        holder, "hidden", values: around.map { .bool($0 != j) }, frames: Array(frames[around]))
       content.addSublayer(holder)
     }
   }
 
   /// The text documents of a text layer (`t.d.k`), at least one; `nil` when it has none
-  /// (reported). Keyframe frames never go back (a keyframe before the previous one is taken at
-  /// the previous frame).
-  func textDocuments(_ f: Fields) -> [TextDocument]? {
+  /// (reported). Keyframe frames never go back: a keyframe before the previous one is taken at
+  /// the previous frame, as lottie-web shows it, with a warning naming it on `label`'s layer.
+  func textDocuments(_ f: Fields, layer label: String) -> [TextDocument]? {
     guard case .object(let te)? = f["t"],
       case .object(let de)? = Fields(entries: te, place: "")["d"],
       case .array(let keyframes)? = Fields(entries: de, place: "")["k"],
@@ -129,10 +133,21 @@ extension LottieReader {
       guard let s = object(sj, at: k.place("s"), what: "a text document (an object)") else {
         continue
       }
-      let frame = Swift.min(
+      var frame = Swift.min(
         Self.maximumKeyframeFrame, Swift.max(-Self.maximumKeyframeFrame, number(k, "t", default: 0))
       )
-      out.append(TextDocument(frame: Swift.max(frame, out[out.count - 1].frame), fields: s))
+      // lottie-web shows the first document whose next one's frame is still ahead, searching
+      // from the first: a document before an earlier one's frame shows from that frame (the
+      // first document's own frame plays no part), which taking the latest frame so far does.
+      if out.count > 1, frame < out[out.count - 1].frame {
+        warn(
+          label,
+          "text documents out of time order (\(k.place("t")) is \(MessageText.number(frame)), "
+            + "before \(MessageText.number(out[out.count - 1].frame))): shown from the earlier "
+            + "frame, as lottie-web does", key: "text documents out of time order")
+        frame = out[out.count - 1].frame
+      }
+      out.append(TextDocument(frame: frame, fields: s))
     }
     // Shaping and wrapping take time in a string's length: past the limit, refused.
     var tooLong = false
@@ -179,7 +194,7 @@ extension LottieReader {
   func fontText(_ s: Fields, text: String, size: Double, layer label: String) -> FontText {
     let font = fontName(s.string("f") ?? "Helvetica", layer: label)
     var color: Color? = TextProperties().foregroundColor
-    if case .array? = s["fc"], let fc = numbers(s["fc"]!, at: s.place("fc")) {
+    if case .array? = s["fc"], let fc = colour(s["fc"]!, at: s.place("fc")) {
       color = Self.color(fc)
     }
     let lines = Double(text.split(separator: "\n", omittingEmptySubsequences: false).count)

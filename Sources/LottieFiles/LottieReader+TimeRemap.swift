@@ -14,12 +14,16 @@ extension LottieReader {
   func remapTime(of container: Layer, through tm: Animated<[Double]>, frames: ClosedRange<Double>) {
     container.timing = LayerTiming()
     var layers: [Layer] = []
-    func collect(_ l: Layer) {
+    // Each layer's timing and those of the layers above it, up to the container's (reset above).
+    var timings: [[LayerTiming]] = []
+    func collect(_ l: Layer, _ above: [LayerTiming]) {
+      let chain = above + [l.timing]
       layers.append(l)
-      if let mask = l.mask { collect(mask) }
-      l.sublayers.forEach(collect)
+      timings.append(chain)
+      if let mask = l.mask { collect(mask, chain) }
+      for sublayer in l.sublayers { collect(sublayer, chain) }
     }
-    collect(container)
+    collect(container, [])
     // The properties each layer animates (whole values: `transform` for `transform.rotation.z`).
     var keyPaths: [[String]] = layers.map { layer in
       var seen: [String] = []
@@ -37,31 +41,34 @@ extension LottieReader {
     let step = Swift.max(1 / Self.samplesPerFrame, span / Double(Self.maximumSamples / 10))
     var sampleFrames = Self.frames(in: frames, step: step, limit: Self.maximumSamples / 10 + 1)
     sampleFrames.append(frames.upperBound)
-    guard spendSamplingWork(sampleFrames.count * layers.count) else { return }
-    // Every layer's hidden flag too, when something under it is shown and hidden in time.
-    var values = layers.map { _ in [String: [AnimationValue]]() }
+    // Only the animated layers are evaluated at each sample, each at its own time through the
+    // timings of the layers above it; none is copied (presenting the whole tree at each sample
+    // took 14 s for 1,000 animated layers of 4,000 sampled 2,000 times, now 1.7 s). Counted
+    // at each sample: every layer, and every value the animated ones give again (evaluating
+    // them is most of the work), so that a precomposition whose every layer animates stays
+    // within seconds too.
+    let animated = keyPaths.indices.filter { !keyPaths[$0].isEmpty }
+    let values = animated.reduce(0) { $0 + keyPaths[$1].count }
+    guard spendSamplingWork(sampleFrames.count * (layers.count + values)) else { return }
+    let parsed = keyPaths.map { $0.map { LayerKeyPath($0) } }
+    // The values of each layer's key paths, in the order of `keyPaths[i]`.
+    var samples = keyPaths.map { keys in keys.map { _ in [AnimationValue]() } }
+    var scratch: [AnimationSample] = []
     for frame in sampleFrames {
       let time = component(tm.value(at: frame), 0)
-      let shown = container.presentation(at: time)
-      var presented: [Layer] = []
-      func collectShown(_ l: Layer) {
-        presented.append(l)
-        if let mask = l.mask { collectShown(mask) }
-        l.sublayers.forEach(collectShown)
-      }
-      collectShown(shown)
-      guard presented.count == layers.count else { return }
-      for (i, keys) in keyPaths.enumerated() {
-        for key in keys {
-          if let v = presented[i].value(forKeyPath: key) { values[i][key, default: []].append(v) }
+      for i in animated {
+        let local = timings[i].reduce(time) { $1.localTime($0) }
+        let shown = layers[i].animatedStorage(atLocalTime: local, scratch: &scratch)
+        for (k, path) in parsed[i].enumerated() {
+          if let v = path?.value(in: shown) { samples[i][k].append(v) }
         }
       }
     }
     for (i, layer) in layers.enumerated() {
       for key in layer.animationKeys { layer.removeAnimation(forKey: key) }
       if i > 0 { layer.timing = LayerTiming() }
-      for key in keyPaths[i] {
-        guard let list = values[i][key], list.count == sampleFrames.count else { continue }
+      for (key, list) in zip(keyPaths[i], samples[i]) {
+        guard list.count == sampleFrames.count else { continue }
         if list[0].kind.isDiscrete {
           addDiscrete(layer, key, values: list, frames: sampleFrames)
         } else {

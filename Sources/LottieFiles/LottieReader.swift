@@ -19,8 +19,9 @@ final class LottieReader {
   let file: String
   /// The folder external images (`u` + `p`) resolve against, with a trailing slash or empty.
   let baseDirectory: String
-  /// Images held by a dotLottie archive, by their path inside it (`images/img_0.png`).
-  let archivedImages: [String: [UInt8]]
+  /// Images held by a dotLottie archive, by their path inside it (`images/img_0.png`); `nil`
+  /// when the file is no archive. An archive's images come from inside it only.
+  let archivedImages: [String: [UInt8]]?
   /// The composition's frame rate (`fr`), for seconds from frames.
   var frameRate: Double = 30
   /// Layers built so far (against `LottieFormat.maximumLayerCount`).
@@ -68,7 +69,7 @@ final class LottieReader {
   /// Each font name's ascent (`fonts.list[n].ascent`, percent of the size), where given.
   var fontAscents: [String: Double] = [:]
 
-  init(file: String, baseDirectory: String, archivedImages: [String: [UInt8]] = [:]) {
+  init(file: String, baseDirectory: String, archivedImages: [String: [UInt8]]? = nil) {
     self.file = file
     self.baseDirectory =
       baseDirectory.isEmpty || baseDirectory.hasSuffix("/") ? baseDirectory : baseDirectory + "/"

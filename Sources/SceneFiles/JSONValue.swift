@@ -57,6 +57,11 @@ public struct JSONParser {
 
   /// Parses one JSON document (a UTF-8 byte order mark is allowed).
   public static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
+    if let encoding = wideEncoding(bytes) {
+      throw JSONSyntaxError(
+        line: 1, column: 1,
+        message: "the file is \(encoding) text; scene and Lottie files must be UTF-8")
+    }
     var parser = JSONParser(bytes)
     if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { parser.i = 3 }
     parser.skipWhitespace()
@@ -66,6 +71,26 @@ public struct JSONParser {
       throw parser.error("unexpected \(parser.found()) after the document")
     }
     return value
+  }
+
+  /// The encoding of text in UTF-16 or UTF-32 (`UTF-16 (little-endian)`), told by its
+  /// byte-order mark or, without one, by the NUL bytes between its first characters (JSON
+  /// starts with an ASCII character, so one of those encodings puts NULs where UTF-8 has
+  /// none: RFC 4627's rule); `nil` for anything else. Such text is never valid UTF-8 JSON, and
+  /// "unexpected byte 0xff" did not say why.
+  static func wideEncoding(_ bytes: [UInt8]) -> String? {
+    let b = Array(bytes.prefix(4)) + [UInt8](repeating: 0xAA, count: Swift.max(0, 4 - bytes.count))
+    switch (b[0], b[1], b[2], b[3]) {
+    case (0x00, 0x00, 0xFE, 0xFF): return "UTF-32 (big-endian)"
+    case (0xFF, 0xFE, 0x00, 0x00): return "UTF-32 (little-endian)"
+    case (0xFE, 0xFF, _, _): return "UTF-16 (big-endian)"
+    case (0xFF, 0xFE, _, _): return "UTF-16 (little-endian)"
+    case (0x00, 0x00, 0x00, let x) where x != 0: return "UTF-32 (big-endian)"
+    case (let x, 0x00, 0x00, 0x00) where x != 0: return "UTF-32 (little-endian)"
+    case (0x00, let x, 0x00, let y) where x != 0 && y != 0: return "UTF-16 (big-endian)"
+    case (let x, 0x00, let y, 0x00) where x != 0 && y != 0: return "UTF-16 (little-endian)"
+    default: return nil
+    }
   }
 
   private func error(_ message: String, at position: Int? = nil) -> JSONSyntaxError {

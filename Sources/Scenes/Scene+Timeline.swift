@@ -52,12 +52,11 @@ public enum SceneError: Error, Hashable, Sendable, CustomStringConvertible {
         + "frequencies or friction too large)"
     case .simulationTooCostly(let requested, let reached):
       let shown = SceneError.text((reached * 100).rounded(.down) / 100)
-      return "the dynamics reach only \(shown) s of the \(SceneError.text(requested)) s asked "
-        + "for within the limit of \(DynamicAnimator.maximumCollisionWork / 1_000_000) million "
-        + "units of collision work, \(DynamicAnimator.maximumStepWork / 1_000_000) million in "
-        + "one step (per step: each item, pair of items or item and boundary segment tested, "
-        + "contact, and attachment or snap solved): too many colliding items, boundary "
-        + "segments or attachments for so long; use fewer, or a shorter time"
+      // One short line: what the units count is the README's (Limits, collision work).
+      return "the dynamics reach only \(shown) s of \(SceneError.text(requested)) s within "
+        + "\(DynamicAnimator.maximumCollisionWork / 1_000_000) million units of collision work "
+        + "(\(DynamicAnimator.maximumStepWork / 1_000_000) million a step): use fewer colliding "
+        + "items, boundary segments or attachments, or a shorter time"
     case .simulatedTimeTooLong(let requested, let limit):
       let text = SceneError.text
       return "the time \(text(requested)) s is past the limit of \(text(limit)) s for a scene that "

@@ -40,6 +40,39 @@ import Testing
     #expect(picture.sublayers.first?.sublayers.first?.sublayers.first?.contents?.width == 24)
   }
 
+  /// Image files are read from inside the Lottie file's folder only: a path through `..` (or
+  /// from the root, `Fixtures/invalid-lottie/image-outside-folder.json`) is not read, with a
+  /// warning naming the asset, even when the file is there (issue 18: an archive naming
+  /// `/proc/self/mem` read it).
+  @Test func imageFilesAreReadFromInsideTheFolderOnly() throws {
+    let png = try AtomicFile.read(FixtureFiles.root + "/images/quadrants.png")
+    try AtomicFile.write(png, to: folder + "/quadrants.png")
+    try AtomicFile.makeFolder(folder + "/inner")
+    try AtomicFile.makeFolder(folder + "/inner/images")
+    try AtomicFile.write(png, to: folder + "/inner/images/quadrants.png")
+    func document(_ u: String, _ p: String) -> [UInt8] {
+      let layer = #"{"ty": 2, "ind": 1, "nm": "Picture", "refId": "i", "ks": {}, "ip": 0, "op": 9}"#
+      return Array(
+        LottieTest.document(
+          layers: "[\(layer)]",
+          assets: #"[{"id": "i", "w": 24, "h": 16, "u": "\#(u)", "p": "\#(p)"}]"#
+        ).utf8)
+    }
+    let inside = try LottieFormat.decode(
+      document("images/", "quadrants.png"), file: "a.json", baseDirectory: folder + "/inner")
+    #expect(inside.warnings.isEmpty)
+    let frame = try inside.scene.makeFrame(at: 0).makeBitmap()
+    #expect(frame.pixels[3] == 255)
+    let outside = try LottieFormat.decode(
+      document("images/", "../../quadrants.png"), file: "a.json",
+      baseDirectory: folder + "/inner")
+    #expect(
+      outside.warnings.map(\.description) == [
+        #"a.json: layers[0] "Picture": unsupported image files outside the Lottie file's folder (assets[0]: "images/../../quadrants.png", an absolute path or one through ..): not drawn"#
+      ])
+    #expect(try outside.scene.makeFrame(at: 0).makeBitmap().pixels.allSatisfy { $0 == 0 })
+  }
+
   @Test func embeddedJPEGImagesAreDrawn() throws {
     let jpeg = try AtomicFile.read(FixtureFiles.root + "/images/two-colors.jpg")
     let data = "data:image/jpeg;base64," + Self.base64(jpeg)
@@ -185,12 +218,12 @@ import Testing
   }
 
   @Test func keyframeTimesPast2To53DoNotHang() throws {
-    // A trim whose keyframe times run 1e19 then 3: sampling used to add steps that could not
-    // move a frame number that large, and never ended.
+    // A trim whose keyframe times run -1e19 then 1e19: sampling used to add steps that could
+    // not move a frame number that large, and never ended.
     let trim =
       #"{"ty": "tm", "s": {"a": 0, "k": 0}, "o": {"a": 0, "k": 0}, "e": {"a": 1, "k": ["#
-      + #"{"t": 1e19, "s": [0], "i": {"x": [0.5], "y": [0.5]}, "o": {"x": [0.5], "y": [0.5]}}, "#
-      + #"{"t": 3, "s": [100]}]}}"#
+      + #"{"t": -1e19, "s": [0], "i": {"x": [0.5], "y": [0.5]}, "o": {"x": [0.5], "y": [0.5]}}, "#
+      + #"{"t": 1e19, "s": [100]}]}}"#
     let path =
       #"{"ty": "rc", "p": {"a": 0, "k": [50, 50]}, "s": {"a": 0, "k": [40, 40]}, "#
       + #""r": {"a": 0, "k": 0}}"#
@@ -201,6 +234,49 @@ import Testing
       layers: "[" + LottieTest.shapeLayer("Box", shapes: "[\(path), \(stroke), \(trim)]") + "]")
     let read = try LottieTest.read(document)
     _ = try read.scene.makeFrame(at: 0.7)
+  }
+
+  /// A Lottie file saved as UTF-16 or UTF-32 says so (it said "unexpected byte 0xfe"), read
+  /// as a Lottie file or through the door that takes either kind of file.
+  @Test func wideTextSaysItsEncoding() {
+    let json = LottieTest.document(layers: "[]")
+    let utf16: [UInt8] =
+      [0xFE, 0xFF] + json.utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] as [UInt8] }
+    let utf32: [UInt8] = json.unicodeScalars.flatMap {
+      [UInt8($0.value & 0xFF), 0, 0, 0] as [UInt8]
+    }
+    for (bytes, encoding) in [(utf16, "UTF-16 (big-endian)"), (utf32, "UTF-32 (little-endian)")] {
+      let message =
+        "a.json:1:1: invalid JSON: the file is \(encoding) text; scene and Lottie files must be "
+        + "UTF-8"
+      do {
+        _ = try LottieFormat.decode(bytes, file: "a.json")
+        Issue.record("\(encoding) was read")
+      } catch {
+        #expect(error.description == message)
+      }
+      do {
+        _ = try SceneDocument.decode(bytes, file: "a.json")
+        Issue.record("\(encoding) was read")
+      } catch {
+        #expect(error.description == message)
+      }
+    }
+  }
+
+  /// Keyframes whose times go backwards are refused at the one out of order: lottie-web's
+  /// reading of them depends on the frames it showed before (they were taken at the previous
+  /// keyframe's frame without a word).
+  @Test func keyframesOutOfTimeOrderAreRefused() {
+    let ks =
+      #"{"p": {"a": 1, "k": [{"t": 30, "s": [0, 0]}, {"t": 30, "s": [50, 50]}, "#
+      + #"{"t": 10, "s": [10, 10]}]}}"#
+    #expect(
+      LottieTest.problems(LottieTest.document(layers: "[\(LottieTest.shapeLayer("A", ks: ks))]"))
+        == [
+          "test.json: layers[0].ks.p.k[2].t: keyframe at frame 10 is before the previous "
+            + "keyframe's frame 30 (keyframes must be in time order)"
+        ])
   }
 
   static let expression = LottieTest.shapeLayer(

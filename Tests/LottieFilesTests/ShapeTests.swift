@@ -540,4 +540,26 @@ import Testing
     #expect(abs(g.focalOffset.x) < 1e-9)
     #expect(abs(g.focalOffset.y - 25.0 / 102) < 1e-9)
   }
+
+  /// A gradient without colour stops (`g.p` 0) draws nothing, as lottie-web's (a gradient
+  /// with no stops) does, with a warning naming the place
+  /// (`Fixtures/invalid-lottie/gradient-without-stops.json`).
+  @Test func gradientWithoutColourStopsDrawsNothing() throws {
+    let style = #"""
+      {"ty": "gf", "nm": "Style", "t": 1, "o": {"a": 0, "k": 100},
+       "g": {"p": 0, "k": {"a": 0, "k": [0, 1, 1, 0]}},
+       "s": {"a": 0, "k": [0, 0]}, "e": {"a": 0, "k": [100, 0]}}
+      """#
+    let rectangle =
+      #"{"ty": "rc", "p": {"a": 0, "k": [50, 50]}, "s": {"a": 0, "k": [60, 60]}, "r": {"a": 0, "k": 0}}"#
+    let document = try LottieTest.read(
+      LottieTest.document(
+        layers: "[\(LottieTest.shapeLayer("L", shapes: "[\(rectangle), \(style)]"))]"))
+    #expect(
+      document.warnings.map(\.description) == [
+        #"test.json: layers[0] "L": unsupported gradients without colour stops (layers[0].shapes[1].g.p is 0): not drawn"#
+      ])
+    let frame = try document.scene.makeFrame(at: 0).makeBitmap()
+    #expect(frame[50, 50].a == 0)
+  }
 }

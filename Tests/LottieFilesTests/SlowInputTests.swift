@@ -69,6 +69,46 @@ import Testing
       ])
   }
 
+  /// A time-remapped precomposition of `n` layers, each moving from (0, 0) to (90, 0) over
+  /// `frames` frames, remapped to play at half speed.
+  static func remapped(layers n: Int, frames: Int) -> String {
+    let move =
+      #"{"p": {"a": 1, "k": [{"t": 0, "s": [0, 0], "o": {"x": 0, "y": 0}, "i": {"x": 1, "y": 1}}, "#
+      + #"{"t": \#(frames), "s": [90, 0]}]}}"#
+    let square = #"{"ty": "rc", "p": {"a": 0, "k": [5, 5]}, "s": {"a": 0, "k": [10, 10]}}"#
+    let inner = (0..<n).map {
+      LottieTest.shapeLayer("L\($0)", ind: $0 + 1, ks: move, shapes: "[\(square), \(Self.fill)]")
+    }
+    let tm =
+      #"{"a": 1, "k": [{"t": 0, "s": [0], "o": {"x": 0, "y": 0}, "i": {"x": 1, "y": 1}}, "#
+      + #"{"t": \#(frames), "s": [\#(Double(frames) / 20)]}]}"#
+    return LottieTest.document(
+      layers: #"[{"ty": 0, "ind": 1, "nm": "P", "refId": "c", "ip": 0, "op": \#(frames), "#
+        + #""st": 0, "w": 100, "h": 100, "ks": {}, "tm": \#(tm)}]"#,
+      assets: #"[{"id": "c", "layers": [\#(inner.joined(separator: ","))]}]"#, op: Double(frames))
+  }
+
+  /// A time-remapped precomposition is sampled through its animated layers only (presenting
+  /// its whole tree at every sample took 14 s for 1,000 layers over 9,000 frames); the work
+  /// counted at each sample is every layer and, again, every value the animated ones give:
+  /// 1,700 layers (5 each with their transform) over 9,000 frames (2,001 samples) make
+  /// 2,001 x (8,500 + 1,700), over the 20 million sampled values of a file.
+  @Test func aTimeRemappedPrecompositionIsSampledThroughItsAnimatedLayers() throws {
+    #expect(
+      LottieTest.problems(Self.remapped(layers: 1700, frames: 9000)) == [
+        "test.json: layers: the animation needs more than 20000000 sampled values (keyframes far "
+          + "apart, long time remapping, large paths sampled often), the limit"
+      ])
+    // At half speed, frame 40 (4 s at 10 fps) shows the precomposition's frame 20 (2 s): each
+    // layer 20 / 80 of the way.
+    let scene = try LottieTest.read(Self.remapped(layers: 3, frames: 80)).scene
+    for name in ["L0", "L2"] {
+      let (point, _) = try LottieTest.scenePoint(
+        Point(x: 0, y: 0), in: name, of: scene, at: 4, content: true)
+      #expect(abs(point.x - 22.5) < 1e-6 && abs(point.y) < 1e-6)
+    }
+  }
+
   @Test func aTextDocumentOverTheStringLimitIsRefusedByPlace() {
     let long = String(repeating: "x", count: TextLayer.maximumStringLength + 1)
     let text =

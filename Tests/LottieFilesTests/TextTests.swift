@@ -120,6 +120,25 @@ import Testing
     #expect(strings == ["a", "c", "c"])
   }
 
+  /// Text documents out of time order show as lottie-web shows them (the first document whose
+  /// next one's frame is ahead), with a warning naming the first out of order: here "b" never
+  /// shows, and the first document's own frame (30) plays no part.
+  @Test func textDocumentsOutOfOrderShowAsInLottieWeb() throws {
+    let document = try LottieTest.read(
+      Self.counter(
+        #"[{"t": 30, "s": {"t": "a", "f": "Helvetica"}}, "#
+          + #"{"t": 20, "s": {"t": "b", "f": "Helvetica"}}, "#
+          + #"{"t": 10, "s": {"t": "c", "f": "Helvetica"}}]"#))
+    #expect(
+      document.warnings.map(\.description) == [
+        #"test.json: layers[0] "Counter": unsupported text documents out of time order (layers[0].t.d.k[2].t is 10, before 20): shown from the earlier frame, as lottie-web does"#
+      ])
+    let strings = try [0, 1.5, 2, 3.5].map {
+      Self.text(in: try LottieTest.layer("Counter", in: document.scene, at: $0))?.string
+    }
+    #expect(strings == ["a", "a", "c", "c"])
+  }
+
   @Test func glyphTextDocumentsShowInTurn() throws {
     // "A", then "AA" from frame 5: one layer of glyphs per document, each shown while its
     // document is.
@@ -141,6 +160,37 @@ import Testing
       return count
     }
     #expect(try [0, 0.49, 0.5, 2].map(visibleGlyphs) == [1, 1, 2, 2])
+  }
+
+  /// Documents in two fonts are one layer each, shown from their frame to the next
+  /// document's: each layer's `hidden` animation holds at most three values, so memory grows
+  /// with the documents, not their square (5,000 documents took 1.2 GB; now about 55 MB).
+  @Test func manyDocumentsInTwoFontsShowInTurn() throws {
+    let documents = (0..<2000).map { i in
+      #"{"t": \#(Double(i) / 100), "s": {"t": "n\#(i)", "f": "\#(i % 2 == 0 ? "Helvetica" : "Sans-Bold")"}}"#
+    }
+    let document = try LottieTest.read(Self.counter("[" + documents.joined(separator: ",") + "]"))
+    var longest = 0
+    func visit(_ l: Layer) {
+      if let a = l.animation(forKey: "lottie.hidden") as? KeyframeAnimation {
+        longest = Swift.max(longest, a.values.count)
+      }
+      l.sublayers.forEach(visit)
+    }
+    document.scene.layers.forEach(visit)
+    #expect(longest == 3)
+    func shown(_ t: Double) throws -> [String] {
+      var strings: [String] = []
+      func visit(_ l: Layer) {
+        guard !l.isHidden else { return }
+        if let text = l as? TextLayer { strings.append(text.string ?? "") }
+        l.sublayers.forEach(visit)
+      }
+      visit(try LottieTest.layer("Counter", in: document.scene, at: t))
+      return strings
+    }
+    // Frame 1 (0.1 s) shows document 100 (at frame 1.00), 19.995 the last.
+    #expect(try [0, 0.1, 0.10005, 1.9995].map(shown) == [["n0"], ["n100"], ["n100"], ["n1999"]])
   }
 
   @Test func textAnimatorsAreNamedAsUnsupported() throws {

@@ -1,3 +1,4 @@
+import FileIO
 import FlipbookTestSupport
 import SceneFiles
 import Testing
@@ -10,7 +11,7 @@ import Testing
 
   @Test(arguments: cases)
   func badSceneIsRefusedWithExactMessages(_ name: String) throws {
-    let bytes = Array(FixtureFiles.text("\(Self.folder)/\(name).json").utf8)
+    let bytes = try AtomicFile.read("\(Self.folder)/\(name).json")
     let expected = FixtureFiles.text("\(Self.folder)/\(name).expected")
     do {
       _ = try SceneFormat.decode(bytes, file: "\(name).json", baseDirectory: Self.folder)

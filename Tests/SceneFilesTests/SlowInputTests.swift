@@ -87,6 +87,12 @@ import Testing
     #expect(throws: SceneError.simulationTooCostly(requested: 9, reached: 1875.0 / 240)) {
       _ = try scene.presentationTree(at: 9)
     }
+    // One short line naming the cause, the limit and how far it got (it was 430 characters).
+    #expect(
+      SceneError.simulationTooCostly(requested: 9, reached: 1875.0 / 240).description
+        == "the dynamics reach only 7.81 s of 9 s within 150 million units of collision work "
+        + "(1 million a step): use fewer colliding items, boundary segments or attachments, or a "
+        + "shorter time")
     // The same boundary at a time within the budget still simulates.
     let short = try boundaryScene(segments: 8_000)
     _ = try short.presentationTree(at: 0.05)
