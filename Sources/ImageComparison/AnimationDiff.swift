@@ -89,9 +89,10 @@ public struct AnimationDiff: Sendable {
       mismatches.append("frame counts differ: expected \(counts.0), actual \(counts.1)")
     }
     if let k = zip(expected.delays, actual.delays).offsets(where: { $0.0 != $0.1 }).first {
+      let differing = zip(expected.delays, actual.delays).filter { $0 != $1 }.count
       mismatches.append(
         "delays differ from frame \(k): expected \(expected.delays[k]), actual \(actual.delays[k])"
-          + " (\(zip(expected.delays, actual.delays).filter { $0 != $1 }.count) frames differ)")
+          + " (\(Self.framesDiffer(differing)))")
     }
     if expected.loop != actual.loop {
       mismatches.append("loop counts differ: expected \(expected.loop), actual \(actual.loop)")
@@ -169,13 +170,21 @@ public struct AnimationDiff: Sendable {
     var lines = mismatches
     for k in failingFrames.prefix(5) { lines.append("frame \(k): \(frames[k].summary)") }
     if failingFrames.count > 5 {
-      lines.append("... and \(failingFrames.count - 5) more frames differ")
+      lines.append("... and \(Self.framesDiffer(failingFrames.count - 5, more: true))")
     }
     if lines.isEmpty {
       let worst = frames.map(\.differingPixels).max() ?? 0
-      lines.append("\(frames.count) frames match (at most \(worst) differing pixels in a frame)")
+      let noun = frames.count == 1 ? "frame matches" : "frames match"
+      lines.append("\(frames.count) \(noun) (at most \(worst) differing pixels in a frame)")
     }
     return lines.joined(separator: "\n")
+  }
+}
+
+extension AnimationDiff {
+  /// "1 frame differs", "3 frames differ" (or "1 more frame differs" with `more`).
+  fileprivate static func framesDiffer(_ count: Int, more: Bool = false) -> String {
+    "\(count)\(more ? " more" : "") \(count == 1 ? "frame differs" : "frames differ")"
   }
 }
 

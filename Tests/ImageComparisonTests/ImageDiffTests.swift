@@ -144,6 +144,20 @@ import Testing
         "loop counts differ: expected forever (0), actual once (no loop extension)"))
   }
 
+  @Test func oneFrameIsSaidInTheSingular() {
+    let same = AnimationDiff(expected: animation(frames: 1), actual: animation(frames: 1))
+    #expect(same.summary == "1 frame matches (at most 0 differing pixels in a frame)")
+    var actual = animation(frames: 6, delay: 5)
+    actual.delays[1...] = [4, 4, 4, 4, 4]
+    for k in 0..<6 { actual.frames[k] = animation(frames: 1, shade: 200).frames[0] }
+    let diff = AnimationDiff(expected: animation(frames: 6), actual: actual)
+    #expect(
+      diff.mismatches == [
+        "delays differ from frame 0: expected 4 cs, actual 5 cs (1 frame differs)"
+      ])
+    #expect(diff.summary.hasSuffix("... and 1 more frame differs"))
+  }
+
   @Test func aChangedFrameIsNamed() {
     var actual = animation(frames: 3)
     actual.frames[1] = animation(frames: 1, shade: 200).frames[0]
