@@ -458,6 +458,8 @@ package final class DashTally {
   /// The pixels of the groups open now, one inside another (each holds its pixels until it
   /// closes).
   package var openGroupPixels = 0.0
+  /// The work of the fills and strokes of paths so far (`LayerRenderer.pathWork`).
+  package var pathWork = 0.0
   /// Creates a tally at zero.
   package init() {}
 }

@@ -39,7 +39,8 @@ public struct LayerRenderer: Sendable {
   ///   `StrokeStyle.maximumDashCount`, `tooManyDashesInFrame` past
   ///   `StrokeStyle.maximumDashCountPerFrame` in all (each call counts from zero);
   ///   `tooMuchOffscreenWork` and `tooMuchFilterWork` past `maximumGroupPixelsPerFrame` and
-  ///   `maximumFilterPixelsPerFrame` (likewise); `tooMuchOffscreenMemory` past
+  ///   `maximumFilterPixelsPerFrame` (likewise); `tooMuchPathWork` past
+  ///   `maximumPathWorkPerFrame` (likewise); `tooMuchOffscreenMemory` past
   ///   `maximumOpenGroupPixels` open at once; `offscreenUnavailable` when an offscreen
   ///   canvas cannot be made.
   public func draw(_ layer: Layer, in canvas: Canvas) throws(RenderingError) {
@@ -375,9 +376,13 @@ public struct LayerRenderer: Sendable {
       }
     }
     guard shape.pathOperation == .none else {
-      return drawCombinedShape(shape, path: path, in: canvas)
+      return try drawCombinedShape(shape, of: layer, path: path, in: canvas)
     }
-    if let fill = shape.fillColor, fill.alpha > 0 {
+    let fills = (shape.fillColor?.alpha ?? 0) > 0
+    var work = fills ? LayerRenderer.pathWork(of: path, on: canvas) : 0
+    if strokes { work += LayerRenderer.pathWork(of: stroked, on: canvas) }
+    try chargePathWork(work, for: layer, in: canvas)
+    if fills, let fill = shape.fillColor {
       canvas.fill(path, with: fill, rule: shape.fillRule)
     }
     if strokes, let stroke = shape.strokeColor {

@@ -147,6 +147,8 @@ public final class ShadowCache: Sendable {
         content: { renderer.deviceBox(ofShapeOf: layer, under: m) }, cutsToContent: exact
       ) { (shapeCanvas: Canvas) throws(RenderingError) in
         if let path = layer.shadowPath {
+          try renderer.chargePathWork(
+            LayerRenderer.pathWork(of: path, on: shapeCanvas), for: layer, in: shapeCanvas)
           shapeCanvas.fill(path, with: .black)
         } else {
           try renderer.drawContent(of: layer, in: shapeCanvas)
