@@ -375,6 +375,21 @@ public final class Canvas {
     }
   }
 
+  /// Intersects the clip with the whole device pixels `box` touches (in this canvas's pixels,
+  /// whatever the transform): a clip on the pixel grid, which changes no pixel inside it.
+  package func clip(toDevicePixelsOf box: Rect) {
+    var matrix = cairo_matrix_t()
+    cairo_get_matrix(cr, &matrix)
+    cairo_identity_matrix(cr)
+    let x0 = Swift.max(0, box.minX.rounded(.down)), y0 = Swift.max(0, box.minY.rounded(.down))
+    let x1 = Swift.min(Double(pixelWidth), box.maxX.rounded(.up))
+    let y1 = Swift.min(Double(pixelHeight), box.maxY.rounded(.up))
+    cairo_rectangle(cr, x0, y0, Swift.max(0, x1 - x0), Swift.max(0, y1 - y0))
+    cairo_clip(cr)
+    cairo_set_matrix(cr, &matrix)
+    recording?.add("clipDevice", [x0, y0, x1, y1])
+  }
+
   /// Intersects the clip with the inside of `path`, by `rule`.
   public func clip(to path: Path, rule: FillRule = .nonZero) {
     setPath(path)
@@ -458,6 +473,8 @@ package final class DashTally {
   /// The pixels of the groups open now, one inside another (each holds its pixels until it
   /// closes).
   package var openGroupPixels = 0.0
+  /// The work of the fills and strokes of paths so far (`LayerRenderer.pathWork`).
+  package var pathWork = 0.0
   /// Creates a tally at zero.
   package init() {}
 }

@@ -160,6 +160,15 @@ extension LottieReader {
           "a string of \(length) characters exceeds the limit of \(TextLayer.maximumStringLength)"
         )
         tooLong = true
+        continue
+      }
+      let paragraphs = TextLayer.paragraphCount(of: text)
+      if paragraphs > TextLayer.maximumParagraphCount {
+        report(
+          document.fields.place("t"),
+          "a string of \(paragraphs) lines (line breaks) exceeds the limit of "
+            + "\(TextLayer.maximumParagraphCount)")
+        tooLong = true
       }
     }
     return tooLong ? nil : out

@@ -15,10 +15,74 @@ extension LayerRenderer {
   /// operand bounds the result, by removing the others' insides (union, and the first operand
   /// of a subtraction), or keeping only their insides (intersection, and the first operand
   /// for the subtracted ones); with exclusion every outline bounds the result.
-  func drawCombinedShape(_ shape: ShapeProperties, path: Path, in canvas: Canvas) {
+  ///
+  /// Each piece's stroke is drawn in a group clipped to the reach of its stroke, with only the
+  /// operands that can touch that box filled over it (one kept inside that cannot removes the
+  /// whole piece): 1,600 subtracted squares, each filled over every other's stroke in a group
+  /// of the whole frame, took 8.5 s, now 0.2 s. The pairs tested and what is left to draw are
+  /// counted (`chargePathWork`, `chargeGroups`) before anything is drawn; operands all over one
+  /// another still make work in the square of their count.
+  func drawCombinedShape(
+    _ shape: ShapeProperties, of layer: Layer, path: Path, in canvas: Canvas
+  ) throws(RenderingError) {
     let operands = path.subpaths
     let operation = shape.pathOperation
     let rule = shape.fillRule
+    let fills = (shape.fillColor?.alpha ?? 0) > 0
+    let strokes = (shape.strokeColor?.alpha ?? 0) > 0 && shape.lineWidth > 0
+    let pieces = strokes ? path.subpathsTrimmed(from: shape.strokeStart, to: shape.strokeEnd) : []
+    let operandWork = operands.map { LayerRenderer.pathWork(of: $0, on: canvas) }
+    let style = shape.strokeStyle
+    // Each piece's box in device pixels (nil: unbounded, drawn as before) and the operands
+    // filled over it.
+    let m = canvas.deviceTransform
+    let boxes = operands.map { $0.boundingBox.applying(m) }
+    let reach = strokeReach(style, on: canvas)
+    // Finding the operands near each piece tests every pair (some 14 ns each, a unit of path
+    // work for 16): counted first, so 20,000 operands are refused before 4 × 10^8 tests.
+    if strokes {
+      let pairs = Double(pieces.count) * Double(Swift.max(0, operands.count - 1))
+      try chargePathWork(pairs / 16, for: layer, in: canvas)
+    }
+    var plans: [(piece: Path, box: Rect?, others: [(Int, Bool)])] = []
+    if strokes {
+      for (i, piece) in pieces.enumerated() where !piece.isEmpty {
+        let bounds = piece.boundingBox.applying(m)
+        let box =
+          reach.isFinite && bounds.minX.isFinite && bounds.maxX.isFinite
+            && bounds.minY.isFinite && bounds.maxY.isFinite
+          ? bounds.insetBy(dx: -reach, dy: -reach) : nil
+        var others: [(Int, Bool)] = []
+        var removed = false
+        for j in operands.indices where j != i {
+          guard let keep = operation.keepsOutline(of: i, insideOperand: j) else { continue }
+          if let box, !box.intersects(boxes[j]) {
+            // Outside the box: removing its inside changes nothing, keeping only its inside
+            // leaves nothing of this piece.
+            if keep { removed = true }
+            continue
+          }
+          others.append((j, keep))
+        }
+        if !removed { plans.append((piece, box, others)) }
+      }
+    }
+    // The fill: one group and every operand. The stroke: one group, and for each piece a group
+    // (its box's pixels) with its stroke and the operands over it (those kept inside clear
+    // the group around them: a group's pixels each).
+    var work = fills ? operandWork.reduce(0, +) : 0
+    for plan in plans {
+      work += LayerRenderer.pathWork(of: plan.piece, on: canvas)
+      for (j, _) in plan.others { work += operandWork[j] }
+    }
+    try chargePathWork(work, for: layer, in: canvas)
+    try chargeGroups((fills ? 1 : 0) + (strokes ? 1 : 0), holding: false, for: layer, in: canvas)
+    for plan in plans {
+      if let box = plan.box { canvas.save(); canvas.clip(toDevicePixelsOf: box) }
+      let cleared = plan.others.filter(\.1).count
+      try chargeGroups(1 + cleared, holding: false, for: layer, in: canvas)
+      if plan.box != nil { canvas.restore() }
+    }
     if let fill = shape.fillColor, fill.alpha > 0 {
       let opaque = fill.opaque
       canvas.drawInTransparencyGroup(opacity: fill.alpha) {
@@ -29,22 +93,35 @@ extension LayerRenderer {
         }
       }
     }
-    guard let stroke = shape.strokeColor, stroke.alpha > 0, shape.lineWidth > 0 else { return }
-    let pieces = path.subpathsTrimmed(from: shape.strokeStart, to: shape.strokeEnd)
+    guard strokes, let stroke = shape.strokeColor else { return }
     let opaque = stroke.opaque
-    let style = shape.strokeStyle
     canvas.drawInTransparencyGroup(opacity: stroke.alpha) {
-      for (i, piece) in pieces.enumerated() where !piece.isEmpty {
+      for plan in plans {
+        canvas.save()
+        if let box = plan.box { canvas.clip(toDevicePixelsOf: box) }
         canvas.drawInTransparencyGroup(opacity: 1) {
-          canvas.stroke(piece, with: opaque, style: style)
-          for (j, other) in operands.enumerated() where j != i {
-            guard let keep = operation.keepsOutline(of: i, insideOperand: j) else { continue }
+          canvas.stroke(plan.piece, with: opaque, style: style)
+          for (j, keep) in plan.others {
             canvas.fill(
-              other, with: opaque, rule: rule, compositing: keep ? .destinationIn : .destinationOut)
+              operands[j], with: opaque, rule: rule,
+              compositing: keep ? .destinationIn : .destinationOut)
           }
         }
+        canvas.restore()
       }
     }
+  }
+
+  /// How far past its path a stroke in `style` can draw, in device pixels, with two pixels
+  /// more for antialiasing (so a clip that far out cuts nothing): half the line width times
+  /// the miter limit for mitred joins (at least √2, for square caps), at the transform's
+  /// largest scale.
+  private func strokeReach(_ style: StrokeStyle, on canvas: Canvas) -> Double {
+    let m = canvas.deviceTransform
+    let largest = Swift.max(
+      (m.a * m.a + m.b * m.b).squareRoot(), (m.c * m.c + m.d * m.d).squareRoot())
+    let factor = Swift.max(style.lineJoin == .miter ? style.miterLimit : 1, 2.0.squareRoot())
+    return style.lineWidth / 2 * factor * largest + 2
   }
 }
 

@@ -39,7 +39,8 @@ public struct LayerRenderer: Sendable {
   ///   `StrokeStyle.maximumDashCount`, `tooManyDashesInFrame` past
   ///   `StrokeStyle.maximumDashCountPerFrame` in all (each call counts from zero);
   ///   `tooMuchOffscreenWork` and `tooMuchFilterWork` past `maximumGroupPixelsPerFrame` and
-  ///   `maximumFilterPixelsPerFrame` (likewise); `tooMuchOffscreenMemory` past
+  ///   `maximumFilterPixelsPerFrame` (likewise); `tooMuchPathWork` past
+  ///   `maximumPathWorkPerFrame` (likewise); `tooMuchOffscreenMemory` past
   ///   `maximumOpenGroupPixels` open at once; `offscreenUnavailable` when an offscreen
   ///   canvas cannot be made.
   public func draw(_ layer: Layer, in canvas: Canvas) throws(RenderingError) {
@@ -118,21 +119,25 @@ public struct LayerRenderer: Sendable {
   /// asked for 10 GB and aborted.
   public static let maximumOpenGroupPixels = 256_000_000
   /// The most pixels the filters of one frame may go over together: 64,000,000 (one filter
-  /// over the largest frame; each filter of a layer over its group's pixels; a blur costs some
-  /// 80 ns a pixel). 10,000 blurred layers took 15 s.
+  /// over the largest frame; each filter of a layer over its group's pixels, and each shadow's
+  /// blur over its shape's pixels, at the lowered density a shape over the canvas limits is
+  /// drawn at; a blur costs some 80 ns a pixel). 10,000 blurred layers took 15 s.
   public static let maximumFilterPixelsPerFrame = 64_000_000
 
   /// Counts `count` offscreen groups about to be made for `layer` at the clip's size (or
   /// `made` pixels), `filters` of them filtered, against the frame's budgets; refused past
-  /// them, before any is made.
+  /// them, before any is made. A count that is compositing only, with nothing held open while
+  /// the layer draws (a shadow's blurred shape placed), is not `holding`.
   func chargeGroups(
-    _ count: Int, filters: Int = 0, pixels made: Int? = nil, for layer: Layer, in canvas: Canvas
+    _ count: Int, filters: Int = 0, pixels made: Int? = nil, holding: Bool = true,
+    for layer: Layer, in canvas: Canvas
   ) throws(RenderingError) {
     let pixels = made.map(Double.init) ?? canvas.groupPixelCount
     let tally = canvas.dashTally
     guard
-      tally.openGroupPixels + pixels * Double(count)
-        <= Double(LayerRenderer.maximumOpenGroupPixels)
+      !holding
+        || tally.openGroupPixels + pixels * Double(count)
+          <= Double(LayerRenderer.maximumOpenGroupPixels)
     else {
       throw .tooMuchOffscreenMemory(layer: LayerLabel(layer))
     }
@@ -371,9 +376,13 @@ public struct LayerRenderer: Sendable {
       }
     }
     guard shape.pathOperation == .none else {
-      return drawCombinedShape(shape, path: path, in: canvas)
+      return try drawCombinedShape(shape, of: layer, path: path, in: canvas)
     }
-    if let fill = shape.fillColor, fill.alpha > 0 {
+    let fills = (shape.fillColor?.alpha ?? 0) > 0
+    var work = fills ? LayerRenderer.pathWork(of: path, on: canvas) : 0
+    if strokes { work += LayerRenderer.pathWork(of: stroked, on: canvas) }
+    try chargePathWork(work, for: layer, in: canvas)
+    if fills, let fill = shape.fillColor {
       canvas.fill(path, with: fill, rule: shape.fillRule)
     }
     if strokes, let stroke = shape.strokeColor {

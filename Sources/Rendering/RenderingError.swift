@@ -35,13 +35,17 @@ public enum RenderingError: Error, Hashable, Sendable, CustomStringConvertible {
   /// together. Carries the layer whose group passes the limit.
   case tooMuchOffscreenWork(layer: LayerLabel?)
   /// The frame's filters would go over more than `LayerRenderer.maximumFilterPixelsPerFrame`
-  /// pixels together (each filter over its group's pixels). Carries the layer whose filters
-  /// pass the limit.
+  /// pixels together (each filter over its group's pixels, each shadow's blur over its
+  /// shape's). Carries the layer whose filters or shadow pass the limit.
   case tooMuchFilterWork(layer: LayerLabel?)
   /// The groups open at once, one inside another, would hold more than
   /// `LayerRenderer.maximumOpenGroupPixels` pixels (memory, where the per-frame budget is
   /// time). Carries the layer whose group passes the limit.
   case tooMuchOffscreenMemory(layer: LayerLabel?)
+  /// The fills and strokes of one frame's paths would do more than
+  /// `LayerRenderer.maximumPathWorkPerFrame` units of work together (their lengths in pixels
+  /// and their elements squared). Carries the layer whose path passes the limit.
+  case tooMuchPathWork(layer: LayerLabel?)
 
   /// A one-line message.
   public var description: String {
@@ -86,8 +90,15 @@ public enum RenderingError: Error, Hashable, Sendable, CustomStringConvertible {
       return
         "the frame's filters would go over more than "
         + "\(LayerRenderer.maximumFilterPixelsPerFrame / 1_000_000) million pixels, the limit, at "
-        + "\(LayerLabel.text(name)) (each filter over its layer's group at "
-        + "its size in the frame, for each replicator instance)"
+        + "\(LayerLabel.text(name)) (each filter over its layer's group and each shadow's "
+        + "blur over its shape, at its size in the frame, for each replicator instance)"
+    case .tooMuchPathWork(let name):
+      return
+        "the frame's paths would take more than "
+        + "\(LayerRenderer.maximumPathWorkPerFrame / 1_000_000) million units of work to fill and "
+        + "stroke, the limit, at \(LayerLabel.text(name)) (each fill and stroke counts its "
+        + "path's length in pixels and its elements squared over 32, for each replicator "
+        + "instance, shadow and path operand)"
     case .offscreenUnavailable(let name, let reason):
       return
         "\(LayerLabel.text(name)) needs an offscreen canvas that cannot "

@@ -147,14 +147,20 @@ public final class ShadowCache: Sendable {
         content: { renderer.deviceBox(ofShapeOf: layer, under: m) }, cutsToContent: exact
       ) { (shapeCanvas: Canvas) throws(RenderingError) in
         if let path = layer.shadowPath {
+          try renderer.chargePathWork(
+            LayerRenderer.pathWork(of: path, on: shapeCanvas), for: layer, in: shapeCanvas)
           shapeCanvas.fill(path, with: .black)
         } else {
           try renderer.drawContent(of: layer, in: shapeCanvas)
         }
       }
+      // The shape's canvas is a group; its blur is filter work over the shape's pixels (at
+      // the density it was drawn at), refused before it runs.
+      let blurs = sigma.x > 0 || sigma.y > 0 ? 1 : 0
       switch outcome {
       case .drawn(let drawn, let touchesEdge):
-        try renderer.chargeGroups(1, pixels: drawn.width * drawn.height, for: layer, in: canvas)
+        try renderer.chargeGroups(
+          1, filters: blurs, pixels: drawn.width * drawn.height, for: layer, in: canvas)
         let mask = drawn.blurred(sigmaX: sigma.x, sigmaY: sigma.y)
         if !touchesEdge {
           insert(mask, for: key)
@@ -166,7 +172,8 @@ public final class ShadowCache: Sendable {
         // A shape over the canvas limits even cut to the frame's reach (a layer covering a
         // frame at the size limits), drawn at a lower density: blurred there, then brought
         // back to the frame's pixels. Not kept: its grid is not the frame's.
-        try renderer.chargeGroups(1, pixels: drawn.width * drawn.height, for: layer, in: canvas)
+        try renderer.chargeGroups(
+          1, filters: blurs, pixels: drawn.width * drawn.height, for: layer, in: canvas)
         let low = drawn.blurred(sigmaX: sigma.x * density, sigmaY: sigma.y * density)
         let moved = Point(x: at.x + Double(low.originX), y: at.y + Double(low.originY))
         blurred = low.scaled(density: density, origin: moved)
@@ -187,6 +194,11 @@ public final class ShadowCache: Sendable {
       }
     }
     guard let blurred else { return }
+    // Placing the blurred shape (resampled to its fractional place, then composited) goes over
+    // all its pixels, whether it was blurred now or found in the cache: 10,000 replicated
+    // copies of one full-frame shadow blurred it once and placed it 10,000 times.
+    try renderer.chargeGroups(
+      1, pixels: blurred.width * blurred.height, holding: false, for: layer, in: canvas)
     let alpha = Swift.min(1, Swift.max(0, color.alpha * layer.shadowOpacity))
     let shadowColor = Color(red: color.red, green: color.green, blue: color.blue, alpha: alpha)
     canvas.save()

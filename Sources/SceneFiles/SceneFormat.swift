@@ -1,4 +1,5 @@
 import FileIO
+import Geometry
 import Scenes
 
 /// Reads Flipbook scene files (`docs/scene-format.md`, version 1) into `Scene`s.
@@ -34,6 +35,13 @@ public enum SceneFormat {
   /// goes over the layer's whole group; the frame's filter work is bounded as well
   /// (`LayerRenderer.maximumFilterPixelsPerFrame`).
   public static let maximumFilters: Int = 16
+
+  /// The most pixels the distinct images a scene shows may decode to, all together: 256
+  /// million (a gigabyte of pixels; four pictures at the decoder's limit of 64 million). Each
+  /// image file is decoded once however many layers (and animation values) show it, and
+  /// counted from its header before it is decoded; the image that would pass the limit is
+  /// refused naming its place (40 distinct 64-megapixel pictures held 7.8 GB and aborted).
+  public static let maximumImagePixels: Int = 256_000_000
 
   /// Reads the scene file at `path`; image paths inside it resolve against its folder.
   ///
@@ -75,6 +83,24 @@ public enum SceneFormat {
   public static func decode(
     _ bytes: [UInt8], file: String, baseDirectory: String = ""
   ) throws(DecodingError) -> Scene {
+    try decode(bytes, file: file, baseDirectory: baseDirectory, imagePixelLimit: maximumImagePixels)
+  }
+
+  /// `decode(_:file:baseDirectory:)` with at most `imagePixelLimit` decoded image pixels in all
+  /// (smaller than `maximumImagePixels` in tests).
+  package static func decode(
+    _ bytes: [UInt8], file: String, baseDirectory: String = "", imagePixelLimit: Int
+  ) throws(DecodingError) -> Scene {
+    try decode(
+      bytes, file: file, baseDirectory: baseDirectory, imagePixelLimit: imagePixelLimit,
+      decoded: [:])
+  }
+
+  /// The reading itself, taking the pictures an earlier reading of the same bytes `decoded`.
+  static func decode(
+    _ bytes: [UInt8], file: String, baseDirectory: String, imagePixelLimit: Int,
+    decoded: [String: Result<Image, SceneReader.FileOrImageError>]
+  ) throws(DecodingError) -> Scene {
     let json: JSONValue
     do {
       json = try JSONParser.parse(bytes)
@@ -98,14 +124,21 @@ public enum SceneFormat {
             message: SceneReader.shortenedQuotes("invalid JSON: \(error.message)"))
         ])
     }
-    let reader = SceneReader(baseDirectory: baseDirectory)
+    let reader = SceneReader(
+      baseDirectory: baseDirectory, imagePixelLimit: imagePixelLimit, decoded: decoded)
     let scene = reader.readScene(json)
     guard reader.problems.isEmpty, let scene else {
       throw DecodingError(file: file, problems: reader.problems)
     }
     scene.inputFiles = reader.imageFiles
-    // A document reads the same every time, so its replicas are the bytes read again.
-    scene.rebuild { try decode(bytes, file: file, baseDirectory: baseDirectory) }
+    // A document reads the same every time, so its replicas are the bytes read again; they
+    // share its decoded pictures (a replica for each thread held a copy of every image).
+    let pictures = reader.decodedFiles
+    scene.rebuild {
+      try decode(
+        bytes, file: file, baseDirectory: baseDirectory, imagePixelLimit: imagePixelLimit,
+        decoded: pictures)
+    }
     return scene
   }
 }

@@ -117,7 +117,8 @@ extension SceneReader {
     return s
   }
 
-  /// A text layer's string: a string of at most `TextLayer.maximumStringLength` characters.
+  /// A text layer's string: a string of at most `TextLayer.maximumStringLength` characters and
+  /// `TextLayer.maximumParagraphCount` lines.
   func textString(_ json: JSONValue, at place: String) -> String? {
     guard let s = string(json, at: place) else { return nil }
     let length = s.unicodeScalars.count
@@ -125,6 +126,14 @@ extension SceneReader {
       report(
         place,
         "a string of \(length) characters exceeds the limit of \(TextLayer.maximumStringLength)")
+      return nil
+    }
+    let paragraphs = TextLayer.paragraphCount(of: s)
+    guard paragraphs <= TextLayer.maximumParagraphCount else {
+      report(
+        place,
+        "a string of \(paragraphs) lines (line breaks) exceeds the limit of "
+          + "\(TextLayer.maximumParagraphCount)")
       return nil
     }
     return s

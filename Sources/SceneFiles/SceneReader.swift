@@ -2,6 +2,7 @@ import Animations
 import CairoCanvas
 import FileIO
 import Geometry
+import Glibc
 import ImageEncoding
 import LayerTree
 import Scenes
@@ -11,7 +12,17 @@ import Scenes
 final class SceneReader {
   private(set) var problems: [SceneFormat.Problem] = []
   let baseDirectory: String
+  /// The image files named so far, by their path resolved against `baseDirectory`, and what
+  /// each gave.
   private var images: [String: Result<Image, FileOrImageError>] = [:]
+  /// The same by the file's canonical path (symbolic links, `.` and `..` resolved), so one
+  /// file named two ways is decoded once.
+  private(set) var decodedFiles: [String: Result<Image, FileOrImageError>] = [:]
+  /// The pixels of the distinct images decoded so far (checked against `imagePixelLimit`).
+  private var imagePixels = 0
+  /// The most pixels the scene's distinct images may decode to together
+  /// (`SceneFormat.maximumImagePixels`; smaller in tests).
+  let imagePixelLimit: Int
   /// Layer names already used, with where.
   private var names: [String: String] = [:]
   /// How many copies of the layer being read its replicator ancestors make (the product of
@@ -36,9 +47,17 @@ final class SceneReader {
   /// Names of layers below the top level.
   private(set) var nestedNames: Set<String> = []
 
-  init(baseDirectory: String) {
+  /// A reader resolving image paths against `baseDirectory`, taking the images `decoded` by
+  /// an earlier reading of the same document as they are (a scene's replicas share its
+  /// pictures rather than holding a copy each).
+  init(
+    baseDirectory: String, imagePixelLimit: Int = SceneFormat.maximumImagePixels,
+    decoded: [String: Result<Image, FileOrImageError>] = [:]
+  ) {
     self.baseDirectory =
       baseDirectory.isEmpty || baseDirectory.hasSuffix("/") ? baseDirectory : baseDirectory + "/"
+    self.imagePixelLimit = imagePixelLimit
+    self.decodedFiles = decoded
   }
 
   func report(_ place: String, _ message: String) {
@@ -462,9 +481,11 @@ final class SceneReader {
   /// The image files the document named, resolved against `baseDirectory`, sorted.
   var imageFiles: [String] { images.keys.sorted() }
 
-  enum FileOrImageError: Error {
+  enum FileOrImageError: Error, Sendable {
     case file(String)
     case image(String)
+    /// Not read, past the decoded-pixel budget another image was refused for (said once).
+    case pastBudget
   }
 
   func image(_ json: JSONValue, at place: String) -> Image?? {
@@ -482,24 +503,56 @@ final class SceneReader {
     let result: Result<Image, FileOrImageError>
     if let cached = images[resolved] {
       result = cached
+    } else if let cached = decodedFiles[SceneReader.canonicalPath(resolved)] {
+      result = cached
+      images[resolved] = result
     } else {
       do {
         let bytes = try AtomicFile.read(resolved)
-        do {
-          result = .success(Image(try Bitmap(pngData: bytes), name: name))
-        } catch {
-          result = .failure(.image(error.description))
+        // Counted from the header before anything is decoded: 40 distinct 64-megapixel
+        // pictures held 7.8 GB and aborted.
+        let size = PNG.statedSize(of: bytes)
+        let pixels = size.map { $0.width * $0.height } ?? 0
+        if imagePixels > imagePixelLimit {
+          result = .failure(.pastBudget)
+        } else if imagePixels + pixels > imagePixelLimit {
+          // Said here, once: this image and every one after it are then not read.
+          imagePixels = imagePixelLimit + 1
+          report(
+            place,
+            "cannot read image \"\(name)\": the scene's images would decode to more than "
+              + "\(imagePixelLimit) pixels in all, the limit (each image file counted once, "
+              + "however many layers show it)")
+          result = .failure(.pastBudget)
+        } else {
+          do {
+            let bitmap = try Bitmap(pngData: bytes)
+            imagePixels += bitmap.width * bitmap.height
+            result = .success(Image(bitmap, name: name))
+          } catch {
+            result = .failure(.image(error.description))
+          }
         }
       } catch {
         result = .failure(.file(error.reason))
       }
       images[resolved] = result
+      decodedFiles[SceneReader.canonicalPath(resolved)] = result
     }
     switch result {
     case .success(let image): return .some(image)
     case .failure(.file(let reason)): report(place, "cannot read image \"\(name)\": \(reason)")
     case .failure(.image(let reason)): report(place, "cannot read image \"\(name)\": \(reason)")
+    case .failure(.pastBudget): break
     }
     return nil
+  }
+
+  /// `path` with symbolic links, `.` and `..` resolved (`realpath`), or as it is when that
+  /// fails (a missing file, said when it is read).
+  static func canonicalPath(_ path: String) -> String {
+    guard let resolved = realpath(path, nil) else { return path }
+    defer { free(resolved) }
+    return String(cString: resolved)
   }
 }

@@ -120,4 +120,17 @@ import Testing
           + "100000"
       ])
   }
+
+  @Test func aTextDocumentOfTooManyLinesIsRefusedByPlace() {
+    // Lottie breaks lines with a carriage return.
+    let lines = String(repeating: "x\\r", count: TextLayer.maximumParagraphCount)
+    let text =
+      #"{"ty": 5, "ind": 1, "nm": "T", "ip": 0, "op": 100, "st": 0, "ks": {}, "#
+      + #""t": {"d": {"k": [{"t": 0, "s": {"t": "\#(lines)", "s": 12, "f": "Helvetica"}}]}}}"#
+    #expect(
+      LottieTest.problems(LottieTest.document(layers: "[\(text)]")) == [
+        "test.json: layers[0].t.d.k[0].s.t: a string of 10001 lines (line breaks) exceeds the "
+          + "limit of 10000"
+      ])
+  }
 }

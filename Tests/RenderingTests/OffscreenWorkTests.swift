@@ -86,4 +86,64 @@ import Testing
     #expect(mask[0, 0] == 143 && mask[3, 3] == 143)  // (0.75 x 0.75 of 255, rounded)
     #expect(mask[0, 1] == 191)  // 0.75 of 255
   }
+
+  /// Issue 18, seventh pass: a shadow's blur was charged as a group only, so 10,000
+  /// replicated full-frame shadows of radius 300 ran past a minute. Its blur is filter work
+  /// over the shape's pixels, charged before it runs.
+  @Test func aShadowsBlurIsChargedAsFilterWork() throws {
+    // Three filters over a 4096 x 4096 group (50,331,648 pixels) and one over a group clipped
+    // to 3600 x 3700 (13,320,000): 348,352 pixels left, so a shadow's shape of 590 x 590
+    // (348,100 pixels) still fits the 64 million, one of 591 x 591 does not.
+    let canvas = try Canvas(pixelWidth: 4096, pixelHeight: 4096)
+    func frame(shadowSide side: Double) -> Layer {
+      let root = Layer()
+      let blurred = square("blurred")
+      blurred.filters = Array(repeating: .gaussianBlur(radius: 0), count: 3)
+      let clip = Layer()
+      clip.frame = Rect(x: 0, y: 0, width: 3600, height: 3700)
+      clip.masksToBounds = true
+      let clipped = square("clipped")
+      clipped.filters = [.gaussianBlur(radius: 0)]
+      clip.addSublayer(clipped)
+      let shadowed = square("shadowed")
+      shadowed.frame = Rect(x: 0, y: 0, width: side, height: side)
+      shadowed.shadowOpacity = 1
+      shadowed.shadowRadius = 0.5
+      shadowed.shadowOffset = Size(width: 10, height: 10)
+      for layer in [blurred, clip, shadowed] { root.addSublayer(layer) }
+      return root
+    }
+    let cache = ShadowCache()
+    #expect(throws: RenderingError.tooMuchFilterWork(layer: "shadowed")) {
+      try LayerRenderer(shadowCache: cache).draw(frame(shadowSide: 591), in: canvas)
+    }
+    try LayerRenderer(shadowCache: cache).draw(frame(shadowSide: 590), in: canvas)
+    #expect(canvas.makeBitmap()[595, 595] == RGBA8(0, 0, 0, 255))  // the shadow, drawn
+  }
+
+  /// A shadow found in the cache is not blurred again, but it is still placed over all its
+  /// pixels: each copy counts its blurred shape as offscreen work.
+  @Test func aCachedShadowIsChargedForItsPlacing() throws {
+    // A 400 x 400 shape blurred with σ = 20 pixels: blurred once (a group of 160,000 pixels),
+    // then placed by every instance.
+    let canvas = try Canvas(pixelWidth: 400, pixelHeight: 400)
+    let blurred = AlphaMask(width: 400, height: 400, pixels: Array(repeating: 255, count: 160_000))
+      .blurred(sigma: 20)
+    let placed = blurred.width * blurred.height
+    let fits = (LayerRenderer.maximumGroupPixelsPerFrame - 160_000) / placed
+    let shadowed = square("shadowed")
+    shadowed.frame = Rect(x: 0, y: 0, width: 400, height: 400)
+    shadowed.shadowOpacity = 1
+    shadowed.shadowRadius = 20
+    let copies = ReplicatorLayer()
+    copies.addSublayer(shadowed)
+    copies.instanceCount = fits
+    let cache = ShadowCache()
+    try LayerRenderer(shadowCache: cache).draw(copies, in: canvas)
+    #expect(cache.statistics.misses == 1 && cache.statistics.hits == fits - 1)
+    copies.instanceCount = fits + 1
+    #expect(throws: RenderingError.tooMuchOffscreenWork(layer: "shadowed")) {
+      try LayerRenderer(shadowCache: cache).draw(copies, in: canvas)
+    }
+  }
 }

@@ -39,6 +39,27 @@ import Testing
           + #""}]}"#) == [])
   }
 
+  /// Issue 18, seventh pass: 40,000 lines took 9 s to lay out (Pango counts the characters
+  /// before each paragraph).
+  @Test func aStringOfTooManyLinesIsRefusedByPlace() {
+    #expect(TextLayer.maximumParagraphCount == 10_000)
+    #expect(TextLayer.paragraphCount(of: "") == 1)
+    #expect(TextLayer.paragraphCount(of: "a\r\nb\rc\nd\u{2029}e\u{2028}f") == 5)
+    let lines = String(repeating: "x\\n", count: TextLayer.maximumParagraphCount)
+    #expect(
+      problems(
+        #"{"flipbook": 1, "size": [10, 10], "layers": [{"type": "text", "string": ""# + lines
+          + #""}]}"#)
+        == [
+          "slow.json: layers[0].string: a string of 10001 lines (line breaks) exceeds the limit of 10000"
+        ])
+    let at = String(repeating: "x\\n", count: TextLayer.maximumParagraphCount - 1)
+    #expect(
+      problems(
+        #"{"flipbook": 1, "size": [10, 10], "layers": [{"type": "text", "string": ""# + at
+          + #""}]}"#) == [])
+  }
+
   @Test func aFiltersListOverTheLimitIsRefusedByPlace() {
     #expect(SceneFormat.maximumFilters == 16)
     let filters = Array(repeating: #"{"type": "gaussianBlur", "radius": 1}"#, count: 17)
