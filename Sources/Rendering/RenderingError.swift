@@ -97,7 +97,7 @@ public enum RenderingError: Error, Hashable, Sendable, CustomStringConvertible {
         "the frame's paths would take more than "
         + "\(LayerRenderer.maximumPathWorkPerFrame / 1_000_000) million units of work to fill and "
         + "stroke, the limit, at \(LayerLabel.text(name)) (each fill and stroke counts its "
-        + "path's length in pixels and its elements squared over 32, for each replicator "
+        + "path's elements, its length in pixels and the places its lines can cross, for each replicator "
         + "instance, shadow and path operand)"
     case .offscreenUnavailable(let name, let reason):
       return

@@ -1,4 +1,5 @@
 import Flipbook
+import Foundation
 import FlipbookTestSupport
 import Testing
 
@@ -7,12 +8,13 @@ import Testing
 /// 20,000-line one over two minutes, 1,600 subtracted squares 8.5 s). A frame's path work is
 /// counted before each path is drawn and refused past `LayerRenderer.maximumPathWorkPerFrame`.
 @Suite struct PathWorkTests {
-  /// A stroked shape layer named `name` whose path is `count` elements at one point: no
-  /// length, so its work is its elements squared over 32.
+  /// A stroked shape layer named `name` whose path is `count` elements going back and forth
+  /// over one 10-pixel line: `count - 1` lines of 10 pixels in a box of 11 x 1 pixels, so
+  /// dense that its crossings are counted as its elements squared over 32.
   func scribble(_ name: String, elements count: Int) -> ShapeLayer {
     var path = Path()
-    path.move(to: Point(x: 5, y: 5))
-    for _ in 1..<count { path.addLine(to: Point(x: 5, y: 5)) }
+    path.move(to: Point(x: 0, y: 5))
+    for k in 1..<count { path.addLine(to: Point(x: k % 2 == 1 ? 10 : 0, y: 5)) }
     let layer = ShapeLayer()
     layer.name = name
     layer.path = path
@@ -21,49 +23,68 @@ import Testing
     return layer
   }
 
-  @Test func aPathsWorkIsItsLengthInPixelsAndItsElementsSquared() throws {
+  @Test func aPathsWorkIsItsElementsItsLengthInPixelsAndItsCrossings() throws {
+    // Elements, length, and crossings: at most the elements squared over 32 (here 25/32 of a
+    // unit, under the length squared over eight times the box, 160,000 / (8 x 101²)).
     let square = Path(rect: Rect(x: 0, y: 0, width: 100, height: 100))
     #expect(square.elements.count == 5)
     let canvas = try Canvas(pixelWidth: 200, pixelHeight: 100)
-    #expect(LayerRenderer.pathWork(of: square, on: canvas) == 400 + 25.0 / 32)
+    #expect(LayerRenderer.pathWork(of: square, on: canvas) == 5 + 400 + 25.0 / 32)
     let doubled = try Canvas(pixelWidth: 200, pixelHeight: 100, scale: 2)
-    #expect(LayerRenderer.pathWork(of: square, on: doubled) == 800 + 25.0 / 32)
+    #expect(LayerRenderer.pathWork(of: square, on: doubled) == 5 + 800 + 25.0 / 32)
     // A line far longer than the canvas sweeps its rows once: counted as width plus height.
     var far = Path()
     far.move(to: Point(x: 0, y: 0))
     far.addLine(to: Point(x: 1e300, y: 1e300))
-    #expect(LayerRenderer.pathWork(of: far, on: canvas) == 300 + 4.0 / 32)
+    #expect(LayerRenderer.pathWork(of: far, on: canvas) == 2 + 300 + 4.0 / 32)
+    // A smooth curve of many elements crosses itself nowhere: 100,000 elements on a circle of
+    // radius 40 cost their elements and length (about 251 pixels), and crossings under one
+    // unit (the length squared over eight times its 81 x 81 box), not 100,000² / 32.
+    var circle = Path()
+    for k in 0..<100_000 {
+      let angle = Double(k) / 100_000 * 2 * Double.pi
+      let p = Point(x: 50 + 40 * cos(angle), y: 50 + 40 * sin(angle))
+      if k == 0 { circle.move(to: p) } else { circle.addLine(to: p) }
+    }
+    let work = LayerRenderer.pathWork(of: circle, on: canvas)
+    #expect(work > 100_000 + 251 && work < 100_000 + 252 + 1)
+    // A path whose box misses the canvas grown by half its size crosses nothing there.
+    var away = Path()
+    away.move(to: Point(x: 1000, y: 0))
+    away.addLine(to: Point(x: 1010, y: 0))
+    away.addLine(to: Point(x: 1000, y: 0))
+    #expect(LayerRenderer.pathWork(of: away, on: canvas) == 3 + 20)
   }
 
   @Test func pathsPastTheFrameBudgetAreRefusedBeforeTheyAreDrawn() throws {
     #expect(LayerRenderer.maximumPathWorkPerFrame == 10_000_000)
     let canvas = try Canvas(pixelWidth: 10, pixelHeight: 10)
-    // 17,888 elements: 9,999,392 units; 17,889 make 10,000,510.
-    try LayerRenderer().draw(scribble("scribble", elements: 17_888), in: canvas)
-    let over = scribble("scribble", elements: 17_889)
+    // 17,713 elements: 9,999,532 units; 17,714 make 10,000,650.
+    try LayerRenderer().draw(scribble("scribble", elements: 17_713), in: canvas)
+    let over = scribble("scribble", elements: 17_714)
     #expect(throws: RenderingError.tooMuchPathWork(layer: "scribble")) {
       try LayerRenderer().draw(over, in: canvas)
     }
     #expect(
       RenderingError.tooMuchPathWork(layer: "scribble").description
         == "the frame's paths would take more than 10 million units of work to fill and stroke, "
-        + "the limit, at layer 'scribble' (each fill and stroke counts its path's length in "
-        + "pixels and its elements squared over 32, for each replicator instance, shadow and "
-        + "path operand)")
+        + "the limit, at layer 'scribble' (each fill and stroke counts its path's elements, "
+        + "its length in pixels and the places its lines can cross, for each replicator "
+        + "instance, shadow and path operand)")
   }
 
   @Test func everyReplicatorInstanceAndShadowPassCounts() throws {
     let canvas = try Canvas(pixelWidth: 10, pixelHeight: 10)
-    // 1,000 elements: 31,250 units a copy; 320 copies make ten million, 321 pass it.
+    // 1,000 elements: 42,240 units a copy; 236 copies stay under ten million, 237 pass it.
     let copies = ReplicatorLayer()
     copies.addSublayer(scribble("copy", elements: 1_000))
-    copies.instanceCount = 320
+    copies.instanceCount = 236
     try LayerRenderer().draw(copies, in: canvas)
-    copies.instanceCount = 321
+    copies.instanceCount = 237
     #expect(throws: RenderingError.tooMuchPathWork(layer: "copy")) {
       try LayerRenderer().draw(copies, in: canvas)
     }
-    // A shadow's shape draws the path again: 12,700 elements are 5,040,312 units a pass, two
+    // A shadow's shape draws the path again: 12,700 elements are 5,180,002 units a pass, two
     // passes pass the limit.
     let shadowed = scribble("shadowed", elements: 12_700)
     try LayerRenderer(shadowCache: ShadowCache()).draw(shadowed, in: canvas)
@@ -91,8 +112,8 @@ import Testing
       return layer
     }
     let canvas = try Canvas(pixelWidth: 1000, pixelHeight: 1000)
-    // 300 squares over one another: every piece with all the others over it, about 161 x 300²
-    // units (14.5 million), refused before anything is drawn.
+    // 300 squares over one another: every piece with all the others over it, about 166 x 300²
+    // units (14.9 million), refused before anything is drawn.
     let piled = squares(300, spread: false)
     piled.pathOperation = .union
     #expect(throws: RenderingError.tooMuchPathWork(layer: "merged")) {
