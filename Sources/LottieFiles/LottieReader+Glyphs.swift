@@ -59,11 +59,20 @@ extension LottieReader {
     return found
   }
 
-  /// The document's box (`sz`: width and height, `ps`: its top left), when it is box text.
-  func textBox(_ s: Fields) -> (width: Double, height: Double, origin: Point)? {
-    guard case .array? = s["sz"], let sz = numbers(s["sz"]!, at: s.place("sz")), sz.count >= 2,
-      sz[0].isFinite, sz[0] > 0, sz[0] <= 100_000
-    else { return nil }
+  /// The document's box (`sz`: width and height, `ps`: its top left), when it is box text. A
+  /// `sz` that is no box (not two numbers, or a width not in 0 < w <= 100,000) is drawn as
+  /// point text, with a warning naming `layer`.
+  func textBox(_ s: Fields, layer label: String) -> (width: Double, height: Double, origin: Point)?
+  {
+    guard case .array? = s["sz"], let sz = numbers(s["sz"]!, at: s.place("sz")) else { return nil }
+    guard sz.count >= 2, sz[0].isFinite, sz[0] > 0, sz[0] <= 100_000 else {
+      warn(
+        label,
+        "text box size (\(s.place("sz")): two numbers, the width above 0 and at most 100,000): "
+          + "drawn as point text",
+        key: "text box")
+      return nil
+    }
     var origin = Point.zero
     if case .array? = s["ps"], let p = numbers(s["ps"]!, at: s.place("ps")), p.count >= 2,
       p[0].isFinite, p[1].isFinite
@@ -117,9 +126,9 @@ extension LottieReader {
     let scale = size / 100
     let tracking = number(s, "tr", default: 0) * size / 1000
     let lineHeight = number(s, "lh", default: size * 1.2)
-    let justification = code(s, "j", default: 0)
+    let justification = justification(s, layer: label)
     let color = s["fc"].flatMap { colour($0, at: s.place("fc")) }.map(Self.color) ?? .black
-    let box = textBox(s)
+    let box = textBox(s, layer: label)
     var paragraphEnds = Set(found.indices)
     if let box {
       var ends: Set<Int> = []

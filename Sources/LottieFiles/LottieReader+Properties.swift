@@ -7,7 +7,9 @@ extension LottieReader {
   /// (reported). `layer` names the layer in the warning an expression draws. A value with no
   /// numbers (`[]`) is refused, and so is a `colour` with fewer than three (r, g, b): lottie-web
   /// draws neither as any value (its missing components are NaN), so reading them as zeros
-  /// would show what the file does not say.
+  /// would show what the file does not say. A point or size with fewer numbers than `default`
+  /// (`[9.7]` for an anchor, which real files hold) has the missing ones read as 0, as
+  /// lottie-ios reads them, with a warning.
   func vector(
     _ f: Fields, _ key: String, default fallback: [Double], layer: String, colour: Bool = false
   ) -> Animated<[Double]>? {
@@ -18,6 +20,16 @@ extension LottieReader {
       if n.isEmpty {
         self.report(place, "expected a number or a list of numbers, found an empty list")
         return nil
+      }
+      // A point or a size has the default's count of numbers; files with one number in an
+      // anchor exist (lottie-ios reads the missing ones as 0, lottie-web as NaN).
+      if n.count < fallback.count {
+        self.warn(
+          layer,
+          "point of \(n.count) number\(n.count == 1 ? "" : "s") (\(place)): the missing ones "
+            + "read as 0, as lottie-ios reads them",
+          key: "short point")
+        return n + Array(repeating: 0, count: fallback.count - n.count)
       }
       return n
     }

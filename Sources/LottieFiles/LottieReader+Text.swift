@@ -210,16 +210,8 @@ extension LottieReader {
     let lineHeight = number(s, "lh", default: size * 1.2)
     // Lines `lh` apart, as lottie-web steps them (the font's own line height without it).
     let spacing: Double? = s["lh"] == nil ? nil : Swift.max(0, Swift.min(100_000, lineHeight))
-    let j = code(s, "j", default: 0)
-    if case .array? = s["sz"], let sz = numbers(s["sz"]!, at: s.place("sz")), sz.count >= 2,
-      sz[0].isFinite, sz[0] > 0, sz[0] <= 100_000
-    {
-      var ps = [0.0, 0.0]
-      if case .array? = s["ps"], let p = numbers(s["ps"]!, at: s.place("ps")), p.count >= 2,
-        p[0].isFinite, p[1].isFinite
-      {
-        ps = p
-      }
+    let j = justification(s, layer: label)
+    if let box = textBox(s, layer: label) {
       let modes: [Int: (TextLayer.AlignmentMode, TextLayer.AlignmentMode)] = [
         1: (.right, .natural), 2: (.center, .natural), 3: (.justified, .left),
         4: (.justified, .right), 5: (.justified, .center), 6: (.justified, .justified),
@@ -227,17 +219,16 @@ extension LottieReader {
       let (alignment, lastLine) = modes[j] ?? (.left, .natural)
       // The box's lines, however many the width makes, are drawn (lottie-web does not clip).
       let style = TextStyle(
-        fontName: font, fontSize: size, width: sz[0], alignment: .left, isWrapped: true,
+        fontName: font, fontSize: size, width: box.width, alignment: .left, isWrapped: true,
         lineSpacing: spacing)
       let laidOut = (try? TextLayout.make(text, style: style))?.size.height ?? 0
-      let height = Swift.min(
-        100_000, Swift.max(sz.count > 1 && sz[1].isFinite ? sz[1] : 0, laidOut + size))
+      let height = Swift.min(100_000, Swift.max(box.height, laidOut + size))
       let ascent = (fontAscents[s.string("f") ?? ""] ?? 80) / 100 * size
       return FontText(
         string: text, size: size, font: font, color: color, alignment: alignment,
         lastLine: lastLine, isWrapped: true, lineSpacing: spacing,
-        position: Point(x: ps[0], y: ps[1] + ascent - size * 0.8),
-        bounds: Rect(x: 0, y: 0, width: sz[0], height: height))
+        position: Point(x: box.origin.x, y: box.origin.y + ascent - size * 0.8),
+        bounds: Rect(x: 0, y: 0, width: box.width, height: height))
     }
     let width = 4000.0
     let (alignment, x): (TextLayer.AlignmentMode, Double)
@@ -253,6 +244,21 @@ extension LottieReader {
       // Lottie places the first baseline at the layer's origin.
       position: Point(x: x, y: -size * 0.8),
       bounds: Rect(x: 0, y: 0, width: width, height: lineHeight * lines + size))
+  }
+
+  /// The document's justification `j`: 0 left, 1 right, 2 centred, 3 to 6 After Effects'
+  /// paragraph modes. Another code is drawn left, as lottie-web draws it, with a warning naming
+  /// `layer`.
+  func justification(_ s: Fields, layer label: String) -> Int {
+    let j = code(s, "j", default: 0)
+    guard (0...6).contains(j) else {
+      warn(
+        label,
+        "text justification \(given(s, "j", fallback: j)) (\(s.place("j")): 0 to 6): drawn left",
+        key: "justification")
+      return 0
+    }
+    return j
   }
 
   /// The font a document's font name (`f`) draws with. A name in `fonts.list` is its family
