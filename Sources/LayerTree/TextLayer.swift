@@ -21,14 +21,16 @@ public final class TextLayer: Layer {
   /// The most characters (Unicode scalars) a string read from a scene or Lottie file may have:
   /// 100,000, several times what a frame of the largest size shows at a legible size (a
   /// 16384-pixel frame holds about 400 lines of 300 characters at 40 pixels a line). Shaping and
-  /// wrapping take time in the string's length, so a longer one is refused when read.
+  /// wrapping take time in the string's length, so a longer one is refused when read (and when
+  /// drawn, set from Swift: `RenderingError.textTooLong`).
   public static let maximumStringLength = 100_000
 
   /// The most paragraphs (the text between line breaks: `\n`, `\r`, `\r\n` or U+2029) a
   /// string read from a scene or Lottie file may have: 10,000, many times the lines a frame of
   /// the largest size shows. Pango finds each paragraph's start by counting the characters
   /// before it, so laying out takes time in the square of the paragraphs: 10,000 take 0.4 s,
-  /// 40,000 took 9 s.
+  /// 40,000 took 9 s. A longer one is refused when read, and when drawn
+  /// (`RenderingError.textTooLong`).
   public static let maximumParagraphCount = 10_000
 
   /// The paragraphs of `string` as Pango splits it: one more than its line breaks (`\r\n`

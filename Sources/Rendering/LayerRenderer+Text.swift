@@ -4,13 +4,18 @@ import LayerTree
 
 extension LayerRenderer {
   /// Draws a text layer's string: laid out (once per string and style, by the text engine's
-  /// cache) in the bounds' width from the top of the bounds, clipped to the bounds.
+  /// cache) in the bounds' width from the top of the bounds, clipped to the bounds. A string
+  /// past `TextLayer`'s limits (set from Swift or animated on) is refused, naming the layer.
   func drawText(_ layer: TextLayer, in canvas: Canvas) throws(RenderingError) {
     guard let string = layer.string, !string.isEmpty, let color = layer.foregroundColor,
       color.alpha > 0
     else { return }
     let bounds = layer.bounds.standardized
     guard !bounds.isEmpty, layer.fontSize > 0 else { return }
+    let characters = string.unicodeScalars.count
+    let lines = TextLayer.paragraphCount(of: string)
+    guard characters <= TextLayer.maximumStringLength, lines <= TextLayer.maximumParagraphCount
+    else { throw .textTooLong(layer: LayerLabel(layer), characters: characters, lines: lines) }
     let layout: TextLayout
     do {
       layout = try TextLayout.make(

@@ -43,9 +43,15 @@ public enum RenderingError: Error, Hashable, Sendable, CustomStringConvertible {
   /// time). Carries the layer whose group passes the limit.
   case tooMuchOffscreenMemory(layer: LayerLabel?)
   /// The fills and strokes of one frame's paths would do more than
-  /// `LayerRenderer.maximumPathWorkPerFrame` units of work together (their lengths in pixels
-  /// and their elements squared). Carries the layer whose path passes the limit.
+  /// `LayerRenderer.maximumPathWorkPerFrame` units of work together (their elements, lengths
+  /// in pixels and the places their lines can cross). Carries the layer whose path passes the
+  /// limit.
   case tooMuchPathWork(layer: LayerLabel?)
+  /// A text layer's string (set from Swift or animated: a scene or Lottie file's is refused
+  /// when read) has more than `TextLayer.maximumStringLength` characters (Unicode scalars) or
+  /// `TextLayer.maximumParagraphCount` lines, which Pango lays out in time that grows with
+  /// their square. Carries the layer and the string's characters and lines.
+  case textTooLong(layer: LayerLabel?, characters: Int, lines: Int)
 
   /// A one-line message.
   public var description: String {
@@ -99,6 +105,11 @@ public enum RenderingError: Error, Hashable, Sendable, CustomStringConvertible {
         + "stroke, the limit, at \(LayerLabel.text(name)) (each fill and stroke counts its "
         + "path's elements, its length in pixels and the places its lines can cross, for each replicator "
         + "instance, shadow and path operand)"
+    case .textTooLong(let name, let characters, let lines):
+      return
+        "\(LayerLabel.text(name)) has a string of \(characters) characters in \(lines) lines, "
+        + "over the limit of \(TextLayer.maximumStringLength) characters and "
+        + "\(TextLayer.maximumParagraphCount) lines"
     case .offscreenUnavailable(let name, let reason):
       return
         "\(LayerLabel.text(name)) needs an offscreen canvas that cannot "

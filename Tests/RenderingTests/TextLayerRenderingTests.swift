@@ -133,6 +133,27 @@ import Testing
     }
   }
 
+  /// Issue 18: the limits a file's string is read within hold for one set from Swift, when it
+  /// is drawn (40,000 lines took Pango 9 s).
+  @Test func aStringPastTheLimitsFailsTheFrameNamingTheLayer() throws {
+    let lines = label(String(repeating: "a\n", count: 10_000), frame: Rect(0, 0, 100, 50))
+    lines.name = "log"
+    #expect(throws: RenderingError.textTooLong(layer: "log", characters: 20_000, lines: 10_001)) {
+      try render(lines)
+    }
+    #expect(
+      RenderingError.textTooLong(layer: "log", characters: 20_000, lines: 10_001).description
+        == "layer 'log' has a string of 20000 characters in 10001 lines, over the limit of "
+        + "100000 characters and 10000 lines")
+    let long = label(String(repeating: "é", count: 100_001), frame: Rect(0, 0, 100, 50))
+    #expect(throws: RenderingError.textTooLong(layer: nil, characters: 100_001, lines: 1)) {
+      try render(long)
+    }
+    // At the limits it draws.
+    lines.string = String(repeating: "a\n", count: 9_999)
+    _ = try render(lines)
+  }
+
   @Test func sceneFilesReadEveryTextKey() throws {
     let scene = try SceneFormat.decode(
       Array(
