@@ -109,13 +109,18 @@ import Testing
     }
   }
 
-  @Test func aTextDocumentOverTheStringLimitIsRefusedByPlace() {
-    let long = String(repeating: "x", count: TextLayer.maximumStringLength + 1)
+  /// The problems of a file whose one text layer's document is `string` (JSON-escaped).
+  func textProblems(_ string: String) -> [String] {
     let text =
       #"{"ty": 5, "ind": 1, "nm": "T", "ip": 0, "op": 100, "st": 0, "ks": {}, "#
-      + #""t": {"d": {"k": [{"t": 0, "s": {"t": "\#(long)", "s": 12, "f": "Helvetica"}}]}}}"#
+      + #""t": {"d": {"k": [{"t": 0, "s": {"t": "\#(string)", "s": 12, "f": "Helvetica"}}]}}}"#
+    return LottieTest.problems(LottieTest.document(layers: "[\(text)]"))
+  }
+
+  @Test func aTextDocumentOverTheStringLimitIsRefusedByPlace() {
+    let long = String(repeating: "x", count: TextLayer.maximumStringLength + 1)
     #expect(
-      LottieTest.problems(LottieTest.document(layers: "[\(text)]")) == [
+      textProblems(long) == [
         "test.json: layers[0].t.d.k[0].s.t: a string of 100001 characters exceeds the limit of "
           + "100000"
       ])
@@ -124,11 +129,8 @@ import Testing
   @Test func aTextDocumentOfTooManyLinesIsRefusedByPlace() {
     // Lottie breaks lines with a carriage return.
     let lines = String(repeating: "x\\r", count: TextLayer.maximumParagraphCount)
-    let text =
-      #"{"ty": 5, "ind": 1, "nm": "T", "ip": 0, "op": 100, "st": 0, "ks": {}, "#
-      + #""t": {"d": {"k": [{"t": 0, "s": {"t": "\#(lines)", "s": 12, "f": "Helvetica"}}]}}}"#
     #expect(
-      LottieTest.problems(LottieTest.document(layers: "[\(text)]")) == [
+      textProblems(lines) == [
         "test.json: layers[0].t.d.k[0].s.t: a string of 10001 lines (line breaks) exceeds the "
           + "limit of 10000"
       ])
