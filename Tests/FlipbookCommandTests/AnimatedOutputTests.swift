@@ -165,31 +165,15 @@ import Testing
 
   @Test(.enabled(if: Tools.path(of: "ffmpeg") != nil)) func anInterruptedVideoLeavesNoFile() throws
   {
-    let out = folder + "/long.webm"
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: Tools.flipbook)
-    process.arguments = [
-      "render", FixtureFiles.root + "/scenes/radar-pulses.json", "-o", out, "--duration", "30",
-      "--jobs", "1",
-    ]
-    process.standardOutput = Pipe()
-    process.standardError = Pipe()
-    try process.run()
-    let writing = Tools.wait(timeout: 120) {
-      let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-      return names.contains { $0.hasPrefix(".long.webm.") && $0.hasSuffix(".tmp") }
-        || !process.isRunning
-    }
-    #expect(writing && process.isRunning, "the render never started writing the video")
-    usleep(300_000)
-    kill(process.processIdentifier, SIGINT)
-    process.waitUntilExit()
-    #expect(process.terminationStatus == SIGINT)
-    _ = Tools.wait(timeout: 5) {
-      ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).isEmpty
-    }
-    let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder)
-    #expect(leftovers.isEmpty, "left behind: \(leftovers)")
+    let run = try Tools.interruptFlipbook(
+      [
+        "render", FixtureFiles.root + "/scenes/radar-pulses.json", "-o", folder + "/long.webm",
+        "--duration", "30", "--jobs", "1",
+      ], in: folder, settle: 0.3
+    ) { names in names.contains { $0.hasPrefix(".long.webm.") && $0.hasSuffix(".tmp") } }
+    #expect(run.started, "the render never started writing the video")
+    #expect(run.interrupted)
+    #expect(run.leftovers.isEmpty, "left behind: \(run.leftovers)")
   }
 }
 

@@ -163,29 +163,19 @@ import Testing
 
   /// SIGINT during a folder render removes the frames written so far with their folder.
   @Test func anInterruptedFolderRenderLeavesNothing() throws {
-    let out = folder + "/frames/"
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: Tools.flipbook)
-    process.arguments = [
-      "render", FixtureFiles.root + "/scenes/radar-pulses.json", "-o", out, "--duration", "30",
-      "--jobs", "1",
-    ]
-    process.standardOutput = Pipe()
-    process.standardError = Pipe()
-    try process.run()
-    // Under way once the temporary folder holds a frame.
-    let writing = Tools.wait(timeout: 120) {
-      let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+    let run = try Tools.interruptFlipbook(
+      [
+        "render", FixtureFiles.root + "/scenes/radar-pulses.json", "-o", folder + "/frames/",
+        "--duration", "30", "--jobs", "1",
+      ], in: folder
+    ) { names in
+      // Under way once the temporary folder holds a frame.
       let temporary = names.first { $0.hasPrefix(".frames.") && $0.hasSuffix(".tmp") }
       return temporary.map { !AtomicFile.names(in: folder + "/" + $0).isEmpty } ?? false
-        || !process.isRunning
     }
-    #expect(writing && process.isRunning, "the render never started writing frames")
-    kill(process.processIdentifier, SIGINT)
-    process.waitUntilExit()
-    #expect(process.terminationStatus == SIGINT)
-    let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder)
-    #expect(leftovers.isEmpty, "left behind: \(leftovers)")
+    #expect(run.started, "the render never started writing frames")
+    #expect(run.interrupted)
+    #expect(run.leftovers.isEmpty, "left behind: \(run.leftovers)")
   }
   /// What a command prints is part of its result: a standard output that cannot take it (a
   /// full disk) fails the command with one line, where it exited 0 before.

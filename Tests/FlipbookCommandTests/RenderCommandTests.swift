@@ -66,30 +66,17 @@ import Testing
   }
 
   @Test func anInterruptedRenderLeavesNoFile() throws {
-    let out = folder + "/long.gif"
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: Tools.flipbook)
-    process.arguments = [
-      "render", Self.radar, "-o", out, "--duration", "12", "--fps", "25", "--scale", "2", "--jobs",
-      "1",
-    ]
-    process.standardOutput = Pipe()
-    process.standardError = Pipe()
-    try process.run()
-    // Interrupt it once the GIF is being written (after the palette pass): its temporary file
+    // Interrupted once the GIF is being written (after the palette pass): its temporary file
     // beside the target has appeared.
-    let writing = Tools.wait(timeout: 120) {
-      let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-      return names.contains { $0.hasPrefix(".long.gif.") && $0.hasSuffix(".tmp") }
-        || !process.isRunning
-    }
-    #expect(writing && process.isRunning, "the render never started writing the GIF")
-    kill(process.processIdentifier, SIGINT)
-    process.waitUntilExit()
-    #expect(process.terminationReason == .uncaughtSignal)
-    #expect(process.terminationStatus == SIGINT)
-    let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder)
-    #expect(leftovers.isEmpty, "left behind: \(leftovers)")
+    let run = try Tools.interruptFlipbook(
+      [
+        "render", Self.radar, "-o", folder + "/long.gif", "--duration", "12", "--fps", "25",
+        "--scale", "2", "--jobs", "1",
+      ], in: folder
+    ) { names in names.contains { $0.hasPrefix(".long.gif.") && $0.hasSuffix(".tmp") } }
+    #expect(run.started, "the render never started writing the GIF")
+    #expect(run.interrupted)
+    #expect(run.leftovers.isEmpty, "left behind: \(run.leftovers)")
   }
 }
 

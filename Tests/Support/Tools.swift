@@ -50,6 +50,34 @@ public enum Tools {
     return true
   }
 
+  /// Starts the built `flipbook` with `arguments`, interrupts it (SIGINT) once `started` holds
+  /// for the names in `folder` (where its output goes; checked for up to 120 s), `settle`
+  /// seconds later, and waits for it to end: whether it was still running when `started`
+  /// came to hold, whether the interrupt ended it, and what it left in `folder` (looked at for
+  /// up to 5 s while it cleans up).
+  public static func interruptFlipbook(
+    _ arguments: [String], in folder: String, settle: Double = 0,
+    once started: ([String]) -> Bool
+  ) throws -> (started: Bool, interrupted: Bool, leftovers: [String]) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: flipbook)
+    process.arguments = arguments
+    process.standardOutput = Pipe()
+    process.standardError = Pipe()
+    try process.run()
+    func names() -> [String] {
+      (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+    }
+    let began = wait(timeout: 120) { started(names()) || !process.isRunning } && process.isRunning
+    if settle > 0 { usleep(useconds_t(settle * 1_000_000)) }
+    kill(process.processIdentifier, SIGINT)
+    process.waitUntilExit()
+    let interrupted =
+      process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGINT
+    _ = wait(timeout: 5) { names().isEmpty }
+    return (began, interrupted, names())
+  }
+
   /// Runs a program to completion; its status, standard output and standard error.
   @discardableResult
   public static func run(
