@@ -108,7 +108,7 @@ extension SceneReader {
       (a.timing, a.timingFunction, a.isAdditive, a.isCumulative) = (
         timing, timingFunction, additive, cumulative
       )
-      readKeyframes(f, into: &a, keyPath: keyPath)
+      readKeyframes(f, into: &a, keyPath: keyPath, additive: additive)
       return a
     case "spring":
       if kind.isDiscrete || kind == .path {
@@ -122,7 +122,7 @@ extension SceneReader {
       if timingFunction != nil {
         report(f.place("timingFunction"), "a spring paces itself and takes no timing function")
       }
-      (a.fromValue, a.toValue, a.byValue) = readEndpoints(f, kind: kind)
+      (a.fromValue, a.toValue, a.byValue) = readEndpoints(f, keyPath: keyPath, additive: additive)
       if let v = f["mass"], let x = positive(v, at: f.place("mass")) { a.mass = x }
       if let v = f["stiffness"], let x = positive(v, at: f.place("stiffness")) { a.stiffness = x }
       if let v = f["damping"], let x = nonNegative(v, at: f.place("damping")) { a.damping = x }
@@ -150,7 +150,7 @@ extension SceneReader {
       (a.timing, a.timingFunction, a.isAdditive, a.isCumulative) = (
         timing, timingFunction, additive, cumulative
       )
-      (a.fromValue, a.toValue, a.byValue) = readEndpoints(f, kind: kind)
+      (a.fromValue, a.toValue, a.byValue) = readEndpoints(f, keyPath: keyPath, additive: additive)
       return a
     }
   }
@@ -218,10 +218,16 @@ extension SceneReader {
   }
 
   private func readEndpoints(
-    _ f: Fields, kind: AnimationValueKind
+    _ f: Fields, keyPath: LayerKeyPath, additive: Bool
   ) -> (AnimationValue?, AnimationValue?, AnimationValue?) {
-    let from = f["fromValue"].flatMap { animationValue($0, at: f.place("fromValue"), kind: kind) }
-    let to = f["toValue"].flatMap { animationValue($0, at: f.place("toValue"), kind: kind) }
+    let kind = keyPath.valueKind
+    let from = f["fromValue"].flatMap {
+      animationValue($0, at: f.place("fromValue"), keyPath: keyPath, additive: additive)
+    }
+    let to = f["toValue"].flatMap {
+      animationValue($0, at: f.place("toValue"), keyPath: keyPath, additive: additive)
+    }
+    // A step from the model value, which may go down.
     let by = f["byValue"].flatMap { animationValue($0, at: f.place("byValue"), kind: kind) }
     if f["fromValue"] != nil && f["toValue"] != nil && f["byValue"] != nil {
       report(f.place("byValue"), "set at most two of fromValue, toValue and byValue")
@@ -237,8 +243,9 @@ extension SceneReader {
     return (from, to, by)
   }
 
-  private func readKeyframes(_ f: Fields, into a: inout KeyframeAnimation, keyPath: LayerKeyPath) {
-    let kind = keyPath.valueKind
+  private func readKeyframes(
+    _ f: Fields, into a: inout KeyframeAnimation, keyPath: LayerKeyPath, additive: Bool
+  ) {
     if let v = f["calculationMode"],
       let m = choice(v, at: f.place("calculationMode"), KeyframeAnimation.CalculationMode.self)
     {
@@ -247,7 +254,9 @@ extension SceneReader {
     if let v = f["values"], let list = array(v, at: f.place("values")) {
       var values: [AnimationValue] = []
       for (i, item) in list.enumerated() {
-        if let value = animationValue(item, at: "\(f.place("values"))[\(i)]", kind: kind) {
+        if let value = animationValue(
+          item, at: "\(f.place("values"))[\(i)]", keyPath: keyPath, additive: additive)
+        {
           values.append(value)
         }
       }
@@ -348,6 +357,37 @@ extension SceneReader {
       default: a.biasValues = numbers
       }
     }
+  }
+
+  /// An animation's value for `keyPath` (a `fromValue`, `toValue` or keyframe), checked as the
+  /// property's own value is (its sign, a dash pattern's length: a `lineWidth` of -20 is
+  /// refused in an animation as on the layer), unless `additive`, where it is an offset added
+  /// to the model value and may go below it. A fraction's 0...1 (`locations`, `strokeEnd`,
+  /// `shadowOpacity`) is not kept: animations pass it on purpose (a shimmer slides its
+  /// locations from -1 to 2) and drawing clamps it. `bounds.size` and its width and height keep
+  /// the bounds' range; other parts of a value (a transform's scale, an origin) take any number.
+  func animationValue(
+    _ json: JSONValue, at place: String, keyPath: LayerKeyPath, additive: Bool
+  ) -> AnimationValue? {
+    guard !additive, keyPath.property.range != .unit else {
+      return animationValue(json, at: place, kind: keyPath.valueKind)
+    }
+    guard let component = keyPath.component else {
+      switch propertyValue(json, at: place, of: keyPath.property) {
+      case .value(let value)?: return value
+      case .text(let string)?: return .text(string)
+      default: return nil
+      }
+    }
+    if keyPath.property.range == .nonNegative {
+      switch component {
+      case .size: return size(json, at: place).map(AnimationValue.size)
+      case .sizeWidth, .sizeHeight, .width, .height:
+        return nonNegative(json, at: place).map(AnimationValue.scalar)
+      default: break
+      }
+    }
+    return animationValue(json, at: place, kind: keyPath.valueKind)
   }
 
   /// A value of the kind `kind`, in the scene file's syntax for it.
