@@ -115,6 +115,27 @@ extension LottieReader {
     return out
   }
 
+  /// The path `glyph`'s shapes draw at frame 0 (`nil` when none), read once per glyph.
+  func glyphPath(_ glyph: Glyph, layer label: String) -> Path? {
+    if let known = glyphPaths[glyph.place] { return known }
+    var path: Path? = nil
+    let p = problems.count
+    if case .array(let list) = glyph.shapes {
+      let items = list.enumerated().map {
+        readShapeItem($1, at: glyph.place + "[\($0)]", layer: label)
+      }
+      let sources = collectSources(items[...], layer: label)
+      if !sources.isEmpty {
+        var joined = Path()
+        for source in sources { joined.addPath(source.path(0)) }
+        path = joined
+      }
+    }
+    if problems.count > p { dropProblems(after: p) }
+    glyphPaths[glyph.place] = .some(path)
+    return path
+  }
+
   /// The text drawn from glyphs into `content`, or false when a character has no glyph in the
   /// document's font (then the font draws it). Box text (`sz`) wraps at the box's width and
   /// is placed in the box (first baseline the font's ascent below its top), its lines aligned
@@ -123,6 +144,21 @@ extension LottieReader {
     _ s: Fields, text: String, size: Double, layer label: String, into content: Layer
   ) -> Bool {
     guard var found = glyphLines(s, text: text) else { return false }
+    // The characters' path elements, counted with repeaters' copies before any is built (once
+    // over the limit, said once).
+    guard repeatedPathElements <= Self.maximumRepeatedPathElements else { return true }
+    let characters = found.reduce(0) { $0 + $1.count }
+    let elements = found.joined().reduce(0) {
+      $0 + (glyphPath($1.glyph, layer: label)?.elements.count ?? 0)
+    }
+    repeatedPathElements += elements
+    guard repeatedPathElements <= Self.maximumRepeatedPathElements else {
+      report(
+        s.place("t"),
+        "glyph text and repeaters make more than \(Self.maximumRepeatedPathElements) path "
+          + "elements in all (\(characters) characters of \(elements) here), the limit")
+      return true
+    }
     let scale = size / 100
     let tracking = number(s, "tr", default: 0) * size / 1000
     let lineHeight = number(s, "lh", default: size * 1.2)
@@ -170,16 +206,7 @@ extension LottieReader {
       let y = (top?.y ?? 0) + Double(row) * lineHeight
       for (glyph, advance) in zip(glyphsInLine, advances) {
         defer { x += advance }
-        let p = problems.count
-        guard case .array(let list) = glyph.shapes else { continue }
-        let items = list.enumerated().map {
-          readShapeItem($1, at: glyph.place + "[\($0)]", layer: label)
-        }
-        let sources = collectSources(items[...], layer: label)
-        if problems.count > p { dropProblems(after: p) }
-        guard !sources.isEmpty else { continue }
-        var path = Path()
-        for source in sources { path.addPath(source.path(0)) }
+        guard let path = glyphPath(glyph, layer: label) else { continue }
         let shape = ShapeLayer()
         shape.anchorPoint = .zero
         shape.path = path

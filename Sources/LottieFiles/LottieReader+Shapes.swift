@@ -464,9 +464,10 @@ extension LottieReader {
   /// The most paths one style takes from repeaters' copies (more are refused).
   static let maximumRepeatedPaths = 100_000
 
-  /// The most path elements (moves, lines, curves, closes) repeaters' copies make in one
-  /// file, all styles together (more are refused): each is filled or stroked every frame, and
-  /// a 10,000-vertex shape repeated 10,000 times took 47 s and 5 GB for one frame.
+  /// The most path elements (moves, lines, curves, closes) repeaters' copies and glyph text's
+  /// characters make in one file, all styles together (more are refused): each is filled or
+  /// stroked every frame, and a 10,000-vertex shape repeated 10,000 times took 47 s and 5 GB
+  /// for one frame.
   static let maximumRepeatedPathElements = 2_000_000
 
   /// `sources` as modifier `m` leaves them.

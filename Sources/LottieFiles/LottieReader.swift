@@ -33,9 +33,13 @@ final class LottieReader {
   var decodedImages: [String: Image?] = [:]
   /// The pixels of the distinct pictures decoded so far (`LottieFormat.maximumImagePixels`).
   var decodedImagePixels = 0
-  /// Path elements repeaters' copies have made so far, in the whole file
-  /// (`maximumRepeatedPathElements`).
+  /// Path elements repeaters' copies and glyph text's characters have made so far, in the
+  /// whole file (`maximumRepeatedPathElements`).
   var repeatedPathElements = 0
+  /// Each glyph's path (`nil`: it draws nothing), by the glyph's place in `chars`: read once
+  /// however many characters show it (a 9,000-vertex glyph shown 5,000 times was read 5,000
+  /// times, for over a minute).
+  var glyphPaths: [String: Path?] = [:]
   /// The precomposition assets by id, and those being built (a cycle is refused).
   var assets: [String: (json: JSONValue, place: String)] = [:]
   var assetsInProgress: Set<String> = []

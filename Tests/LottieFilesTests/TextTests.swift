@@ -43,6 +43,34 @@ import Testing
     #expect(glyphs.allSatisfy { $0.fillColor == Color(red: 1, green: 0, blue: 0) })
   }
 
+  /// Issue 18: a glyph's path counts, once for each character showing it, against the path
+  /// elements repeaters' copies may make in a file (a 9,000-vertex glyph shown 5,000 times ran
+  /// past a minute, reading the glyph for every character).
+  @Test func glyphTextCountsItsPathElementsWithRepeaters() throws {
+    // A closed glyph of 1,998 vertices: 2,000 elements (a move, 1,998 lines, a close).
+    let vertices = (0..<1_998).map { "[\($0 % 50), \(-($0 % 70))]" }.joined(separator: ", ")
+    let zeros = Array(repeating: "[0, 0]", count: 1_998).joined(separator: ", ")
+    let glyph = """
+      {"ch": "A", "size": 100, "style": "Bold", "w": 60, "fFamily": "Sans",
+       "data": {"shapes": [{"ty": "sh", "ks": {"a": 0, "k": {"c": true,
+         "v": [\(vertices)], "i": [\(zeros)], "o": [\(zeros)]}}}]}}
+      """
+    let fits = try LottieTest.read(
+      Self.document(text: String(repeating: "A", count: 1_000), chars: "[\(glyph)]"))
+    let title = try LottieTest.layer("Title", in: fits.scene, at: 0)
+    func glyphs(_ l: Layer) -> [ShapeLayer] {
+      (l as? ShapeLayer).map { [$0] } ?? l.sublayers.flatMap(glyphs)
+    }
+    #expect(glyphs(title).count == 1_000)
+    #expect(glyphs(title).allSatisfy { $0.path?.elements.count == 2_000 })
+    #expect(
+      LottieTest.problems(
+        Self.document(text: String(repeating: "A", count: 1_001), chars: "[\(glyph)]")) == [
+          "test.json: layers[0].t.d.k[0].s.t: glyph text and repeaters make more than 2000000 path "
+            + "elements in all (1001 characters of 2002000 here), the limit"
+        ])
+  }
+
   @Test func aMissingGlyphFallsBackToTheFont() throws {
     let document = try LottieTest.read(Self.document(text: "AB", chars: "[\(Self.glyphA)]"))
     let title = try LottieTest.layer("Title", in: document.scene, at: 0)
