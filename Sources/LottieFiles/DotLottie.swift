@@ -67,6 +67,14 @@ enum DotLottie {
       throw ArchiveError(
         message: "a dotLottie archive without an animation (animations/*.json or a/*.json)")
     }
+    // The animation is held to what a plain Lottie file may be (64 MiB), checked on the size
+    // the archive states, which `contents` holds the inflating to.
+    guard entry.size <= LottieFormat.maximumFileSize else {
+      throw ArchiveError(
+        message:
+          "animation \"\(animationName)\" inflates to \(entry.size) bytes, over the "
+          + "\(LottieFormat.maximumFileSize >> 20) MiB a Lottie animation may have")
+    }
     let animation = try contents(of: entry, in: bytes, budget: &budget)
     var images: [String: [UInt8]] = [:]
     for e in entries where !e.name.hasSuffix("/") {
