@@ -475,6 +475,9 @@ package final class DashTally {
   package var openGroupPixels = 0.0
   /// The work of the fills and strokes of paths so far (`LayerRenderer.pathWork`).
   package var pathWork = 0.0
+  /// The characters (UTF-8 bytes) of the text drawn so far
+  /// (`TextLayout.maximumCharactersPerFrame`).
+  package var textCharacters = 0
   /// Creates a tally at zero.
   package init() {}
 }

@@ -81,6 +81,8 @@ final class TextEngine {
   var descriptions: [String: OpaquePointer?] = [:]
   /// Layouts made so far, by string and style.
   var layouts: [LayoutKey: TextLayout] = [:]
+  /// The characters (UTF-8 bytes) of the strings in `layouts`, against `cacheCharacterLimit`.
+  var cachedCharacters = 0
 
   struct LayoutKey: Hashable {
     let string: String
@@ -88,7 +90,13 @@ final class TextEngine {
   }
 
   /// The most layouts kept; past it the cache starts again (a counter makes one per frame).
-  static let cacheLimit = 4096
+  static let cacheLimit = 100_000
+
+  /// The most characters (UTF-8 bytes) of the strings whose layouts are kept: 8,000,000 (about
+  /// 250 MB of glyphs), twice the text a frame may draw (`TextLayout.maximumCharactersPerFrame`),
+  /// so that a frame's layouts are kept for the next frame: 10,000 wrapped labels, more than
+  /// 4,096 layouts, were laid out again on every frame (107 s for 30 identical frames).
+  static let cacheCharacterLimit = 8_000_000
 
   init() throws(CanvasError) {
     guard let config = FcConfigCreate() else {

@@ -67,6 +67,11 @@ public final class TextLayout: Sendable {
     for address in fontAddresses { cairo_scaled_font_destroy(OpaquePointer(bitPattern: address)) }
   }
 
+  /// The most characters (UTF-8 bytes) the text layers of one frame may draw, all together:
+  /// 4,000,000 (about three seconds of laying out when none is cached; each replicator
+  /// instance counted). The layouts of a frame within it stay cached for the next.
+  public static let maximumCharactersPerFrame = 4_000_000
+
   /// `string` laid out in `style`: made once, then returned from the engine's cache for the
   /// same string and style (so a label that only moves or fades is never shaped again).
   ///
@@ -76,8 +81,15 @@ public final class TextLayout: Sendable {
     return try withTextEngine { engine throws(CanvasError) in
       if let known = engine.layouts[key] { return known }
       let layout = try engine.layOut(string, style: key.style)
-      if engine.layouts.count >= TextEngine.cacheLimit { engine.layouts.removeAll() }
+      let characters = string.utf8.count
+      if engine.layouts.count >= TextEngine.cacheLimit
+        || engine.cachedCharacters + characters > TextEngine.cacheCharacterLimit
+      {
+        engine.layouts.removeAll()
+        engine.cachedCharacters = 0
+      }
       engine.layouts[key] = layout
+      engine.cachedCharacters += characters
       return layout
     }
   }

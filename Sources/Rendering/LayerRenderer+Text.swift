@@ -5,7 +5,8 @@ import LayerTree
 extension LayerRenderer {
   /// Draws a text layer's string: laid out (once per string and style, by the text engine's
   /// cache) in the bounds' width from the top of the bounds, clipped to the bounds. A string
-  /// past `TextLayer`'s limits (set from Swift or animated on) is refused, naming the layer.
+  /// past `TextLayer`'s limits (set from Swift or animated on), or past the text a frame may
+  /// draw (`TextLayout.maximumCharactersPerFrame`), is refused, naming the layer.
   func drawText(_ layer: TextLayer, in canvas: Canvas) throws(RenderingError) {
     guard let string = layer.string, !string.isEmpty, let color = layer.foregroundColor,
       color.alpha > 0
@@ -16,6 +17,10 @@ extension LayerRenderer {
     let lines = TextLayer.paragraphCount(of: string)
     guard characters <= TextLayer.maximumStringLength, lines <= TextLayer.maximumParagraphCount
     else { throw .textTooLong(layer: LayerLabel(layer), characters: characters, lines: lines) }
+    canvas.dashTally.textCharacters += string.utf8.count
+    guard canvas.dashTally.textCharacters <= TextLayout.maximumCharactersPerFrame else {
+      throw .tooMuchTextInFrame(layer: LayerLabel(layer))
+    }
     let layout: TextLayout
     do {
       layout = try TextLayout.make(

@@ -1,3 +1,4 @@
+import CairoCanvas
 import Geometry
 import LayerTree
 
@@ -52,6 +53,9 @@ public enum RenderingError: Error, Hashable, Sendable, CustomStringConvertible {
   /// `TextLayer.maximumParagraphCount` lines, which Pango lays out in time that grows with
   /// their square. Carries the layer and the string's characters and lines.
   case textTooLong(layer: LayerLabel?, characters: Int, lines: Int)
+  /// The text layers of one frame would draw more than `TextLayout.maximumCharactersPerFrame`
+  /// characters together (each replicator instance counted). Carries the layer that passes it.
+  case tooMuchTextInFrame(layer: LayerLabel?)
 
   /// A one-line message.
   public var description: String {
@@ -110,6 +114,11 @@ public enum RenderingError: Error, Hashable, Sendable, CustomStringConvertible {
         "\(LayerLabel.text(name)) has a string of \(characters) characters in \(lines) lines, "
         + "over the limit of \(TextLayer.maximumStringLength) characters and "
         + "\(TextLayer.maximumParagraphCount) lines"
+    case .tooMuchTextInFrame(let name):
+      return
+        "the frame's text layers would draw more than "
+        + "\(TextLayout.maximumCharactersPerFrame / 1_000_000) million characters, the limit, at "
+        + "\(LayerLabel.text(name)) (every text layer's string, for each replicator instance)"
     case .offscreenUnavailable(let name, let reason):
       return
         "\(LayerLabel.text(name)) needs an offscreen canvas that cannot "

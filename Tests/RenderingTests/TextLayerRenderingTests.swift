@@ -20,7 +20,7 @@ import Testing
     return box
   }
 
-  func render(_ label: TextLayer, size: Size = Size(200, 100)) throws -> Bitmap {
+  func render(_ label: Layer, size: Size = Size(200, 100)) throws -> Bitmap {
     let scene = Scene(size: size)
     scene.addLayer(label)
     return try scene.makeFrame(at: 0).makeBitmap()
@@ -152,6 +152,32 @@ import Testing
     // At the limits it draws.
     lines.string = String(repeating: "a\n", count: 9_999)
     _ = try render(lines)
+  }
+
+  /// Issue 18: a frame draws at most 4,000,000 characters of text, each replicator instance
+  /// counted (10,000 wrapped labels of 750 characters took 5 s a frame, and were laid out again
+  /// on every frame while the layout cache held 4,096).
+  @Test func aFramesTextIsBoundedAndItsLayoutsStayCached() throws {
+    #expect(TextLayout.maximumCharactersPerFrame == 4_000_000)
+    let copies = ReplicatorLayer()
+    copies.frame = Rect(0, 0, 100, 50)
+    let line = label(String(repeating: "ab", count: 50_000), frame: Rect(0, 0, 100, 50))
+    line.name = "line"
+    copies.addSublayer(line)
+    copies.instanceCount = 40
+    _ = try render(copies)
+    copies.instanceCount = 41
+    #expect(throws: RenderingError.tooMuchTextInFrame(layer: "line")) { try render(copies) }
+    #expect(
+      RenderingError.tooMuchTextInFrame(layer: "line").description
+        == "the frame's text layers would draw more than 4 million characters, the limit, at "
+        + "layer 'line' (every text layer's string, for each replicator instance)")
+    // 5,000 distinct labels are laid out once, then found again.
+    let strings = (0..<5_000).map { "label \($0)" }
+    let style = TextStyle(fontSize: 12, width: 100)
+    let first = try strings.map { try TextLayout.make($0, style: style) }
+    let again = try strings.map { try TextLayout.make($0, style: style) }
+    #expect(zip(first, again).allSatisfy { $0 === $1 })
   }
 
   @Test func sceneFilesReadEveryTextKey() throws {
