@@ -230,9 +230,14 @@ public final class DynamicAnimator {
       let ellipse = item.collisionBoundsType == .ellipse
       let shape: Shape = ellipse ? .ellipse(width: w, height: h) : .box(width: w, height: h)
       let area = ellipse ? Double.pi * w * h / 4 : w * h
-      let mass = Swift.max(density[i], 0) * area / 10_000
-      let inertia = ellipse ? mass * (w * w + h * h) / 16 : mass * (w * w + h * h) / 12
-      let movable = !anchored[i] && mass > 0
+      // An item of no mass (no area, or density 0) has mass 1, as Box2D gives every dynamic
+      // body a positive mass: gravity and pushes move it (it stood still, held as if anchored),
+      // and with no inertia it does not turn.
+      let computed = Swift.max(density[i], 0) * area / 10_000
+      let mass = computed > 0 ? computed : 1
+      let inertia =
+        computed > 0 ? (ellipse ? mass * (w * w + h * h) / 16 : mass * (w * w + h * h) / 12) : 0
+      let movable = !anchored[i]
       var body = Body(
         position: item.dynamicCenter, angle: 0, angle0: 0, inverseMass: movable ? 1 / mass : 0,
         inverseInertia: movable && rotates[i] && inertia > 0 ? 1 / inertia : 0, mass: mass,

@@ -153,6 +153,29 @@ final class Ball: DynamicItem {
     #expect(try #require(second.state(of: heavy)).velocity == Point(50, 0))
   }
 
+  /// An item of no mass (no area, or density 0) has mass 1, as Box2D gives every dynamic body
+  /// a positive mass: it falls and is pushed as a 100 x 100 item of density 1 (it stood still,
+  /// as if anchored; found by an independent hostile pass).
+  @Test func anItemOfNoMassMovesWithMassOne() throws {
+    let dot = Ball(Point(100, 100), width: 0, height: 0)
+    let light = Ball(Point(300, 100), width: 10, height: 10)
+    let none = DynamicItemBehavior(items: [light])
+    none.density = 0
+    let push = PushBehavior(items: [dot, light], mode: .instantaneous)
+    push.pushDirection = Point(1, 0)
+    let animator = DynamicAnimator(referenceBounds: bounds)
+    animator.addBehavior(none)
+    animator.addBehavior(push)
+    animator.addBehavior(GravityBehavior(items: [dot, light]))
+    #expect(try #require(animator.state(of: dot)).velocity == Point(100, 0))
+    #expect(try #require(animator.state(of: light)).velocity == Point(100, 0))
+    animator.advance(to: 1)
+    for item in [dot, light] {
+      let state = try #require(animator.state(of: item))
+      #expect(abs(state.velocity.y - 1000) < 1e-9 && abs(state.velocity.x - 100) < 1e-9)
+    }
+  }
+
   @Test func aSpringyAttachmentOscillatesAtItsFrequency() throws {
     let anchor = Point(500, 500)
     let ball = Ball(Point(560, 500), size: 10)
