@@ -64,7 +64,9 @@ extension LottieReader {
   /// point text, with a warning naming `layer`.
   func textBox(_ s: Fields, layer label: String) -> (width: Double, height: Double, origin: Point)?
   {
-    guard case .array? = s["sz"], let sz = numbers(s["sz"]!, at: s.place("sz")) else { return nil }
+    guard let given = s["sz"] else { return nil }
+    var sz: [Double] = []
+    if case .array = given, let n = numbers(given, at: s.place("sz")) { sz = n }
     guard sz.count >= 2, sz[0].isFinite, sz[0] > 0, sz[0] <= 100_000 else {
       warn(
         label,

@@ -48,7 +48,19 @@ extension LottieReader {
     let schedule = Self.textSchedule(documents.map(\.frame))
     let shown = schedule.map { documents[$0.index].fields }
     func string(_ s: Fields) -> String { (s.string("t") ?? "").replacingCarriageReturns() }
-    func size(_ s: Fields) -> Double { Swift.max(1, Swift.min(2000, number(s, "s", default: 14))) }
+    // Sizes from 1 to 2,000 are drawn; another is drawn at the nearest, with a warning.
+    func size(_ s: Fields) -> Double {
+      let given = number(s, "s", default: 14)
+      let drawn = Swift.max(1, Swift.min(2000, given))
+      if drawn != given {
+        warn(
+          entry.label,
+          "text size \(MessageText.number(given)) (\(s.place("s")): 1 to 2,000): drawn at "
+            + MessageText.number(drawn),
+          key: "text size")
+      }
+      return drawn
+    }
     let withGlyphs = shown.map { glyphLines($0, text: string($0)) != nil }
     if withGlyphs.contains(false) && !glyphs.isEmpty {
       warn(entry.label, "text without glyph outlines for every character: drawn with the font")
@@ -247,11 +259,13 @@ extension LottieReader {
   }
 
   /// The document's justification `j`: 0 left, 1 right, 2 centred, 3 to 6 After Effects'
-  /// paragraph modes. Another code is drawn left, as lottie-web draws it, with a warning naming
-  /// `layer`.
+  /// paragraph modes. Another code (a fraction too) is drawn left, as lottie-web draws it, with
+  /// a warning naming `layer`.
   func justification(_ s: Fields, layer label: String) -> Int {
     let j = code(s, "j", default: 0)
-    guard (0...6).contains(j) else {
+    let whole: Bool
+    if case .number(let x)? = s["j"] { whole = x == x.rounded() } else { whole = true }
+    guard (0...6).contains(j), whole else {
       warn(
         label,
         "text justification \(given(s, "j", fallback: j)) (\(s.place("j")): 0 to 6): drawn left",
