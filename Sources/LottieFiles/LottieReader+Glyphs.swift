@@ -210,6 +210,7 @@ extension LottieReader {
         defer { x += advance }
         guard let path = glyphPath(glyph, layer: label) else { continue }
         let shape = ShapeLayer()
+        shape.sourcePlace = glyph.place
         shape.anchorPoint = .zero
         shape.path = path
         shape.fillColor = color

@@ -92,6 +92,7 @@ extension LottieReader {
       height: rect.height + 2 * pad)
     let gradient = GradientLayer()
     gradient.name = f.string("nm")
+    gradient.sourcePlace = f.place
     gradient.anchorPoint = .zero
     gradient.bounds = Rect(x: 0, y: 0, width: rect.width, height: rect.height)
     gradient.position = rect.origin

@@ -108,6 +108,7 @@ extension LottieReader {
         piece.compositingFilter = filter
       }
       piece.name = f.string("nm")
+      piece.sourcePlace = f.place
       piece.opacity = unit(o.initial)
       animate(piece, "opacity", o) { .scalar(unit($0)) }
       let expansion = component(x.initial, 0)

@@ -39,6 +39,7 @@ extension LottieReader {
     let group = Layer()
     group.anchorPoint = .zero
     group.name = f.string("nm")
+    group.sourcePlace = f.place
     var parts: [(sources: [ShapeSource], operation: PathOperation)] = []
     let plain = sources.filter { $0.merge == nil }
     if !plain.isEmpty { parts.append((plain, .none)) }
@@ -71,6 +72,7 @@ extension LottieReader {
     let stroked = kind == "st" || kind == "gs"
     let shape = ShapeLayer()
     shape.name = f.string("nm")
+    shape.sourcePlace = f.place
     shape.anchorPoint = .zero
     shape.pathOperation = operation
     // A trim cuts the path for fills; strokes take it as strokeStart and strokeEnd.

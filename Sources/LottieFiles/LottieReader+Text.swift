@@ -73,7 +73,7 @@ extension LottieReader {
         Set(texts.map(\.lastLine)).count == 1, Set(texts.map(\.isWrapped)).count == 1,
         Set(texts.map(\.lineSpacing)).count == 1
       {
-        let layer = textLayer(texts[0])
+        let layer = textLayer(texts[0], place: entry.place + ".t")
         if texts.count > 1 {
           let frames = schedule.map(\.frame)
           func animate(_ key: String, _ value: (FontText) -> AnimationValue) {
@@ -104,7 +104,8 @@ extension LottieReader {
         || !readGlyphText(s, text: string(s), size: size(s), layer: entry.label, into: holder)
       {
         holder.addSublayer(
-          textLayer(fontText(s, text: string(s), size: size(s), layer: entry.label)))
+          textLayer(
+            fontText(s, text: string(s), size: size(s), layer: entry.label), place: s.place("t")))
       }
       guard holder !== content else { continue }
       holder.isHidden = j != 0
@@ -308,9 +309,10 @@ extension LottieReader {
     name.lastIndex(of: "-").map { String(name[name.index(after: $0)...]) } ?? name
   }
 
-  /// A text layer showing `text`.
-  func textLayer(_ text: FontText) -> TextLayer {
+  /// A text layer showing `text`, read at `place` (named by errors found while drawing).
+  func textLayer(_ text: FontText, place: String) -> TextLayer {
     let layer = TextLayer()
+    layer.sourcePlace = place
     layer.anchorPoint = .zero
     layer.string = text.string
     layer.fontSize = text.size

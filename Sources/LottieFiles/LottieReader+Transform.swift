@@ -30,6 +30,8 @@ extension LottieReader {
     let outer = Layer(), scaleLayer = Layer(), content = Layer()
     for l in [outer, scaleLayer, content] { l.anchorPoint = .zero }
     outer.name = name
+    // Errors found while drawing name the Lottie layer (or shape group) by its place.
+    outer.sourcePlace = place.hasSuffix(".ks") ? String(place.dropLast(3)) : place
     scaleLayer.addSublayer(content)
     let fields = json.flatMap { object($0, at: place, what: "a transform (an object)") }
     guard let f = fields else {

@@ -126,6 +126,24 @@ import Testing
       ])
   }
 
+  /// Errors found while drawing a Lottie file name the place the layer was read from (they
+  /// said "layer (unnamed)"): here the text a frame may draw, 41 documents of 100,000
+  /// characters (the first layer, on top, drawn last passes it).
+  @Test func errorsFoundWhileDrawingNameTheLottiePlace() throws {
+    let string = String(repeating: "ab", count: 50_000)
+    let layers = (1...41).map { n in
+      #"{"ty": 5, "ind": \#(n), "nm": "T\#(n)", "ip": 0, "op": 100, "st": 0, "ks": {}, "#
+        + #""t": {"d": {"k": [{"t": 0, "s": {"t": "\#(string)", "s": 12, "f": "Helvetica"}}]}}}"#
+    }
+    let document = try LottieTest.read(
+      LottieTest.document(layers: "[\(layers.joined(separator: ", "))]"))
+    #expect(
+      throws: RenderingError.tooMuchTextInFrame(layer: LayerLabel(name: nil, place: "layers[0].t"))
+    ) {
+      try document.scene.makeFrame(at: 0)
+    }
+  }
+
   @Test func aTextDocumentOfTooManyLinesIsRefusedByPlace() {
     // Lottie breaks lines with a carriage return.
     let lines = String(repeating: "x\\r", count: TextLayer.maximumParagraphCount)
