@@ -5,6 +5,10 @@ import ImageEncoding
 import LayerTree
 import SceneFiles
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// Lottie layers (`layers[n]`) as Flipbook layers, in Core Animation's drawing order.
 extension LottieReader {
   /// One entry of a `layers` list, read enough to arrange the composition.
@@ -472,6 +476,20 @@ extension LottieReader {
     !path.hasPrefix("/") && !path.split(separator: "/").contains("..")
   }
 
+  /// Whether `path`, with its symbolic links followed, is inside `folder` (with theirs
+  /// followed; "" the current folder); false when either cannot be resolved (a missing file
+  /// is then said by its read).
+  static func resolvesInside(_ path: String, folder: String) -> Bool? {
+    func resolved(_ p: String) -> String? {
+      guard let r = realpath(p, nil) else { return nil }
+      defer { free(r) }
+      return String(cString: r)
+    }
+    guard let file = resolved(path) else { return nil }
+    guard let base = resolved(folder.isEmpty ? "." : folder) else { return false }
+    return file.hasPrefix(base == "/" ? "/" : base + "/")
+  }
+
   /// An image asset's picture: embedded (`e: 1`, a `data:` URL), in a dotLottie archive, or
   /// (not in an archive) a file `u` + `p` inside the animation's folder. `nil` when it cannot
   /// be read (warned).
@@ -523,6 +541,14 @@ extension LottieReader {
         return nil
       }
       let path = baseDirectory + u + p
+      // A symbolic link in the folder that leads out of it is not followed there either.
+      guard Self.resolvesInside(path, folder: baseDirectory) != false else {
+        warn(
+          layer,
+          "image files outside the Lottie file's folder (\(a.place): \"\(u + p)\", a symbolic "
+            + "link leading out of it): not drawn", key: "image files outside the folder")
+        return nil
+      }
       do {
         bytes = try AtomicFile.read(path, limit: LottieFormat.maximumFileSize)
       } catch {

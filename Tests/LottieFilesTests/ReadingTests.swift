@@ -71,6 +71,18 @@ import Testing
         #"a.json: layers[0] "Picture": unsupported image files outside the Lottie file's folder (assets[0]: "images/../../quadrants.png", an absolute path or one through ..): not drawn"#
       ])
     #expect(try outside.scene.makeFrame(at: 0).makeBitmap().pixels.allSatisfy { $0 == 0 })
+    // A symbolic link is followed inside the folder, not out of it (one to /etc/passwd was).
+    #expect(symlink(folder + "/quadrants.png", folder + "/inner/images/away.png") == 0)
+    #expect(symlink("quadrants.png", folder + "/inner/images/near.png") == 0)
+    let near = try LottieFormat.decode(
+      document("images/", "near.png"), file: "a.json", baseDirectory: folder + "/inner")
+    #expect(near.warnings.isEmpty)
+    let away = try LottieFormat.decode(
+      document("images/", "away.png"), file: "a.json", baseDirectory: folder + "/inner")
+    #expect(
+      away.warnings.map(\.description) == [
+        #"a.json: layers[0] "Picture": unsupported image files outside the Lottie file's folder (assets[0]: "images/away.png", a symbolic link leading out of it): not drawn"#
+      ])
   }
 
   @Test func embeddedJPEGImagesAreDrawn() throws {
