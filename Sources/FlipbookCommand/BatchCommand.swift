@@ -134,7 +134,11 @@ struct BatchCommand: ParsableCommand {
       shard.map { Manifest.shardFileName($0.index, of: $0.count) } ?? "manifest.json"
     var run = BatchRun(
       inputs: selected, root: found.root, outputFolder: outdir, formats: formats,
-      version: FlipbookTool.configuration.version, load: { path in try loadScene(path) })
+      version: FlipbookTool.configuration.version,
+      load: { path in
+        // Its warnings go in the manifest and the page, as the render's own do.
+        try SceneDocument.load(contentsOf: path)
+      })
     run.jobs = jobs
     run.force = force
     for name in ["manifest.json", manifestName] {
@@ -150,19 +154,26 @@ struct BatchCommand: ParsableCommand {
       flipbookVersion: run.version, formats: formats.map(\.rawValue),
       shard: shard.map { "\($0.index)/\($0.count)" }, animations: outcomes.map(\.entry))
     try write(manifest, to: outdir, manifestName: manifestName, page: shard == nil)
-    let rendered = outcomes.filter { $0.rendered > 0 }.count
     let failed = outcomes.filter { $0.entry.error != nil }
-    if !quiet {
-      print(
-        "\(output ?? outdir): \(selected.count) animations, \(rendered) rendered, "
-          + "\(selected.count - rendered - failed.count) unchanged, \(failed.count) failed")
-    }
+    if !quiet { print("\(output ?? outdir): \(Self.summary(outcomes))") }
     if !failed.isEmpty {
       throw CommandFailure(
         message: Self.failureMessage(
           failed.map { Self.failureLine($0.entry.error ?? "", file: run.shownPath($0.entry.input)) }
         ))
     }
+  }
+
+  /// The run's counts as said after it: `4 animations, 1 rendered, 1 unchanged, 2 failed`.
+  /// Each animation is counted once: failed when any of its outputs failed (one whose GIF was
+  /// written and whose WebP found the disk full was counted as both, and the unchanged went
+  /// negative), rendered when it made an output, unchanged when it reused them all.
+  static func summary(_ outcomes: [BatchRun.Outcome]) -> String {
+    let failed = outcomes.filter { $0.entry.error != nil }.count
+    let rendered = outcomes.filter { $0.entry.error == nil && $0.rendered > 0 }.count
+    let unchanged = outcomes.count - failed - rendered
+    return "\(MessageText.counted(outcomes.count, "animation")), \(rendered) rendered, "
+      + "\(unchanged) unchanged, \(failed) failed"
   }
 
   /// The failed animations' lines as said: the first 100 lines (an animation's error may take
@@ -205,7 +216,9 @@ struct BatchCommand: ParsableCommand {
     try write(merged, to: outdir, manifestName: "manifest.json", page: true)
     let failed = merged.animations.filter { $0.error != nil }
     if !quiet {
-      print("\(folder): \(merged.animations.count) animations merged, \(failed.count) failed")
+      print(
+        "\(folder): \(MessageText.counted(merged.animations.count, "animation")) merged, "
+          + "\(failed.count) failed")
     }
     if !failed.isEmpty {
       throw CommandFailure(
