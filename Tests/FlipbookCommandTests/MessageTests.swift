@@ -148,6 +148,28 @@ import Testing
     #expect(result.status == 0 && result.errors.isEmpty)
   }
 
+  /// `--from 1e25 --to 1e25 --step 1` asked for 1e25 + i, which stays 1e25 for a billion `i`:
+  /// the times list grew to 8.8 GB (and at 1e22 printed the same time endlessly). A step that
+  /// cannot advance the time is refused naming --step; the times are counted before they are
+  /// made.
+  @Test func aStepTooSmallForItsTimesIsRefused() throws {
+    let result = run(["inspect", Self.scene, "--from", "1e25", "--to", "1e25", "--step", "1"])
+    #expect(result.status == 2)
+    #expect(
+      result.errors.hasPrefix(
+        "Error: --step 1 is too small to advance a time of 1e+25 s: times there are "
+          + "2147483648 s apart at the least\n"))
+    let at22 = run(["inspect", Self.scene, "--from", "1e22", "--to", "1e22", "--step", "1"])
+    #expect(at22.status == 2 && at22.errors.contains("--step 1 is too small"))
+    // A step that advances them gives the times asked for, each once.
+    let range = try InspectCommand.parse(
+      [Self.scene, "--from", "1e22", "--to", "1e22", "--step", "2097152"])
+    #expect(range.times == [1e22])
+    let three = try InspectCommand.parse(
+      [Self.scene, "--from", "1e22", "--to", "1.0000000000000004e22", "--step", "2097152"])
+    #expect(three.times == [1e22, 1e22 + 2_097_152, 1e22 + 4_194_304])
+  }
+
   /// A batch whose input is its output folder said only that it found nothing.
   @Test func aBatchOfItsOwnOutputFolderSaysItIsNotSearched() throws {
     try AtomicFile.write(Array(FixtureFiles.text(Self.scene).utf8), to: folder + "/a.json")
