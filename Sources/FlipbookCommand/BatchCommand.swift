@@ -74,10 +74,18 @@ struct BatchCommand: ParsableCommand {
     get throws {
       guard let shard else { return nil }
       let parts = shard.split(separator: "/", omittingEmptySubsequences: false)
+      let digits = parts.allSatisfy { !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber } }
+      if parts.count == 2, digits, Int(parts[0]) == nil || Int(parts[1]) == nil {
+        // Whole numbers past what an Int holds: say so, not that I ≤ N fails.
+        throw ValidationError(
+          "--shard must be I/N with 1 ≤ I ≤ N ≤ \(Int.max), found '\(MessageText.value(shard))': "
+            + "too large")
+      }
       guard parts.count == 2, let i = Int(parts[0]), let n = Int(parts[1]), n >= 1,
         (1...n).contains(i)
       else {
-        throw ValidationError("--shard must be I/N with 1 ≤ I ≤ N, found '\(shard)'")
+        throw ValidationError(
+          "--shard must be I/N with 1 ≤ I ≤ N, found '\(MessageText.value(shard))'")
       }
       return (i, n)
     }
@@ -209,7 +217,7 @@ struct BatchCommand: ParsableCommand {
     let outdir = Paths.absolute(folder, base: Paths.workingDirectory())
     let merged: Manifest
     do {
-      merged = try ShardMerge.merge(in: outdir)
+      merged = try ShardMerge.merge(in: folder)  // named as given in every message
     } catch {
       throw CommandFailure(message: error.description)
     }

@@ -267,6 +267,26 @@ import Testing
           + "manifest.4-of-999999999.json and 999999995 more"), "\(huge.errors)")
   }
 
+  /// A merge named a manifest bare in some messages and by absolute path in others, and a bad
+  /// count in one without its key: each manifest is named as the folder was given, and the key
+  /// and value are said.
+  @Test func mergeNamesManifestsAsTheFolderWasGivenAndTheKeyAtFault() throws {
+    try makeInputs()
+    for i in 1...2 {
+      _ = run(["batch", folder + "/in", "-o", folder + "/s", "--shard", "\(i)/2", "--quiet"])
+    }
+    let first = folder + "/s/manifest.1-of-2.json"
+    var manifest = try Manifest.read(first)
+    let name = manifest.animations[0].name
+    manifest.animations[0].width = 1
+    let text = manifest.json.serialized().replacingOccurrences(
+      of: #""width": 1,"#, with: #""width": -5,"#)
+    try AtomicFile.write(Array(text.utf8), to: first)
+    #expect(
+      run(["batch", "--merge", folder + "/s"]).errors
+        == "\(first): \(name): width: expected a whole number of 0 or more, found -5\n")
+  }
+
   /// Issue 18: a shard manifest copied over another's was merged (its animations twice, the
   /// other shard's none), and so were animations in two shards; a failed animation's line named
   /// the file twice (`bad: bad.json: ...`).
@@ -285,7 +305,7 @@ import Testing
     try AtomicFile.write(one, to: second)
     #expect(
       run(["batch", "--merge", folder + "/s"]).errors
-        == "manifest.2-of-2.json: says it is shard 1/2, its name shard 2/2; render "
+        == "\(second): says it is shard 1/2, its name shard 2/2; render "
         + "shard 2/2 again\n")
     // The second's own, with one of the first's animations in it too.
     var copied = try Manifest.read(first)
@@ -295,13 +315,13 @@ import Testing
     try AtomicFile.write(Array(other.json.serialized().utf8), to: second)
     #expect(
       run(["batch", "--merge", folder + "/s"]).errors
-        == "\(copied.animations[0].input) is in manifest.1-of-2.json and "
-        + "manifest.2-of-2.json: shards of one batch share no animation; render the shards again\n")
+        == "\(copied.animations[0].input) is in \(first) and "
+        + "\(second): shards of one batch share no animation; render the shards again\n")
     copied.animations.append(copied.animations[0])
     try AtomicFile.write(Array(copied.json.serialized().utf8), to: first)
     #expect(
       run(["batch", "--merge", folder + "/s"]).errors
-        == "\(copied.animations[0].input) is twice in manifest.1-of-2.json: shards of one "
+        == "\(copied.animations[0].input) is twice in \(first): shards of one "
         + "batch share no animation; render the shards again\n")
   }
 

@@ -170,6 +170,36 @@ import Testing
     #expect(three.times == [1e22, 1e22 + 2_097_152, 1e22 + 4_194_304])
   }
 
+  /// Messages a hostile pass found wrong: "is an WebP", a GIF named .png refused by sheet as
+  /// a GIF image, `@` in a list without the list named, and a shard count past an Int said to
+  /// break 1 ≤ I ≤ N.
+  @Test func messagesSayTheRealCause() throws {
+    let (webp, apng, gif) = (folder + "/a.webp", folder + "/a.apng", folder + "/a.gif")
+    for output in [webp, apng, gif] {
+      #expect(run(["render", Self.scene, "-o", output, "--quiet"]).status == 0)
+    }
+    #expect(
+      run(["diff", webp, apng]).errors
+        == "\(webp) is a WebP but \(apng) is an APNG: compare two files of one format\n")
+    let named = folder + "/g.png"
+    try AtomicFile.write(try AtomicFile.read(gif), to: named)
+    let sheet = run(["sheet", named, "-o", folder + "/s.png"])
+    #expect(sheet.status == 0 && sheet.errors.isEmpty, "\(sheet.errors)")
+    let list = folder + "/list.txt"
+    try AtomicFile.write(Array("# inputs\n\n@\n".utf8), to: list)
+    #expect(
+      run(["batch", "@" + list, "-o", folder + "/out"]).errors
+        == "\(list) line 3: @: the list file's name is empty (write @LIST.txt, a file of paths)\n")
+    let shard = run([
+      "batch", Self.scene, "-o", folder + "/out", "--shard", "1/100000000000000000000",
+    ])
+    #expect(shard.status == 2)
+    #expect(
+      shard.errors.hasPrefix(
+        "Error: --shard must be I/N with 1 ≤ I ≤ N ≤ 9223372036854775807, found "
+          + "'1/100000000000000000000': too large\n"))
+  }
+
   /// A batch whose input is its output folder said only that it found nothing.
   @Test func aBatchOfItsOwnOutputFolderSaysItIsNotSearched() throws {
     try AtomicFile.write(Array(FixtureFiles.text(Self.scene).utf8), to: folder + "/a.json")
