@@ -80,12 +80,14 @@ public enum BatchInputs {
     // The lists being read, outermost first, as named: a list that names one of them would be
     // read for ever; more than `maximumListDepth` deep is refused too.
     var reading: [(path: String, name: String)] = []
-    func take(_ argument: String) throws(Failure) {
+    // `place`: where a list names `argument` (`list.txt line 3`), nil on the command line.
+    func take(_ argument: String, place: String? = nil) throws(Failure) {
       if argument.hasPrefix("@") {
         let name = String(argument.dropFirst())
         guard !name.isEmpty else {
           throw Failure(
-            description: "@: the list file's name is empty (write @LIST.txt, a file of paths)")
+            description: (place.map { $0 + ": " } ?? "")
+              + "@: the list file's name is empty (write @LIST.txt, a file of paths)")
         }
         let list = Paths.absolute(name, base: workingDirectory)
         if let k = reading.firstIndex(where: { $0.path == list }) {
@@ -106,10 +108,12 @@ public enum BatchInputs {
           throw Failure(description: "\(name): cannot read the list: \(error.reason)")
         }
         reading.append((list, name))
-        for line in String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isNewline) {
+        let lines = String(decoding: bytes, as: UTF8.self)
+          .split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+        for (k, line) in lines.enumerated() {
           let entry = line.trimmingSpaces()
           if entry.isEmpty || entry.hasPrefix("#") { continue }
-          try take(entry)
+          try take(entry, place: "\(MessageText.place(name)) line \(k + 1)")
         }
         reading.removeLast()
         return

@@ -26,9 +26,10 @@ public struct BatchRun: Sendable {
     public var isAnimated: Bool { self != .png }
   }
 
-  /// Loads an animation file: the command's one scene-loading path (scene files, and Lottie
-  /// files once that reader is in).
-  public typealias Loader = @Sendable (String) throws -> Scene
+  /// Loads an animation file: the command's one scene-loading path (scene files and Lottie
+  /// files), returning the scene with the warnings reading it gave (a Lottie file's unsupported
+  /// features), which the manifest records beside the render's own.
+  public typealias Loader = @Sendable (String) throws -> SceneDocument.Loaded
 
   /// The animations, sorted by relative path.
   public var inputs: [BatchInput]
@@ -90,6 +91,11 @@ public struct BatchRun: Sendable {
     public var entry: Manifest.Entry
     /// Outputs rendered this run (0 when everything was reused or it failed early).
     public var rendered: Int
+
+    /// Creates an outcome.
+    public init(entry: Manifest.Entry, rendered: Int) {
+      (self.entry, self.rendered) = (entry, rendered)
+    }
   }
 
   /// `OUTDIR/NAME.EXT`.
@@ -144,7 +150,9 @@ public struct BatchRun: Sendable {
     // Load and render.
     let scene: Scene
     do {
-      scene = try load(input.path)
+      let loaded = try load(input.path)
+      scene = loaded.scene
+      entry.warnings = loaded.warnings.map { relativeText($0.description) }
     } catch {
       entry.error = relativeMessage(error)
       return Outcome(entry: entry, rendered: 0)
@@ -160,6 +168,12 @@ public struct BatchRun: Sendable {
     if let hash = entry.hash, hash != previous[input.name]?.hash || force {
       reusable = [:]
       reusableSheet = nil
+    }
+    // Outputs kept from the earlier run keep the warnings their render gave.
+    if !reusable.isEmpty, let old = previous[input.name] {
+      for warning in old.warnings where !entry.warnings.contains(warning) {
+        entry.warnings.append(warning)
+      }
     }
     do {
       try Paths.makeFolders(Paths.folder(of: outputPath(input.name, "x")))
@@ -211,7 +225,7 @@ public struct BatchRun: Sendable {
             height: height, duration: format == .png ? 0 : Double(report.frameCount) / scene.fps,
             frames: report.storedFrameCount, renderSeconds: seconds))
         entry.frameCount = format == .png ? entry.frameCount : report.frameCount
-        for warning in report.warnings where !entry.warnings.contains(warning) {
+        for warning in report.warnings.map(relativeText) where !entry.warnings.contains(warning) {
           entry.warnings.append(warning)
         }
       } catch {
@@ -239,7 +253,11 @@ public struct BatchRun: Sendable {
   /// An error's message with the common folder taken off the paths it names, so manifests do
   /// not depend on where the inputs lie.
   func relativeMessage(_ error: any Error) -> String {
-    let text = String(describing: error)
+    relativeText(String(describing: error))
+  }
+
+  /// `text` (an error or a warning) with the common folder taken off the paths it names.
+  func relativeText(_ text: String) -> String {
     // Under `/` the paths stay absolute (`/dev/zero`, not `dev/zero`).
     guard root != "/" else { return text }
     let prefix = root + "/"

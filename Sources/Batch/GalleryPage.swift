@@ -58,7 +58,8 @@ public enum GalleryPage {
     body += HTML.scriptSafe(shown.json.serialized())
     body += "</script>"
     return HTML.page(
-      title: "Flipbook batch: \(manifest.animations.count) animations", style: style, body: body,
+      title: "Flipbook batch: \(MessageText.counted(manifest.animations.count, "animation"))",
+      style: style, body: body,
       script: script)
   }
 
@@ -84,7 +85,7 @@ public enum GalleryPage {
     var facts: [String] = []
     if let w = entry.width, let h = entry.height { facts.append("\(w)×\(h) px") }
     if let d = entry.duration { facts.append(HTML.seconds(d)) }
-    if let n = entry.frameCount { facts.append("\(n) frames") }
+    if let n = entry.frameCount { facts.append(MessageText.counted(n, "frame")) }
     html += HTML.escape(facts.joined(separator: " · ")) + "</p>\n"
     if !entry.outputs.isEmpty {
       html += "<ul class=\"formats\">"

@@ -186,9 +186,11 @@ extension Manifest.Entry {
     // A manifest may come back from a cache or a hand: its counts must be whole numbers a
     // file can have, and its paths must stay inside the output folder, or the record is refused
     // (and the animation rendered again).
-    func count(_ x: Double) throws(ManifestError) -> Int {
+    func count(_ x: Double, _ key: String) throws(ManifestError) -> Int {
       guard x.isFinite, x == x.rounded(), x >= 0, x <= 9_007_199_254_740_992 else {
-        throw ManifestError(message: "\(name): a count that is not a whole number of 0 or more")
+        throw ManifestError(
+          message: "\(MessageText.value(name)): \(key): expected a whole number of 0 or more, "
+            + "found \(MessageText.number(x))")
       }
       return Int(x)
     }
@@ -201,11 +203,11 @@ extension Manifest.Entry {
     self.init(name: name, input: input)
     hash = json["hash"]?.stringValue
     dependencies = json["dependencies"]?.arrayValue?.compactMap(\.stringValue) ?? []
-    if let w = json["width"]?.numberValue { width = try count(w) }
-    if let h = json["height"]?.numberValue { height = try count(h) }
+    if let w = json["width"]?.numberValue { width = try count(w, "width") }
+    if let h = json["height"]?.numberValue { height = try count(h, "height") }
     duration = json["duration"]?.numberValue
     fps = json["fps"]?.numberValue
-    if let n = json["frameCount"]?.numberValue { frameCount = try count(n) }
+    if let n = json["frameCount"]?.numberValue { frameCount = try count(n, "frameCount") }
     for item in json["outputs"]?.arrayValue ?? [] {
       guard let format = item["format"]?.stringValue, let file = item["file"]?.stringValue,
         let bytes = item["bytes"]?.numberValue, let width = item["width"]?.numberValue,
@@ -214,9 +216,10 @@ extension Manifest.Entry {
       else { throw ManifestError(message: "\(name): an output with a missing field") }
       outputs.append(
         Manifest.Output(
-          format: format, file: try inside(file), bytes: try count(bytes),
-          width: try count(width), height: try count(height), duration: duration,
-          frames: try count(frames),
+          format: format, file: try inside(file), bytes: try count(bytes, "outputs.bytes"),
+          width: try count(width, "outputs.width"), height: try count(height, "outputs.height"),
+          duration: duration,
+          frames: try count(frames, "outputs.frames"),
           renderSeconds: item["renderSeconds"]?.numberValue ?? 0))
     }
     if let sheet = json["frames"], let file = sheet["file"]?.stringValue,
@@ -224,8 +227,9 @@ extension Manifest.Entry {
       let step = sheet["step"]?.numberValue
     {
       frames = Manifest.FrameSheet(
-        file: try inside(file), count: try count(total), columns: try count(columns),
-        step: try count(step))
+        file: try inside(file), count: try count(total, "frames.count"),
+        columns: try count(columns, "frames.columns"),
+        step: try count(step, "frames.step"))
     }
     warnings = json["warnings"]?.arrayValue?.compactMap(\.stringValue) ?? []
     error = json["error"]?.stringValue

@@ -54,6 +54,8 @@ public enum ShardMerge {
     var formats: [String]? = nil
     var entries: [Manifest.Entry] = []
     var seen: [String: String] = [:]  // each input's manifest
+    // Every manifest named as its path in `folder` as given (`Manifest.read` names it so).
+    func shown(_ name: String) -> String { folder + "/" + name }
     for file in files.sorted(by: { $0.index < $1.index }) {
       let manifest: Manifest
       do {
@@ -63,7 +65,8 @@ public enum ShardMerge {
       }
       if let version, version != manifest.flipbookVersion || formats != manifest.formats {
         throw Failure(
-          description: "\(file.name): made by another Flipbook version or with other formats "
+          description:
+            "\(shown(file.name)): made by another Flipbook version or with other formats "
             + "than \(Manifest.shardFileName(1, of: count))")
       }
       // A manifest copied or renamed from another shard's would merge its animations twice
@@ -71,7 +74,7 @@ public enum ShardMerge {
       let named = "\(file.index)/\(file.count)"
       guard manifest.shard == named else {
         throw Failure(
-          description: "\(file.name): "
+          description: "\(shown(file.name)): "
             + (manifest.shard.map { "says it is shard \(MessageText.value($0))" }
               ?? "says no shard")
             + ", its name shard \(named); render shard \(named) again")
@@ -81,7 +84,8 @@ public enum ShardMerge {
       for entry in manifest.animations {
         if let first = seen[entry.input] {
           let place =
-            first == file.name ? "twice in \(file.name)" : "in \(first) and \(file.name)"
+            first == file.name
+            ? "twice in \(shown(file.name))" : "in \(shown(first)) and \(shown(file.name))"
           throw Failure(
             description: "\(MessageText.value(entry.input)) is \(place): shards of one batch "
               + "share no animation; render the shards again")

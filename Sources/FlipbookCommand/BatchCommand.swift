@@ -74,10 +74,18 @@ struct BatchCommand: ParsableCommand {
     get throws {
       guard let shard else { return nil }
       let parts = shard.split(separator: "/", omittingEmptySubsequences: false)
+      let digits = parts.allSatisfy { !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber } }
+      if parts.count == 2, digits, Int(parts[0]) == nil || Int(parts[1]) == nil {
+        // Whole numbers past what an Int holds: say so, not that I ≤ N fails.
+        throw ValidationError(
+          "--shard must be I/N with 1 ≤ I ≤ N ≤ \(Int.max), found '\(MessageText.value(shard))': "
+            + "too large")
+      }
       guard parts.count == 2, let i = Int(parts[0]), let n = Int(parts[1]), n >= 1,
         (1...n).contains(i)
       else {
-        throw ValidationError("--shard must be I/N with 1 ≤ I ≤ N, found '\(shard)'")
+        throw ValidationError(
+          "--shard must be I/N with 1 ≤ I ≤ N, found '\(MessageText.value(shard))'")
       }
       return (i, n)
     }
@@ -134,7 +142,11 @@ struct BatchCommand: ParsableCommand {
       shard.map { Manifest.shardFileName($0.index, of: $0.count) } ?? "manifest.json"
     var run = BatchRun(
       inputs: selected, root: found.root, outputFolder: outdir, formats: formats,
-      version: FlipbookTool.configuration.version, load: { path in try loadScene(path) })
+      version: FlipbookTool.configuration.version,
+      load: { path in
+        // Its warnings go in the manifest and the page, as the render's own do.
+        try SceneDocument.load(contentsOf: path)
+      })
     run.jobs = jobs
     run.force = force
     for name in ["manifest.json", manifestName] {
@@ -150,19 +162,26 @@ struct BatchCommand: ParsableCommand {
       flipbookVersion: run.version, formats: formats.map(\.rawValue),
       shard: shard.map { "\($0.index)/\($0.count)" }, animations: outcomes.map(\.entry))
     try write(manifest, to: outdir, manifestName: manifestName, page: shard == nil)
-    let rendered = outcomes.filter { $0.rendered > 0 }.count
     let failed = outcomes.filter { $0.entry.error != nil }
-    if !quiet {
-      print(
-        "\(output ?? outdir): \(selected.count) animations, \(rendered) rendered, "
-          + "\(selected.count - rendered - failed.count) unchanged, \(failed.count) failed")
-    }
+    if !quiet { print("\(output ?? outdir): \(Self.summary(outcomes))") }
     if !failed.isEmpty {
       throw CommandFailure(
         message: Self.failureMessage(
           failed.map { Self.failureLine($0.entry.error ?? "", file: run.shownPath($0.entry.input)) }
         ))
     }
+  }
+
+  /// The run's counts as said after it: `4 animations, 1 rendered, 1 unchanged, 2 failed`.
+  /// Each animation is counted once: failed when any of its outputs failed (one whose GIF was
+  /// written and whose WebP found the disk full was counted as both, and the unchanged went
+  /// negative), rendered when it made an output, unchanged when it reused them all.
+  static func summary(_ outcomes: [BatchRun.Outcome]) -> String {
+    let failed = outcomes.filter { $0.entry.error != nil }.count
+    let rendered = outcomes.filter { $0.entry.error == nil && $0.rendered > 0 }.count
+    let unchanged = outcomes.count - failed - rendered
+    return "\(MessageText.counted(outcomes.count, "animation")), \(rendered) rendered, "
+      + "\(unchanged) unchanged, \(failed) failed"
   }
 
   /// The failed animations' lines as said: the first 100 lines (an animation's error may take
@@ -198,14 +217,16 @@ struct BatchCommand: ParsableCommand {
     let outdir = Paths.absolute(folder, base: Paths.workingDirectory())
     let merged: Manifest
     do {
-      merged = try ShardMerge.merge(in: outdir)
+      merged = try ShardMerge.merge(in: folder)  // named as given in every message
     } catch {
       throw CommandFailure(message: error.description)
     }
     try write(merged, to: outdir, manifestName: "manifest.json", page: true)
     let failed = merged.animations.filter { $0.error != nil }
     if !quiet {
-      print("\(folder): \(merged.animations.count) animations merged, \(failed.count) failed")
+      print(
+        "\(folder): \(MessageText.counted(merged.animations.count, "animation")) merged, "
+          + "\(failed.count) failed")
     }
     if !failed.isEmpty {
       throw CommandFailure(

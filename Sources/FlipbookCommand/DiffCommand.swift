@@ -274,7 +274,7 @@ struct DiffCommand: ParsableCommand {
       if fb == nil, let format = fa { try decodes(b, as: format, path: actual) }
       throw CommandFailure(
         message:
-          "\(expected) is \(fa.map { "an \($0)" } ?? "not a WebP or APNG") but \(actual) is \(fb.map { "an \($0)" } ?? "not a WebP or APNG"): compare two files of one format"
+          "\(expected) is \(fa.map(Self.withArticle) ?? "not a WebP or APNG") but \(actual) is \(fb.map(Self.withArticle) ?? "not a WebP or APNG"): compare two files of one format"
       )
     }
     if fa == "WebP" {
@@ -285,5 +285,12 @@ struct DiffCommand: ParsableCommand {
     let e = try failing(expected) { try APNG.FrameReader(a) },
       c = try failing(actual) { try APNG.FrameReader(b) }
     return try compare(.apng(e), .apng(c), durations: nil)
+  }
+}
+
+extension DiffCommand {
+  /// A format's name with its article, as it is said: `a WebP`, `an APNG`, `a GIF`.
+  static func withArticle(_ format: String) -> String {
+    ("AEIOU".contains(format.first ?? "x") ? "an " : "a ") + format
   }
 }

@@ -54,9 +54,19 @@ struct InspectCommand: ParsableCommand {
     if !(time + range).allSatisfy(\.isFinite) {
       throw ValidationError("times must be finite numbers of seconds")
     }
-    if let from, let to, let step, InspectCommand.steps(from: from, to: to, step: step) > 1_000_000
-    {
-      throw ValidationError("--from/--to/--step asks for more than 1,000,000 times")
+    if let from, let to, let step {
+      // A step below the spacing of doubles at the range's largest time does not advance it
+      // (1e25 + 1 is 1e25): the same time was asked for endlessly.
+      let largest = Swift.max(from.magnitude, to.magnitude)
+      if step < largest.ulp {
+        throw ValidationError(
+          "--step \(MessageText.number(step)) is too small to advance a time of "
+            + "\(MessageText.number(largest)) s: times there are "
+            + "\(MessageText.number(largest.ulp)) s apart at the least")
+      }
+      if InspectCommand.steps(from: from, to: to, step: step) > 1_000_000 {
+        throw ValidationError("--from/--to/--step asks for more than 1,000,000 times")
+      }
     }
   }
 
@@ -73,16 +83,16 @@ struct InspectCommand: ParsableCommand {
     return t.isFinite ? t : 2 * (from / 2 + Double(i) * (step / 2))
   }
 
-  /// The asked times, in order: every `--time`, then the range.
+  /// The asked times, in order: every `--time`, then the range: `from + i * step` for `i` from
+  /// 0 to the steps that fit (counted once, checked by `validate`), up to `to` within 1e-9 s.
   var times: [Double] {
     var out = time
     if let from, let to, let step {
-      var i = 0
-      while true {
+      let last = Int(InspectCommand.steps(from: from, to: to, step: step).rounded(.up))
+      for i in 0...Swift.max(0, last) {
         let t = InspectCommand.time(i, from: from, step: step)
         if !(t <= to + 1e-9) { break }
         out.append(t)
-        i += 1
       }
     }
     return out

@@ -223,7 +223,9 @@ struct OutputOptions: ParsableArguments {
     for line in SceneDocument.warningLines(report.warnings) { FileHandleStandardError.write(line) }
     let stored =
       report.storedFrameCount == report.frameCount ? "" : " (\(report.storedFrameCount) stored)"
-    print("\(output): \(report.frameCount) frames\(stored), \(report.byteCount) bytes")
+    print(
+      "\(output): \(MessageText.counted(report.frameCount, "frame"))\(stored), "
+        + "\(MessageText.counted(report.byteCount, "byte"))")
   }
 }
 

@@ -91,11 +91,20 @@ struct SheetCommand: ParsableCommand {
 
   func run() throws {
     let sink = ContactSheetSink(.file(output), columns: columns)
-    if input.lowercased().hasSuffix(".gif") {
+    // What the file holds decides, not its name: a GIF named .png is a GIF, and another
+    // picture is said to be one that sheet does not take.
+    let bytes = try? AtomicFile.read(input)
+    let kind = bytes.flatMap { SceneFormat.imageKind($0) }
+    if let kind, kind != "GIF" {
+      throw CommandFailure(
+        message: "\(input): is a \(kind) image: sheet takes a scene file, a Lottie animation or "
+          + "a GIF")
+    }
+    if kind == "GIF" || input.lowercased().hasSuffix(".gif") {
       // The frames to show are chosen from the delays the blocks state, then decoded one at a
       // time and only those kept: a sheet holds its frames, not every frame of the GIF. Every
       // frame is read, so a broken one is said as the whole GIF's decoding would.
-      let gif = try failing(input) { try GIF.FrameReader(try AtomicFile.read(input)) }
+      let gif = try failing(input) { try GIF.FrameReader(try bytes ?? AtomicFile.read(input)) }
       let chosen = Self.frames(delays: gif.layout.delays, at: times)
       var images: [Int: Bitmap] = [:]
       let wanted = Set(chosen.map(\.index))

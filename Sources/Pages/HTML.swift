@@ -63,13 +63,23 @@ public enum HTML {
     return sign + String(integer) + (fraction.isEmpty ? "" : "." + fraction)
   }
 
-  /// JSON text made safe inside a `<script>` element (`</` cannot close it).
+  /// JSON text made safe inside a `<script>` element: `<`, `>` and `&` written as `\u003c`,
+  /// `\u003e` and `\u0026`, and U+2028 and U+2029 as `\u2028` and `\u2029`, so no text in the
+  /// data (an error quoting a key like `<!--<script>`, a file named `</script>`) can close the
+  /// element or open a comment that swallows the rest of the page. These characters can only
+  /// occur inside JSON strings, where the escapes read back as the same characters.
   public static func scriptSafe(_ json: String) -> String {
     var out = ""
-    var previous: Character = " "
-    for c in json {
-      if previous == "<" && c == "/" { out += "\\/" } else { out.append(c) }
-      previous = c
+    out.reserveCapacity(json.utf8.count)
+    for c in json.unicodeScalars {
+      switch c {
+      case "<": out += "\\u003c"
+      case ">": out += "\\u003e"
+      case "&": out += "\\u0026"
+      case "\u{2028}": out += "\\u2028"
+      case "\u{2029}": out += "\\u2029"
+      default: out.unicodeScalars.append(c)
+      }
     }
     return out
   }

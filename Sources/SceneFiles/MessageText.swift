@@ -38,6 +38,12 @@ package enum MessageText {
     x < 1e15 ? "about \(format(x.rounded()))" : "more than 10^15"
   }
 
+  /// `count` and `noun` as messages count things: `1 animation`, `3 animations` (`plural`
+  /// when the noun does not take an `s`).
+  package static func counted(_ count: Int, _ noun: String, plural: String? = nil) -> String {
+    "\(count) \(count == 1 ? noun : plural ?? noun + "s")"
+  }
+
   /// `x` as the scene reader writes numbers in messages (`2`, `0.5`, `1e+20`).
   package static func number(_ x: Double) -> String { format(x) }
 }

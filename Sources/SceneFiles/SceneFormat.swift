@@ -62,7 +62,7 @@ public enum SceneFormat {
 
   /// The kind of picture `bytes` hold by their signature (`PNG`, `GIF`, `JPEG`, `WebP`), or
   /// `nil`.
-  static func imageKind(_ bytes: [UInt8]) -> String? {
+  package static func imageKind(_ bytes: [UInt8]) -> String? {
     func starts(_ signature: [UInt8]) -> Bool { bytes.starts(with: signature) }
     if starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return "PNG" }
     if starts(Array("GIF87a".utf8)) || starts(Array("GIF89a".utf8)) { return "GIF" }

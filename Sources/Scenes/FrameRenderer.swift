@@ -19,8 +19,22 @@ public struct FrameRenderer: Sendable {
   public let recipe: SceneRecipe
   /// Pixels per point (`nil`: the scene's own scale).
   public let scale: Double?
-  /// How many threads render (at least 1).
+  /// How many threads may render (at least 1); fewer run when their frames would pass the
+  /// frame memory budget (`frameMemory`).
   public let jobs: Int
+  /// The bytes of one frame (4 a pixel), which sets how many workers the frame memory budget
+  /// lets run at once; 0 when not known (then `jobs` run).
+  public var frameBytes = 0
+
+  /// Frame memory, shared by every render in the process (a batch's animations side by side
+  /// too): 2 GiB. Each worker holds about three frames (its canvas, a frame it has made and one
+  /// waiting to be handed over), so an 8000 x 8000 render runs 2 workers whatever `jobs` says:
+  /// at 16 it aborted allocating, at 8 it took 5.7 GB. The frames do not depend on the
+  /// number of workers, so neither does the output.
+  public static let frameMemory = MemoryBudget(limit: 2 << 30)
+
+  /// The bytes a worker holds: three frames (see `frameMemory`).
+  var bytesPerWorker: Int { 3 * frameBytes }
 
   /// Creates a renderer for `scene`, which must have been built by a builder (or given
   /// `rebuild(with:)`): each worker renders a replica (rendering fails with
@@ -65,12 +79,23 @@ public struct FrameRenderer: Sendable {
     // Threads: `OrderedJobs` (thread w renders frames w, w + jobs, ... in increasing time order,
     // at most 2 x jobs frames ahead of the one being handed over).
     let (recipe, scale, spares) = (recipe, scale, spareScenes)
-    spares.copyForAll(threads: Swift.min(jobs, sequence.count))
-    try OrderedJobs.run(
-      count: sequence.count, threads: jobs, window: 2 * jobs,
-      makeState: { try Worker(recipe: recipe, scale: scale, spares: spares) },
-      job: { worker, i in try process(i, try worker.frame(at: sequence.time(at: i))) },
-      deliver: deliver)
+    try withWorkers(Swift.min(jobs, Swift.max(1, sequence.count))) { workers in
+      spares.copyForAll(threads: workers)
+      try OrderedJobs.run(
+        count: sequence.count, threads: workers, window: 2 * workers,
+        makeState: { try Worker(recipe: recipe, scale: scale, spares: spares) },
+        job: { worker, i in try process(i, try worker.frame(at: sequence.time(at: i))) },
+        deliver: deliver)
+    }
+  }
+
+  /// Runs `body` with the number of workers, at most `wanted`, the frame memory budget gives
+  /// now (waiting for one when other renders hold it all), and gives them back after.
+  public func withWorkers<R>(_ wanted: Int, _ body: (Int) throws -> R) rethrows -> R {
+    let each = bytesPerWorker
+    let workers = Self.frameMemory.acquire(workers: wanted, bytesPerWorker: each)
+    defer { Self.frameMemory.release(workers: workers, bytesPerWorker: each) }
+    return try body(workers)
   }
 
   /// One rendering thread's scene and canvas; the scene goes back to the spares when the

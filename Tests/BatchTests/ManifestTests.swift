@@ -60,10 +60,34 @@ import Testing
     #expect(page.contains("id=\"filter\""))
     // The embedded manifest cannot close its script element early.
     #expect(!page.contains("number </script>"))
-    #expect(page.contains("number <\\/script>"))
+    #expect(page.contains("number \\u003c/script\\u003e"))
     // No network, no render times (two runs make the same page).
     #expect(!page.contains("http://") && !page.contains("https://"))
     #expect(!page.contains("renderSeconds\": 0.25"))
+  }
+
+  /// An error quoting a key like `<!--<script>` opened an HTML comment inside the embedded
+  /// manifest, which swallowed the page's script (found by a hostile pass): the embedded JSON
+  /// has no `<`, `>`, `&`, U+2028 or U+2029 left, and reads back as the same manifest.
+  @Test func theEmbeddedManifestHasNoMarkupAndReadsBack() throws {
+    var manifest = ManifestTests.sample
+    manifest.animations[0].error =
+      "bad.json: <!--<script>: not a key of a scene file & \u{2028}\u{2029}"
+    for a in manifest.animations.indices {
+      for o in manifest.animations[a].outputs.indices {
+        manifest.animations[a].outputs[o].renderSeconds = 0
+      }
+    }
+    let page = GalleryPage.html(manifest)
+    let opening = "<script type=\"application/json\" id=\"manifest\">"
+    let start = try #require(page.range(of: opening)).upperBound
+    let end = try #require(page[start...].range(of: "</script>")).lowerBound
+    let embedded = String(page[start..<end])
+    #expect(!embedded.contains { "<>&\u{2028}\u{2029}".contains($0) })
+    #expect(embedded.contains(#"bad.json: \u003c!--\u003cscript\u003e: not a key"#))
+    #expect(embedded.contains(#"\u0026 \u2028\u2029"#))
+    let back = try Manifest(json: try JSONParser.parse(Array(embedded.utf8)))
+    #expect(back == manifest)
   }
 
   @Test func aVideoFirstOutputIsAVideoElement() {

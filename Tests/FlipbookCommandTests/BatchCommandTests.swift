@@ -131,6 +131,63 @@ import Testing
     #expect(forced.animations.allSatisfy { $0.outputs[0].renderSeconds != 999 })
   }
 
+  /// A Lottie file's warnings went to standard error only and its record said `"warnings": []`
+  /// (found by a hostile pass): they are in the manifest with the render's own, by relative
+  /// path, and an animation whose outputs are reused keeps them.
+  @Test func lottieAndRenderWarningsAreRecordedAndKeptWhenReused() throws {
+    try write(
+      #"""
+      {"v": "5.7.4", "fr": 10, "ip": 0, "op": 5, "w": 20, "h": 20, "layers": [{"ty": 4,
+       "nm": "Heart", "ip": 0, "op": 5, "st": 0, "ks": {"o": {"a": 0, "k": 100, "x": "1"}},
+       "shapes": [{"ty": "rc", "p": {"a": 0, "k": [0, 0]}, "s": {"a": 0, "k": [8, 8]},
+         "r": {"a": 0, "k": 0}}, {"ty": "fl", "c": {"a": 0, "k": [1, 0, 0, 1]},
+         "o": {"a": 0, "k": 100}}]}]}
+      """#, "in/cards/heart.json")
+    try write(
+      #"{"flipbook": 1, "size": [20, 20], "duration": 0.1, "fps": 60, "layers": []}"#,
+      "in/fast.json")
+    let expected = [
+      [
+        "cards/heart.json: layers[0] \"Heart\": unsupported expressions (x): the static value or keyframes are used"
+      ],
+      [
+        "60 fps needs GIF delays of 1 cs; browsers play delays under 2 cs at 10 cs (use 50 fps or less)"
+      ],
+    ]
+    let args = ["batch", folder + "/in", "-o", folder + "/out", "--quiet"]
+    let first = run(args + ["--formats", "gif"])
+    #expect(first.status == 0 && first.errors.isEmpty, "\(first.errors)")
+    #expect(try manifest("out").animations.map(\.warnings) == expected)
+    // The GIF reused, a PNG rendered: the GIF's warning stays.
+    #expect(run(args + ["--formats", "gif,png"]).status == 0)
+    #expect(try manifest("out").animations.map(\.warnings) == expected)
+    // All reused.
+    #expect(run(args + ["--formats", "gif,png"]).status == 0)
+    let kept = try manifest("out")
+    #expect(kept.animations.map(\.warnings) == expected)
+    let page = String(decoding: try AtomicFile.read(folder + "/out/index.html"), as: UTF8.self)
+    #expect(
+      page.contains("⚠ cards/heart.json: layers[0] &quot;Heart&quot;: unsupported expressions"))
+  }
+
+  /// Each animation is counted once in the summary: one whose GIF was written and whose WebP
+  /// found the disk full was counted as rendered and as failed (`-1 unchanged`).
+  @Test func theSummaryCountsEachAnimationOnce() {
+    func outcome(_ rendered: Int, failed: Bool) -> BatchRun.Outcome {
+      var entry = Manifest.Entry(name: "a", input: "a.json")
+      entry.error = failed ? "webp: a.webp: no space left on device" : nil
+      return BatchRun.Outcome(entry: entry, rendered: rendered)
+    }
+    let outcomes = [
+      outcome(1, failed: true), outcome(2, failed: true), outcome(0, failed: true),
+      outcome(2, failed: false), outcome(0, failed: false),
+    ]
+    #expect(BatchCommand.summary(outcomes) == "5 animations, 1 rendered, 1 unchanged, 3 failed")
+    #expect(
+      BatchCommand.summary([outcome(1, failed: false)])
+        == "1 animation, 1 rendered, 0 unchanged, 0 failed")
+  }
+
   @Test func threeShardsAndAMergeAreByteForByteOneRun() throws {
     try makeInputs()
     let formats = ["--formats", "gif,apng,png", "--quiet"]
@@ -210,6 +267,26 @@ import Testing
           + "manifest.4-of-999999999.json and 999999995 more"), "\(huge.errors)")
   }
 
+  /// A merge named a manifest bare in some messages and by absolute path in others, and a bad
+  /// count in one without its key: each manifest is named as the folder was given, and the key
+  /// and value are said.
+  @Test func mergeNamesManifestsAsTheFolderWasGivenAndTheKeyAtFault() throws {
+    try makeInputs()
+    for i in 1...2 {
+      _ = run(["batch", folder + "/in", "-o", folder + "/s", "--shard", "\(i)/2", "--quiet"])
+    }
+    let first = folder + "/s/manifest.1-of-2.json"
+    var manifest = try Manifest.read(first)
+    let name = manifest.animations[0].name
+    manifest.animations[0].width = 1
+    let text = manifest.json.serialized().replacingOccurrences(
+      of: #""width": 1,"#, with: #""width": -5,"#)
+    try AtomicFile.write(Array(text.utf8), to: first)
+    #expect(
+      run(["batch", "--merge", folder + "/s"]).errors
+        == "\(first): \(name): width: expected a whole number of 0 or more, found -5\n")
+  }
+
   /// Issue 18: a shard manifest copied over another's was merged (its animations twice, the
   /// other shard's none), and so were animations in two shards; a failed animation's line named
   /// the file twice (`bad: bad.json: ...`).
@@ -228,7 +305,7 @@ import Testing
     try AtomicFile.write(one, to: second)
     #expect(
       run(["batch", "--merge", folder + "/s"]).errors
-        == "manifest.2-of-2.json: says it is shard 1/2, its name shard 2/2; render "
+        == "\(second): says it is shard 1/2, its name shard 2/2; render "
         + "shard 2/2 again\n")
     // The second's own, with one of the first's animations in it too.
     var copied = try Manifest.read(first)
@@ -238,13 +315,13 @@ import Testing
     try AtomicFile.write(Array(other.json.serialized().utf8), to: second)
     #expect(
       run(["batch", "--merge", folder + "/s"]).errors
-        == "\(copied.animations[0].input) is in manifest.1-of-2.json and "
-        + "manifest.2-of-2.json: shards of one batch share no animation; render the shards again\n")
+        == "\(copied.animations[0].input) is in \(first) and "
+        + "\(second): shards of one batch share no animation; render the shards again\n")
     copied.animations.append(copied.animations[0])
     try AtomicFile.write(Array(copied.json.serialized().utf8), to: first)
     #expect(
       run(["batch", "--merge", folder + "/s"]).errors
-        == "\(copied.animations[0].input) is twice in manifest.1-of-2.json: shards of one "
+        == "\(copied.animations[0].input) is twice in \(first): shards of one "
         + "batch share no animation; render the shards again\n")
   }
 

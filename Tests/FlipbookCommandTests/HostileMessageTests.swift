@@ -105,10 +105,13 @@ import Testing
 
   @Test func aPictureIsNamedForWhatItIs() throws {
     let png = FixtureFiles.root + "/images/quadrants.png"
-    for command in [
-      ["sheet", png, "-o", folder + "/s.png"], ["render", png, "-o", folder + "/s.gif"],
-      ["inspect", png, "--time", "0"],
-    ] {
+    // sheet says what it takes: a scene, a Lottie animation or a GIF (a GIF named .png is one).
+    let sheet = run(["sheet", png, "-o", folder + "/s.png"])
+    #expect(sheet.status == 1)
+    #expect(
+      sheet.errors
+        == "\(png): is a PNG image: sheet takes a scene file, a Lottie animation or a GIF\n")
+    for command in [["render", png, "-o", folder + "/s.gif"], ["inspect", png, "--time", "0"]] {
       let result = run(command)
       #expect(result.status == 1)
       #expect(

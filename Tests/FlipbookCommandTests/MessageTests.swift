@@ -148,6 +148,58 @@ import Testing
     #expect(result.status == 0 && result.errors.isEmpty)
   }
 
+  /// `--from 1e25 --to 1e25 --step 1` asked for 1e25 + i, which stays 1e25 for a billion `i`:
+  /// the times list grew to 8.8 GB (and at 1e22 printed the same time endlessly). A step that
+  /// cannot advance the time is refused naming --step; the times are counted before they are
+  /// made.
+  @Test func aStepTooSmallForItsTimesIsRefused() throws {
+    let result = run(["inspect", Self.scene, "--from", "1e25", "--to", "1e25", "--step", "1"])
+    #expect(result.status == 2)
+    #expect(
+      result.errors.hasPrefix(
+        "Error: --step 1 is too small to advance a time of 1e+25 s: times there are "
+          + "2147483648 s apart at the least\n"))
+    let at22 = run(["inspect", Self.scene, "--from", "1e22", "--to", "1e22", "--step", "1"])
+    #expect(at22.status == 2 && at22.errors.contains("--step 1 is too small"))
+    // A step that advances them gives the times asked for, each once.
+    let range = try InspectCommand.parse(
+      [Self.scene, "--from", "1e22", "--to", "1e22", "--step", "2097152"])
+    #expect(range.times == [1e22])
+    let three = try InspectCommand.parse(
+      [Self.scene, "--from", "1e22", "--to", "1.0000000000000004e22", "--step", "2097152"])
+    #expect(three.times == [1e22, 1e22 + 2_097_152, 1e22 + 4_194_304])
+  }
+
+  /// Messages a hostile pass found wrong: "is an WebP", a GIF named .png refused by sheet as
+  /// a GIF image, `@` in a list without the list named, and a shard count past an Int said to
+  /// break 1 ≤ I ≤ N.
+  @Test func messagesSayTheRealCause() throws {
+    let (webp, apng, gif) = (folder + "/a.webp", folder + "/a.apng", folder + "/a.gif")
+    for output in [webp, apng, gif] {
+      #expect(run(["render", Self.scene, "-o", output, "--quiet"]).status == 0)
+    }
+    #expect(
+      run(["diff", webp, apng]).errors
+        == "\(webp) is a WebP but \(apng) is an APNG: compare two files of one format\n")
+    let named = folder + "/g.png"
+    try AtomicFile.write(try AtomicFile.read(gif), to: named)
+    let sheet = run(["sheet", named, "-o", folder + "/s.png"])
+    #expect(sheet.status == 0 && sheet.errors.isEmpty, "\(sheet.errors)")
+    let list = folder + "/list.txt"
+    try AtomicFile.write(Array("# inputs\n\n@\n".utf8), to: list)
+    #expect(
+      run(["batch", "@" + list, "-o", folder + "/out"]).errors
+        == "\(list) line 3: @: the list file's name is empty (write @LIST.txt, a file of paths)\n")
+    let shard = run([
+      "batch", Self.scene, "-o", folder + "/out", "--shard", "1/100000000000000000000",
+    ])
+    #expect(shard.status == 2)
+    #expect(
+      shard.errors.hasPrefix(
+        "Error: --shard must be I/N with 1 ≤ I ≤ N ≤ 9223372036854775807, found "
+          + "'1/100000000000000000000': too large\n"))
+  }
+
   /// A batch whose input is its output folder said only that it found nothing.
   @Test func aBatchOfItsOwnOutputFolderSaysItIsNotSearched() throws {
     try AtomicFile.write(Array(FixtureFiles.text(Self.scene).utf8), to: folder + "/a.json")

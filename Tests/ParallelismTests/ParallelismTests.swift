@@ -1,3 +1,4 @@
+import Foundation
 import Parallelism
 import Synchronization
 import Testing
@@ -132,5 +133,38 @@ import Testing
   func returnsResultsInOrder(threads: Int) {
     #expect(Bands.map(count: 37, threads: threads) { $0 * 3 } == (0..<37).map { $0 * 3 })
     #expect(Bands.map(count: 0, threads: threads) { $0 }.isEmpty)
+  }
+}
+
+/// The memory a parallel job's workers may hold together.
+@Suite struct MemoryBudgetTests {
+  @Test func givesAsManyWorkersAsFitAndAtLeastOne() {
+    let budget = MemoryBudget(limit: 100)
+    #expect(budget.acquire(workers: 16, bytesPerWorker: 30) == 3)
+    #expect(budget.bytesInUse == 90)
+    #expect(budget.acquire(workers: 4, bytesPerWorker: 10) == 1)  // the 10 bytes left
+    budget.release(workers: 1, bytesPerWorker: 10)
+    budget.release(workers: 3, bytesPerWorker: 30)
+    #expect(budget.bytesInUse == 0)
+    // One worker over the whole budget still runs when it is alone.
+    #expect(budget.acquire(workers: 8, bytesPerWorker: 500) == 1)
+    budget.release(workers: 1, bytesPerWorker: 500)
+    #expect(budget.acquire(workers: 5, bytesPerWorker: 0) == 5)
+  }
+
+  /// A job that does not fit waits until the bytes are given back, then runs.
+  @Test func waitsForTheBytesOthersHold() async {
+    let budget = MemoryBudget(limit: 100)
+    #expect(budget.acquire(workers: 1, bytesPerWorker: 80) == 1)
+    let got = Atomic<Int>(0)
+    let waiter = Thread {
+      got.store(budget.acquire(workers: 4, bytesPerWorker: 40), ordering: .sequentiallyConsistent)
+    }
+    waiter.start()
+    try? await Task.sleep(for: .milliseconds(100))
+    #expect(got.load(ordering: .sequentiallyConsistent) == 0)
+    budget.release(workers: 1, bytesPerWorker: 80)
+    while got.load(ordering: .sequentiallyConsistent) == 0 { await Task.yield() }
+    #expect(got.load(ordering: .sequentiallyConsistent) == 2)
   }
 }

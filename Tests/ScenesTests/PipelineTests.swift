@@ -15,6 +15,20 @@ import Testing
     #expect(FrameSequence(to: 0, fps: 30).count == 0)
   }
 
+  /// `render --jobs 16` of an 8000 x 8000 scene aborted allocating (16 workers of about three
+  /// 256 MB frames each; 8 took 5.7 GB): the workers that run are those whose frames fit the
+  /// 2 GiB frame memory budget, here 2, and at least 1.
+  @Test func workersAreAsManyAsTheFrameMemoryBudgetHolds() {
+    var renderer = FrameRenderer(recipe: radarRecipe(), jobs: 16)
+    renderer.frameBytes = 8000 * 8000 * 4
+    #expect(renderer.withWorkers(16) { $0 } == 2)
+    renderer.frameBytes = 1 << 30  // one worker over the budget alone still runs
+    #expect(renderer.withWorkers(16) { $0 } == 1)
+    renderer.frameBytes = 100 * 100 * 4
+    #expect(renderer.withWorkers(16) { $0 } == 16)
+    #expect(FrameRenderer.frameMemory.limit == 2 << 30)
+  }
+
   /// Issue 18: a range too long to count saturates (and `Export` refuses it, before counting).
   @Test func aHugeRangeSaturatesInsteadOfTrapping() throws {
     #expect(FrameSequence(to: 1e300, fps: 30).count == 1 << 50)

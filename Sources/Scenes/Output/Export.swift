@@ -167,7 +167,8 @@ public enum Export {
       func byte(_ v: Double) -> UInt8 { UInt8((Swift.min(1, Swift.max(0, v)) * 255).rounded()) }
       return RGBA8(byte(c.red), byte(c.green), byte(c.blue), byte(c.alpha))
     }
-    let renderer = FrameRenderer(recipe: recipe, scale: options.scale, jobs: options.jobs)
+    var renderer = FrameRenderer(recipe: recipe, scale: options.scale, jobs: options.jobs)
+    renderer.frameBytes = width * height * 4
     renderer.reuse(scene)  // the first worker renders with it: one read of the file fewer
     do {
       try sink.begin(plan)
@@ -204,10 +205,12 @@ public enum Export {
       }
       if let kept {
         // The same per-frame work on the same number of threads, on the kept frames.
-        try OrderedJobs.run(
-          count: kept.count, threads: renderer.jobs, window: 2 * renderer.jobs,
-          makeState: {}, job: { _, i in try work(kept[i], sequence.info(at: i)) },
-          deliver: deliver)
+        try renderer.withWorkers(renderer.jobs) { workers in
+          try OrderedJobs.run(
+            count: kept.count, threads: workers, window: 2 * workers,
+            makeState: {}, job: { _, i in try work(kept[i], sequence.info(at: i)) },
+            deliver: deliver)
+        }
       } else {
         try renderer.render(
           sequence, process: { i, bitmap in try work(bitmap, sequence.info(at: i)) },
