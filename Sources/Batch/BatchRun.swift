@@ -210,8 +210,15 @@ public struct BatchRun: Sendable {
             let sheet = FrameSheetSink(path: outputFolder + "/" + sheetFile)
             report = try BatchRun.render(
               recipe, into: sink, beside: sheet, options: options, progress: frame)
-            entry.frames = Manifest.FrameSheet(
-              file: sheetFile, count: sheet.kept, columns: sheet.columns, step: sheet.step)
+            if sheet.isMade {
+              entry.frames = Manifest.FrameSheet(
+                file: sheetFile, count: sheet.kept, columns: sheet.columns, step: sheet.step)
+            } else {
+              entry.warnings.append(
+                "no frames to step through on the page: one frame of \(width) x \(height) pixels with its "
+                  + "caption is over the limits of a picture (\(Canvas.maximumSide) pixels a side, "
+                  + "\(Canvas.maximumPixelCount) in all)")
+            }
             sheetPending = false
           } else {
             report = try Export.render(recipe, into: sink, options: options, progress: frame)

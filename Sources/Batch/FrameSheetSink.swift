@@ -13,6 +13,10 @@ final class FrameSheetSink: FrameSink {
   private(set) var step = 1
   private(set) var columns = 1
   private(set) var kept = 0
+  /// Whether the sheet is made: one frame with its caption and padding must fit a canvas
+  /// (an 8000 x 8000 frame's sheet would be 8016 x 8034 pixels, over 64 megapixels, and failed
+  /// the whole output); without it the page shows the animation without stepping through it.
+  private(set) var isMade = true
   private var frames: [(image: Bitmap, caption: String)] = []
 
   init(path: String) { self.path = path }
@@ -33,12 +37,18 @@ final class FrameSheetSink: FrameSink {
   func begin(_ plan: FramePlan) throws {
     (step, kept, columns) = Self.layout(
       count: plan.frameCount, width: plan.pixelWidth, height: plan.pixelHeight)
+    let one = ContactSheet.size(
+      frameCount: 1, frameWidth: plan.pixelWidth, frameHeight: plan.pixelHeight, columns: 1)
+    isMade =
+      one.width <= Canvas.maximumSide && one.height <= Canvas.maximumSide
+      && one.width * one.height <= Canvas.maximumPixelCount
+    if !isMade { kept = 0 }
     frames = []
   }
 
   func frameWork() throws -> @Sendable (Bitmap, FrameInfo) throws -> Bitmap? {
-    let step = self.step
-    return { bitmap, info in info.index % step == 0 ? bitmap : nil }
+    let (step, isMade) = (self.step, self.isMade)
+    return { bitmap, info in isMade && info.index % step == 0 ? bitmap : nil }
   }
 
   func add(_ frame: Bitmap?, _ info: FrameInfo) throws {
@@ -46,6 +56,7 @@ final class FrameSheetSink: FrameSink {
   }
 
   func finish() throws -> OutputSummary {
+    guard isMade else { return OutputSummary(storedFrameCount: 0, byteCount: 0) }
     let sheet = try ContactSheet.make(frames, columns: columns)
     frames = []
     let png = try PNG.encode(sheet, compression: .fast)

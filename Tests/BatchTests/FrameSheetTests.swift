@@ -1,3 +1,5 @@
+import Flipbook
+import FlipbookTestSupport
 import Testing
 
 @testable import Batch
@@ -14,6 +16,26 @@ import Testing
     let layout = FrameSheetSink.layout(count: 120, width: 640, height: 640)
     #expect(layout.step == 14 && layout.kept == 9 && layout.columns == 3)
     #expect(layout.kept * 640 * 640 <= FrameSheetSink.pixelBudget)
+  }
+
+  /// A frame too large for a sheet of one (8000 x 8000 with its caption is 8016 x 8034, over
+  /// 64 megapixels) makes no sheet, where it failed the whole output.
+  @Test func aFrameTooLargeForASheetMakesNone() throws {
+    let folder = FixtureFiles.temporaryFolder()
+    func plan(_ side: Int) -> FramePlan {
+      FramePlan(frameCount: 2, fps: 2, pixelWidth: side, pixelHeight: side, loopCount: 0, jobs: 1)
+    }
+    let big = FrameSheetSink(path: folder + "/big.frames.png")
+    try big.begin(plan(8000))
+    #expect(!big.isMade && big.kept == 0)
+    #expect(
+      try big.frameWork()(Bitmap(width: 1, height: 1), FrameInfo(index: 0, time: 0, duration: 0.5))
+        == nil)
+    #expect(try big.finish().byteCount == 0)
+    #expect(AtomicFile.names(in: folder).isEmpty)
+    let small = FrameSheetSink(path: folder + "/small.frames.png")
+    try small.begin(plan(7900))
+    #expect(small.isMade && small.kept == 1)
   }
 
   @Test func aWideFrameKeepsTheSheetUnderTheCanvasSide() {
