@@ -223,6 +223,14 @@ extension LottieReader {
     let lineHeight = number(s, "lh", default: size * 1.2)
     // Lines `lh` apart, as lottie-web steps them (the font's own line height without it).
     let spacing: Double? = s["lh"] == nil ? nil : Swift.max(0, Swift.min(100_000, lineHeight))
+    if lineHeight < 0, lines > 1 {
+      // lottie-web steps them upward; the text engine lays lines out downward only.
+      warn(
+        label,
+        "negative line heights for text drawn with a font (\(s.place("lh")) is "
+          + "\(MessageText.number(lineHeight))): its lines are drawn on one another",
+        key: "negative line height")
+    }
     let j = justification(s, layer: label)
     if let box = textBox(s, layer: label) {
       let modes: [Int: (TextLayer.AlignmentMode, TextLayer.AlignmentMode)] = [
@@ -256,7 +264,7 @@ extension LottieReader {
       lineSpacing: spacing,
       // Lottie places the first baseline at the layer's origin.
       position: Point(x: x, y: -size * 0.8),
-      bounds: Rect(x: 0, y: 0, width: width, height: lineHeight * lines + size))
+      bounds: Rect(x: 0, y: 0, width: width, height: Swift.max(0, lineHeight) * lines + size))
   }
 
   /// The document's justification `j`: 0 left, 1 right, 2 centred, 3 to 6 After Effects'
