@@ -34,6 +34,10 @@ public enum LottieFormat {
   /// (each decoded once, however many layers show it): 256 million, a gigabyte of pixels.
   /// Pictures past it are not drawn, with a warning naming the asset.
   public static let maximumImagePixels = 256_000_000
+  /// The most characters (Unicode scalars) all of a file's text documents may hold together:
+  /// 500,000. Box text is laid out when read (to size its box), so the reading takes time in
+  /// the text: 20,000 documents of 1,000 characters took 222 s.
+  public static let maximumTextCharacters = 500_000
   /// The most colour stops, and the most opacity stops, one gradient may have: 1,000 each.
   public static let maximumGradientStops = 1_000
 

@@ -182,6 +182,17 @@ extension LottieReader {
           "a string of \(paragraphs) lines (line breaks) exceeds the limit of "
             + "\(TextLayer.maximumParagraphCount)")
         tooLong = true
+        continue
+      }
+      // All the file's documents together (each box text is laid out when read, to size it).
+      guard textCharacters <= LottieFormat.maximumTextCharacters else { continue }
+      textCharacters += length
+      if textCharacters > LottieFormat.maximumTextCharacters {
+        report(
+          document.fields.place("t"),
+          "text documents of more than \(LottieFormat.maximumTextCharacters) characters in all, "
+            + "the limit")
+        tooLong = true
       }
     }
     return tooLong ? nil : out

@@ -40,6 +40,8 @@ final class LottieReader {
   /// however many characters show it (a 9,000-vertex glyph shown 5,000 times was read 5,000
   /// times, for over a minute).
   var glyphPaths: [String: Path?] = [:]
+  /// The characters of the text documents read so far (`LottieFormat.maximumTextCharacters`).
+  var textCharacters = 0
   /// The precomposition assets by id, and those being built (a cycle is refused).
   var assets: [String: (json: JSONValue, place: String)] = [:]
   var assetsInProgress: Set<String> = []
