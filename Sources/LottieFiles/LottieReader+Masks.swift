@@ -45,6 +45,7 @@ extension LottieReader {
     }
     let maskLayer = Layer()
     maskLayer.anchorPoint = .zero
+    maskLayer.sourcePlace = place
     let modes: [String: CompositingFilter] = [
       "a": .normal, "s": .destinationOut, "i": .destinationIn, "l": .lighten, "d": .darken,
       "f": .xor,

@@ -30,8 +30,10 @@ extension LottieReader {
     let outer = Layer(), scaleLayer = Layer(), content = Layer()
     for l in [outer, scaleLayer, content] { l.anchorPoint = .zero }
     outer.name = name
-    // Errors found while drawing name the Lottie layer (or shape group) by its place.
-    outer.sourcePlace = place.hasSuffix(".ks") ? String(place.dropLast(3)) : place
+    // Errors found while drawing name the Lottie layer (or shape group) by its place, whichever
+    // of its layers carries what passes a limit (its effects, its masks).
+    let source = place.hasSuffix(".ks") ? String(place.dropLast(3)) : place
+    for l in [outer, scaleLayer, content] { l.sourcePlace = source }
     scaleLayer.addSublayer(content)
     let fields = json.flatMap { object($0, at: place, what: "a transform (an object)") }
     guard let f = fields else {
