@@ -127,18 +127,23 @@ import Testing
   }
 
   /// Errors found while drawing a Lottie file name the place the layer was read from (they
-  /// said "layer (unnamed)"): here the text a frame may draw, 41 documents of 100,000
-  /// characters (the first layer, on top, drawn last passes it).
+  /// said "layer (unnamed)"): here the filter work of 300 blurs on one layer of a 500 x 500
+  /// animation (75 million pixels).
   @Test func errorsFoundWhileDrawingNameTheLottiePlace() throws {
-    let string = String(repeating: "ab", count: 50_000)
-    let layers = (1...41).map { n in
-      #"{"ty": 5, "ind": \#(n), "nm": "T\#(n)", "ip": 0, "op": 100, "st": 0, "ks": {}, "#
-        + #""t": {"d": {"k": [{"t": 0, "s": {"t": "\#(string)", "s": 12, "f": "Helvetica"}}]}}}"#
-    }
+    let blur =
+      #"{"ty": 29, "nm": "e", "ef": [{"ty": 0, "nm": "v0", "v": {"a": 0, "k": 30}}, "#
+      + #"{"ty": 0, "nm": "v1", "v": {"a": 0, "k": 1}}, {"ty": 0, "nm": "v2", "v": {"a": 0, "k": 0}}]}"#
+    let square =
+      #"[{"ty": "rc", "p": {"a": 0, "k": [0, 0]}, "s": {"a": 0, "k": [40, 40]}, "#
+      + #""r": {"a": 0, "k": 0}}, {"ty": "fl", "c": {"a": 0, "k": [1, 0, 0, 1]}, "#
+      + #""o": {"a": 0, "k": 100}}]"#
+    let effects = Array(repeating: blur, count: 300).joined(separator: ", ")
+    let layer = LottieTest.shapeLayer(
+      "S", ks: #"{"p": {"a": 0, "k": [50, 50]}}"#, shapes: square, extra: #""ef": [\#(effects)]"#)
     let document = try LottieTest.read(
-      LottieTest.document(layers: "[\(layers.joined(separator: ", "))]"))
+      LottieTest.document(layers: "[\(layer)]", w: 500, h: 500))
     #expect(
-      throws: RenderingError.tooMuchTextInFrame(layer: LayerLabel(name: nil, place: "layers[0].t"))
+      throws: RenderingError.tooMuchFilterWork(layer: LayerLabel(name: nil, place: "layers[0]"))
     ) {
       try document.scene.makeFrame(at: 0)
     }
