@@ -184,10 +184,12 @@ public struct LayerRenderer: Sendable {
     lazy var roundedBounds = Path(roundedRect: bounds, cornerRadius: p.cornerRadius)
 
     if let background = p.backgroundColor, background.alpha > 0, !bounds.isEmpty {
+      try chargePathWork(LayerRenderer.fillWork(of: bounds, on: canvas), for: layer, in: canvas)
       canvas.fill(roundedBounds, with: background)
     }
 
     if let gradient = layer as? GradientLayer, !bounds.isEmpty {
+      try chargePathWork(LayerRenderer.fillWork(of: bounds, on: canvas), for: layer, in: canvas)
       drawGradient(gradient, in: canvas, filling: roundedBounds)
     }
 
@@ -202,8 +204,11 @@ public struct LayerRenderer: Sendable {
       let wholeImage = p.effects.contentsRect == unit
       if wholeImage && (p.effects.contentsCenter == unit || p.contentsGravity != .resize) {
         let size = Size(width: Double(image.width) / scale, height: Double(image.height) / scale)
-        canvas.draw(image.bitmap, in: p.contentsGravity.rect(forImageOfSize: size, in: bounds))
+        let rect = p.contentsGravity.rect(forImageOfSize: size, in: bounds)
+        try chargePathWork(LayerRenderer.fillWork(of: rect, on: canvas), for: layer, in: canvas)
+        canvas.draw(image.bitmap, in: rect)
       } else {
+        try chargePathWork(LayerRenderer.fillWork(of: bounds, on: canvas), for: layer, in: canvas)
         drawContentsPart(of: layer, image: image, scale: scale, in: canvas, bounds: bounds)
       }
     }
@@ -379,7 +384,7 @@ public struct LayerRenderer: Sendable {
       return try drawCombinedShape(shape, of: layer, path: path, in: canvas)
     }
     let fills = (shape.fillColor?.alpha ?? 0) > 0
-    var work = fills ? LayerRenderer.pathWork(of: path, on: canvas) : 0
+    var work = fills ? LayerRenderer.pathWork(of: path, on: canvas, filled: true) : 0
     if strokes { work += LayerRenderer.pathWork(of: stroked, on: canvas) }
     try chargePathWork(work, for: layer, in: canvas)
     if fills, let fill = shape.fillColor {

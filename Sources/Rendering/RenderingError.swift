@@ -107,8 +107,8 @@ public enum RenderingError: Error, Hashable, Sendable, CustomStringConvertible {
         "the frame's paths would take more than "
         + "\(LayerRenderer.maximumPathWorkPerFrame / 1_000_000) million units of work to fill and "
         + "stroke, the limit, at \(LayerLabel.text(name)) (each fill and stroke counts its "
-        + "path's elements, its length in pixels and the places its lines can cross, for each replicator "
-        + "instance, shadow and path operand)"
+        + "path's elements, its length in pixels, the places its lines can cross and the pixels "
+        + "a fill covers, for each replicator instance, shadow and path operand)"
     case .textTooLong(let name, let characters, let lines):
       return
         "\(LayerLabel.text(name)) has a string of \(characters) characters in \(lines) lines, "
