@@ -43,10 +43,14 @@ func failing<R>(_ file: String, output: String? = nil, _ body: () throws -> R) t
   }
 }
 
-/// Whether `path` is `output` or lies in the folder `output` names.
+/// Whether `path` is `output` or lies in the folder `output` names (`frames/` is the folder
+/// `frames`: a folder output that cannot be made is said to be the output).
 func isOutput(_ path: String, _ output: String) -> Bool {
   guard !output.isEmpty else { return false }
   if path == output { return true }
+  var bare = Substring(output)
+  while bare.count > 1, bare.hasSuffix("/") { bare = bare.dropLast() }
+  if path == bare { return true }
   let folder = output.hasSuffix("/") ? output : output + "/"
   return path.hasPrefix(folder)
 }

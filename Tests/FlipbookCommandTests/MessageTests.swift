@@ -118,6 +118,9 @@ import Testing
       #expect(result.status == 1)
       #expect(result.errors == "cannot write output \(output): No such file or directory\n")
     }
+    // A folder of frames too (it said only the path and the reason).
+    let frames = run(["render", Self.scene, "-o", "/nonexistent/frames/"])
+    #expect(frames.errors == "cannot write output /nonexistent/frames: No such file or directory\n")
   }
 
   /// A JSON file named .gif was reported by the screen size its bytes made; `--scale` was
