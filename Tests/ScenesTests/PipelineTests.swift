@@ -46,6 +46,22 @@ import Testing
     }
   }
 
+  /// Issue 18: frames closer than times can be told apart at the range's far end are refused
+  /// (near 2^53 s, 240 frames a second all fell on one time, "241 frames (1 stored)").
+  @Test func framesTooCloseToTellApartAreRefused() throws {
+    var options = Export.Options()
+    (options.from, options.to, options.fps) = (9_007_199_254_740_992, 9_007_199_254_740_994, 240)
+    let refusal = Export.LimitError.framesIndistinct(time: 9_007_199_254_740_994, fps: 240)
+    #expect(throws: refusal) { try Export.gifData(radarRecipe(), options: options) }
+    #expect(
+      refusal.description
+        == "frames 1/240 s apart cannot be told apart at 9.007199254740994e+15 s, where times "
+        + "are 2 s apart at the least: render times nearer 0")
+    // A million seconds in, frames a 240th of a second apart are still distinct.
+    (options.from, options.to) = (1_000_000, 1_000_000.05)
+    #expect(try Export.gifData(radarRecipe(), options: options).count > 0)
+  }
+
   func radarRecipe() -> SceneRecipe {
     SceneRecipe {
       try SceneFormat.load(contentsOf: FixtureFiles.root + "/scenes/radar-pulses.json")

@@ -68,6 +68,10 @@ public enum Export {
     case noFrames(from: Double, to: Double, end: String)
     /// The frame rate is outside `Scene.minimumFPS ... Scene.maximumFPS` (or not finite).
     case frameRate(Double)
+    /// The frames are closer together (`1 / fps` seconds) than times can be told apart at the
+    /// range's farthest time (`time`, whose neighbouring numbers are `time.ulp` apart): near
+    /// 2^53 s, 240 frames a second all fell on one time.
+    case framesIndistinct(time: Double, fps: Double)
     /// The scene's `size` (points) at `scale` makes a frame outside the canvas limits
     /// (`Canvas.maximumSide`, `Canvas.maximumPixelCount`) or under one pixel; `scaleIsOptions`
     /// says whether the scale came from the render's options (`--scale`) or the scene.
@@ -87,6 +91,10 @@ public enum Export {
         return "no frame lies in \(text(from)) ..< \(text(to)) s (--from to the end, \(end))"
       case .frameRate(let fps):
         return "a frame rate of \(fps) fps is outside \(Scene.minimumFPS)...\(Scene.maximumFPS)"
+      case .framesIndistinct(let time, let fps):
+        return
+          "frames 1/\(text(fps)) s apart cannot be told apart at \(text(time)) s, where times "
+          + "are \(text(time.ulp)) s apart at the least: render times nearer 0"
       case .frameSize(let size, let scale, let scaleIsOptions):
         let w = (size.width * scale).rounded(), h = (size.height * scale).rounded()
         let pixels = "\(text(w)) x \(text(h))"
@@ -137,6 +145,10 @@ public enum Export {
     guard estimate.isFinite, estimate <= Double(Scene.maximumFrameCount) + 1 else {
       let count = estimate.isFinite && estimate < 1e18 ? Int(estimate) : Int.max
       throw LimitError.tooManyFrames(count: count, limit: Scene.maximumFrameCount)
+    }
+    let farthest = Swift.max(options.from.magnitude, to.magnitude)
+    guard 1 / fps >= farthest.ulp else {
+      throw LimitError.framesIndistinct(time: farthest, fps: fps)
     }
     let sequence = FrameSequence(from: options.from, to: to, fps: fps)
     guard sequence.count > 0 else {
