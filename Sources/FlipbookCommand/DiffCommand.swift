@@ -205,6 +205,11 @@ struct DiffCommand: ParsableCommand {
         diffs: diff.frames, times: Array(times.prefix(frames.count)))
     } else if let output, let shown = diff.shownFrame {
       try write(shown.diff, expected: shown.expected, actual: shown.actual, to: output)
+    } else if let output {
+      // Frames that were not compared (sizes or frame counts differ) have no picture: said,
+      // rather than leaving the user to find no file.
+      let cause = diff.mismatches.first ?? "nothing to show"
+      FileHandleStandardError.write("\(output): not written: no frames were compared (\(cause))")
     }
     return diff.passes
   }

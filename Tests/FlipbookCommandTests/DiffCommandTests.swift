@@ -54,6 +54,13 @@ import Testing
     let result = try Tools.run(Tools.flipbook, ["diff", a, c])
     #expect(result.status == 1)
     #expect(result.output.contains("frame counts differ: expected 8, actual 4"))
+    // No frames compared, no picture: said (it was left for the user to find no file).
+    let picture = try Tools.run(Tools.flipbook, ["diff", a, c, "-o", folder + "/d.png"])
+    #expect(
+      picture.errors.hasPrefix(
+        "\(folder)/d.png: not written: no frames were compared (frame counts differ: "
+          + "expected 8, actual 4)\n"))
+    #expect(access(folder + "/d.png", F_OK) != 0)
   }
 
   /// A GIF on a `width` x `height` screen (black and white) whose frames are one pixel each
