@@ -2,6 +2,10 @@ import ArgumentParser
 import Demos
 import Flipbook
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// `flipbook demo NAME -o OUT`, `flipbook demo --all -o FOLDER/`, `flipbook demo --list`: the
 /// built-in seed demos, rendered with `render`'s output rules and flags.
 struct DemoCommand: ParsableCommand {
@@ -60,7 +64,19 @@ struct DemoCommand: ParsableCommand {
     }
     let path = output.output ?? ""
     let demos = all ? Demo.all : Demo.all.filter { $0.name == name }
+    // A folder --all makes is removed again when a demo fails before any is written in it.
+    let made = all && access(path, F_OK) != 0
     if all { try failing(path, output: path) { try AtomicFile.makeFolder(path) } }
+    do {
+      try render(demos, to: path)
+    } catch {
+      if made && AtomicFile.names(in: path).isEmpty { rmdir(path) }
+      throw error
+    }
+  }
+
+  /// Renders `demos` to `path` (a folder with --all, else the file).
+  private func render(_ demos: [Demo], to path: String) throws {
     for demo in demos {
       let target = all ? join(path, demo.name + ".gif") : path
       try output.render(name: demo.name, to: target) { duration in

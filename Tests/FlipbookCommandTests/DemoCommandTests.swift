@@ -57,4 +57,13 @@ import Testing
     #expect(run(["demo", "--all", "-o", folder + "/x.gif"]).status == 2)
     #expect(run(["demo", "radar", "-o", folder + "/x.txt"]).status == 2)
   }
+
+  /// A folder `--all` made is removed again when the demos fail before any is written in it
+  /// (an empty folder was left behind on a full disk).
+  @Test func aFailedAllLeavesNoFolderItMade() {
+    let made = folder + "/new/"
+    let result = run(["demo", "--all", "-o", made, "--scale", "1000"])
+    #expect(result.status == 1 && result.errors.hasPrefix("radar: --scale 1000 makes a frame"))
+    #expect(AtomicFile.names(in: folder).isEmpty)
+  }
 }
