@@ -205,10 +205,12 @@ public struct LayerRenderer: Sendable {
       if wholeImage && (p.effects.contentsCenter == unit || p.contentsGravity != .resize) {
         let size = Size(width: Double(image.width) / scale, height: Double(image.height) / scale)
         let rect = p.contentsGravity.rect(forImageOfSize: size, in: bounds)
-        try chargePathWork(LayerRenderer.fillWork(of: rect, on: canvas), for: layer, in: canvas)
+        // An image is sampled at each pixel it covers: about four times a plain fill's work.
+        try chargePathWork(4 * LayerRenderer.fillWork(of: rect, on: canvas), for: layer, in: canvas)
         canvas.draw(image.bitmap, in: rect)
       } else {
-        try chargePathWork(LayerRenderer.fillWork(of: bounds, on: canvas), for: layer, in: canvas)
+        try chargePathWork(
+          4 * LayerRenderer.fillWork(of: bounds, on: canvas), for: layer, in: canvas)
         drawContentsPart(of: layer, image: image, scale: scale, in: canvas, bounds: bounds)
       }
     }
