@@ -50,6 +50,25 @@ public final class TextLayer: Layer {
     return count
   }
 
+  /// How far `string` passes the limits a text layer's string is held to, as its characters
+  /// (Unicode scalars) and paragraphs; `nil` within `maximumStringLength` and
+  /// `maximumParagraphCount`. A string of fewer UTF-8 bytes than the paragraph limit is within
+  /// both without being counted (drawing checks every string on every frame).
+  public static func limitExcess(of string: String) -> (characters: Int, lines: Int)? {
+    guard string.utf8.count >= maximumParagraphCount else { return nil }
+    let characters = string.unicodeScalars.count, lines = paragraphCount(of: string)
+    guard characters > maximumStringLength || lines > maximumParagraphCount else { return nil }
+    return (characters, lines)
+  }
+
+  /// What a reader says of a string past the limits (`limitExcess`): its characters when those
+  /// pass, else its lines.
+  public static func limitMessage(characters: Int, lines: Int) -> String {
+    characters > maximumStringLength
+      ? "a string of \(characters) characters exceeds the limit of \(maximumStringLength)"
+      : "a string of \(lines) lines (line breaks) exceeds the limit of \(maximumParagraphCount)"
+  }
+
   /// The text to draw (default `nil`: nothing).
   public var string: String? {
     get { storage.text.string }

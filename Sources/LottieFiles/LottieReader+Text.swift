@@ -166,27 +166,16 @@ extension LottieReader {
     var tooLong = false
     for document in out {
       guard let text = document.fields.string("t") else { continue }
-      let length = text.unicodeScalars.count
-      if length > TextLayer.maximumStringLength {
+      if let excess = TextLayer.limitExcess(of: text) {
         report(
           document.fields.place("t"),
-          "a string of \(length) characters exceeds the limit of \(TextLayer.maximumStringLength)"
-        )
-        tooLong = true
-        continue
-      }
-      let paragraphs = TextLayer.paragraphCount(of: text)
-      if paragraphs > TextLayer.maximumParagraphCount {
-        report(
-          document.fields.place("t"),
-          "a string of \(paragraphs) lines (line breaks) exceeds the limit of "
-            + "\(TextLayer.maximumParagraphCount)")
+          TextLayer.limitMessage(characters: excess.characters, lines: excess.lines))
         tooLong = true
         continue
       }
       // All the file's documents together (each box text is laid out when read, to size it).
       guard textCharacters <= LottieFormat.maximumTextCharacters else { continue }
-      textCharacters += length
+      textCharacters += text.unicodeScalars.count
       if textCharacters > LottieFormat.maximumTextCharacters {
         report(
           document.fields.place("t"),

@@ -17,8 +17,9 @@ extension LayerRenderer {
   /// its lines can cross: its length squared over eight times the area its points span (cut to
   /// the canvas grown by half its width and height on each side), at most its elements squared
   /// over 32 (the pairs). Each replicator instance, shadow pass and path-operation operand is
-  /// counted. A smooth curve of 100,000 elements costs little more than its elements; 17,888
-  /// random lines across the canvas reach the limit.
+  /// counted; so are the pixels a fill covers (`fillWork`). A smooth curve of 100,000 elements
+  /// costs little more than its elements; 17,713 lines back and forth over one spot reach the
+  /// limit.
   public static let maximumPathWorkPerFrame = 10_000_000
 
   /// The pixels one unit of path work stands for when a fill covers them: 512 (compositing a
@@ -32,12 +33,10 @@ extension LayerRenderer {
   package static func fillWork(of rect: Rect, on canvas: Canvas) -> Double {
     let m = canvas.deviceTransform
     var walk = PathWalk(transform: m, cap: 0)
-    for p in [
-      Point(x: rect.minX, y: rect.minY), Point(x: rect.maxX, y: rect.minY),
-      Point(x: rect.minX, y: rect.maxY), Point(x: rect.maxX, y: rect.maxY),
-    ] {
-      walk.move(to: p)
-    }
+    walk.move(to: Point(x: rect.minX, y: rect.minY))
+    walk.move(to: Point(x: rect.maxX, y: rect.minY))
+    walk.move(to: Point(x: rect.minX, y: rect.maxY))
+    walk.move(to: Point(x: rect.maxX, y: rect.maxY))
     return walk.coveredPixels(width: Double(canvas.pixelWidth), height: Double(canvas.pixelHeight))
       / pixelsPerUnit
   }
@@ -75,6 +74,16 @@ extension LayerRenderer {
     }
     let covered = filled ? walk.coveredPixels(width: width, height: height) / pixelsPerUnit : 0
     return n + walk.length + crossings + covered
+  }
+
+  /// Counts the work of filling `rect` for `layer` (its background, gradient or contents;
+  /// `weight` times a plain fill's, 4 for an image sampled at every pixel) against the frame's
+  /// budget, before it is drawn.
+  func chargeFill(
+    _ rect: Rect, weight: Double = 1, for layer: Layer, in canvas: Canvas
+  ) throws(RenderingError) {
+    let work = weight * LayerRenderer.fillWork(of: rect, on: canvas)
+    try chargePathWork(work, for: layer, in: canvas)
   }
 
   /// Counts `work` units of path work about to be done for `layer` against the frame's budget;

@@ -13,10 +13,10 @@ extension LayerRenderer {
     else { return }
     let bounds = layer.bounds.standardized
     guard !bounds.isEmpty, layer.fontSize > 0 else { return }
-    let characters = string.unicodeScalars.count
-    let lines = TextLayer.paragraphCount(of: string)
-    guard characters <= TextLayer.maximumStringLength, lines <= TextLayer.maximumParagraphCount
-    else { throw .textTooLong(layer: LayerLabel(layer), characters: characters, lines: lines) }
+    if let excess = TextLayer.limitExcess(of: string) {
+      throw .textTooLong(
+        layer: LayerLabel(layer), characters: excess.characters, lines: excess.lines)
+    }
     canvas.dashTally.textCharacters += string.utf8.count
     guard canvas.dashTally.textCharacters <= TextLayout.maximumCharactersPerFrame else {
       throw .tooMuchTextInFrame(layer: LayerLabel(layer))

@@ -184,12 +184,12 @@ public struct LayerRenderer: Sendable {
     lazy var roundedBounds = Path(roundedRect: bounds, cornerRadius: p.cornerRadius)
 
     if let background = p.backgroundColor, background.alpha > 0, !bounds.isEmpty {
-      try chargePathWork(LayerRenderer.fillWork(of: bounds, on: canvas), for: layer, in: canvas)
+      try chargeFill(bounds, for: layer, in: canvas)
       canvas.fill(roundedBounds, with: background)
     }
 
     if let gradient = layer as? GradientLayer, !bounds.isEmpty {
-      try chargePathWork(LayerRenderer.fillWork(of: bounds, on: canvas), for: layer, in: canvas)
+      try chargeFill(bounds, for: layer, in: canvas)
       drawGradient(gradient, in: canvas, filling: roundedBounds)
     }
 
@@ -205,12 +205,10 @@ public struct LayerRenderer: Sendable {
       if wholeImage && (p.effects.contentsCenter == unit || p.contentsGravity != .resize) {
         let size = Size(width: Double(image.width) / scale, height: Double(image.height) / scale)
         let rect = p.contentsGravity.rect(forImageOfSize: size, in: bounds)
-        // An image is sampled at each pixel it covers: about four times a plain fill's work.
-        try chargePathWork(4 * LayerRenderer.fillWork(of: rect, on: canvas), for: layer, in: canvas)
+        try chargeFill(rect, weight: 4, for: layer, in: canvas)
         canvas.draw(image.bitmap, in: rect)
       } else {
-        try chargePathWork(
-          4 * LayerRenderer.fillWork(of: bounds, on: canvas), for: layer, in: canvas)
+        try chargeFill(bounds, weight: 4, for: layer, in: canvas)
         drawContentsPart(of: layer, image: image, scale: scale, in: canvas, bounds: bounds)
       }
     }

@@ -121,19 +121,8 @@ extension SceneReader {
   /// `TextLayer.maximumParagraphCount` lines.
   func textString(_ json: JSONValue, at place: String) -> String? {
     guard let s = string(json, at: place) else { return nil }
-    let length = s.unicodeScalars.count
-    guard length <= TextLayer.maximumStringLength else {
-      report(
-        place,
-        "a string of \(length) characters exceeds the limit of \(TextLayer.maximumStringLength)")
-      return nil
-    }
-    let paragraphs = TextLayer.paragraphCount(of: s)
-    guard paragraphs <= TextLayer.maximumParagraphCount else {
-      report(
-        place,
-        "a string of \(paragraphs) lines (line breaks) exceeds the limit of "
-          + "\(TextLayer.maximumParagraphCount)")
+    if let excess = TextLayer.limitExcess(of: s) {
+      report(place, TextLayer.limitMessage(characters: excess.characters, lines: excess.lines))
       return nil
     }
     return s
