@@ -98,6 +98,15 @@ enum Shape {
     return .polygon(vertices: vertices, normals: normals)
   }
 
+  /// The distance from the center to the nearest point of the outline, in points.
+  var innerRadius: Double {
+    switch self {
+    case .circle(let r): return r
+    case .polygon(let v, let n):
+      return zip(v, n).map { $1.dot($0) }.min().map { Swift.max($0, 0) } ?? 0
+    }
+  }
+
   /// A radius that bounds the shape (for broad phase).
   var boundingRadius: Double {
     switch self {

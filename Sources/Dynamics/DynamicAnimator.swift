@@ -47,6 +47,15 @@ public final class DynamicAnimator {
   /// abandoned before they are all made, and the simulation stops there as at
   /// `maximumCollisionWork`.
   public static let maximumStepWork = 1_000_000
+  /// The fastest an item moves, in points per second: 12,000, Box2D's 2 m per 1/60 s step at
+  /// 100 points a meter (UIKit's 1000 pt/s² of gravity is about 10 m/s²). Faster items are
+  /// slowed to it, keeping their direction, as Box2D (and so UIKit) clamps each step's motion.
+  /// It is what keeps an item that gains energy at every bounce (an elasticity above 1) moving
+  /// at a bounded speed inside its boundaries, where its speed would otherwise grow without end.
+  public static let maximumSpeed = World.maximumSpeed
+  /// The fastest an item turns, in radians per second: 30π (Box2D's quarter turn per 1/60 s
+  /// step, 15 turns a second).
+  public static let maximumAngularSpeed = World.maximumAngularSpeed
 
   /// Whether the last `advance(to:)` stopped short of its time because the simulation did
   /// `maximumCollisionWork`; the states are then those of the last step it reached.

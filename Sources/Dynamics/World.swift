@@ -8,6 +8,13 @@ final class World {
   /// Impacts slower than this (points per second) do not bounce (Box2D's 1 m/s).
   static let restitutionThreshold = 100.0
   static let velocityIterations = 8
+  /// `DynamicAnimator.maximumSpeed`, points per second.
+  static let maximumSpeed = 12_000.0
+  /// `DynamicAnimator.maximumAngularSpeed`, radians per second.
+  static let maximumAngularSpeed = 30 * Double.pi
+  /// How many times a step finds its contacts again when impacts sped a body past the margin
+  /// they were found with.
+  static let contactRounds = 4
 
   var bodies: [Body]
   /// Each body's collision shape, in its own frame.
@@ -96,6 +103,10 @@ final class World {
   private let rigidJointCount: Int
   private var startBuffer: [Point] = []
   private var shiftBuffer: [Point] = []
+  /// For each body, whether an impact has added energy to it in this step (`resolveImpacts`).
+  private var struck: [Bool]
+  /// For each body, the distance from its center to the nearest point of its shape's outline.
+  private let innerRadii: [Double]
 
   init(
     bodies: [Body], shapes: [Shape], joints: [Joint], groups: [CollisionGroup], pushes: [Push],
@@ -119,6 +130,8 @@ final class World {
     // Only bodies that collide with other bodies are swept: the others never make a pair.
     let swept = manyGroups ? Array(bodies.indices) : bodies.indices.filter { masks[$0] != 0 }
     sweepOrder = swept
+    struck = [Bool](repeating: false, count: bodies.count)
+    innerRadii = shapes.map(\.innerRadius)
     sweepOrderY = swept
     firePushes(at: 0)
   }
@@ -177,7 +190,19 @@ final class World {
     // Each joint is solved once per velocity iteration, rigid ones projected three more times.
     work &+= joints.count * World.velocityIterations + rigidJointCount * 3
     // 3. Restitution: pairwise impacts with the current velocities, until nothing approaches.
+    for i in struck.indices { struck[i] = false }
     resolveImpacts(&contacts)
+    // Impacts can send a body farther this step than the margin its contacts were found with
+    // (a body at rest struck hard, or an elasticity above 1 adding energy): find them again
+    // with the new speeds, so nothing passes through what it has not been tested against.
+    for _ in 0..<World.contactRounds {
+      guard let outran = bodiesOutrunningTheirContacts() else { break }
+      let found = findContacts(refreshing: outran)
+      guard !overloaded else { return }
+      contacts.removeAll { $0.b == nil && outran[$0.a] }
+      contacts.append(contentsOf: found)
+      resolveImpacts(&contacts)
+    }
     // 4. Velocity solve.
     var starts = startBuffer
     starts.removeAll(keepingCapacity: true)
@@ -188,9 +213,10 @@ final class World {
       solveJoints()
       solveContacts(&contacts)
     }
-    // 5. Integrate positions.
+    // 5. Integrate positions, at most at the top speeds (as Box2D clamps each step's motion).
     bodies.withUnsafeMutableBufferPointer { all in
       for i in all.indices where !all[i].isStatic {
+        World.limitSpeed(&all[i])
         all[i].position = all[i].position + all[i].velocity * h
         if all[i].angularVelocity != 0 {
           all[i].turn(to: all[i].angle + all[i].angularVelocity * h)
@@ -200,6 +226,7 @@ final class World {
     // 6. Projection: rigid rods exact (SHAKE/RATTLE), overlaps pushed out.
     projectRigidJoints(starts: starts)
     pushOutOverlaps(contacts)
+    keepCentersInsideBoundaries(starts: starts)
     step += 1
     // Values so extreme that the solver's arithmetic overflowed: stop here (the recording
     // refuses to go on, and a scene names the time).
@@ -214,7 +241,11 @@ final class World {
 
   /// The contacts of this step. `sweepOnY` picks the sweep (tests compare the two); by default
   /// the one along the axis where the bodies spread most: both give the same contacts.
-  func findContacts(sweepOnY: Bool? = nil) -> [Contact] {
+  /// With `refreshing`, only the boundary contacts of the bodies it marks, found again at their
+  /// present speeds (each body's reach is then at least the one its contacts were last found
+  /// with). Pairs of items keep the contacts of the step's start: a row of balls struck at one
+  /// end passes the impact on one step per ball, as docs/dynamics.md §5 has it.
+  func findContacts(sweepOnY: Bool? = nil, refreshing: [Bool]? = nil) -> [Contact] {
     let h = World.h
     var contacts = contactBuffer
     contactBuffer = []
@@ -246,9 +277,9 @@ final class World {
     reach.removeAll(keepingCapacity: true)
     var spreadX = (min: Double.infinity, max: -Double.infinity)
     var spreadY = (min: Double.infinity, max: -Double.infinity)
-    for b in bodies {
+    for (i, b) in bodies.enumerated() {
       left.append(b.position.x - b.boundingRadius)
-      reach.append(b.velocity.length * h + abs(b.angularVelocity) * b.boundingRadius * h)
+      reach.append(refreshing == nil ? World.reach(b) : Swift.max(World.reach(b), reachBuffer[i]))
       spreadX = (Swift.min(spreadX.min, b.position.x), Swift.max(spreadX.max, b.position.x))
       spreadY = (Swift.min(spreadY.min, b.position.y), Swift.max(spreadY.max, b.position.y))
     }
@@ -283,7 +314,9 @@ final class World {
         }
       }
     }
-    if sweepOnY ?? (spreadY.max - spreadY.min > 2 * (spreadX.max - spreadX.min)) {
+    if refreshing != nil {
+      // Boundaries only: no pairs.
+    } else if sweepOnY ?? (spreadY.max - spreadY.min > 2 * (spreadX.max - spreadX.min)) {
       // On y over the intervals y ± (radius + reach + 1), which overlap exactly when the pair
       // is near in y; then the x condition, from the pair's order by left edge.
       var low = lowEdges
@@ -338,9 +371,9 @@ final class World {
         var segment: Placed? = nil
         tested &+= group.members.count
         if overloading() { return contacts }
-        for i in group.members where !bodies[i].isStatic {
+        for i in group.members where !bodies[i].isStatic && refreshing?[i] != false {
           let a = bodies[i]
-          let margin = 1 + (a.velocity.length + abs(a.angularVelocity) * a.boundingRadius) * h
+          let margin = 1 + reach[i]
           let r = a.boundingRadius + margin
           guard a.position.x + r >= minX, a.position.x - r <= maxX, a.position.y + r >= minY,
             a.position.y - r <= maxY
@@ -356,6 +389,32 @@ final class World {
     if overloading() { return contacts }
     work &+= bodies.count + tested + contacts.count
     return contacts
+  }
+
+  /// Slows a body to `maximumSpeed` and `maximumAngularSpeed`, keeping its direction. A speed
+  /// that is not a number stays so (the step then reports divergence).
+  @inline(__always) private static func limitSpeed(_ b: inout Body) {
+    let speed = b.velocity.length
+    if speed > maximumSpeed { b.velocity = b.velocity * (maximumSpeed / speed) }
+    if abs(b.angularVelocity) > maximumAngularSpeed {
+      b.angularVelocity = b.angularVelocity < 0 ? -maximumAngularSpeed : maximumAngularSpeed
+    }
+  }
+
+  /// How far a body's points can move in one step at its current speeds, in points.
+  @inline(__always) private static func reach(_ b: Body) -> Double {
+    (b.velocity.length + abs(b.angularVelocity) * b.boundingRadius) * h
+  }
+
+  /// The bodies that can now move farther in this step than the reach their contacts were
+  /// found with (`reachBuffer`, kept by `findContacts`) and half the 1-point margin every test
+  /// adds, marked by index; nil when there are none.
+  private func bodiesOutrunningTheirContacts() -> [Bool]? {
+    func outran(_ i: Int) -> Bool {
+      !bodies[i].isStatic && World.reach(bodies[i]) > reachBuffer[i] + 0.5
+    }
+    guard bodies.indices.contains(where: outran) else { return nil }
+    return bodies.indices.map(outran)
   }
 
   /// Sorts `order` (body indices) by `key`, ties by index: insertion sort, fast when the order
@@ -428,6 +487,11 @@ final class World {
   /// Impacts fast enough to bounce, resolved one pair at a time with current velocities and
   /// swept again until nothing approaches (docs/dynamics.md §5, step 4): a row of balls passes an
   /// impact along instead of moving as one block.
+  ///
+  /// An elasticity above 1 adds energy once per body and step, at the body's first impact:
+  /// its later impacts in the step (a spinning box striking a floor and a wall, or rocking on
+  /// two corners) bounce back at most as fast as they came. The gain is then the elasticity's
+  /// per bounce, and not its power over the sweeps and corners of one step.
   private func resolveImpacts(_ contacts: inout [Contact]) {
     let h = World.h
     bodies.withUnsafeMutableBufferPointer { bodies in
@@ -437,7 +501,13 @@ final class World {
           let c = contacts[k]
           let vn = World.relativeVelocity(c, bodies).dot(c.normal)
           guard -vn > World.restitutionThreshold, c.separation + vn * h <= 0 else { continue }
-          World.applyImpulse(c, c.normal * (-(1 + c.elasticity) * vn * c.normalMass), bodies)
+          var e = c.elasticity
+          if e > 1 {
+            if struck[c.a] || c.b.map({ struck[$0] }) == true { e = 1 }
+            struck[c.a] = true
+            if let j = c.b { struck[j] = true }
+          }
+          World.applyImpulse(c, c.normal * (-(1 + e) * vn * c.normalMass), bodies)
           fired = true
         }
         if !fired { break }
@@ -495,6 +565,56 @@ final class World {
       if !moved { break }
     }
     for i in bodies.indices { bodies[i].position = bodies[i].position + shift[i] }
+  }
+
+  /// Continuous collision with boundaries, the last guard of a step: a body whose center
+  /// crossed a boundary segment during the step (moving farther than its contacts could see,
+  /// or pushed through by others) is put back on the side it started from, at most its inner
+  /// radius from the segment, and bounces off it as an impact would. Boundaries are static, so
+  /// this keeps every item in the region its boundaries enclose, whatever its speed.
+  private func keepCentersInsideBoundaries(starts: [Point]) {
+    for group in groups where !group.boundaries.isEmpty {
+      // Put back from one segment, a body can cross another it had passed beside (a corner):
+      // the segments are looked at again, a few times at most.
+      for i in group.members where !bodies[i].isStatic {
+        let start = starts[i]
+        var moved = true
+        for _ in 0..<4 where moved {
+          moved = false
+          for (from, to) in group.boundaries where keepCenter(i, from: start, across: from, to) {
+            moved = true
+          }
+        }
+      }
+    }
+  }
+
+  /// Puts body `i` back, at most its inner radius from the segment `from`...`to`, when its center
+  /// crossed the segment on its way from `start`; says whether it did.
+  private func keepCenter(_ i: Int, from start: Point, across from: Point, _ to: Point) -> Bool {
+    let end = bodies[i].position
+    guard start != end else { return false }
+    let edge = to - from
+    let length = edge.length
+    guard length > 0 else { return false }
+    // The segment's unit normal toward the side the body started on.
+    var n = Point(x: -edge.y, y: edge.x) / length
+    var before = n.dot(start - from)
+    if before < 0 { (n, before) = (-n, -before) }
+    let after = n.dot(end - from)
+    guard before > 0, after < 0 else { return false }
+    // Where the center's path meets the segment's line: inside the segment?
+    let t = before / (before - after)
+    let u = (start + (end - start) * t - from).dot(edge) / (length * length)
+    guard u >= 0, u <= 1 else { return false }
+    bodies[i].position = end + n * (Swift.min(before, innerRadii[i]) - after)
+    // The impact its contacts missed, at most as fast as it came.
+    let vn = bodies[i].velocity.dot(n)
+    if vn < 0 {
+      let e = Swift.min(bodies[i].elasticity, 1)
+      bodies[i].velocity = bodies[i].velocity - n * ((1 + e) * vn)
+    }
+    return true
   }
 
   // MARK: Joints
