@@ -18,6 +18,9 @@ final class SceneReader {
   /// The same by the file's canonical path (symbolic links, `.` and `..` resolved), so one
   /// file named two ways is decoded once.
   private(set) var decodedFiles: [String: Result<Image, FileOrImageError>] = [:]
+  /// The image files that could not be read, by resolved path: the problem that says so, its
+  /// message, and how many more places named the file.
+  private var unreadableImages: [String: (problem: Int, message: String, more: Int)] = [:]
   /// The pixels of the distinct images decoded so far (checked against `imagePixelLimit`).
   private var imagePixels = 0
   /// The most pixels the scene's distinct images may decode to together
@@ -541,11 +544,26 @@ final class SceneReader {
     }
     switch result {
     case .success(let image): return .some(image)
-    case .failure(.file(let reason)): report(place, "cannot read image \"\(name)\": \(reason)")
-    case .failure(.image(let reason)): report(place, "cannot read image \"\(name)\": \(reason)")
+    case .failure(.file(let reason)), .failure(.image(let reason)):
+      reportUnreadable(resolved, at: place, "cannot read image \"\(name)\": \(reason)")
     case .failure(.pastBudget): break
     }
     return nil
+  }
+
+  /// Says once that the image file at `path` cannot be read, at the first place that names it;
+  /// the places after it are counted in that message (300 layers showing one missing picture
+  /// said so 300 times).
+  private func reportUnreadable(_ path: String, at place: String, _ message: String) {
+    guard let first = unreadableImages[path] else {
+      report(place, message)
+      unreadableImages[path] = (problems.count - 1, message, 0)
+      return
+    }
+    let more = first.more + 1
+    unreadableImages[path] = (first.problem, first.message, more)
+    problems[first.problem].message = SceneReader.shortenedQuotes(
+      first.message + " (and \(more) more place\(more == 1 ? "" : "s") naming it)")
   }
 
   /// `path` with symbolic links, `.` and `..` resolved (`realpath`), or as it is when that
