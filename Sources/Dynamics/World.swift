@@ -68,6 +68,8 @@ final class World {
     var tangentMass: Double
     var normalImpulse = 0.0
     var tangentImpulse = 0.0
+    /// Whether the contact has bounced in this step (`resolveImpacts`).
+    var struck = false
   }
 
   /// For each body, a bit per collision group it is in whose items collide with each other.
@@ -103,8 +105,6 @@ final class World {
   private let rigidJointCount: Int
   private var startBuffer: [Point] = []
   private var shiftBuffer: [Point] = []
-  /// For each body, whether an impact has added energy to it in this step (`resolveImpacts`).
-  private var struck: [Bool]
   /// For each body, the distance from its center to the nearest point of its shape's outline.
   private let innerRadii: [Double]
 
@@ -130,7 +130,6 @@ final class World {
     // Only bodies that collide with other bodies are swept: the others never make a pair.
     let swept = manyGroups ? Array(bodies.indices) : bodies.indices.filter { masks[$0] != 0 }
     sweepOrder = swept
-    struck = [Bool](repeating: false, count: bodies.count)
     innerRadii = shapes.map(\.innerRadius)
     sweepOrderY = swept
     firePushes(at: 0)
@@ -190,15 +189,20 @@ final class World {
     // Each joint is solved once per velocity iteration, rigid ones projected three more times.
     work &+= joints.count * World.velocityIterations + rigidJointCount * 3
     // 3. Restitution: pairwise impacts with the current velocities, until nothing approaches.
-    for i in struck.indices { struck[i] = false }
     resolveImpacts(&contacts)
     // Impacts can send a body farther this step than the margin its contacts were found with
     // (a body at rest struck hard, or an elasticity above 1 adding energy): find them again
     // with the new speeds, so nothing passes through what it has not been tested against.
     for _ in 0..<World.contactRounds {
       guard let outran = bodiesOutrunningTheirContacts() else { break }
-      let found = findContacts(refreshing: outran)
+      var found = findContacts(refreshing: outran)
       guard !overloaded else { return }
+      // A boundary contact found again keeps having bounced (it adds energy once a step).
+      for k in found.indices {
+        found[k].struck = contacts.contains {
+          $0.struck && $0.b == nil && $0.a == found[k].a && $0.normal == found[k].normal
+        }
+      }
       contacts.removeAll { $0.b == nil && outran[$0.a] }
       contacts.append(contentsOf: found)
       resolveImpacts(&contacts)
@@ -488,10 +492,10 @@ final class World {
   /// swept again until nothing approaches (docs/dynamics.md §5, step 4): a row of balls passes an
   /// impact along instead of moving as one block.
   ///
-  /// An elasticity above 1 adds energy once per body and step, at the body's first impact:
-  /// its later impacts in the step (a spinning box striking a floor and a wall, or rocking on
-  /// two corners) bounce back at most as fast as they came. The gain is then the elasticity's
-  /// per bounce, and not its power over the sweeps and corners of one step.
+  /// An elasticity above 1 adds energy once per contact point and step, at its first impact:
+  /// when the point strikes again in the same step (a spinning box rocking between a floor and
+  /// a wall), it bounces back at most as fast as it came. The gain is then the elasticity's per
+  /// bounce, and not its power over the 32 sweeps.
   private func resolveImpacts(_ contacts: inout [Contact]) {
     let h = World.h
     bodies.withUnsafeMutableBufferPointer { bodies in
@@ -501,13 +505,9 @@ final class World {
           let c = contacts[k]
           let vn = World.relativeVelocity(c, bodies).dot(c.normal)
           guard -vn > World.restitutionThreshold, c.separation + vn * h <= 0 else { continue }
-          var e = c.elasticity
-          if e > 1 {
-            if struck[c.a] || c.b.map({ struck[$0] }) == true { e = 1 }
-            struck[c.a] = true
-            if let j = c.b { struck[j] = true }
-          }
+          let e = c.struck ? Swift.min(c.elasticity, 1) : c.elasticity
           World.applyImpulse(c, c.normal * (-(1 + e) * vn * c.normalMass), bodies)
+          contacts[k].struck = true
           fired = true
         }
         if !fired { break }
