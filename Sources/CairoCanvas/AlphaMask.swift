@@ -327,3 +327,108 @@ enum Blur {
     }
   }
 }
+
+extension AlphaMask {
+  /// What blurring a mask over part of its blurred box takes, in this mask's pixel indices
+  /// (pixel (0, 0) at 0, whatever `originX`/`originY` say): the pixels kept (`output`, its
+  /// width a multiple of 4) and the float buffer blurred (`buffer`: the box around the mask's
+  /// own pixels and `output`, outside which the blur's input is 0).
+  public struct BlurCrop: Equatable, Sendable {
+    /// The kept pixels: x0..<x1, y0..<y1.
+    public var output: (x0: Int, y0: Int, x1: Int, y1: Int)
+    /// The blurred pixels: x0..<x1, y0..<y1.
+    public var buffer: (x0: Int, y0: Int, x1: Int, y1: Int)
+    /// The buffer's width, in pixels.
+    public var bufferWidth: Int { buffer.x1 - buffer.x0 }
+    /// The buffer's height, in pixels.
+    public var bufferHeight: Int { buffer.y1 - buffer.y0 }
+    /// The pixels the blur goes over (the buffer's).
+    public var bufferPixels: Int { bufferWidth * bufferHeight }
+
+    public static func == (a: BlurCrop, b: BlurCrop) -> Bool {
+      a.output == b.output && a.buffer == b.buffer
+    }
+  }
+
+  /// How far, in pixels, a blur of standard deviation `sigma` pixels spreads a pixel (0 for
+  /// none): the padding `blurred(sigmaX:sigmaY:)` grows a mask by along that axis.
+  public static func blurReach(sigma: Double) -> Int {
+    guard sigma > 0 else { return 0 }
+    return Blur.passes(sigma: sigma).reach
+  }
+
+  /// The part of this mask's blur (σ `sigmaX`, `sigmaY` pixels) that falls within `region`
+  /// (pixel indices of this mask, as `BlurCrop`), and the buffer blurring it takes; `nil`
+  /// when none of the blurred box is in `region`.
+  public func blurCrop(
+    sigmaX: Double, sigmaY: Double, within region: (x0: Int, y0: Int, x1: Int, y1: Int)
+  ) -> BlurCrop? {
+    guard width > 0, height > 0 else { return nil }
+    let padX = AlphaMask.blurReach(sigma: sigmaX), padY = AlphaMask.blurReach(sigma: sigmaY)
+    let x0 = Swift.max(-padX, region.x0), y0 = Swift.max(-padY, region.y0)
+    var x1 = Swift.min(width + padX, region.x1)
+    let y1 = Swift.min(height + padY, region.y1)
+    guard x0 < x1, y0 < y1 else { return nil }
+    x1 = x0 + (x1 - x0 + 3) / 4 * 4  // rows a multiple of 4 bytes, as Cairo's A8 surfaces want
+    return BlurCrop(
+      output: (x0, y0, x1, y1),
+      buffer: (Swift.min(0, x0), Swift.min(0, y0), Swift.max(width, x1), Swift.max(height, y1)))
+  }
+
+  /// The pixels of this mask's blur (σ `sigmaX` pixels along rows, `sigmaY` down columns) in
+  /// `crop.output` only, blurred in `crop.buffer` (from `blurCrop`): the same pixels there as
+  /// `blurred(sigmaX:sigmaY:)` gives, without the rest of its box (a blur of σ 10,000 pixels
+  /// grows a mask by 40,000 on every side). The result's origin is this mask's plus the output's
+  /// corner.
+  public func blurred(sigmaX: Double, sigmaY: Double, in crop: BlurCrop) -> AlphaMask {
+    let sx = sigmaX > 0 ? sigmaX : 0, sy = sigmaY > 0 ? sigmaY : 0
+    let b = crop.buffer, o = crop.output
+    let w = crop.bufferWidth, h = crop.bufferHeight
+    var buffer = [Float](repeating: 0, count: w * h)
+    buffer.withUnsafeMutableBufferPointer { buf in
+      pixels.withUnsafeBufferPointer { p in
+        for y in 0..<height {
+          let row = buf.baseAddress! + (y - b.y0) * w - b.x0, source = p.baseAddress! + y * width
+          for x in 0..<width { row[x] = Float(source[x]) }
+        }
+      }
+    }
+    let passesX = sx > 0 ? Blur.passes(sigma: sx) : nil
+    let passesY = sy > 0 ? Blur.passes(sigma: sy) : nil
+    if sx == sy, let passesX {
+      Blur.apply(passesX, to: &buffer, width: w, height: h)
+    } else {
+      if let passesY { Blur.apply(passesY, to: &buffer, width: w, height: h, axes: .vertical) }
+      if let passesX { Blur.apply(passesX, to: &buffer, width: w, height: h, axes: .horizontal) }
+    }
+    let ow = o.x1 - o.x0, oh = o.y1 - o.y0
+    var out: [UInt8] = []
+    out.reserveCapacity(ow * oh)
+    buffer.withUnsafeBufferPointer { buf in
+      for y in o.y0..<o.y1 {
+        let start = buf.baseAddress! + (y - b.y0) * w + (o.x0 - b.x0)
+        out += Blur.levels(UnsafeBufferPointer(start: start, count: ow))
+      }
+    }
+    return AlphaMask(
+      width: ow, height: oh, originX: originX + o.x0, originY: originY + o.y0, pixels: out)
+  }
+
+  /// This mask at one pixel for every `factor` x `factor` of its own (the mean of each block,
+  /// rounded; the last row and column of blocks cover what is left), its origin 0: a shape
+  /// brought to a lower density before a blur so wide that its box is over the canvas limits.
+  public func reduced(by factor: Int) -> AlphaMask {
+    guard factor > 1, width > 0, height > 0 else { return self }
+    let w = (width + factor - 1) / factor, h = (height + factor - 1) / factor
+    var sums = [UInt32](repeating: 0, count: w * h)
+    pixels.withUnsafeBufferPointer { p in
+      for y in 0..<height {
+        let row = (y / factor) * w
+        for x in 0..<width { sums[row + x / factor] += UInt32(p[y * width + x]) }
+      }
+    }
+    let area = UInt32(factor * factor)
+    let out = sums.map { UInt8((($0 + area / 2) / area)) }
+    return AlphaMask(width: w, height: h, pixels: out)
+  }
+}

@@ -152,6 +152,17 @@ public struct LayerRenderer: Sendable {
     }
   }
 
+  /// Counts `pixels` gone over by a blur made for `layer` (a shadow's: the box it blurs)
+  /// against the frame's filter budget (`maximumFilterPixelsPerFrame`), refused past it
+  /// before the blur runs.
+  func chargeFilter(pixels: Int, for layer: Layer, in canvas: Canvas) throws(RenderingError) {
+    let tally = canvas.dashTally
+    tally.filterPixels += Double(pixels)
+    guard tally.filterPixels <= Double(LayerRenderer.maximumFilterPixelsPerFrame) else {
+      throw .tooMuchFilterWork(layer: LayerLabel(layer))
+    }
+  }
+
   /// The most shadowed layers that may enclose a shadowed layer: 32. A shadow's shape is its
   /// layer's subtree drawn again, so each level of nesting adds a pass over what it holds.
   public static let maximumNestedShadows = 32

@@ -154,29 +154,40 @@ public final class ShadowCache: Sendable {
           try renderer.drawContent(of: layer, in: shapeCanvas)
         }
       }
-      // The shape's canvas is a group; its blur is filter work over the shape's pixels (at
-      // the density it was drawn at), refused before it runs.
-      let blurs = sigma.x > 0 || sigma.y > 0 ? 1 : 0
+      // The shape's canvas is a group; its blur is filter work over the pixels it blurs,
+      // refused before it runs.
       switch outcome {
       case .drawn(let drawn, let touchesEdge):
-        try renderer.chargeGroups(
-          1, filters: blurs, pixels: drawn.width * drawn.height, for: layer, in: canvas)
-        let mask = drawn.blurred(sigmaX: sigma.x, sigmaY: sigma.y)
-        if !touchesEdge {
-          insert(mask, for: key)
-        } else if cutKey.region != nil {
-          insert(mask, for: cutKey)
+        try renderer.chargeGroups(1, pixels: drawn.width * drawn.height, for: layer, in: canvas)
+        let everywhere = Int.max / 8
+        let full = drawn.blurCrop(
+          sigmaX: sigma.x, sigmaY: sigma.y,
+          within: (-everywhere, -everywhere, everywhere, everywhere))
+        if let full, full.bufferPixels <= ShadowCache.maximumWholeBlurPixels {
+          // Blurred whole: the same pixels wherever the shadow is placed, so it is kept.
+          try renderer.chargeFilter(pixels: full.bufferPixels, for: layer, in: canvas)
+          let mask = drawn.blurred(sigmaX: sigma.x, sigmaY: sigma.y)
+          if !touchesEdge {
+            insert(mask, for: key)
+          } else if cutKey.region != nil {
+            insert(mask, for: cutKey)
+          }
+          blurred = mask
+        } else {
+          let at = Point(x: Double(drawn.originX), y: Double(drawn.originY))
+          let shape = AlphaMask(width: drawn.width, height: drawn.height, pixels: drawn.pixels)
+          blurred = try blurVisiblePart(
+            of: shape, at: at, density: 1, sigma: sigma, offset: offset, of: layer, in: canvas,
+            renderer: renderer)
         }
-        blurred = mask
       case .drawnAtDensity(let drawn, let at, let density, _):
         // A shape over the canvas limits even cut to the frame's reach (a layer covering a
         // frame at the size limits), drawn at a lower density: blurred there, then brought
         // back to the frame's pixels. Not kept: its grid is not the frame's.
-        try renderer.chargeGroups(
-          1, filters: blurs, pixels: drawn.width * drawn.height, for: layer, in: canvas)
-        let low = drawn.blurred(sigmaX: sigma.x * density, sigmaY: sigma.y * density)
-        let moved = Point(x: at.x + Double(low.originX), y: at.y + Double(low.originY))
-        blurred = low.scaled(density: density, origin: moved)
+        try renderer.chargeGroups(1, pixels: drawn.width * drawn.height, for: layer, in: canvas)
+        blurred = try blurVisiblePart(
+          of: drawn, at: at, density: density, sigma: sigma, offset: offset, of: layer,
+          in: canvas, renderer: renderer)
       case .empty:
         // Nothing drawn in the region (all of it off the frame, or nothing opaque): kept as
         // an empty shadow for this place, so nested shadows are not tried again.
@@ -210,6 +221,83 @@ public final class ShadowCache: Sendable {
     canvas.fill(
       blurred, atDeviceX: m.tx + Double(blurred.originX) + offset.x,
       y: m.ty + Double(blurred.originY) + offset.y, with: shadowColor)
+  }
+}
+
+extension ShadowCache {
+  /// The most pixels a shadow's shape is blurred over whole, its blurred box kept for other
+  /// frames and places: 16,000,000 (a full-frame shadow at 4K with its blur's reach). A wider
+  /// blurred box (a blur of σ 2,000 pixels grows a small shape to 16,000 x 16,000) is blurred
+  /// only where it can be seen (`blurVisiblePart`).
+  public static let maximumWholeBlurPixels = 16_000_000
+
+  /// The widest blur, σ in pixels, run at the density a shape is blurred at: 16,384 (Deriche's
+  /// recursive Gaussian stays within a tenth of a level of 255 up to σ 65,536; a blur this wide
+  /// changes by under a level across a pixel of a lower density).
+  static let maximumBlurSigma = 16_384.0
+
+  /// The part of the blur of `shape` (drawn at `density` device pixels to the canvas's pixel,
+  /// its pixel (0, 0) at `at` in those pixels relative to the layer's origin) that the canvas's
+  /// clip can show once the shadow is moved by `offset` (device pixels), at the canvas's pixels
+  /// (origin relative to the layer's origin); `nil` when none of it can be seen.
+  ///
+  /// The blur runs over the box around the shape and the visible part only (the input is 0
+  /// outside the shape, so the pixels are the same as a whole blur's). When that box is over
+  /// the canvas limits (`Canvas.maximumSide` a side, `Canvas.maximumPixelCount` pixels), or
+  /// the blur is wider than `maximumBlurSigma` there, the shape is first brought to a lower
+  /// density (the mean of blocks of its pixels), blurred there and scaled back: a blur that
+  /// wide is smooth over the pixels the shape loses. Charged as filter work over the box's
+  /// pixels before it is blurred: memory and time are bounded whatever the radius, the scale
+  /// or the transform.
+  func blurVisiblePart(
+    of shape: AlphaMask, at: Point, density: Double, sigma: (x: Double, y: Double),
+    offset: Point, of layer: Layer, in canvas: Canvas, renderer: LayerRenderer
+  ) throws(RenderingError) -> AlphaMask? {
+    let m = canvas.deviceTransform
+    let clip = canvas.deviceClipBounds
+    guard clip.width > 0, clip.height > 0 else { return nil }
+    // The clip in the shape's frame of reference: device x = m.tx + offset.x + u.
+    let u0 = clip.minX - m.tx - offset.x, u1 = clip.maxX - m.tx - offset.x
+    let v0 = clip.minY - m.ty - offset.y, v1 = clip.maxY - m.ty - offset.y
+    var mask = shape, at = at, density = density
+    var crop: AlphaMask.BlurCrop?
+    for _ in 0..<4 {
+      // The clip in the mask's pixel indices at its density, grown by two for the resampling.
+      func index(_ u: Double, _ start: Double, _ rounding: FloatingPointRoundingRule) -> Int {
+        Int(Swift.max(-1e12, Swift.min(1e12, (u * density - start).rounded(rounding))))
+      }
+      let region = (
+        index(u0, at.x, .down) - 2, index(v0, at.y, .down) - 2, index(u1, at.x, .up) + 2,
+        index(v1, at.y, .up) + 2
+      )
+      crop = mask.blurCrop(sigmaX: sigma.x * density, sigmaY: sigma.y * density, within: region)
+      guard let c = crop else { return nil }
+      let side = Double(Canvas.maximumSide), limit = Double(Canvas.maximumPixelCount)
+      let factor = Swift.max(
+        Double(c.bufferWidth) / side, Double(c.bufferHeight) / side,
+        (Double(c.bufferWidth) * Double(c.bufferHeight) / limit).squareRoot(),
+        Swift.max(sigma.x, sigma.y) * density / ShadowCache.maximumBlurSigma)
+      guard factor > 1 else { break }
+      let k = Int(factor.rounded(.up)) + 1
+      mask = mask.reduced(by: k)
+      at = Point(x: at.x / Double(k), y: at.y / Double(k))
+      density /= Double(k)
+      crop = nil
+    }
+    guard let crop else {
+      throw .offscreenUnavailable(
+        layer: LayerLabel(layer),
+        reason: "its shadow's blur cannot be brought within the canvas limits")
+    }
+    try renderer.chargeFilter(pixels: crop.bufferPixels, for: layer, in: canvas)
+    let low = mask.blurred(sigmaX: sigma.x * density, sigmaY: sigma.y * density, in: crop)
+    guard density != 1 else {
+      return AlphaMask(
+        width: low.width, height: low.height, originX: low.originX + Int(at.x),
+        originY: low.originY + Int(at.y), pixels: low.pixels)
+    }
+    let moved = Point(x: at.x + Double(low.originX), y: at.y + Double(low.originY))
+    return low.scaled(density: density, origin: moved)
   }
 }
 

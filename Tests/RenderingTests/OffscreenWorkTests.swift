@@ -1,4 +1,5 @@
 import Flipbook
+import Glibc
 import FlipbookTestSupport
 import Testing
 
@@ -92,8 +93,10 @@ import Testing
   /// over the shape's pixels, charged before it runs.
   @Test func aShadowsBlurIsChargedAsFilterWork() throws {
     // Three filters over a 4096 x 4096 group (50,331,648 pixels) and one over a group clipped
-    // to 3600 x 3700 (13,320,000): 348,352 pixels left, so a shadow's shape of 590 x 590
-    // (348,100 pixels) still fits the 64 million, one of 591 x 591 does not.
+    // to 3600 x 3700 (13,320,000): 348,352 pixels left. A blur of σ 0.5 pixel reaches 2 pixels,
+    // and its rows are a multiple of 4 long: a shadow's shape of 584 x 584 is blurred over
+    // 588 x 588 (345,744 pixels) and still fits the 64 million, one of 585 x 585 (592 x 589,
+    // 348,688) does not.
     let canvas = try Canvas(pixelWidth: 4096, pixelHeight: 4096)
     func frame(shadowSide side: Double) -> Layer {
       let root = Layer()
@@ -115,10 +118,10 @@ import Testing
     }
     let cache = ShadowCache()
     #expect(throws: RenderingError.tooMuchFilterWork(layer: "shadowed")) {
-      try LayerRenderer(shadowCache: cache).draw(frame(shadowSide: 591), in: canvas)
+      try LayerRenderer(shadowCache: cache).draw(frame(shadowSide: 585), in: canvas)
     }
-    try LayerRenderer(shadowCache: cache).draw(frame(shadowSide: 590), in: canvas)
-    #expect(canvas.makeBitmap()[595, 595] == RGBA8(0, 0, 0, 255))  // the shadow, drawn
+    try LayerRenderer(shadowCache: cache).draw(frame(shadowSide: 584), in: canvas)
+    #expect(canvas.makeBitmap()[589, 589] == RGBA8(0, 0, 0, 255))  // the shadow, drawn
   }
 
   /// A shadow found in the cache is not blurred again, but it is still placed over all its
@@ -145,5 +148,88 @@ import Testing
     #expect(throws: RenderingError.tooMuchOffscreenWork(layer: "shadowed")) {
       try LayerRenderer(shadowCache: cache).draw(copies, in: canvas)
     }
+  }
+
+  /// Issue 18, tenth pass: a shadow's blur grew its shape by four times σ on every side, so
+  /// `shadowRadius` 10,000 on a 60 x 60 layer asked for 25 GB and aborted (2,000 took 6 s and
+  /// 1.3 GB). A blurred box over `ShadowCache.maximumWholeBlurPixels` is blurred only where
+  /// the canvas can show it, with the same pixels there.
+  @Test func aWideBlurCutToARegionHasTheWholeBlursPixelsThere() {
+    var pixels = [UInt8](repeating: 0, count: 30 * 20)
+    for y in 4..<16 { for x in 3..<25 { pixels[y * 30 + x] = UInt8(40 + x * 7) } }
+    let shape = AlphaMask(width: 30, height: 20, originX: 5, originY: -7, pixels: pixels)
+    for (sx, sy) in [(2.0, 2.0), (3.0, 9.0), (40.0, 40.0), (25.0, 0.0)] {
+      let whole = shape.blurred(sigmaX: sx, sigmaY: sy)
+      let region = (x0: -60, y0: 10, x1: 3, y1: 31)
+      let crop = shape.blurCrop(sigmaX: sx, sigmaY: sy, within: region)!
+      let part = shape.blurred(sigmaX: sx, sigmaY: sy, in: crop)
+      #expect(part.width % 4 == 0)
+      #expect(part.height == crop.output.y1 - crop.output.y0)
+      // The buffer holds the shape and the kept part, nothing more.
+      #expect(crop.buffer.x1 == 30 && crop.buffer.y0 == 0)
+      for y in 0..<part.height {
+        for x in 0..<part.width {
+          let wx = part.originX + x - whole.originX, wy = part.originY + y - whole.originY
+          #expect(part[x, y] == whole[wx, wy], "σ \(sx), \(sy) at \(x), \(y)")
+        }
+      }
+    }
+    // Past the blurred box on every side: nothing.
+    #expect(shape.blurCrop(sigmaX: 2, sigmaY: 2, within: (100, 0, 120, 10)) == nil)
+  }
+
+  /// The alpha, 0...1, that a Gaussian of σ `sigma` gives pixel `p`'s centre from an opaque
+  /// span `from` ..< `to` along one axis.
+  static func gaussianCover(_ p: Int, sigma: Double, from: Double, to: Double) -> Double {
+    let scale: Double = sigma * 2.0.squareRoot()
+    let near: Double = erf((Double(p) + 0.5 - from) / scale)
+    let far: Double = erf((Double(p) + 0.5 - to) / scale)
+    return (near - far) / 2
+  }
+
+  /// A shadow of any radius is drawn within the canvas's pixels: its blur is charged over the
+  /// box around the shape and the frame, and the pixels are the Gaussian's.
+  @Test func aShadowOfAnyRadiusIsBlurredWithinTheFrame() throws {
+    // 10,000 aborted allocating 25 GB; 1e6 draws nothing (no shadow reaches past any canvas).
+    for radius in [600.0, 10_000, 300_000] {
+      let canvas = try Canvas(pixelWidth: 320, pixelHeight: 200)
+      let layer = square("shadowed")
+      layer.frame = Rect(x: 20, y: 20, width: 300, height: 300)
+      layer.backgroundColor = nil
+      layer.shadowPath = Path(rect: Rect(x: 0, y: 0, width: 300, height: 300))
+      layer.shadowOpacity = 1
+      layer.shadowRadius = radius
+      try LayerRenderer(shadowCache: ShadowCache()).draw(layer, in: canvas)
+      // The box blurred: the shape (300 x 300 at 20, 20) and the frame moved by the default
+      // offset (0, −3), grown by 2 pixels for the resampling: 324 x 319, no more. σ 300,000
+      // is blurred at 1/20 of the frame's density (σ 15,000 there): 20 x 18.
+      let blurred = radius < 100_000 ? 324 * 319 : 20 * 18
+      #expect(canvas.dashTally.filterPixels == Double(blurred), "radius \(radius)")
+      let along = Self.gaussianCover(100, sigma: radius, from: 20, to: 320)
+      let drawn = Double(canvas.makeBitmap()[100, 100].a)
+      #expect(abs(drawn - along * along * 255) <= 1, "radius \(radius): \(drawn)")
+    }
+  }
+
+  /// A shape wider than a canvas under a blur whose box passes the canvas limits is blurred at
+  /// a lower density, within them, and scaled back.
+  @Test func aShadowWiderThanACanvasIsBlurredAtALowerDensity() throws {
+    let canvas = try Canvas(pixelWidth: 200, pixelHeight: 200)
+    let layer = square("wide")
+    let shape = Rect(x: -60_000, y: -1_000, width: 59_000, height: 2_200)
+    layer.frame = shape
+    layer.backgroundColor = nil
+    layer.shadowPath = Path(rect: Rect(x: 0, y: 0, width: shape.width, height: shape.height))
+    layer.shadowOpacity = 1
+    layer.shadowRadius = 20_000
+    try LayerRenderer(shadowCache: ShadowCache()).draw(layer, in: canvas)
+    // Drawn at 0.28 of the frame's density (16,384 pixels across), then halved again so the
+    // box around it and the frame fits 16,384 a side.
+    #expect(canvas.dashTally.filterPixels > 0)
+    #expect(canvas.dashTally.filterPixels < 8_300 * 400)
+    let x = Self.gaussianCover(100, sigma: 20_000, from: shape.minX, to: shape.maxX)
+    let y = Self.gaussianCover(100, sigma: 20_000, from: shape.minY, to: shape.maxY)
+    let drawn = Double(canvas.makeBitmap()[100, 100].a)
+    #expect(abs(drawn - x * y * 255) <= 1, "\(drawn), not \(x * y * 255)")
   }
 }
