@@ -478,6 +478,8 @@ package final class DashTally {
   /// The characters (UTF-8 bytes) of the text drawn so far
   /// (`TextLayout.maximumCharactersPerFrame`).
   package var textCharacters = 0
+  /// The layers drawn so far (`LayerRenderer.maximumDrawnLayersPerFrame`).
+  package var drawnLayers = 0
   /// Creates a tally at zero.
   package init() {}
 }

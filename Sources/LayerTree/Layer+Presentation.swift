@@ -81,14 +81,32 @@ extension Layer {
     if let replicator = copy as? ReplicatorLayer, replicator.instanceCount > 1, !sublayers.isEmpty {
       let count = Swift.min(replicator.instanceCount, ReplicatorLayer.maximumInstanceCount)
       let delay = replicator.instanceDelay
-      replicator.delayedInstances = (1..<count).map { k in
-        if delay == 0 { return copy.sublayers }
-        return sublayers.map { sublayer in
-          let presented = sublayer.presentation(
-            at: local - Double(k) * delay, scratch: &scratch, mode: mode)
-          if mode == .full { presented.superlayer = copy }
-          return presented
+      if delay == 0 {
+        replicator.delayedInstances = Array(repeating: copy.sublayers, count: count - 1)
+      } else {
+        // Each delayed instance is its subtree presented again: built up to
+        // `maximumDelayedLayers` (two nested replicators of 10,000 delayed copies built 100
+        // million layers before anything was drawn); past them the rest are left out and
+        // `delayedInstancesCut` says so (a renderer refuses to draw them).
+        var built = 0
+        var instances: [[Layer]] = []
+        for k in 1..<count {
+          guard built <= ReplicatorLayer.maximumDelayedLayers else {
+            replicator.delayedInstancesCut = true
+            break
+          }
+          let presented = sublayers.map { sublayer in
+            let presented = sublayer.presentation(
+              at: local - Double(k) * delay, scratch: &scratch, mode: mode)
+            if mode == .full { presented.superlayer = copy }
+            return presented
+          }
+          for layer in presented {
+            built += layer.layerCount(upTo: ReplicatorLayer.maximumDelayedLayers + 1 - built)
+          }
+          instances.append(presented)
         }
+        replicator.delayedInstances = instances
       }
     }
     return copy
@@ -222,4 +240,22 @@ extension Layer {
 /// What stands for a model value that an animation does not read.
 private enum LayerPresentationPlaceholder {
   static let value = AnimationValue.scalar(0)
+}
+
+extension Layer {
+  /// The layers of this subtree (itself, sublayers, masks and replicators' delayed instances,
+  /// each time it appears), counted up to `limit`: past it, some number above `limit`,
+  /// without walking the rest.
+  func layerCount(upTo limit: Int) -> Int {
+    var count = 1
+    func add(_ layers: [Layer]) {
+      for layer in layers where count <= limit { count += layer.layerCount(upTo: limit - count) }
+    }
+    add(sublayers)
+    if let mask, count <= limit { count += mask.layerCount(upTo: limit - count) }
+    if let replicator = self as? ReplicatorLayer {
+      for instance in replicator.delayedInstances where count <= limit { add(instance) }
+    }
+    return count
+  }
 }

@@ -73,6 +73,14 @@ public final class ReplicatorLayer: Layer {
   /// replicator's time minus k × `instanceDelay` (instance 0 is `sublayers`). Empty in models.
   public package(set) var delayedInstances: [[Layer]] = []
 
+  /// Whether presenting this replicator left delayed instances out (more layers than
+  /// `maximumDelayedLayers` in its instances): those instances must not be drawn.
+  public package(set) var delayedInstancesCut = false
+
+  /// The most layers a presentation builds for one replicator's delayed instances (about
+  /// 100,000: presenting stops at the instance that passes it), as many as a frame draws.
+  public static let maximumDelayedLayers = 100_000
+
   /// The most instances Flipbook draws (10,000); more are left out.
   public static let maximumInstanceCount = 10_000
 

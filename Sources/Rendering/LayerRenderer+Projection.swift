@@ -43,7 +43,12 @@ extension LayerRenderer {
     let toDevice = toUser.concatenating(Homography(device))
     guard toDevice.inverted != nil else { return }
     if !layer.isDoubleSided, isBackFacing(toUser, in: canvas) { return }
-    guard let whole = drawnExtent(of: layer), whole.width > 0, whole.height > 0 else { return }
+    var visits = 0
+    let whole = drawnExtent(of: layer, visits: &visits)
+    guard visits <= LayerRenderer.maximumDrawnLayersPerFrame else {
+      throw .tooManyLayersInFrame(layer: LayerLabel(layer))
+    }
+    guard let whole, whole.width > 0, whole.height > 0 else { return }
     // The part of the plane that shows: in front of the eye and inside the clip.
     let clipBounds = canvas.deviceClipBounds
     let reachable = LayerRenderer.partReaching(clipBounds, of: whole, through: toDevice)
@@ -158,6 +163,19 @@ extension LayerRenderer {
   /// bounds, a shape's path with its stroke, contents placed by gravity, the sublayers (unless
   /// `masksToBounds`) through their placements, and the shadow; `nil` when nothing draws.
   func drawnExtent(of layer: Layer, level: Int = 0, withShadow: Bool = true) -> Box? {
+    var visits = 0
+    return drawnExtent(of: layer, level: level, withShadow: withShadow, visits: &visits)
+  }
+
+  /// `drawnExtent(of:level:withShadow:)`, counting in `visits` the layers it goes over (each
+  /// once for every replicator instance): `nil` past `maximumDrawnLayersPerFrame` of them,
+  /// more than a frame may draw (nested replicators animated to 10,000 copies each are 100
+  /// million).
+  func drawnExtent(
+    of layer: Layer, level: Int = 0, withShadow: Bool = true, visits: inout Int
+  ) -> Box? {
+    visits += 1
+    guard visits <= LayerRenderer.maximumDrawnLayersPerFrame else { return nil }
     var box = Box(layer.bounds.standardized)
     if let shape = layer as? ShapeLayer, let path = shape.path, !path.isEmpty {
       let stroked = shape.strokeColor != nil && shape.lineWidth > 0
@@ -171,10 +189,16 @@ extension LayerRenderer {
     }
     if !layer.masksToBounds, level < 64, !layer.sublayers.isEmpty {
       let sublayerPlacement = layer.sublayerTransformAboutAnchor
-      let groups = instances(of: layer, placedBy: sublayerPlacement, tint: .white)
+      // Instances left out when presenting are refused when drawn: their box is the first's.
+      let groups =
+        (try? instances(of: layer, placedBy: sublayerPlacement, tint: .white))
+        ?? [(sublayerPlacement, layer.sublayersInDrawingOrder, .white)]
       for (placement, sublayers, _) in groups {
         for sublayer in sublayers where !sublayer.isHidden {
-          guard let inner = drawnExtent(of: sublayer, level: level + 1) else { continue }
+          guard let inner = drawnExtent(of: sublayer, level: level + 1, visits: &visits) else {
+            guard visits <= LayerRenderer.maximumDrawnLayersPerFrame else { return nil }
+            continue
+          }
           let map = Homography(sublayer.transformToSuperlayer.concatenating(placement))
           for corner in Homography.clipToFront(inner.corners, of: map) {
             if let p = map.apply(corner) { box.add(p) }
@@ -233,12 +257,15 @@ extension LayerRenderer {
   /// multiplied into `tint`), each in drawing order.
   func instances(
     of layer: Layer, placedBy placement: Transform3D, tint: Color
-  ) -> [(Transform3D, [Layer], Color)] {
+  ) throws(RenderingError) -> [(Transform3D, [Layer], Color)] {
     guard let replicator = layer as? ReplicatorLayer else {
       return [(placement, layer.sublayersInDrawingOrder, tint)]
     }
     let count = Swift.min(replicator.instanceCount, ReplicatorLayer.maximumInstanceCount)
     let placements = replicator.instancePlacements(count: count)
+    if replicator.delayedInstancesCut, count - 1 > replicator.delayedInstances.count {
+      throw .tooManyLayersInFrame(layer: LayerLabel(replicator))
+    }
     return (0..<count).map { k in
       let own = placements[k]
       let c = replicator.instanceColor(at: k)
@@ -258,7 +285,8 @@ extension LayerRenderer {
     _ layer: Layer, placedBy placement: Transform3D, in canvas: Canvas
   ) throws(RenderingError) {
     var items: [DepthItem] = []
-    collectDepthItems(of: layer, placedBy: placement, tint: .white, into: &items, level: 0)
+    try collectDepthItems(
+      of: layer, placedBy: placement, tint: .white, into: &items, level: 0, in: canvas)
     for item in LayerRenderer.depthOrder(items) {
       if item.tint == .white {
         try draw(item.layer, placedBy: item.placement, in: canvas)
@@ -279,19 +307,25 @@ extension LayerRenderer {
 
   private func collectDepthItems(
     of container: Layer, placedBy placement: Transform3D, tint: Color,
-    into items: inout [DepthItem], level: Int
-  ) {
+    into items: inout [DepthItem], level: Int, in canvas: Canvas
+  ) throws(RenderingError) {
     let sublayerPlacement = container.sublayerTransformAboutAnchor
     let base = sublayerPlacement.isIdentity ? placement : sublayerPlacement.concatenating(placement)
-    for (instancePlacement, sublayers, instanceTint) in instances(
+    for (instancePlacement, sublayers, instanceTint) in try instances(
       of: container, placedBy: base, tint: tint)
     where instanceTint.alpha > 0 {
       for sublayer in sublayers where !sublayer.isHidden {
         let m = sublayer.transformToSuperlayer.concatenating(instancePlacement)
         if sublayer.drawsInDepthOrder, level < 64 {
-          collectDepthItems(
-            of: sublayer, placedBy: m, tint: instanceTint, into: &items, level: level + 1)
+          try collectDepthItems(
+            of: sublayer, placedBy: m, tint: instanceTint, into: &items, level: level + 1,
+            in: canvas)
         } else {
+          // Each item is counted when it is drawn; refused before the list grows past them.
+          let drawn = canvas.dashTally.drawnLayers + items.count
+          guard drawn < LayerRenderer.maximumDrawnLayersPerFrame else {
+            throw .tooManyLayersInFrame(layer: LayerLabel(sublayer))
+          }
           items.append(DepthItem(layer: sublayer, placement: m, tint: instanceTint))
         }
       }

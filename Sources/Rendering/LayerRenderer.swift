@@ -65,6 +65,7 @@ public struct LayerRenderer: Sendable {
   ) throws(RenderingError) {
     let p = layer.properties  // one read of the model values (see drawContent)
     guard !p.isHidden else { return }
+    try countDrawnLayers(1, at: layer, in: canvas)
     if layer.drawsInDepthOrder {
       try drawInDepthOrder(layer, placedBy: placement3D, in: canvas)
       return
@@ -160,6 +161,23 @@ public struct LayerRenderer: Sendable {
     tally.filterPixels += Double(pixels)
     guard tally.filterPixels <= Double(LayerRenderer.maximumFilterPixelsPerFrame) else {
       throw .tooMuchFilterWork(layer: LayerLabel(layer))
+    }
+  }
+
+  /// The most layers one frame draws: 100,000, each layer counted once for every replicator
+  /// instance (and shadow pass) that draws it, as the scene reader counts them
+  /// (`SceneFormat.maximumDrawnLayers`). A replicator's count animated past what the reader
+  /// sees (two nested replicators animated to 10,000 copies each make 100 million) is held to
+  /// it here, at the frame's time.
+  public static let maximumDrawnLayersPerFrame = 100_000
+
+  /// Counts `count` layers about to be drawn (or, for layers collected before drawing, that
+  /// will be), refused past `maximumDrawnLayersPerFrame` naming `layer`.
+  func countDrawnLayers(_ count: Int, at layer: Layer, in canvas: Canvas) throws(RenderingError) {
+    let tally = canvas.dashTally
+    tally.drawnLayers += count
+    guard tally.drawnLayers <= LayerRenderer.maximumDrawnLayersPerFrame else {
+      throw .tooManyLayersInFrame(layer: LayerLabel(layer))
     }
   }
 
@@ -286,6 +304,11 @@ public struct LayerRenderer: Sendable {
         affine = planar
       }
       guard affine.isInvertible else { continue }
+      // An instance left out when presenting (too many layers in delayed copies) would
+      // show undelayed layers: refused, as the layers it adds to the frame are past the limit.
+      if replicator.delayedInstancesCut, k - 1 >= replicator.delayedInstances.count {
+        throw .tooManyLayersInFrame(layer: LayerLabel(replicator))
+      }
       let sublayers = replicator.instanceSublayers(at: k).sorted { $0.zPosition < $1.zPosition }
       let tint = replicator.instanceColor(at: k)
       guard tint.alpha > 0 else { continue }

@@ -57,6 +57,12 @@ public enum RenderingError: Error, Hashable, Sendable, CustomStringConvertible {
   /// characters together (each replicator instance counted). Carries the layer that passes it.
   case tooMuchTextInFrame(layer: LayerLabel?)
 
+  /// One frame would draw more than `LayerRenderer.maximumDrawnLayersPerFrame` layers (each
+  /// layer once for every replicator instance and shadow pass that draws it): a replicator's
+  /// count animated or set from Swift past what the scene reader refuses. Carries the layer
+  /// that passes it.
+  case tooManyLayersInFrame(layer: LayerLabel?)
+
   /// A one-line message.
   public var description: String {
     switch self {
@@ -119,6 +125,11 @@ public enum RenderingError: Error, Hashable, Sendable, CustomStringConvertible {
         "the frame's text layers would draw more than "
         + "\(TextLayout.maximumCharactersPerFrame / 1_000_000) million characters, the limit, at "
         + "\(LayerLabel.text(name)) (every text layer's string, for each replicator instance)"
+    case .tooManyLayersInFrame(let name):
+      return
+        "the frame would draw more than \(LayerRenderer.maximumDrawnLayersPerFrame) layers, the "
+        + "limit, at \(LayerLabel.text(name)) (each layer once for every replicator instance "
+        + "that draws it, as its count is at the frame's time)"
     case .offscreenUnavailable(let name, let reason):
       return
         "\(LayerLabel.text(name)) needs an offscreen canvas that cannot "

@@ -325,7 +325,10 @@ struct LayerFingerprint: Hashable, Sendable {
     }
     sublayers = layer.sublayers.map { LayerFingerprint($0) }
     mask = isRoot ? [] : layer.mask.map { [LayerFingerprint($0)] } ?? []
-    let delayed = (layer as? ReplicatorLayer)?.delayedInstances ?? []
+    // Undelayed instances are the sublayers again (and `instanceCount` is among the values):
+    // 10,000 of them nested in 10,000 more made 100 million fingerprints.
+    let replicator = layer as? ReplicatorLayer
+    let delayed = replicator?.instanceDelay == 0 ? [] : replicator?.delayedInstances ?? []
     instances = delayed.map { $0.map { LayerFingerprint($0) } }
   }
 }
