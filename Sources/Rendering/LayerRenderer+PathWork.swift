@@ -76,6 +76,23 @@ extension LayerRenderer {
     return n + walk.length + crossings + covered
   }
 
+  /// How many times a plain fill's work (per pixel covered) a gradient of `type` through
+  /// `stops` colors is: axial 25, radial 45, conic 170 (measured on a release build over an
+  /// 8000 x 8000 frame against translucent backgrounds: Pixman computes each pixel's place
+  /// along an axial gradient and its radius on a radial one, and a conic gradient is colored
+  /// pixel by pixel with an arctangent each), plus one for every 20 colors (Pixman looks each
+  /// pixel's color up among the stops, and colors whose alpha changes add stops between them:
+  /// 1,000 colors tripled an axial gradient's time).
+  public static func gradientWeight(_ type: GradientLayer.GradientType, stops: Int) -> Double {
+    let base: Double
+    switch type {
+    case .axial: base = 25
+    case .radial: base = 45
+    case .conic: base = 170
+    }
+    return base + Double(stops) / 20
+  }
+
   /// Counts the work of filling `rect` for `layer` (its background, gradient or contents;
   /// `weight` times a plain fill's, 4 for an image sampled at every pixel) against the frame's
   /// budget, before it is drawn.

@@ -218,7 +218,10 @@ public struct LayerRenderer: Sendable {
     }
 
     if let gradient = layer as? GradientLayer, !bounds.isEmpty {
-      try chargeFill(bounds, for: layer, in: canvas)
+      let stops = gradient.colors?.count ?? 0
+      try chargeFill(
+        bounds, weight: LayerRenderer.gradientWeight(gradient.type, stops: stops), for: layer,
+        in: canvas)
       drawGradient(gradient, in: canvas, filling: roundedBounds)
     }
 

@@ -107,6 +107,40 @@ import Testing
     }
   }
 
+  /// Issue 18, tenth pass: gradients counted as plain fills, so 100 translucent full-frame
+  /// axial gradients in an 8000 x 8000 frame were refused after 56 s (radial 138 s, and 10
+  /// conic ones drew for 69 s). Each kind counts its measured cost per pixel, and its colors.
+  @Test func gradientsCountTheirCostPerPixel() throws {
+    #expect(LayerRenderer.gradientWeight(.axial, stops: 2) == 25.1)
+    #expect(LayerRenderer.gradientWeight(.radial, stops: 2) == 45.1)
+    #expect(LayerRenderer.gradientWeight(.conic, stops: 2) == 170.1)
+    #expect(LayerRenderer.gradientWeight(.axial, stops: 1_000) == 75)
+    // A 1000 x 1000 frame: 1,953.125 units a plain fill over it.
+    let canvas = try Canvas(pixelWidth: 1000, pixelHeight: 1000)
+    for type in GradientLayer.GradientType.allCases {
+      let gradient = GradientLayer()
+      gradient.name = "gradient"
+      gradient.type = type
+      gradient.frame = Rect(0, 0, 1000, 1000)
+      gradient.colors = [Color(red: 1, green: 0, blue: 0, alpha: 0.1), .clear]
+      try LayerRenderer().draw(gradient, in: canvas)
+      let weight = LayerRenderer.gradientWeight(type, stops: 2)
+      #expect(canvas.dashTally.pathWork == 1_953.125 * weight, "\(type)")
+    }
+    // One conic gradient over an 8000 x 8000 frame (9 s) is 21 million units: refused before
+    // it is drawn.
+    let large = try Canvas(pixelWidth: 8000, pixelHeight: 8000)
+    let conic = GradientLayer()
+    conic.name = "conic"
+    conic.type = .conic
+    conic.frame = Rect(0, 0, 8000, 8000)
+    conic.colors = [.white, .clear]
+    #expect(throws: RenderingError.tooMuchPathWork(layer: "conic")) {
+      try LayerRenderer().draw(conic, in: large)
+    }
+    #expect(large.makeBitmap()[4000, 4000] == RGBA8(0, 0, 0, 0))
+  }
+
   @Test func everyReplicatorInstanceAndShadowPassCounts() throws {
     let canvas = try Canvas(pixelWidth: 10, pixelHeight: 10)
     // 1,000 elements: 42,240 units a copy; 236 copies stay under ten million, 237 pass it.
