@@ -100,7 +100,12 @@ public struct LayerRenderer: Sendable {
       try drawShadowAndContent(of: layer, in: canvas)
       return
     }
-    try chargeGroups(2, for: layer, in: canvas)
+    let mode = layer.maskMode
+    // Two groups (content and mask); an inverted alpha mask a third; a luminance mask's pass
+    // over the mask's pixels is compositing work as long as four groups'.
+    try chargeGroups(mode == .alphaInverted ? 3 : 2, for: layer, in: canvas)
+    let luminance = mode == .luminance || mode == .luminanceInverted
+    if luminance { try chargeGroups(4, holding: false, for: layer, in: canvas) }
     try canvas.drawMasked(
       mode: layer.maskMode,
       { () throws(RenderingError) in try drawShadowAndContent(of: layer, in: canvas) },
@@ -108,9 +113,11 @@ public struct LayerRenderer: Sendable {
   }
 
   /// The most pixels the offscreen groups of one frame may hold together: 2,000,000,000
-  /// (opacity, blend modes, filters, masks (two each), replicator colors and shadows' shapes,
-  /// each at the size Cairo makes it: the clip's extent in the frame, for each replicator
-  /// instance; about three seconds of compositing). A replicator of 10,000 masked layers in a
+  /// (opacity, blend modes, filters, masks (two each, three inverted, six for a luminance
+  /// mask: its pass over the mask's pixels costs as much as four groups; Lottie's luma track
+  /// mattes reached the limit after 16 s where alpha mattes took 5.6 s), replicator colors
+  /// and shadows' shapes, each at the size Cairo makes it: the clip's extent in the frame, for
+  /// each replicator instance; about three seconds of compositing). A replicator of 10,000 masked layers in a
   /// frame of 3 megapixels made 60 billion.
   public static let maximumGroupPixelsPerFrame = 2_000_000_000
 

@@ -232,4 +232,22 @@ import Testing
     let drawn = Double(canvas.makeBitmap()[100, 100].a)
     #expect(abs(drawn - x * y * 255) <= 1, "\(drawn), not \(x * y * 255)")
   }
+
+  /// Issue 18, tenth pass: a luminance mask's pass over the mask's pixels was not counted, so
+  /// Lottie's luma track mattes in an 8000 x 8000 frame reached the offscreen limit after 16 s
+  /// (alpha mattes, 5.6 s). A mask counts its groups by its mode's cost: two for alpha, three
+  /// inverted, six for luminance.
+  @Test func masksCountTheirModesCost() throws {
+    let canvas = try Canvas(pixelWidth: 100, pixelHeight: 50)
+    let expected: [MaskMode: Double] = [
+      .alpha: 2, .alphaInverted: 3, .luminance: 6, .luminanceInverted: 6,
+    ]
+    for (mode, groups) in expected {
+      let masked = square("masked")
+      masked.mask = square("mask")
+      masked.maskMode = mode
+      try LayerRenderer().draw(masked, in: canvas)
+      #expect(canvas.dashTally.groupPixels == groups * 5_000, "\(mode)")
+    }
+  }
 }
