@@ -70,10 +70,29 @@ extension LayerRenderer {
     // The fill: one group and every operand. The stroke: one group, and for each piece a group
     // (its box's pixels) with its stroke and the operands over it (those kept inside clear
     // the group around them: a group's pixels each).
-    var work = fills ? operandWork.reduce(0, +) : 0
+    // Each operand filled covers its box's pixels, and one kept only inside (destination in,
+    // an unbounded operator) every pixel of its group: 8,000 intersected circles each went
+    // over the whole frame, 7.3 s counted as their outlines only.
+    let groupWork = canvas.groupPixelCount / LayerRenderer.pixelsPerUnit
+    var work = 0.0
+    if fills {
+      for (i, operand) in operands.enumerated() {
+        let unbounded = i > 0 && operation.operandCompositing == .destinationIn
+        work += operandWork[i]
+        work += unbounded ? groupWork : LayerRenderer.fillWork(of: operand.boundingBox, on: canvas)
+      }
+    }
     for plan in plans {
       work += LayerRenderer.pathWork(of: plan.piece, on: canvas)
-      for (j, _) in plan.others { work += operandWork[j] }
+      let boxWork =
+        plan.box.map { Double($0.width * $0.height) / LayerRenderer.pixelsPerUnit } ?? groupWork
+      for (j, keep) in plan.others {
+        work += operandWork[j]
+        work +=
+          keep
+          ? Swift.min(boxWork, groupWork)
+          : LayerRenderer.fillWork(of: operands[j].boundingBox, on: canvas)
+      }
     }
     try chargePathWork(work, for: layer, in: canvas)
     try chargeGroups((fills ? 1 : 0) + (strokes ? 1 : 0), holding: false, for: layer, in: canvas)

@@ -194,4 +194,25 @@ import Testing
     #expect(bitmap[20, 20] == RGBA8(255, 255, 255, 255))  // the first square, filled
     #expect(bitmap[39, 20] == RGBA8(0, 0, 0, 255) && bitmap[40, 20] == RGBA8(0, 0, 0, 255))
   }
+
+  /// Issue 18, tenth pass: an intersected operand is filled with an unbounded operator
+  /// (destination in) over its whole group, but was counted by its outline only: 8,000 random
+  /// circles intersected in a 1000 x 1000 frame took 7.3 s. It counts the group's pixels.
+  @Test func intersectedOperandsCountTheirGroupsPixels() throws {
+    let canvas = try Canvas(pixelWidth: 1000, pixelHeight: 1000)
+    func work(_ operation: PathOperation) throws -> Double {
+      let layer = ShapeLayer()
+      var path = Path(rect: Rect(x: 0, y: 0, width: 100, height: 100))
+      path.addPath(Path(rect: Rect(x: 50, y: 50, width: 100, height: 100)))
+      layer.path = path
+      layer.pathOperation = operation
+      layer.fillColor = .white
+      try LayerRenderer().draw(layer, in: canvas)
+      return canvas.dashTally.pathWork
+    }
+    // The second square: the frame's 1,000,000 pixels over 512, not its own 10,000.
+    #expect(try work(.intersect) - work(.union) == (1_000_000 - 10_000) / 512)
+    #expect(try work(.subtract) == work(.union))
+    #expect(canvas.makeBitmap()[120, 120] == RGBA8(255, 255, 255, 255))
+  }
 }
