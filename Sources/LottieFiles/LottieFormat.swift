@@ -337,7 +337,22 @@ extension LottieReader {
     composition.name = f.string("nm")
     composition.timing = LayerTiming(beginTime: -ip / fr)
     if let layers = f["layers"] { readComposition(layers, at: "layers", into: composition) }
+    Self.inheritPlaces(in: composition)
     scene.addLayer(composition)
     return scene
+  }
+
+  /// Gives every layer under `root` (masks too) that has no place of its own the place of the
+  /// nearest layer above it that has one (a mask: the layer it masks), so that an error found
+  /// while drawing any layer the reader made (a solid's rectangle, a repeater's copy, a mask's
+  /// hole) names where in the file it comes from, never "layer (unnamed)".
+  static func inheritPlaces(in root: Layer) {
+    var pending: [(Layer, String?)] = [(root, root.sourcePlace)]
+    while let (layer, inherited) = pending.popLast() {
+      if layer.sourcePlace == nil { layer.sourcePlace = inherited }
+      let place = layer.sourcePlace
+      for sublayer in layer.sublayers { pending.append((sublayer, place)) }
+      if let mask = layer.mask { pending.append((mask, place)) }
+    }
   }
 }
