@@ -128,6 +128,17 @@ extension TextEngine {
     pango_layout_set_font_description(layout, description)
     pango_layout_set_text(layout, string, -1)
 
+    // Tracking: Pango's letter spacing over the whole string (Pango removes it before a line's
+    // first and after its last character).
+    let letterSpacing = Int32((style.tracking * scale).rounded())
+    let attributes = pango_attr_list_new()!
+    defer { pango_attr_list_unref(attributes) }
+    if letterSpacing != 0, let spacing = pango_attr_letter_spacing_new(letterSpacing) {
+      spacing.pointee.start_index = 0
+      spacing.pointee.end_index = UInt32.max  // PANGO_ATTR_INDEX_TO_TEXT_END
+      pango_attr_list_insert(attributes, spacing)
+    }
+
     let width = style.width.map { $0.isFinite ? Swift.max(0, $0) : 0 }
     // Pango aligns, wraps and truncates within a width; unwrapped, untruncated text is laid
     // out unbounded and aligned here.
@@ -157,7 +168,9 @@ extension TextEngine {
       } else {
         align(style.alignment)
       }
-      if style.isWrapped { Self.splitLongWords(of: string, in: layout) }
+      if style.isWrapped {
+        Self.splitLongWords(of: string, into: attributes, letterSpacing: letterSpacing)
+      }
       switch style.truncation {
       case .none: break
       case .start: pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_START)
@@ -169,6 +182,8 @@ extension TextEngine {
           layout, Int32(Swift.min(Swift.max(0, height) * scale, Double(Int32.max))))
       }
     }
+
+    pango_layout_set_attributes(layout, attributes)
 
     var logicalExtents = PangoRectangle()
     pango_layout_get_extents(layout, nil, &logicalExtents)
@@ -306,15 +321,17 @@ extension TextEngine {
   static let wrappedWordPiece = 1_000
 
   /// Cuts runs of more than `wrappedWordPiece` characters in which no line may break (a long
-  /// word) into pieces Pango shapes apart (a letter spacing of 0 on every other piece, which
-  /// changes no advance).
+  /// word) into pieces Pango shapes apart: a letter spacing on every other piece, added to
+  /// `list`, of `letterSpacing` (Pango units), the whole string's, so no advance changes.
   ///
   /// Pango's word-then-character wrapping measures the rest of a word for every line it breaks
   /// that word on, so a word of n characters took time in n² (30,000 characters 2 s, 120,000
   /// characters 15 s); cut into pieces, each line measures at most a piece. Only such words
   /// change: where a line breaks inside one may move by a character at a piece's edge, and
   /// kerning between two pieces' characters is not applied.
-  static func splitLongWords(of string: String, in layout: OpaquePointer) {
+  static func splitLongWords(
+    of string: String, into list: OpaquePointer, letterSpacing: Int32
+  ) {
     let bytes = string.utf8.count
     guard bytes > wrappedWordPiece, bytes <= Int(Int32.max) else { return }
     let scalars = string.unicodeScalars
@@ -341,15 +358,12 @@ extension TextEngine {
       byte += scalar.utf8.count
     }
     if let start = oddPieceStart { pieces.append((start, byte)) }
-    guard !pieces.isEmpty, let list = pango_attr_list_new() else { return }
-    defer { pango_attr_list_unref(list) }
     for piece in pieces {
-      guard let attribute = pango_attr_letter_spacing_new(0) else { continue }
+      guard let attribute = pango_attr_letter_spacing_new(letterSpacing) else { continue }
       attribute.pointee.start_index = UInt32(piece.start)
       attribute.pointee.end_index = UInt32(piece.end)
       pango_attr_list_insert(list, attribute)
     }
-    pango_layout_set_attributes(layout, list)
   }
 }
 

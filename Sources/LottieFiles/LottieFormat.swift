@@ -314,13 +314,22 @@ extension LottieReader {
     if case .object(let fe)? = f["fonts"],
       case .array(let list)? = Fields(entries: fe, place: "fonts")["list"]
     {
-      for item in list {
+      for (i, item) in list.enumerated() {
         guard case .object(let e) = item else { continue }
-        let font = Fields(entries: e, place: "")
+        let font = Fields(entries: e, place: "fonts.list[\(i)]")
         if let name = font.string("fName") {
           fontFamilies[name] = (font.string("fFamily") ?? "", font.string("fStyle") ?? "")
-          if case .number(let a)? = font["ascent"], a.isFinite, abs(a) <= 1000 {
-            fontAscents[name] = a
+          // The ascent places box text's first baseline: a number (else reported), taken
+          // within ±1,000 percent of the size (the nearest, with a warning).
+          if let given = font["ascent"], let a = number(given, at: font.place("ascent")) {
+            let taken = Swift.max(-1000, Swift.min(1000, a))
+            if taken != a {
+              warn(
+                "font \"\(name)\"",
+                "font ascent \(MessageText.number(a)) (\(font.place("ascent")): "
+                  + "-1,000 to 1,000): drawn at \(MessageText.number(taken))", key: "font ascent")
+            }
+            fontAscents[name] = taken
           }
         }
       }

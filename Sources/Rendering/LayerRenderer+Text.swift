@@ -4,7 +4,8 @@ import LayerTree
 
 extension LayerRenderer {
   /// Draws a text layer's string: laid out (once per string and style, by the text engine's
-  /// cache) in the bounds' width from the top of the bounds, clipped to the bounds. A string
+  /// cache) in the bounds' width from the top of the bounds, clipped to the bounds (unless the
+  /// layer's `clipsToBounds` is off, as for Lottie text). A string
   /// past `TextLayer`'s limits (set from Swift or animated on), or past the text a frame may
   /// draw (`TextLayout.maximumCharactersPerFrame`), is refused, naming the layer.
   func drawText(_ layer: TextLayer, in canvas: Canvas) throws(RenderingError) {
@@ -28,6 +29,10 @@ extension LayerRenderer {
     } catch {
       throw .unknownFont(layer: LayerLabel(layer), font: layer.font)
     }
+    guard layer.clipsToBounds else {
+      canvas.draw(layout, at: bounds.origin, color: color)
+      return
+    }
     canvas.save()
     canvas.clip(to: Path(rect: bounds))
     canvas.draw(layout, at: bounds.origin, color: color)
@@ -44,6 +49,6 @@ extension TextLayer {
       alignment: TextAlignment(rawValue: alignmentMode.rawValue) ?? .natural, isWrapped: isWrapped,
       truncation: TextTruncation(rawValue: truncationMode.rawValue) ?? .none,
       lastLineAlignment: TextAlignment(rawValue: justifiedLastLine.rawValue) ?? .natural,
-      lineSpacing: lineSpacing)
+      lineSpacing: lineSpacing, tracking: tracking)
   }
 }
