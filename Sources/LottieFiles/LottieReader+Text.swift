@@ -176,17 +176,25 @@ extension LottieReader {
         continue
       }
       // All the file's documents together (each box text is laid out when read, to size it).
-      guard textCharacters <= LottieFormat.maximumTextCharacters else { continue }
-      textCharacters += text.unicodeScalars.count
-      if textCharacters > LottieFormat.maximumTextCharacters {
-        report(
-          document.fields.place("t"),
-          "text documents of more than \(LottieFormat.maximumTextCharacters) characters in all, "
-            + "the limit")
-        tooLong = true
-      }
+      if !chargeText(text.unicodeScalars.count, at: document.fields.place("t")) { tooLong = true }
     }
     return tooLong ? nil : out
+  }
+
+  /// Counts `characters` of text toward the file's `LottieFormat.maximumTextCharacters`:
+  /// `false` past it (reported at `place`, once).
+  func chargeText(_ characters: Int, at place: String) -> Bool {
+    guard textCharacters <= LottieFormat.maximumTextCharacters else { return false }
+    textCharacters += characters
+    guard textCharacters <= LottieFormat.maximumTextCharacters else {
+      report(
+        place,
+        "text documents of more than \(LottieFormat.maximumTextCharacters) characters in all "
+          + "(and \(TextLayout.charactersPerWrappedLine) for each line box text is expected to "
+          + "wrap to), the limit")
+      return false
+    }
+    return true
   }
 
   /// When each document shows, from keyframe frames in order: the first document, then each
@@ -245,7 +253,12 @@ extension LottieReader {
       let style = TextStyle(
         fontName: font, fontSize: size, width: box.width, alignment: .left, isWrapped: true,
         lineSpacing: spacing, tracking: tracking)
-      let laidOut = (try? TextLayout.make(text, style: style))?.size.height ?? 0
+      // Its expected lines are counted before it is laid out (its characters were, with the
+      // documents).
+      let lines = TextLayout.layoutCost(of: text, style: style) - text.utf8.count
+      let laidOut =
+        chargeText(lines, at: s.place("t"))
+        ? (try? TextLayout.make(text, style: style))?.size.height ?? 0 : 0
       let height = Swift.min(100_000, Swift.max(box.height, laidOut + size))
       let ascent = (fontAscents[s.string("f") ?? ""] ?? 80) / 100 * size
       return FontText(

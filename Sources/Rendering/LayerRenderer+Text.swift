@@ -18,14 +18,16 @@ extension LayerRenderer {
       throw .textTooLong(
         layer: LayerLabel(layer), characters: excess.characters, lines: excess.lines)
     }
-    canvas.dashTally.textCharacters += string.utf8.count
+    let style = layer.textStyle(width: bounds.width, height: bounds.height)
+    // Counted before laying out: wrapped lines too (a box narrower than a letter makes a line
+    // of each).
+    canvas.dashTally.textCharacters += TextLayout.layoutCost(of: string, style: style)
     guard canvas.dashTally.textCharacters <= TextLayout.maximumCharactersPerFrame else {
       throw .tooMuchTextInFrame(layer: LayerLabel(layer))
     }
     let layout: TextLayout
     do {
-      layout = try TextLayout.make(
-        string, style: layer.textStyle(width: bounds.width, height: bounds.height))
+      layout = try TextLayout.make(string, style: style)
     } catch {
       throw .unknownFont(layer: LayerLabel(layer), font: layer.font)
     }

@@ -344,9 +344,9 @@ import Testing
 /// draws them, and values out of range are said by their place.
 @Suite struct FontTextFidelityTests {
   /// A 200 x 100 animation of one text layer with `document` (JSON keys) in DejaVu Sans.
-  static func text(_ document: String, ascent: String = "75") -> String {
+  static func text(_ document: String, string: String = "Hello", ascent: String = "75") -> String {
     TextTests.box(
-      #""t": "Hello", "s": 20, "f": "F0", "fc": [0, 0, 0], "j": 0, \#(document)"#,
+      #""t": "\#(string)", "s": 20, "f": "F0", "fc": [0, 0, 0], "j": 0, \#(document)"#,
       fonts: #"[{"fName": "F0", "fFamily": "DejaVu Sans", "fStyle": "Book", "ascent": \#(ascent)}]"#
     )
   }
@@ -395,6 +395,20 @@ import Testing
     let layer = try #require(
       TextTests.text(in: try LottieTest.layer("Box", in: read.scene, at: 0)))
     #expect(layer.tracking == -200)
+  }
+
+  @Test func boxTextCountsTheLinesItIsExpectedToWrapTo() throws {
+    // 100,000 characters in boxes 1e-300 wide: a line each, laid out when read to size the box
+    // (5 such documents took 34 s). Refused by the document, before it is laid out.
+    let words = String(repeating: "a ", count: 50_000)
+    #expect(
+      LottieTest.problems(Self.text(#""sz": [1e-300, 100], "ps": [0, 0]"#, string: words)) == [
+        "test.json: layers[0].t.d.k[0].s.t: text documents of more than 500000 characters in "
+          + "all (and 20 for each line box text is expected to wrap to), the limit"
+      ])
+    // In a box 400 points wide it reads (some 2,500 lines at size 20).
+    let read = try LottieTest.read(Self.text(#""sz": [400, 100], "ps": [0, 0]"#, string: words))
+    #expect(read.warnings.isEmpty)
   }
 
   @Test func aFontAscentIsANumberWithinAThousandPercent() throws {
