@@ -236,3 +236,33 @@ import Testing
     #expect(t.truncationMode == .middle && t.alignmentMode == .justified)
   }
 }
+
+/// Issue 18, tenth hostile pass: glyphs larger than `Canvas.largestCachedGlyphSize` pixels are
+/// filled as outlines (Cairo kept an image of each size and transform: 200 layers of one
+/// character at 3,000 to 3,199 points held 3.9 GB). The outlines cover the glyph's ink as its
+/// image does.
+@Suite struct LargeGlyphTests {
+  @Test(arguments: [200.0, 300.0])
+  func aGlyphDrawnAsAnOutlineCoversItsInk(size: Double) throws {
+    #expect(Canvas.largestCachedGlyphSize == 256)
+    let canvas = try Canvas(pixelWidth: 400, pixelHeight: 400)
+    let layout = try TextLayout.make("漢", style: TextStyle(fontSize: size))
+    canvas.draw(layout, at: .zero, color: .black)
+    let b = canvas.makeBitmap()
+    var (minX, minY, maxX, maxY) = (Int.max, Int.max, -1, -1)
+    var covered = 0
+    for y in 0..<b.height {
+      for x in 0..<b.width where b[x, y].a > 128 {
+        (minX, minY) = (min(minX, x), min(minY, y))
+        (maxX, maxY) = (max(maxX, x), max(maxY, y))
+        covered += 1
+      }
+    }
+    let ink = layout.inkBounds
+    #expect(abs(Double(minX) - ink.minX) <= 2 && abs(Double(maxX + 1) - ink.maxX) <= 2)
+    #expect(abs(Double(minY) - ink.minY) <= 2 && abs(Double(maxY + 1) - ink.maxY) <= 2)
+    // The strokes cover about the same share of the ink box at either size.
+    let share = Double(covered) / (ink.width * ink.height)
+    #expect(share > 0.3 && share < 0.6, "\(share)")
+  }
+}
