@@ -20,12 +20,32 @@ extension Canvas {
     cairo_save(cr)
     cairo_translate(cr, origin.x, origin.y)
     setSource(color)
+    // The em's largest extent on the canvas, in pixels.
+    var (ax, ay, bx, by) = (layout.style.fontSize, 0.0, 0.0, layout.style.fontSize)
+    cairo_user_to_device_distance(cr, &ax, &ay)
+    cairo_user_to_device_distance(cr, &bx, &by)
+    let em = Swift.max((ax * ax + ay * ay).squareRoot(), (bx * bx + by * by).squareRoot())
     for run in layout.runs {
       cairo_set_scaled_font(cr, OpaquePointer(bitPattern: run.font))
-      run.glyphs.withUnsafeBufferPointer { cairo_show_glyphs(cr, $0.baseAddress, Int32($0.count)) }
+      run.glyphs.withUnsafeBufferPointer {
+        if em <= Canvas.largestCachedGlyphSize {
+          cairo_show_glyphs(cr, $0.baseAddress, Int32($0.count))
+        } else {
+          cairo_new_path(cr)
+          cairo_glyph_path(cr, $0.baseAddress, Int32($0.count))
+          cairo_fill(cr)
+        }
+      }
     }
     cairo_restore(cr)
   }
+
+  /// The largest em, in pixels on the canvas, whose glyphs are drawn from Cairo's glyph images:
+  /// 256. Larger glyphs are filled as outlines. Cairo keeps an image of every glyph it draws,
+  /// for each size and transform, in a cache that counts glyphs, not bytes (thousands of
+  /// them): 200 layers of one character at 3,000 to 3,199 points held 3.9 GB. Outlines hold a
+  /// few kilobytes, and a glyph this large costs about as much to fill as to place.
+  public static let largestCachedGlyphSize = 256.0
 
   /// Draws a one-line label whose ink is centred on `center` (points), set `size` points tall
   /// in DejaVu Sans, in `color`.

@@ -69,8 +69,36 @@ public final class TextLayout: Sendable {
 
   /// The most characters (UTF-8 bytes) the text layers of one frame may draw, all together:
   /// 4,000,000 (about three seconds of laying out when none is cached; each replicator
-  /// instance counted). The layouts of a frame within it stay cached for the next.
+  /// instance counted; each line wrapped text is expected to make counted as
+  /// `charactersPerWrappedLine` more, see `layoutCost(of:style:)`). The layouts of a frame
+  /// within it stay cached for the next.
   public static let maximumCharactersPerFrame = 4_000_000
+
+  /// What each line of wrapped text counts for against the text limits, in characters: 20.
+  /// Pango shapes each line it breaks again, some 14 µs a line where a character costs under
+  /// 1 µs: 100,000 characters wrapped in a box 1 point wide (a line each) took 1.4 s, 40 of
+  /// them a frame would take a minute.
+  public static let charactersPerWrappedLine = 20
+
+  /// The lines wrapped text is expected to make, found before laying it out: for a string
+  /// wrapped in a width, one for every width of its characters (UTF-8 bytes) at half the
+  /// font size each (Latin text's usual advance), at most one a character; 0 for text not
+  /// wrapped.
+  public static func expectedWrappedLines(of string: String, style: TextStyle) -> Int {
+    guard style.isWrapped, let width = style.width else { return 0 }
+    let characters = Double(string.utf8.count)
+    let size = style.fontSize.isFinite ? Swift.min(Swift.max(style.fontSize, 0), 10_000) : 0
+    guard width.isFinite, width > 0 else { return Int(characters) }
+    return Int(Swift.min(characters, (characters * size / 2 / width).rounded(.up)))
+  }
+
+  /// What laying `string` out in `style` counts for against the text limits
+  /// (`maximumCharactersPerFrame`, and a Lottie file's text), in characters: its UTF-8 bytes,
+  /// and `charactersPerWrappedLine` for each line it is expected to wrap to
+  /// (`expectedWrappedLines(of:style:)`). Found before any layout is made.
+  public static func layoutCost(of string: String, style: TextStyle) -> Int {
+    string.utf8.count + charactersPerWrappedLine * expectedWrappedLines(of: string, style: style)
+  }
 
   /// `string` laid out in `style`: made once, then returned from the engine's cache for the
   /// same string and style (so a label that only moves or fades is never shaped again).
@@ -128,6 +156,17 @@ extension TextEngine {
     pango_layout_set_font_description(layout, description)
     pango_layout_set_text(layout, string, -1)
 
+    // Tracking: Pango's letter spacing over the whole string (Pango removes it before a line's
+    // first and after its last character).
+    let letterSpacing = Int32((style.tracking * scale).rounded())
+    let attributes = pango_attr_list_new()!
+    defer { pango_attr_list_unref(attributes) }
+    if letterSpacing != 0, let spacing = pango_attr_letter_spacing_new(letterSpacing) {
+      spacing.pointee.start_index = 0
+      spacing.pointee.end_index = UInt32.max  // PANGO_ATTR_INDEX_TO_TEXT_END
+      pango_attr_list_insert(attributes, spacing)
+    }
+
     let width = style.width.map { $0.isFinite ? Swift.max(0, $0) : 0 }
     // Pango aligns, wraps and truncates within a width; unwrapped, untruncated text is laid
     // out unbounded and aligned here.
@@ -157,7 +196,16 @@ extension TextEngine {
       } else {
         align(style.alignment)
       }
-      if style.isWrapped { Self.splitLongWords(of: string, in: layout) }
+      if style.isWrapped {
+        Self.splitLongRuns(of: string, into: attributes, letterSpacing: letterSpacing)
+        // A word broken across lines gets no hyphen, as Core Text and lottie-web break it
+        // (Pango added one, and shaped the line again for it).
+        if let hyphens = pango_attr_insert_hyphens_new(0) {
+          hyphens.pointee.start_index = 0
+          hyphens.pointee.end_index = UInt32.max  // PANGO_ATTR_INDEX_TO_TEXT_END
+          pango_attr_list_insert(attributes, hyphens)
+        }
+      }
       switch style.truncation {
       case .none: break
       case .start: pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_START)
@@ -169,6 +217,8 @@ extension TextEngine {
           layout, Int32(Swift.min(Swift.max(0, height) * scale, Double(Int32.max))))
       }
     }
+
+    pango_layout_set_attributes(layout, attributes)
 
     var logicalExtents = PangoRectangle()
     pango_layout_get_extents(layout, nil, &logicalExtents)
@@ -301,20 +351,25 @@ extension TextEngine {
 }
 
 extension TextEngine {
-  /// The most characters between two places a line may break at that Pango shapes as one
-  /// piece when it wraps: 1,000.
+  /// The most characters Pango shapes as one piece when it wraps: 1,000 (a piece reaches the
+  /// first place a line may break at past it, or is cut there inside a word).
   static let wrappedWordPiece = 1_000
 
-  /// Cuts runs of more than `wrappedWordPiece` characters in which no line may break (a long
-  /// word) into pieces Pango shapes apart (a letter spacing of 0 on every other piece, which
-  /// changes no advance).
+  /// Cuts the string into pieces of about `wrappedWordPiece` characters that Pango shapes
+  /// apart: at the first place a line may break once a piece has that many characters, and
+  /// every `wrappedWordPiece` characters inside a word with no such place. Every other piece
+  /// gets a letter spacing, added to `list`, of `letterSpacing` (Pango units): the whole
+  /// string's, so no advance changes.
   ///
-  /// Pango's word-then-character wrapping measures the rest of a word for every line it breaks
-  /// that word on, so a word of n characters took time in n² (30,000 characters 2 s, 120,000
-  /// characters 15 s); cut into pieces, each line measures at most a piece. Only such words
-  /// change: where a line breaks inside one may move by a character at a piece's edge, and
-  /// kerning between two pieces' characters is not applied.
-  static func splitLongWords(of string: String, in layout: OpaquePointer) {
+  /// Pango measures the rest of the piece it is in for every line it starts, so text shaped as
+  /// one piece of n characters wrapped in time in n² over the characters a line holds: a word
+  /// of 120,000 characters took 15 s, and 100,000 characters of short words in a box 1 point
+  /// wide (a line each) 4.4 s; cut into pieces, each line measures at most a piece. Only
+  /// words longer than a piece change: where a line breaks inside one may move by a character
+  /// at a piece's edge, and kerning between two pieces' characters is not applied.
+  static func splitLongRuns(
+    of string: String, into list: OpaquePointer, letterSpacing: Int32
+  ) {
     let bytes = string.utf8.count
     guard bytes > wrappedWordPiece, bytes <= Int(Int32.max) else { return }
     let scalars = string.unicodeScalars
@@ -322,34 +377,30 @@ extension TextEngine {
     pango_get_log_attrs(
       string, Int32(bytes), -1, pango_language_from_string("en-us"), &attributes,
       Int32(attributes.count))
-    var pieces: [(start: Int, end: Int)] = []
-    var byte = 0, inWord = 0
-    var oddPieceStart: Int? = nil
+    // Where each piece after the first starts (bytes).
+    var cuts: [Int] = []
+    var byte = 0, inWord = 0, inPiece = 0
     for (i, scalar) in scalars.enumerated() {
       if attributes[i].is_line_break != 0 {
-        if let start = oddPieceStart { pieces.append((start, byte)) }
-        (inWord, oddPieceStart) = (0, nil)
-      } else if inWord > 0, inWord % wrappedWordPiece == 0 {
-        if let start = oddPieceStart {
-          pieces.append((start, byte))
-          oddPieceStart = nil
-        } else {
-          oddPieceStart = byte
+        inWord = 0
+        if inPiece >= wrappedWordPiece {
+          cuts.append(byte)
+          inPiece = 0
         }
+      } else if inWord > 0, inWord % wrappedWordPiece == 0 {
+        cuts.append(byte)
+        inPiece = 0
       }
       inWord += 1
+      inPiece += 1
       byte += scalar.utf8.count
     }
-    if let start = oddPieceStart { pieces.append((start, byte)) }
-    guard !pieces.isEmpty, let list = pango_attr_list_new() else { return }
-    defer { pango_attr_list_unref(list) }
-    for piece in pieces {
-      guard let attribute = pango_attr_letter_spacing_new(0) else { continue }
-      attribute.pointee.start_index = UInt32(piece.start)
-      attribute.pointee.end_index = UInt32(piece.end)
+    for n in stride(from: 0, to: cuts.count, by: 2) {
+      guard let attribute = pango_attr_letter_spacing_new(letterSpacing) else { continue }
+      attribute.pointee.start_index = UInt32(cuts[n])
+      attribute.pointee.end_index = UInt32(n + 1 < cuts.count ? cuts[n + 1] : bytes)
       pango_attr_list_insert(list, attribute)
     }
-    pango_layout_set_attributes(layout, list)
   }
 }
 

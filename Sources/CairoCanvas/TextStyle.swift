@@ -29,18 +29,30 @@ public struct TextStyle: Hashable, Sendable {
   /// The distance from one line's baseline to the next, in points; `nil` (default) for the
   /// font's line height, as Core Animation sets lines. After Effects' leading (Lottie's `lh`).
   public var lineSpacing: Double?
+  /// The space added after each character, in points (default 0; negative sets characters
+  /// closer): After Effects' tracking (Lottie's `tr`, in thousandths of the size), which
+  /// lottie-web adds after each character. Lines wrap and align with it; the first character
+  /// of a line stays where it was, and the last character's space is not part of the line's
+  /// width. Taken within ±`maximumTracking`.
+  public var tracking: Double
+
+  /// The most tracking a style takes either way, in points: 100,000 (larger is taken as that).
+  public static let maximumTracking = 100_000.0
 
   /// Creates a style; the defaults are `CATextLayer`'s.
   public init(
     fontName: String = "Helvetica", fontSize: Double = 36, width: Double? = nil,
     height: Double? = nil, alignment: TextAlignment = .natural, isWrapped: Bool = false,
     truncation: TextTruncation = .none, lastLineAlignment: TextAlignment = .natural,
-    lineSpacing: Double? = nil
+    lineSpacing: Double? = nil, tracking: Double = 0
   ) {
     (self.fontName, self.fontSize, self.width, self.height) = (fontName, fontSize, width, height)
     (self.alignment, self.isWrapped, self.truncation) = (alignment, isWrapped, truncation)
     self.lastLineAlignment = lastLineAlignment
     self.lineSpacing = lineSpacing.map { $0.isFinite ? Swift.min(Swift.max($0, 0), 100_000) : 0 }
+    self.tracking =
+      tracking.isFinite
+      ? Swift.min(Swift.max(tracking, -Self.maximumTracking), Self.maximumTracking) : 0
   }
 
   /// The style with what cannot change the layout removed: `height` unless wrapped text is

@@ -119,6 +119,21 @@ public final class TextLayer: Layer {
     get { storage.text.lineSpacing }
     set { storage.text.lineSpacing = newValue }
   }
+  /// The space added after each character, in points (default 0; negative draws characters
+  /// closer). Not a `CATextLayer` property: the Lottie reader sets it to the document's tracking
+  /// (`tr`, thousandths of the size), which After Effects and lottie-web add after each
+  /// character.
+  package var tracking: Double {
+    get { storage.text.tracking }
+    set { storage.text.tracking = newValue }
+  }
+  /// Whether the text is clipped to the bounds (default `true`, as `CATextLayer` draws into a
+  /// backing store of the bounds' size). Not a `CATextLayer` property: the Lottie reader clears
+  /// it, as lottie-web draws a document's every line and glyph, inside its box or not.
+  package var clipsToBounds: Bool {
+    get { storage.text.clipsToBounds }
+    set { storage.text.clipsToBounds = newValue }
+  }
 
   /// Creates a text layer with Core Animation's defaults.
   public override init() {
@@ -179,6 +194,10 @@ package struct TextProperties: Hashable, Sendable {
   public var justifiedLastLine: TextLayer.AlignmentMode = .natural
   /// The distance between baselines (default `nil`: the font's line height).
   public var lineSpacing: Double? = nil
+  /// The space added after each character, in points (default 0).
+  public var tracking: Double = 0
+  /// Whether the text is clipped to the bounds (default `true`).
+  public var clipsToBounds: Bool = true
 
   /// Creates text properties with Core Animation's defaults.
   public init() {}

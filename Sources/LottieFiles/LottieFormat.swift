@@ -35,8 +35,10 @@ public enum LottieFormat {
   /// Pictures past it are not drawn, with a warning naming the asset.
   public static let maximumImagePixels = 256_000_000
   /// The most characters (Unicode scalars) all of a file's text documents may hold together:
-  /// 500,000. Box text is laid out when read (to size its box), so the reading takes time in
-  /// the text: 20,000 documents of 1,000 characters took 222 s.
+  /// 500,000, each line box text drawn with a font is expected to wrap to counted as
+  /// `TextLayout.charactersPerWrappedLine` more. Box text is laid out when read (to size its
+  /// box), so the reading takes time in the text and its lines: 20,000 documents of 1,000
+  /// characters took 222 s, and 5 of 100,000 in boxes 1e-300 wide (a line a character) 34 s.
   public static let maximumTextCharacters = 500_000
   /// The most colour stops, and the most opacity stops, one gradient may have: 1,000 each.
   public static let maximumGradientStops = 1_000
@@ -314,13 +316,22 @@ extension LottieReader {
     if case .object(let fe)? = f["fonts"],
       case .array(let list)? = Fields(entries: fe, place: "fonts")["list"]
     {
-      for item in list {
+      for (i, item) in list.enumerated() {
         guard case .object(let e) = item else { continue }
-        let font = Fields(entries: e, place: "")
+        let font = Fields(entries: e, place: "fonts.list[\(i)]")
         if let name = font.string("fName") {
           fontFamilies[name] = (font.string("fFamily") ?? "", font.string("fStyle") ?? "")
-          if case .number(let a)? = font["ascent"], a.isFinite, abs(a) <= 1000 {
-            fontAscents[name] = a
+          // The ascent places box text's first baseline: a number (else reported), taken
+          // within ±1,000 percent of the size (the nearest, with a warning).
+          if let given = font["ascent"], let a = number(given, at: font.place("ascent")) {
+            let taken = Swift.max(-1000, Swift.min(1000, a))
+            if taken != a {
+              warn(
+                "font \"\(name)\"",
+                "font ascent \(MessageText.number(a)) (\(font.place("ascent")): "
+                  + "-1,000 to 1,000): drawn at \(MessageText.number(taken))", key: "font ascent")
+            }
+            fontAscents[name] = taken
           }
         }
       }
@@ -337,7 +348,22 @@ extension LottieReader {
     composition.name = f.string("nm")
     composition.timing = LayerTiming(beginTime: -ip / fr)
     if let layers = f["layers"] { readComposition(layers, at: "layers", into: composition) }
+    Self.inheritPlaces(in: composition)
     scene.addLayer(composition)
     return scene
+  }
+
+  /// Gives every layer under `root` (masks too) that has no place of its own the place of the
+  /// nearest layer above it that has one (a mask: the layer it masks), so that an error found
+  /// while drawing any layer the reader made (a solid's rectangle, a repeater's copy, a mask's
+  /// hole) names where in the file it comes from, never "layer (unnamed)".
+  static func inheritPlaces(in root: Layer) {
+    var pending: [(Layer, String?)] = [(root, root.sourcePlace)]
+    while let (layer, inherited) = pending.popLast() {
+      if layer.sourcePlace == nil { layer.sourcePlace = inherited }
+      let place = layer.sourcePlace
+      for sublayer in layer.sublayers { pending.append((sublayer, place)) }
+      if let mask = layer.mask { pending.append((mask, place)) }
+    }
   }
 }

@@ -162,7 +162,7 @@ extension LottieReader {
       return true
     }
     let scale = size / 100
-    let tracking = number(s, "tr", default: 0) * size / 1000
+    let tracking = tracking(s, layer: label) * size / 1000
     let lineHeight = number(s, "lh", default: size * 1.2)
     let justification = justification(s, layer: label)
     let color = s["fc"].flatMap { colour($0, at: s.place("fc")) }.map(Self.color) ?? .black

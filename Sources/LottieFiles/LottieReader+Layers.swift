@@ -130,6 +130,8 @@ extension LottieReader {
         continue
       }
       let holder = Layer()
+      // Errors found while compositing the matte name the layer's `tt`.
+      holder.sourcePlace = entry.fields.place("tt")
       holder.anchorPoint = .zero
       holder.addSublayer(layer)
       // The matte as the holder's mask, in the mode `tt` names.

@@ -50,8 +50,10 @@ extension LottieReader {
       "a": .normal, "s": .destinationOut, "i": .destinationIn, "l": .lighten, "d": .darken,
       "f": .xor,
     ]
-    func whiteShape(_ path: Path?) -> ShapeLayer {
+    // Every layer a mask makes names a place (errors found while drawing it say it).
+    func whiteShape(_ path: Path?, place: String) -> ShapeLayer {
       let shape = ShapeLayer()
+      shape.sourcePlace = place
       shape.anchorPoint = .zero
       shape.fillColor = .white
       shape.path = path
@@ -88,7 +90,7 @@ extension LottieReader {
         continue
       }
       if maskLayer.sublayers.isEmpty && (mode == "s" || mode == "i") {
-        maskLayer.addSublayer(whiteShape(Path(rect: cover)))
+        maskLayer.addSublayer(whiteShape(Path(rect: cover), place: f.place))
       }
       // The mask's own path (animated: morphing), on `shape`.
       func setPath(_ shape: ShapeLayer) {
@@ -97,19 +99,18 @@ extension LottieReader {
       }
       let piece: ShapeLayer
       if flag(f, "inv") {
-        piece = whiteShape(Path(rect: cover))
+        piece = whiteShape(Path(rect: cover), place: f.place)
         piece.compositingFilter = filter == .normal ? .sourceOver : filter
-        let hole = whiteShape(nil)
+        let hole = whiteShape(nil, place: f.place("inv"))
         setPath(hole)
         hole.compositingFilter = .destinationOut
         piece.addSublayer(hole)
       } else {
-        piece = whiteShape(nil)
+        piece = whiteShape(nil, place: f.place)
         setPath(piece)
         piece.compositingFilter = filter
       }
       piece.name = f.string("nm")
-      piece.sourcePlace = f.place
       piece.opacity = unit(o.initial)
       animate(piece, "opacity", o) { .scalar(unit($0)) }
       let expansion = component(x.initial, 0)
@@ -120,7 +121,7 @@ extension LottieReader {
         piece.lineJoin = .round
       } else if expansion < 0 {
         if piece.compositingFilter == .normal { piece.compositingFilter = .sourceOver }
-        let cut = whiteShape(nil)
+        let cut = whiteShape(nil, place: f.place("x"))
         setPath(cut)
         cut.fillColor = nil
         cut.strokeColor = .white

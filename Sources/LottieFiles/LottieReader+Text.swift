@@ -31,6 +31,8 @@ extension LottieReader {
     var isWrapped = false
     /// The distance between baselines (`lh`; `nil`: the font's line height).
     var lineSpacing: Double? = nil
+    /// The space after each character, in points (`tr`, thousandths of the size).
+    var tracking = 0.0
     var position: Point
     var bounds: Rect
   }
@@ -71,7 +73,7 @@ extension LottieReader {
       let texts = shown.map { fontText($0, text: string($0), size: size($0), layer: entry.label) }
       if Set(texts.map(\.font)).count == 1, Set(texts.map(\.alignment)).count == 1,
         Set(texts.map(\.lastLine)).count == 1, Set(texts.map(\.isWrapped)).count == 1,
-        Set(texts.map(\.lineSpacing)).count == 1
+        Set(texts.map(\.lineSpacing)).count == 1, Set(texts.map(\.tracking)).count == 1
       {
         let layer = textLayer(texts[0], place: entry.place + ".t")
         if texts.count > 1 {
@@ -174,17 +176,25 @@ extension LottieReader {
         continue
       }
       // All the file's documents together (each box text is laid out when read, to size it).
-      guard textCharacters <= LottieFormat.maximumTextCharacters else { continue }
-      textCharacters += text.unicodeScalars.count
-      if textCharacters > LottieFormat.maximumTextCharacters {
-        report(
-          document.fields.place("t"),
-          "text documents of more than \(LottieFormat.maximumTextCharacters) characters in all, "
-            + "the limit")
-        tooLong = true
-      }
+      if !chargeText(text.unicodeScalars.count, at: document.fields.place("t")) { tooLong = true }
     }
     return tooLong ? nil : out
+  }
+
+  /// Counts `characters` of text toward the file's `LottieFormat.maximumTextCharacters`:
+  /// `false` past it (reported at `place`, once).
+  func chargeText(_ characters: Int, at place: String) -> Bool {
+    guard textCharacters <= LottieFormat.maximumTextCharacters else { return false }
+    textCharacters += characters
+    guard textCharacters <= LottieFormat.maximumTextCharacters else {
+      report(
+        place,
+        "text documents of more than \(LottieFormat.maximumTextCharacters) characters in all "
+          + "(and \(TextLayout.charactersPerWrappedLine) for each line box text is expected to "
+          + "wrap to), the limit")
+      return false
+    }
+    return true
   }
 
   /// When each document shows, from keyframe frames in order: the first document, then each
@@ -232,6 +242,7 @@ extension LottieReader {
         key: "negative line height")
     }
     let j = justification(s, layer: label)
+    let tracking = tracking(s, layer: label) * size / 1000
     if let box = textBox(s, layer: label) {
       let modes: [Int: (TextLayer.AlignmentMode, TextLayer.AlignmentMode)] = [
         1: (.right, .natural), 2: (.center, .natural), 3: (.justified, .left),
@@ -241,13 +252,18 @@ extension LottieReader {
       // The box's lines, however many the width makes, are drawn (lottie-web does not clip).
       let style = TextStyle(
         fontName: font, fontSize: size, width: box.width, alignment: .left, isWrapped: true,
-        lineSpacing: spacing)
-      let laidOut = (try? TextLayout.make(text, style: style))?.size.height ?? 0
+        lineSpacing: spacing, tracking: tracking)
+      // Its expected lines are counted before it is laid out (its characters were, with the
+      // documents).
+      let lines = TextLayout.layoutCost(of: text, style: style) - text.utf8.count
+      let laidOut =
+        chargeText(lines, at: s.place("t"))
+        ? (try? TextLayout.make(text, style: style))?.size.height ?? 0 : 0
       let height = Swift.min(100_000, Swift.max(box.height, laidOut + size))
       let ascent = (fontAscents[s.string("f") ?? ""] ?? 80) / 100 * size
       return FontText(
         string: text, size: size, font: font, color: color, alignment: alignment,
-        lastLine: lastLine, isWrapped: true, lineSpacing: spacing,
+        lastLine: lastLine, isWrapped: true, lineSpacing: spacing, tracking: tracking,
         position: Point(x: box.origin.x, y: box.origin.y + ascent - size * 0.8),
         bounds: Rect(x: 0, y: 0, width: box.width, height: height))
     }
@@ -261,10 +277,29 @@ extension LottieReader {
     // Point text cannot be justified in After Effects; lottie-web draws modes 3 to 6 left.
     return FontText(
       string: text, size: size, font: font, color: color, alignment: alignment,
-      lineSpacing: spacing,
+      lineSpacing: spacing, tracking: tracking,
       // Lottie places the first baseline at the layer's origin.
       position: Point(x: x, y: -size * 0.8),
       bounds: Rect(x: 0, y: 0, width: width, height: Swift.max(0, lineHeight) * lines + size))
+  }
+
+  /// The most tracking (`tr`, thousandths of the size) a document is drawn with either way:
+  /// 10,000 (ten sizes after each character). Another is drawn at the nearest, with a warning.
+  static let maximumTracking = 10_000.0
+
+  /// The document's tracking `tr`, in thousandths of the size: the space lottie-web adds after
+  /// each character (0 when absent). Past `maximumTracking` either way it is drawn at the
+  /// nearest, with a warning naming `layer`.
+  func tracking(_ s: Fields, layer label: String) -> Double {
+    let given = number(s, "tr", default: 0)
+    let drawn = Swift.max(-Self.maximumTracking, Swift.min(Self.maximumTracking, given))
+    if drawn != given {
+      warn(
+        label,
+        "text tracking \(MessageText.number(given)) (\(s.place("tr")): -10,000 to 10,000): "
+          + "drawn at \(MessageText.number(drawn))", key: "text tracking")
+    }
+    return drawn
   }
 
   /// The document's justification `j`: 0 left, 1 right, 2 centred, 3 to 6 After Effects'
@@ -330,6 +365,9 @@ extension LottieReader {
     layer.justifiedLastLine = text.lastLine
     layer.isWrapped = text.isWrapped
     layer.lineSpacing = text.lineSpacing
+    layer.tracking = text.tracking
+    // lottie-web draws every line and glyph, in the box or out of it.
+    layer.clipsToBounds = false
     layer.position = text.position
     layer.bounds = text.bounds
     return layer

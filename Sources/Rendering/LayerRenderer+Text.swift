@@ -4,7 +4,8 @@ import LayerTree
 
 extension LayerRenderer {
   /// Draws a text layer's string: laid out (once per string and style, by the text engine's
-  /// cache) in the bounds' width from the top of the bounds, clipped to the bounds. A string
+  /// cache) in the bounds' width from the top of the bounds, clipped to the bounds (unless the
+  /// layer's `clipsToBounds` is off, as for Lottie text). A string
   /// past `TextLayer`'s limits (set from Swift or animated on), or past the text a frame may
   /// draw (`TextLayout.maximumCharactersPerFrame`), is refused, naming the layer.
   func drawText(_ layer: TextLayer, in canvas: Canvas) throws(RenderingError) {
@@ -17,16 +18,22 @@ extension LayerRenderer {
       throw .textTooLong(
         layer: LayerLabel(layer), characters: excess.characters, lines: excess.lines)
     }
-    canvas.dashTally.textCharacters += string.utf8.count
+    let style = layer.textStyle(width: bounds.width, height: bounds.height)
+    // Counted before laying out: wrapped lines too (a box narrower than a letter makes a line
+    // of each).
+    canvas.dashTally.textCharacters += TextLayout.layoutCost(of: string, style: style)
     guard canvas.dashTally.textCharacters <= TextLayout.maximumCharactersPerFrame else {
       throw .tooMuchTextInFrame(layer: LayerLabel(layer))
     }
     let layout: TextLayout
     do {
-      layout = try TextLayout.make(
-        string, style: layer.textStyle(width: bounds.width, height: bounds.height))
+      layout = try TextLayout.make(string, style: style)
     } catch {
       throw .unknownFont(layer: LayerLabel(layer), font: layer.font)
+    }
+    guard layer.clipsToBounds else {
+      canvas.draw(layout, at: bounds.origin, color: color)
+      return
     }
     canvas.save()
     canvas.clip(to: Path(rect: bounds))
@@ -44,6 +51,6 @@ extension TextLayer {
       alignment: TextAlignment(rawValue: alignmentMode.rawValue) ?? .natural, isWrapped: isWrapped,
       truncation: TextTruncation(rawValue: truncationMode.rawValue) ?? .none,
       lastLineAlignment: TextAlignment(rawValue: justifiedLastLine.rawValue) ?? .natural,
-      lineSpacing: lineSpacing)
+      lineSpacing: lineSpacing, tracking: tracking)
   }
 }

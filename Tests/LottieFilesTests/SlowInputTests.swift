@@ -149,6 +149,44 @@ import Testing
     }
   }
 
+  /// Every layer the reader makes for a mask or a track matte names its place, so errors found
+  /// while drawing it do: the hole of an inverted mask, the cut of a negative expansion and the
+  /// holder a matte masks said "layer (unnamed)" when the frame's offscreen work passed the limit.
+  @Test func layersMadeForMasksAndMattesNameTheirPlace() throws {
+    let square =
+      #"{"a": 0, "k": {"c": true, "v": [[0, 0], [50, 0], [50, 50], [0, 50]], "#
+      + #""i": [[0, 0], [0, 0], [0, 0], [0, 0]], "o": [[0, 0], [0, 0], [0, 0], [0, 0]]}}"#
+    func solid(_ ind: Int, _ extra: String) -> String {
+      ##"{"ty": 1, "ind": \##(ind), "ip": 0, "op": 100, "st": 0, "ks": {}, "sc": "#cc3344", "##
+        + #""sw": 100, "sh": 100\#(extra)}"#
+    }
+    let layers = [
+      solid(
+        1,
+        #", "masksProperties": [{"mode": "s", "pt": \#(square), "x": {"a": 0, "k": -5}}, "#
+          + #"{"mode": "a", "inv": true, "pt": \#(square)}]"#),
+      solid(2, #", "td": 1"#), solid(3, #", "tt": 3"#),
+    ]
+    let read = try LottieTest.read(
+      LottieTest.document(layers: "[\(layers.joined(separator: ", "))]"))
+    var places: [String] = []
+    var unnamed = 0
+    func visit(_ layer: Layer) {
+      if let place = layer.sourcePlace { places.append(place) } else { unnamed += 1 }
+      layer.sublayers.forEach(visit)
+      if let mask = layer.mask { visit(mask) }
+    }
+    read.scene.layers[0].sublayers.forEach(visit)
+    #expect(unnamed == 0)
+    for place in [
+      "layers[0].masksProperties", "layers[0].masksProperties[0]",
+      "layers[0].masksProperties[0].x", "layers[0].masksProperties[1]",
+      "layers[0].masksProperties[1].inv", "layers[2].tt",
+    ] {
+      #expect(places.contains(place), "\(place)")
+    }
+  }
+
   @Test func aTextDocumentOfTooManyLinesIsRefusedByPlace() {
     // Lottie breaks lines with a carriage return.
     let lines = String(repeating: "x\\r", count: TextLayer.maximumParagraphCount)

@@ -339,3 +339,97 @@ import Testing
         ])
   }
 }
+
+/// Issue 18, tenth hostile pass: font text's box, tracking and ascent are drawn as lottie-web
+/// draws them, and values out of range are said by their place.
+@Suite struct FontTextFidelityTests {
+  /// A 200 x 100 animation of one text layer with `document` (JSON keys) in DejaVu Sans.
+  static func text(_ document: String, string: String = "Hello", ascent: String = "75") -> String {
+    TextTests.box(
+      #""t": "\#(string)", "s": 20, "f": "F0", "fc": [0, 0, 0], "j": 0, \#(document)"#,
+      fonts: #"[{"fName": "F0", "fFamily": "DejaVu Sans", "fStyle": "Book", "ascent": \#(ascent)}]"#
+    )
+  }
+
+  /// The columns of a frame with ink in them: first and last.
+  static func inkColumns(_ json: String) throws -> ClosedRange<Int>? {
+    let frame = try LottieTest.read(json).scene.makeFrame(at: 0).makeBitmap()
+    let columns = (0..<frame.width).filter { x in (0..<frame.height).contains { frame[x, $0].a > 0 }
+    }
+    guard let first = columns.first, let last = columns.last else { return nil }
+    return first...last
+  }
+
+  @Test(arguments: [5.0, 0.5, 1e-10])
+  func boxTextIsNotClippedToItsBox(width: Double) throws {
+    // lottie-web draws every glyph: a box narrower than a letter wraps one letter a line, each
+    // drawn whole (clipped to the box, 5 points drew a 5-pixel column and 1e-10 nothing).
+    let ink = try #require(
+      try Self.inkColumns(Self.text(#""sz": [\#(width), 100], "ps": [10, 0]"#)))
+    #expect(ink.lowerBound >= 10 && ink.lowerBound <= 12)
+    // "H" at 20 points is some 14 pixels wide.
+    #expect(ink.upperBound >= 22)
+  }
+
+  @Test(arguments: [false, true])
+  func trackingAddsThousandthsOfTheSizeAfterEachCharacter(box: Bool) throws {
+    // 1,000 thousandths at size 20: 20 points after each of "Hello"'s letters, so the last
+    // letter's ink moves 80 pixels (it drew as if tr were 0 whatever it said).
+    let place = box ? #", "sz": [190, 100], "ps": [0, 0]"# : ""
+    let plain = try #require(try Self.inkColumns(Self.text(#""tr": 0\#(place)"#)))
+    let tracked = try #require(try Self.inkColumns(Self.text(#""tr": 1000\#(place)"#)))
+    #expect(tracked.lowerBound == plain.lowerBound)
+    #expect(abs(tracked.upperBound - plain.upperBound - 80) <= 1)
+    let read = try LottieTest.read(Self.text(#""tr": 1000\#(place)"#))
+    let layer = try #require(
+      TextTests.text(in: try LottieTest.layer("Box", in: read.scene, at: 0)))
+    #expect(layer.tracking == 20 && read.warnings.isEmpty)
+  }
+
+  @Test func trackingPastTenThousandIsDrawnAtTheNearestWithAWarning() throws {
+    let read = try LottieTest.read(Self.text(#""tr": -1e300"#))
+    #expect(
+      read.warnings.map(\.feature) == [
+        "text tracking -1e+300 (layers[0].t.d.k[0].s.tr: -10,000 to 10,000): drawn at -10000"
+      ])
+    let layer = try #require(
+      TextTests.text(in: try LottieTest.layer("Box", in: read.scene, at: 0)))
+    #expect(layer.tracking == -200)
+  }
+
+  @Test func boxTextCountsTheLinesItIsExpectedToWrapTo() throws {
+    // 100,000 characters in boxes 1e-300 wide: a line each, laid out when read to size the box
+    // (5 such documents took 34 s). Refused by the document, before it is laid out.
+    let words = String(repeating: "a ", count: 50_000)
+    #expect(
+      LottieTest.problems(Self.text(#""sz": [1e-300, 100], "ps": [0, 0]"#, string: words)) == [
+        "test.json: layers[0].t.d.k[0].s.t: text documents of more than 500000 characters in "
+          + "all (and 20 for each line box text is expected to wrap to), the limit"
+      ])
+    // In a box 400 points wide it reads (some 2,500 lines at size 20).
+    let read = try LottieTest.read(Self.text(#""sz": [400, 100], "ps": [0, 0]"#, string: words))
+    #expect(read.warnings.isEmpty)
+  }
+
+  @Test func aFontAscentIsANumberWithinAThousandPercent() throws {
+    // "x" and [1, 2] were drawn as 80 without a word.
+    #expect(
+      LottieTest.problems(Self.text(#""sz": [100, 50], "ps": [0, 0]"#, ascent: #""x""#)) == [
+        "test.json: fonts.list[0].ascent: expected a number, found a string"
+      ])
+    #expect(
+      LottieTest.problems(Self.text(#""sz": [100, 50], "ps": [0, 0]"#, ascent: "[1, 2]")) == [
+        "test.json: fonts.list[0].ascent: expected a number, found a list"
+      ])
+    let read = try LottieTest.read(Self.text(#""sz": [100, 50], "ps": [0, 0]"#, ascent: "1e5"))
+    #expect(
+      read.warnings.map(\.description) == [
+        #"test.json: font "F0": unsupported font ascent 100000 (fonts.list[0].ascent: -1,000 "#
+          + "to 1,000): drawn at 1000"
+      ])
+    // The first baseline 1,000 percent of the size (200 points) below the box's top.
+    let layer = try #require(
+      TextTests.text(in: try LottieTest.layer("Box", in: read.scene, at: 0)))
+    #expect(layer.position.y == 200 - 16)
+  }
+}

@@ -171,13 +171,55 @@ import Testing
     #expect(
       RenderingError.tooMuchTextInFrame(layer: "line").description
         == "the frame's text layers would draw more than 4 million characters, the limit, at "
-        + "layer 'line' (every text layer's string, for each replicator instance)")
+        + "layer 'line' (every text layer's string, for each replicator instance, and 20 for "
+        + "each line wrapped text is expected to make)")
     // 5,000 distinct labels are laid out once, then found again.
     let strings = (0..<5_000).map { "label \($0)" }
     let style = TextStyle(fontSize: 12, width: 100)
     let first = try strings.map { try TextLayout.make($0, style: style) }
     let again = try strings.map { try TextLayout.make($0, style: style) }
     #expect(zip(first, again).allSatisfy { $0 === $1 })
+  }
+
+  /// Issue 18, tenth hostile pass: wrapped text counts its expected lines toward the frame's
+  /// text, 20 characters each, before it is laid out. 40 layers of 100,000 characters wrapped
+  /// 1 point wide (a line a character, each shaped again) took 205 s and 758 MB for a frame.
+  @Test func wrappedLinesCountTowardTheFramesText() throws {
+    #expect(TextLayout.charactersPerWrappedLine == 20)
+    let text = String(repeating: "xy ", count: 10_000)  // 30,000 characters
+    func style(width: Double) -> TextStyle {
+      TextStyle(fontSize: 10, width: width, isWrapped: true)
+    }
+    // A line a character at most; else a line for each width of characters half the size wide.
+    #expect(TextLayout.expectedWrappedLines(of: text, style: style(width: 1)) == 30_000)
+    #expect(TextLayout.expectedWrappedLines(of: text, style: style(width: 200)) == 750)
+    #expect(TextLayout.layoutCost(of: text, style: style(width: 200)) == 30_000 + 15_000)
+    #expect(TextLayout.expectedWrappedLines(of: text, style: TextStyle(fontSize: 10)) == 0)
+    // 630,000 an instance 1 point wide: six draw, the seventh is refused before it is drawn.
+    let copies = ReplicatorLayer()
+    copies.frame = Rect(0, 0, 100, 50)
+    let narrow = label(text, frame: Rect(0, 0, 1, 50), fontSize: 10)
+    narrow.isWrapped = true
+    narrow.name = "narrow"
+    copies.addSublayer(narrow)
+    copies.instanceCount = 6
+    let start = ContinuousClock.now
+    _ = try render(copies)
+    // Laid out once in pieces, not shaped as one run for every line (it took 0.5 s in a
+    // release build; 30,000 lines measured the rest of the run each).
+    #expect(ContinuousClock.now - start < .seconds(20))
+    copies.instanceCount = 7
+    #expect(throws: RenderingError.tooMuchTextInFrame(layer: "narrow")) { try render(copies) }
+    #expect(
+      RenderingError.tooMuchTextInFrame(layer: "narrow").description
+        == "the frame's text layers would draw more than 4 million characters, the limit, at "
+        + "layer 'narrow' (every text layer's string, for each replicator instance, and 20 for "
+        + "each line wrapped text is expected to make)")
+    // Ordinary wrapped text counts little more than its characters: 40 instances of 30,000
+    // characters wrapped 200 points wide (1.8 million) draw.
+    narrow.bounds = Rect(0, 0, 200, 50)
+    copies.instanceCount = 40
+    _ = try render(copies)
   }
 
   @Test func sceneFilesReadEveryTextKey() throws {
@@ -192,5 +234,35 @@ import Testing
     #expect(t.string == "Hi" && t.font == "Arial-BoldMT" && t.fontSize == 12)
     #expect(t.foregroundColor == Color(red: 1, green: 0, blue: 0) && t.isWrapped)
     #expect(t.truncationMode == .middle && t.alignmentMode == .justified)
+  }
+}
+
+/// Issue 18, tenth hostile pass: glyphs larger than `Canvas.largestCachedGlyphSize` pixels are
+/// filled as outlines (Cairo kept an image of each size and transform: 200 layers of one
+/// character at 3,000 to 3,199 points held 3.9 GB). The outlines cover the glyph's ink as its
+/// image does.
+@Suite struct LargeGlyphTests {
+  @Test(arguments: [200.0, 300.0])
+  func aGlyphDrawnAsAnOutlineCoversItsInk(size: Double) throws {
+    #expect(Canvas.largestCachedGlyphSize == 256)
+    let canvas = try Canvas(pixelWidth: 400, pixelHeight: 400)
+    let layout = try TextLayout.make("漢", style: TextStyle(fontSize: size))
+    canvas.draw(layout, at: .zero, color: .black)
+    let b = canvas.makeBitmap()
+    var (minX, minY, maxX, maxY) = (Int.max, Int.max, -1, -1)
+    var covered = 0
+    for y in 0..<b.height {
+      for x in 0..<b.width where b[x, y].a > 128 {
+        (minX, minY) = (min(minX, x), min(minY, y))
+        (maxX, maxY) = (max(maxX, x), max(maxY, y))
+        covered += 1
+      }
+    }
+    let ink = layout.inkBounds
+    #expect(abs(Double(minX) - ink.minX) <= 2 && abs(Double(maxX + 1) - ink.maxX) <= 2)
+    #expect(abs(Double(minY) - ink.minY) <= 2 && abs(Double(maxY + 1) - ink.maxY) <= 2)
+    // The strokes cover about the same share of the ink box at either size.
+    let share = Double(covered) / (ink.width * ink.height)
+    #expect(share > 0.3 && share < 0.6, "\(share)")
   }
 }
