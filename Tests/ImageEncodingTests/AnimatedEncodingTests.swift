@@ -118,6 +118,49 @@ struct AnimatedEncodingTests {
     }
   }
 
+  /// An fcTL's dispose_op past 2, blend_op past 1, or an fcTL or fdAT out of sequence was read as
+  /// if it were 0 (or in order), and `diff` said such a file matched its original (found by an
+  /// independent hostile pass): each is refused naming the frame, the chunk and the field.
+  @Test func apngControlsTheSpecificationDoesNotDefineAreRefused() throws {
+    let bytes = try encodeAPNG(Self.frames)
+    func offsets(_ type: String) -> [Int] {
+      var out: [Int] = [], at = 8
+      while at + 12 <= bytes.count {
+        if String(decoding: bytes[(at + 4)..<(at + 8)], as: UTF8.self) == type { out.append(at) }
+        at += 12 + Int(bytes.bigEndian32(at))
+      }
+      return out
+    }
+    let fcTL = offsets("fcTL"), fdAT = offsets("fdAT")
+    #expect(fcTL.count == 4 && !fdAT.isEmpty)
+    func refusal(_ change: (inout [UInt8]) -> Void) -> String? {
+      var changed = bytes
+      change(&changed)
+      do {
+        _ = try APNG.decode(changed)
+        return nil
+      } catch { return error.reason }
+    }
+    #expect(
+      refusal { $0[fcTL[1] + 8 + 24] = 7 }
+        == "frame 1's fcTL has dispose_op 7 (APNG's are 0, 1 and 2)")
+    #expect(
+      refusal { $0[fcTL[1] + 8 + 25] = 9 } == "frame 1's fcTL has blend_op 9 (APNG's are 0 and 1)")
+    #expect(refusal { $0[fcTL[1] + 8 + 24] = 2 } == nil)
+    #expect(
+      refusal {
+        $0[fcTL[1] + 8 + 2] = 0x03; $0[fcTL[1] + 8 + 3] = 0xE7
+      }  // 999
+        == "frame 1's fcTL has sequence number 999, not 1 (APNG numbers its fcTL and fdAT "
+        + "chunks 0, 1, 2, ... in order)")
+    let fdATFrame = fcTL.filter { $0 < fdAT[0] }.count - 1
+    let expected = Int(bytes.bigEndian32(fdAT[0] + 8))
+    #expect(
+      refusal { $0[fdAT[0] + 8 + 3] ^= 0x40 }
+        == "frame \(fdATFrame)'s fdAT has sequence number \(expected ^ 0x40), not \(expected) "
+        + "(APNG numbers its fcTL and fdAT chunks 0, 1, 2, ... in order)")
+  }
+
   /// Issue 18: APNGs and WebPs are decoded one frame at a time and take 1,000,000,000 pixels in
   /// all their frames, as GIFs do (64,000,000 refused Flipbook's own 420 frames of 400 x 400);
   /// the count the file states is checked before any frame is decoded.
