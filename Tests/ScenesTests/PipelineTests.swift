@@ -57,6 +57,15 @@ import Testing
       refusal.description
         == "frames 1/240 s apart cannot be told apart at 9.007199254740994e+15 s, where times "
         + "are 2 s apart at the least: render times nearer 0")
+    // Before 0, the far end is said with its sign (it was said without).
+    (options.from, options.to, options.fps) = (-1e15, -999_999_999_999_999.9, 24)
+    let before = Export.LimitError.framesIndistinct(time: -1e15, fps: 24)
+    #expect(throws: before) { try Export.gifData(radarRecipe(), options: options) }
+    #expect(
+      before.description
+        == "frames 1/24 s apart cannot be told apart at -1000000000000000.0 s, where times are "
+        + "0.125 s apart at the least: render times nearer 0")
+    options.fps = 240
     // A million seconds in, frames a 240th of a second apart are still distinct.
     (options.from, options.to) = (1_000_000, 1_000_000.05)
     #expect(try Export.gifData(radarRecipe(), options: options).count > 0)

@@ -69,8 +69,8 @@ public enum Export {
     /// The frame rate is outside `Scene.minimumFPS ... Scene.maximumFPS` (or not finite).
     case frameRate(Double)
     /// The frames are closer together (`1 / fps` seconds) than times can be told apart at the
-    /// range's farthest time (`time`, whose neighbouring numbers are `time.ulp` apart): near
-    /// 2^53 s, 240 frames a second all fell on one time.
+    /// range's end farther from 0 (`time`, with its sign, whose neighbouring numbers are
+    /// `time.ulp` apart): near 2^53 s, 240 frames a second all fell on one time.
     case framesIndistinct(time: Double, fps: Double)
     /// The scene's `size` (points) at `scale` makes a frame outside the canvas limits
     /// (`Canvas.maximumSide`, `Canvas.maximumPixelCount`) or under one pixel; `scaleIsOptions`
@@ -146,7 +146,8 @@ public enum Export {
       let count = estimate.isFinite && estimate < 1e18 ? Int(estimate) : Int.max
       throw LimitError.tooManyFrames(count: count, limit: Scene.maximumFrameCount)
     }
-    let farthest = Swift.max(options.from.magnitude, to.magnitude)
+    // The end farther from 0, its sign kept for the message (`-1e15` was said as `1e15`).
+    let farthest = options.from.magnitude >= to.magnitude ? options.from : to
     guard 1 / fps >= farthest.ulp else {
       throw LimitError.framesIndistinct(time: farthest, fps: fps)
     }
