@@ -134,7 +134,7 @@ public enum WebP {
       }
       guard imported != 0 else { throw .libwebp("cannot import a frame (out of memory)") }
       guard WebPAnimEncoderAdd(encoder, &picture, Int32(timestamp), &config) != 0 else {
-        throw lastError()
+        throw lastError(doing: "cannot add frame \(frameCount)", code: picture.error_code.rawValue)
       }
       frameCount += 1
     }
@@ -143,16 +143,56 @@ public enum WebP {
     public func assemble(endTimestamp: Int) throws(EncodingError) -> [UInt8] {
       guard frameCount > 0 else { throw .noFrames }
       guard WebPAnimEncoderAdd(encoder, nil, Int32(endTimestamp), nil) != 0 else {
-        throw lastError()
+        throw lastError(doing: "cannot end the animation")
       }
       var data = WebPData()
-      guard WebPAnimEncoderAssemble(encoder, &data) != 0 else { throw lastError() }
+      guard WebPAnimEncoderAssemble(encoder, &data) != 0 else {
+        throw lastError(doing: "cannot assemble the file")
+      }
       defer { WebPDataClear(&data) }
       return Array(UnsafeBufferPointer(start: data.bytes, count: data.size))
     }
 
-    private func lastError() -> EncodingError {
-      .libwebp(WebPAnimEncoderGetError(encoder).map { String(cString: $0) } ?? "unknown error")
+    /// The encoder's last error, its code said in words (`WebP.encodingErrorReason`): libwebp's
+    /// message `ERROR adding frame. WebPEncodingError: 1.` said nothing of the cause, out of
+    /// memory. `code` is a picture's `error_code` (0: none); a code in the message wins.
+    private func lastError(doing what: String, code: UInt32 = 0) -> EncodingError {
+      var message = WebPAnimEncoderGetError(encoder).map { String(cString: $0) } ?? ""
+      var found = Int(code)
+      if let at = message.firstRange(of: "WebPEncodingError") {
+        let digits = message[at.upperBound...].drop { !$0.isNumber }.prefix { $0.isNumber }
+        found = Int(digits) ?? found
+        message = ""  // only the code, said below
+      }
+      // `ERROR adding frame: timestamps must be non-decreasing.`: what is after the step.
+      if message.hasPrefix("ERROR"), let colon = message.firstRange(of: ": ") {
+        message = String(message[colon.upperBound...])
+      }
+      if message.hasSuffix(".") { message.removeLast() }
+      let reason = WebP.encodingErrorReason(found), code = "WebPEncodingError \(found)"
+      switch (message.isEmpty, found == 0) {
+      case (true, true): return .libwebp("\(what): unknown error")
+      case (true, false): return .libwebp("\(what): \(reason) (\(code))")
+      case (false, true): return .libwebp("\(what): \(message)")
+      case (false, false): return .libwebp("\(what): \(message) (\(reason), \(code))")
+      }
+    }
+  }
+
+  /// libwebp's `WebPEncodingError` `code` in words (libwebp's encode.h): 1 is out of memory.
+  public static func encodingErrorReason(_ code: Int) -> String {
+    switch code {
+    case 1: return "out of memory"
+    case 2: return "out of memory writing the bitstream"
+    case 3: return "a parameter is missing (null)"
+    case 4: return "the configuration is invalid"
+    case 5: return "the picture's width or height is invalid"
+    case 6: return "the first partition is over 512 KiB"
+    case 7: return "a partition is over 16 MiB"
+    case 8: return "the bytes cannot be written"
+    case 9: return "the file would be over 4 GiB"
+    case 10: return "stopped by the caller"
+    default: return "error \(code)"
     }
   }
 

@@ -50,6 +50,20 @@ struct AnimatedEncodingTests {
     #expect(WebP.storedFrameCount(bytes) == 4)
   }
 
+  /// libwebp's errors are said in words: a batch's WebP failed with "ERROR adding frame.
+  /// WebPEncodingError: 1." where 1 is out of memory (found by an independent hostile pass).
+  @Test func webPErrorsSayTheirCauseInWords() throws {
+    #expect(WebP.encodingErrorReason(1) == "out of memory")
+    #expect((0...11).map(WebP.encodingErrorReason).allSatisfy { !$0.isEmpty })
+    let encoder = try WebP.AnimationEncoder(width: 24, height: 16)
+    try encoder.add(Self.frames[0], timestamp: 100)
+    #expect(
+      throws: WebP.EncodingError.libwebp(
+        "cannot add frame 1: timestamps must be non-decreasing (the configuration is invalid, "
+          + "WebPEncodingError 4)")
+    ) { try encoder.add(Self.frames[1], timestamp: 50) }
+  }
+
   @Test func lossyWebPIsCloseAndSmaller() throws {
     var frame = Bitmap(width: 64, height: 64)
     // A photograph-like texture: smooth waves with a little deterministic noise.
