@@ -162,6 +162,22 @@ public enum Export {
     return (scene, sequence)
   }
 
+  /// Encoder memory, shared by every render in the process (a batch's animations side by side
+  /// too): 2 GiB of what sinks' encoders hold beside the frames (`FrameSink.encoderMemory`,
+  /// taken before `begin` and given back after `finish` or `abort`). A render waits until its
+  /// encoder fits (one alone always runs): six 8000 x 8000 WebPs side by side took 6.1 GB, one
+  /// failing out of memory. Taken before the frame memory (`FrameRenderer.frameMemory`), never
+  /// while holding it, so the two budgets cannot wait on each other.
+  public static let encoderMemory = MemoryBudget(limit: 2 << 30)
+
+  /// Runs `body` holding `bytes` of `encoderMemory` (none when 0).
+  static func withEncoderMemory<R>(_ bytes: Int, _ body: () throws -> R) rethrows -> R {
+    guard bytes > 0 else { return try body() }
+    _ = encoderMemory.acquire(workers: 1, bytesPerWorker: bytes)
+    defer { encoderMemory.release(workers: 1, bytesPerWorker: bytes) }
+    return try body()
+  }
+
   /// Renders the frames the options choose into `sink`: the one pipeline every output goes
   /// through (see `FrameSink`). The frames are rendered on `options.jobs` threads and handed to
   /// the sink in order; a sink with a first pass gets every frame twice (rendering is
@@ -183,6 +199,17 @@ public enum Export {
     var renderer = FrameRenderer(recipe: recipe, scale: options.scale, jobs: options.jobs)
     renderer.frameBytes = width * height * 4
     renderer.reuse(scene)  // the first worker renders with it: one read of the file fewer
+    return try withEncoderMemory(sink.encoderMemory(plan)) {
+      try render(sequence, of: plan, by: renderer, into: sink, options: options, progress: progress)
+    }
+  }
+
+  /// `render(_:into:options:progress:)` once the plan is made and the encoder's memory held.
+  private static func render<Sink: FrameSink>(
+    _ sequence: FrameSequence, of plan: FramePlan, by renderer: FrameRenderer, into sink: Sink,
+    options: Options, progress: Progress?
+  ) throws -> Report {
+    let (width, height) = (plan.pixelWidth, plan.pixelHeight)
     do {
       try sink.begin(plan)
       // A first pass's frames, kept for the second when they fit the budget.
@@ -256,31 +283,34 @@ public enum Export {
       frameCount: times.count, fps: scene.fps, pixelWidth: width, pixelHeight: height,
       loopCount: scene.loopCount, jobs: 1)
     let duration = 1 / scene.fps
-    do {
-      try sink.begin(plan)
-      if sink.firstPass != nil {
-        let work = sink.surveyWork()
+    return try withEncoderMemory(sink.encoderMemory(plan)) { () throws -> Report in
+      do {
+        try sink.begin(plan)
+        if sink.firstPass != nil {
+          let work = sink.surveyWork()
+          for (i, time) in times.enumerated() {
+            if scene.hasTimeline && time < scene.modelTime { scene = try recipe.make() }
+            let info = FrameInfo(index: i, time: time, duration: duration)
+            try sink.absorb(
+              try work(try scene.makeFrame(at: time, scale: scale).makeBitmap(), info), info)
+          }
+          scene = try recipe.make()
+        }
+        let work = try sink.frameWork()
         for (i, time) in times.enumerated() {
           if scene.hasTimeline && time < scene.modelTime { scene = try recipe.make() }
           let info = FrameInfo(index: i, time: time, duration: duration)
-          try sink.absorb(
+          try sink.add(
             try work(try scene.makeFrame(at: time, scale: scale).makeBitmap(), info), info)
         }
-        scene = try recipe.make()
+        let summary = try sink.finish()
+        return Report(
+          frameCount: times.count, storedFrameCount: summary.storedFrameCount,
+          byteCount: summary.byteCount, warnings: summary.warnings)
+      } catch {
+        sink.abort()
+        throw error
       }
-      let work = try sink.frameWork()
-      for (i, time) in times.enumerated() {
-        if scene.hasTimeline && time < scene.modelTime { scene = try recipe.make() }
-        let info = FrameInfo(index: i, time: time, duration: duration)
-        try sink.add(try work(try scene.makeFrame(at: time, scale: scale).makeBitmap(), info), info)
-      }
-      let summary = try sink.finish()
-      return Report(
-        frameCount: times.count, storedFrameCount: summary.storedFrameCount,
-        byteCount: summary.byteCount, warnings: summary.warnings)
-    } catch {
-      sink.abort()
-      throw error
     }
   }
 
