@@ -21,7 +21,8 @@ public enum WebP {
     /// libwebp's `minimize_size`: tries every frame rectangle, blending and disposal for the
     /// smallest file. On by default: on the benchmark scenes it saved 0 to 15% (radar 15%) for
     /// 1.7 to 3.6 times libwebp's encoding time (`flipbook-bench webp-grid`, BENCHMARKS.md);
-    /// method 6 saved nothing more.
+    /// method 6 saved nothing more. Frames of more than `WebP.maximumMinimizedPixels` are
+    /// encoded without it whatever this says.
     public var minimizeSize = true
     /// libwebp's `kmin`/`kmax`: the least and most frames between key frames, or `nil` for
     /// libwebp's defaults (chosen by it from the mode).
@@ -39,6 +40,12 @@ public enum WebP {
 
   /// The largest width or height a WebP image may have, in pixels (the format stores 14 bits).
   public static let maximumSide = 16383
+
+  /// The most pixels a frame may have for `Options.minimizeSize` to apply: 4,194,304 (2048 x
+  /// 2048). Its candidates are each a lossless encoding of the frame, seconds each for a large
+  /// frame: two 8000 x 8000 frames took 38 s with it and 21 s without (img2webp, the same
+  /// libwebp), for a file 6% larger (BENCHMARKS.md, "Animated WebP and APNG").
+  public static let maximumMinimizedPixels = 2048 * 2048
 
   /// Why an animation could not be written.
   public enum EncodingError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -78,6 +85,9 @@ public enum WebP {
     public let width: Int, height: Int
     /// How the frames are encoded.
     public let options: Options
+    /// Whether libwebp's `minimize_size` is on: `options.minimizeSize`, for frames of at most
+    /// `WebP.maximumMinimizedPixels`.
+    public let minimizesSize: Bool
     private var encoder: OpaquePointer?
     private var config = WebPConfig()
     private var frameCount = 0
@@ -88,13 +98,14 @@ public enum WebP {
         throw .tooLarge(width: width, height: height)
       }
       (self.width, self.height, self.options) = (width, height, options)
+      minimizesSize = options.minimizeSize && width * height <= WebP.maximumMinimizedPixels
       var animOptions = WebPAnimEncoderOptions()
       guard WebPAnimEncoderOptionsInit(&animOptions) != 0, WebPConfigInit(&config) != 0 else {
         throw .libwebp("the library's version does not match its headers")
       }
       animOptions.anim_params.loop_count = Int32(options.loopCount)
       animOptions.anim_params.bgcolor = 0x0000_0000  // transparent black, as the frames begin
-      animOptions.minimize_size = options.minimizeSize ? 1 : 0
+      animOptions.minimize_size = minimizesSize ? 1 : 0
       if let quality = options.quality {
         config.lossless = 0
         config.quality = Float(min(100, max(0, quality)))
