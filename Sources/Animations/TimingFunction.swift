@@ -23,12 +23,12 @@ public struct TimingFunction: Hashable, Sendable {
   /// Creates a timing function from its two control points (`init(controlPoints:_:_:_:)`).
   ///
   /// - Throws: `AnimationError.controlPointOutOfRange` when an x lies outside 0...1 (or is not
-  ///   a number).
+  ///   a number), `AnimationError.controlPointNotFinite` when a y is infinite or not a number.
   public init(
     controlPoints c1x: Float, _ c1y: Float, _ c2x: Float, _ c2y: Float
   ) throws(AnimationError) {
     for x in [c1x, c2x] where !(x >= 0 && x <= 1) { throw .controlPointOutOfRange(x: Double(x)) }
-    guard c1y.isFinite, c2y.isFinite else { throw .controlPointOutOfRange(x: .nan) }
+    for y in [c1y, c2y] where !y.isFinite { throw .controlPointNotFinite(y: Double(y)) }
     self.init(unchecked: c1x, c1y, c2x, c2y)
   }
 

@@ -153,9 +153,16 @@ public enum BatchInputs {
     let sorted = inputs.sorted {
       $0.relativePath.utf8.lexicographicallyPrecedes($1.relativePath.utf8)
     }
-    // Two files that differ only in their extension would write the same outputs.
+    // Two files that differ only in their extension would write the same outputs; a name a
+    // manifest would not take back (a colon before the first slash, a control character, a
+    // backslash) is refused before any is written.
     var byName: [String: String] = [:]
     for input in sorted {
+      if let problem = Paths.notPlainRelative(input.name) {
+        throw Failure(
+          description: "\(MessageText.value(input.relativePath)): its outputs would be named "
+            + "\(MessageText.value(input.name)).*: \(problem); rename it")
+      }
       if let other = byName[input.name] {
         throw Failure(
           description: "\(other) and \(input.relativePath) would both write \(input.name).*: "

@@ -196,7 +196,7 @@ public enum GalleryPage {
           element.muted = true; element.loop = true; element.autoplay = true;
           element.controls = true;
         }
-        element.src = encodeURI(shown.file).replace(/[?#]/g, encodeURIComponent);
+        element.src = encodeURI(shown.file).replace(/[?#:]/g, encodeURIComponent);
         element.className = 'checker';
         preview.appendChild(element);
       }
@@ -205,7 +205,7 @@ public enum GalleryPage {
       document.getElementById('no-frames').hidden = !!sheet;
       if (sheet) {
         scrub.max = sheet.count - 1;
-        sheetImage.src = encodeURI(sheet.file).replace(/[?#]/g, encodeURIComponent);
+        sheetImage.src = encodeURI(sheet.file).replace(/[?#:]/g, encodeURIComponent);
         drawFrame();
       }
       viewer.hidden = false;

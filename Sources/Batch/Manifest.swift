@@ -194,10 +194,12 @@ extension Manifest.Entry {
       }
       return Int(x)
     }
-    func inside(_ path: String) throws(ManifestError) -> String {
-      let parts = path.split(separator: "/", omittingEmptySubsequences: false)
-      guard !path.isEmpty, !path.hasPrefix("/"), !parts.contains(".."), !path.contains("\0")
-      else { throw ManifestError(message: "\(name): a file outside the output folder") }
+    func inside(_ path: String, _ key: String) throws(ManifestError) -> String {
+      if let problem = Paths.notPlainRelative(path) {
+        throw ManifestError(
+          message: "\(MessageText.value(name)): \(key): \"\(MessageText.value(path))\" is not "
+            + "a plain path in the output folder: \(problem)")
+      }
       return path
     }
     self.init(name: name, input: input)
@@ -216,7 +218,8 @@ extension Manifest.Entry {
       else { throw ManifestError(message: "\(name): an output with a missing field") }
       outputs.append(
         Manifest.Output(
-          format: format, file: try inside(file), bytes: try count(bytes, "outputs.bytes"),
+          format: format, file: try inside(file, "outputs.file"),
+          bytes: try count(bytes, "outputs.bytes"),
           width: try count(width, "outputs.width"), height: try count(height, "outputs.height"),
           duration: duration,
           frames: try count(frames, "outputs.frames"),
@@ -227,7 +230,7 @@ extension Manifest.Entry {
       let step = sheet["step"]?.numberValue
     {
       frames = Manifest.FrameSheet(
-        file: try inside(file), count: try count(total, "frames.count"),
+        file: try inside(file, "frames.file"), count: try count(total, "frames.count"),
         columns: try count(columns, "frames.columns"),
         step: try count(step, "frames.step"))
     }

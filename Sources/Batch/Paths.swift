@@ -27,6 +27,28 @@ public enum Paths {
     return "/" + parts.joined(separator: "/")
   }
 
+  /// Why `path` is not a plain relative path inside a folder, or `nil` when it is: a batch's
+  /// output and frame-sheet files are such paths, and a manifest read back (from a cache or a
+  /// shard) is trusted with no other. Refused: an empty path, a leading `/` or a `..` part (a
+  /// file outside the folder), a control character or a backslash (not a name the batch
+  /// writes), and a colon before the first slash (the gallery's links would read it as a URL
+  /// scheme: `javascript:…`).
+  public static func notPlainRelative(_ path: String) -> String? {
+    if path.isEmpty { return "an empty path" }
+    if path.hasPrefix("/") || path.split(separator: "/").contains("..") {
+      return "a file outside the output folder"
+    }
+    if path.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) })
+    {
+      return "a control character in a file name"
+    }
+    if path.contains("\\") { return "a backslash in a file name" }
+    if path.prefix(while: { $0 != "/" }).contains(":") {
+      return "a colon before the first slash (a link would read it as a URL scheme)"
+    }
+    return nil
+  }
+
   /// The folder part of an absolute path (`/a/b` for `/a/b/c.json`; `/` for `/c.json`).
   public static func folder(of path: String) -> String {
     guard let slash = path.lastIndex(of: "/") else { return "." }

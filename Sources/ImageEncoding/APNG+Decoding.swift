@@ -101,6 +101,9 @@ extension APNG {
     private var data: [UInt8] = []
     private var canvas = Bitmap(width: 0, height: 0)
     private var finished = false
+    /// The sequence number the next fcTL or fdAT chunk must have: they count 0, 1, 2, ... in
+    /// the order they come (the APNG specification), so one out of order is said, not guessed.
+    private var nextSequence = 0
 
     /// Opens `bytes` as an APNG and reads its chunks up to the first frame's.
     ///
@@ -177,6 +180,17 @@ extension APNG {
       case "fcTL":
         guard length == 26 else { throw DecodingError(reason: "a bad fcTL") }
         let finished = try finishFrame()
+        // `framesRead` is now this control's frame. Values the APNG specification does not
+        // define are refused, where they read as 0 and a damaged file compared as matching.
+        try checkSequence(body, frame: framesRead, chunk: "fcTL")
+        guard body[24] <= 2 else {
+          throw DecodingError(
+            reason: "frame \(framesRead)'s fcTL has dispose_op \(body[24]) (APNG's are 0, 1 and 2)")
+        }
+        guard body[25] <= 1 else {
+          throw DecodingError(
+            reason: "frame \(framesRead)'s fcTL has blend_op \(body[25]) (APNG's are 0 and 1)")
+        }
         let den = Int(body[22]) << 8 | Int(body[23])
         control = Control(
           x: Int(body.bigEndian32(12)), y: Int(body.bigEndian32(16)),
@@ -190,6 +204,7 @@ extension APNG {
         if control != nil { data += body }
       case "fdAT":
         guard length >= 4 else { throw DecodingError(reason: "a bad fdAT") }
+        try checkSequence(body, frame: framesRead, chunk: "fdAT")
         data += body[4...]
       case "IEND":
         let last = try finishFrame()
@@ -205,6 +220,18 @@ extension APNG {
       default: break
       }
       return nil
+    }
+
+    /// Checks the sequence number starting `body` (an fcTL's or fdAT's) against the one
+    /// expected, and counts it.
+    private func checkSequence(_ body: [UInt8], frame: Int, chunk: String) throws(DecodingError) {
+      let sequence = Int(body.bigEndian32(0))
+      guard sequence == nextSequence else {
+        throw DecodingError(
+          reason: "frame \(frame)'s \(chunk) has sequence number \(sequence), not \(nextSequence) "
+            + "(APNG numbers its fcTL and fdAT chunks 0, 1, 2, ... in order)")
+      }
+      nextSequence += 1
     }
 
     /// Composites the frame whose data has been gathered, if any, and applies its disposal.

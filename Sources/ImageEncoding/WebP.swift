@@ -21,7 +21,8 @@ public enum WebP {
     /// libwebp's `minimize_size`: tries every frame rectangle, blending and disposal for the
     /// smallest file. On by default: on the benchmark scenes it saved 0 to 15% (radar 15%) for
     /// 1.7 to 3.6 times libwebp's encoding time (`flipbook-bench webp-grid`, BENCHMARKS.md);
-    /// method 6 saved nothing more.
+    /// method 6 saved nothing more. Frames of more than `WebP.maximumMinimizedPixels` are
+    /// encoded without it whatever this says.
     public var minimizeSize = true
     /// libwebp's `kmin`/`kmax`: the least and most frames between key frames, or `nil` for
     /// libwebp's defaults (chosen by it from the mode).
@@ -39,6 +40,12 @@ public enum WebP {
 
   /// The largest width or height a WebP image may have, in pixels (the format stores 14 bits).
   public static let maximumSide = 16383
+
+  /// The most pixels a frame may have for `Options.minimizeSize` to apply: 4,194,304 (2048 x
+  /// 2048). Its candidates are each a lossless encoding of the frame, seconds each for a large
+  /// frame: two 8000 x 8000 frames took 38 s with it and 21 s without (img2webp, the same
+  /// libwebp), for a file 6% larger (BENCHMARKS.md, "Animated WebP and APNG").
+  public static let maximumMinimizedPixels = 2048 * 2048
 
   /// Why an animation could not be written.
   public enum EncodingError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -78,6 +85,9 @@ public enum WebP {
     public let width: Int, height: Int
     /// How the frames are encoded.
     public let options: Options
+    /// Whether libwebp's `minimize_size` is on: `options.minimizeSize`, for frames of at most
+    /// `WebP.maximumMinimizedPixels`.
+    public let minimizesSize: Bool
     private var encoder: OpaquePointer?
     private var config = WebPConfig()
     private var frameCount = 0
@@ -88,13 +98,14 @@ public enum WebP {
         throw .tooLarge(width: width, height: height)
       }
       (self.width, self.height, self.options) = (width, height, options)
+      minimizesSize = options.minimizeSize && width * height <= WebP.maximumMinimizedPixels
       var animOptions = WebPAnimEncoderOptions()
       guard WebPAnimEncoderOptionsInit(&animOptions) != 0, WebPConfigInit(&config) != 0 else {
         throw .libwebp("the library's version does not match its headers")
       }
       animOptions.anim_params.loop_count = Int32(options.loopCount)
       animOptions.anim_params.bgcolor = 0x0000_0000  // transparent black, as the frames begin
-      animOptions.minimize_size = options.minimizeSize ? 1 : 0
+      animOptions.minimize_size = minimizesSize ? 1 : 0
       if let quality = options.quality {
         config.lossless = 0
         config.quality = Float(min(100, max(0, quality)))
@@ -134,7 +145,7 @@ public enum WebP {
       }
       guard imported != 0 else { throw .libwebp("cannot import a frame (out of memory)") }
       guard WebPAnimEncoderAdd(encoder, &picture, Int32(timestamp), &config) != 0 else {
-        throw lastError()
+        throw lastError(doing: "cannot add frame \(frameCount)", code: picture.error_code.rawValue)
       }
       frameCount += 1
     }
@@ -143,16 +154,56 @@ public enum WebP {
     public func assemble(endTimestamp: Int) throws(EncodingError) -> [UInt8] {
       guard frameCount > 0 else { throw .noFrames }
       guard WebPAnimEncoderAdd(encoder, nil, Int32(endTimestamp), nil) != 0 else {
-        throw lastError()
+        throw lastError(doing: "cannot end the animation")
       }
       var data = WebPData()
-      guard WebPAnimEncoderAssemble(encoder, &data) != 0 else { throw lastError() }
+      guard WebPAnimEncoderAssemble(encoder, &data) != 0 else {
+        throw lastError(doing: "cannot assemble the file")
+      }
       defer { WebPDataClear(&data) }
       return Array(UnsafeBufferPointer(start: data.bytes, count: data.size))
     }
 
-    private func lastError() -> EncodingError {
-      .libwebp(WebPAnimEncoderGetError(encoder).map { String(cString: $0) } ?? "unknown error")
+    /// The encoder's last error, its code said in words (`WebP.encodingErrorReason`): libwebp's
+    /// message `ERROR adding frame. WebPEncodingError: 1.` said nothing of the cause, out of
+    /// memory. `code` is a picture's `error_code` (0: none); a code in the message wins.
+    private func lastError(doing what: String, code: UInt32 = 0) -> EncodingError {
+      var message = WebPAnimEncoderGetError(encoder).map { String(cString: $0) } ?? ""
+      var found = Int(code)
+      if let at = message.firstRange(of: "WebPEncodingError") {
+        let digits = message[at.upperBound...].drop { !$0.isNumber }.prefix { $0.isNumber }
+        found = Int(digits) ?? found
+        message = ""  // only the code, said below
+      }
+      // `ERROR adding frame: timestamps must be non-decreasing.`: what is after the step.
+      if message.hasPrefix("ERROR"), let colon = message.firstRange(of: ": ") {
+        message = String(message[colon.upperBound...])
+      }
+      if message.hasSuffix(".") { message.removeLast() }
+      let reason = WebP.encodingErrorReason(found), code = "WebPEncodingError \(found)"
+      switch (message.isEmpty, found == 0) {
+      case (true, true): return .libwebp("\(what): unknown error")
+      case (true, false): return .libwebp("\(what): \(reason) (\(code))")
+      case (false, true): return .libwebp("\(what): \(message)")
+      case (false, false): return .libwebp("\(what): \(message) (\(reason), \(code))")
+      }
+    }
+  }
+
+  /// libwebp's `WebPEncodingError` `code` in words (libwebp's encode.h): 1 is out of memory.
+  public static func encodingErrorReason(_ code: Int) -> String {
+    switch code {
+    case 1: return "out of memory"
+    case 2: return "out of memory writing the bitstream"
+    case 3: return "a parameter is missing (null)"
+    case 4: return "the configuration is invalid"
+    case 5: return "the picture's width or height is invalid"
+    case 6: return "the first partition is over 512 KiB"
+    case 7: return "a partition is over 16 MiB"
+    case 8: return "the bytes cannot be written"
+    case 9: return "the file would be over 4 GiB"
+    case 10: return "stopped by the caller"
+    default: return "error \(code)"
     }
   }
 

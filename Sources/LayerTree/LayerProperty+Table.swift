@@ -108,9 +108,9 @@ extension LayerProperty {
   public static let beginTime = scalarProperty(
     "beginTime", animatable: false, { $0.properties.timing.beginTime },
     { $0.properties.timing.beginTime = $1 })
-  /// `speed` of the layer's own timing.
+  /// `speed` of the layer's own timing (a `Float`, as Core Animation's).
   public static let speed = scalarProperty(
-    "speed", animatable: false, { Double($0.properties.timing.speed) },
+    "speed", animatable: false, range: .float, { Double($0.properties.timing.speed) },
     { $0.properties.timing.speed = Float($1) })
   /// `timeOffset` of the layer's own timing, in seconds.
   public static let timeOffset = scalarProperty(

@@ -99,6 +99,11 @@ public final class LayerProperty: Sendable, CustomStringConvertible {
     case positive
     /// 0...1 (a gradient's locations).
     case unit
+    /// A number a 32-bit `Float` holds: at most `Float.greatestFiniteMagnitude` (about 3.4e38)
+    /// in magnitude, and a nonzero one not so small that it becomes 0 (below about 1.4e-45).
+    /// For what Core Animation stores as `Float` (a layer's `speed`): past these it would be
+    /// infinite or 0, another value than the one written.
+    case float
   }
 
   /// The value of the property on `layer`, or `nil` when the layer's type does not have it.

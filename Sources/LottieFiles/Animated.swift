@@ -25,12 +25,16 @@ struct Keyframe<Value: Sendable>: Sendable {
   var spatialIn: Point? = nil
 
   /// The segment's pacing for dimension `d` (the last control point given when the file has
-  /// fewer dimensions), x clamped to 0...1 as Core Animation requires.
+  /// fewer dimensions), x clamped to 0...1 as Core Animation requires; y as given, as lottie-web
+  /// takes it, within the 32-bit `Float` a timing function stores (the reader warns past it).
   func timingFunction(dimension d: Int) -> TimingFunction {
     let o = easeOut[Swift.min(d, easeOut.count - 1)]
     let i = easeIn[Swift.min(d, easeIn.count - 1)]
     func x(_ v: Double) -> Float { Float(v.isFinite ? Swift.min(1, Swift.max(0, v)) : 0) }
-    func y(_ v: Double) -> Float { Float(v.isFinite ? Swift.min(1e3, Swift.max(-1e3, v)) : 0) }
+    func y(_ v: Double) -> Float {
+      let most = Double(Float.greatestFiniteMagnitude)
+      return Float(v.isFinite ? Swift.min(most, Swift.max(-most, v)) : 0)
+    }
     return (try? TimingFunction(controlPoints: x(o.x), y(o.y), x(i.x), y(i.y))) ?? .linear
   }
 

@@ -158,7 +158,7 @@ extension LottieReader {
       report(
         s.place("t"),
         "glyph text and repeaters make more than \(Self.maximumRepeatedPathElements) path "
-          + "elements in all (\(characters) characters of \(elements) here), the limit")
+          + "elements in all, the limit (the \(characters) characters here make \(elements))")
       return true
     }
     let scale = size / 100

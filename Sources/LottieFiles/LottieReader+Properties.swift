@@ -231,6 +231,15 @@ extension LottieReader {
       report(place, "an easing point needs at least one x and one y")
       return nil
     }
+    // A y past Float's range (timing functions store Float, as Core Animation's) is drawn at
+    // its end, with a warning; lottie-web, in doubles, takes any.
+    if let far = ys.first(where: { Float($0).isInfinite }) {
+      warn(
+        f.place("y"),
+        "easing y of \(MessageText.number(far)) (past the 32-bit Float a timing function stores): "
+          + "drawn as \(far < 0 ? "-" : "")\(Float.greatestFiniteMagnitude)",
+        key: "easing y past Float")
+    }
     let n = Swift.max(xs.count, ys.count)
     return (0..<n).map { d in
       Point(x: xs[Swift.min(d, xs.count - 1)], y: ys[Swift.min(d, ys.count - 1)])

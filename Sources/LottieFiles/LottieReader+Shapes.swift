@@ -492,8 +492,8 @@ extension LottieReader {
       guard repeatedPathElements <= Self.maximumRepeatedPathElements else {
         report(
           place,
-          "repeaters make more than \(Self.maximumRepeatedPathElements) path elements in all "
-            + "(\(r.maximumCount) copies of \(elements) here), the limit")
+          "repeaters make more than \(Self.maximumRepeatedPathElements) path elements in all, "
+            + "the limit (\(r.maximumCount) copies here of paths of \(elements) elements)")
         return sources
       }
       return repeatedSources(sources, r)

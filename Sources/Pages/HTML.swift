@@ -21,12 +21,13 @@ public enum HTML {
   }
 
   /// A relative file path as a URL path: each segment percent-encoded where a URL needs it
-  /// (spaces, `#`, `?`, `%`, non-ASCII), slashes kept. Escape the result for an attribute.
+  /// (spaces, `#`, `?`, `%`, `:`, non-ASCII), slashes kept: a colon is encoded so that no
+  /// file name can read as a URL scheme (`javascript:`). Escape the result for an attribute.
   public static func urlPath(_ path: String) -> String {
     var out = ""
     for byte in path.utf8 {
       let c = Character(Unicode.Scalar(byte))
-      if byte < 0x80 && (c.isLetter || c.isNumber || "-._~/!$&'()*+,;=:@".contains(c)) {
+      if byte < 0x80 && (c.isLetter || c.isNumber || "-._~/!$&'()*+,;=@".contains(c)) {
         out.append(c)
       } else {
         let hex = String(byte, radix: 16, uppercase: true)

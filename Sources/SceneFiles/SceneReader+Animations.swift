@@ -159,15 +159,19 @@ extension SceneReader {
     var t = MediaTiming()
     if let v = f["beginTime"], let x = number(v, at: f.place("beginTime")) { t.beginTime = x }
     if let v = f["duration"], let x = nonNegative(v, at: f.place("duration")) { t.duration = x }
-    if let v = f["speed"], let x = number(v, at: f.place("speed")) { t.speed = Float(x) }
+    if let v = f["speed"], let x = number(v, at: f.place("speed")) {
+      if let s = float(x, at: f.place("speed")) { t.speed = s }
+    }
     if let v = f["timeOffset"], let x = number(v, at: f.place("timeOffset")) { t.timeOffset = x }
     if let v = f["repeatCount"] {
       if v == .string("infinity") {
         t.repeatCount = .infinity
       } else if case .string(let s) = v {
         report(f.place("repeatCount"), "expected a number or \"infinity\", found \"\(s)\"")
-      } else if let x = nonNegative(v, at: f.place("repeatCount")) {
-        t.repeatCount = Float(x)
+      } else if let x = nonNegative(v, at: f.place("repeatCount")),
+        let r = float(x, at: f.place("repeatCount"))
+      {
+        t.repeatCount = r
       }
     }
     if let v = f["repeatDuration"], let x = nonNegative(v, at: f.place("repeatDuration")) {
@@ -213,7 +217,17 @@ extension SceneReader {
         )
         return nil
       }
-      return try? TimingFunction(controlPoints: Float(n[0]), Float(n[1]), Float(n[2]), Float(n[3]))
+      var points: [Float] = []
+      for (i, x) in n.enumerated() {
+        guard let f = float(x, at: "\(place)[\(i)]") else { return nil }
+        points.append(f)
+      }
+      do {
+        return try TimingFunction(controlPoints: points[0], points[1], points[2], points[3])
+      } catch {
+        report(place, error.description)
+        return nil
+      }
     }
   }
 

@@ -67,6 +67,28 @@ extension SceneReader {
     return x
   }
 
+  /// `x` as the 32-bit `Float` Core Animation stores `speed`, `repeatCount` and timing-function
+  /// control points in (timing.md §0); `nil`, reported, when it would become infinite or, not
+  /// 0, become 0: 1e39 made a speed of infinity (the animation vanished) and 1e-50 one of 0.
+  func float(_ x: Double, at place: String) -> Float? {
+    let f = Float(x)
+    if f.isInfinite {
+      report(
+        place,
+        "\(format(x)) is past the 32-bit Float it is stored as (at most "
+          + "\(Float.greatestFiniteMagnitude) in magnitude)")
+      return nil
+    }
+    if f == 0 && x != 0 {
+      report(
+        place,
+        "\(format(x)) would be 0 in the 32-bit Float it is stored as (the smallest is "
+          + "\(Float.leastNonzeroMagnitude))")
+      return nil
+    }
+    return f
+  }
+
   func unit(_ json: JSONValue, at place: String) -> Double? {
     guard let x = number(json, at: place) else { return nil }
     guard (0...1).contains(x) else {

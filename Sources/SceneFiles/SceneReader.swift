@@ -427,6 +427,7 @@ final class SceneReader {
       case .nonNegative: x = nonNegative(json, at: place)
       case .positive: x = positive(json, at: place)
       case .unit: x = unit(json, at: place)
+      case .float: x = number(json, at: place).flatMap { float($0, at: place) }.map(Double.init)
       }
       return x.map { .value(.scalar($0)) }
     case .value(.rect):

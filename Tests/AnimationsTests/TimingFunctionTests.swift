@@ -74,6 +74,13 @@ import Testing
       try TimingFunction(controlPoints: 1.2, 0, 0.5, 1)
     }
     #expect(throws: AnimationError.self) { try TimingFunction(controlPoints: 0.5, 0, -0.1, 1) }
+    // An infinite y is said as a y (it was said as an x of nan).
+    #expect(throws: AnimationError.controlPointNotFinite(y: -.infinity)) {
+      try TimingFunction(controlPoints: 0.5, 0, 0.5, -.infinity)
+    }
+    #expect(
+      AnimationError.controlPointNotFinite(y: .infinity).description
+        == "timing function control point y = inf is not a finite number")
   }
 
   @Test func linearIsTheIdentity() {

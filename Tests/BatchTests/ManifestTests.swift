@@ -1,3 +1,4 @@
+import Pages
 import SceneFiles
 import Testing
 
@@ -34,6 +35,23 @@ import Testing
     #expect(text.contains(#""renderSeconds": 0.25"#))
     #expect(text.contains(#""formats": ["gif", "webm"]"#))
     #expect(!text.contains("shard"))
+  }
+
+  /// Manifests' files are plain relative paths in the output folder; links encode colons, so
+  /// that no file name reads as a URL scheme.
+  @Test func filesArePlainRelativePathsAndLinksEncodeColons() {
+    #expect(Paths.notPlainRelative("icons/a:b.gif") == nil)
+    #expect(Paths.notPlainRelative("a b/c.gif") == nil)
+    #expect(Paths.notPlainRelative("") == "an empty path")
+    #expect(Paths.notPlainRelative("/etc/x.gif") == "a file outside the output folder")
+    #expect(Paths.notPlainRelative("a/../../x.gif") == "a file outside the output folder")
+    #expect(Paths.notPlainRelative("a\u{85}.gif") == "a control character in a file name")
+    #expect(Paths.notPlainRelative(#"C:\x.gif"#) == "a backslash in a file name")
+    #expect(
+      Paths.notPlainRelative("JavaScript:x//.gif")
+        == "a colon before the first slash (a link would read it as a URL scheme)")
+    #expect(HTML.urlPath("javascript:alert(1)//.gif") == "javascript%3Aalert(1)//.gif")
+    #expect(HTML.urlPath("icons/a:b c.gif") == "icons/a%3Ab%20c.gif")
   }
 
   @Test func numbersAndStringsAreWrittenExactly() {

@@ -287,6 +287,61 @@ import Testing
         == "\(first): \(name): width: expected a whole number of 0 or more, found -5\n")
   }
 
+  /// A shard manifest whose output file was `javascript:alert(document.domain)//.gif` was merged
+  /// into a gallery linking to it (found by an independent hostile pass): manifests' files are
+  /// plain relative paths in the output folder, and a batch refuses an input whose outputs
+  /// would not be.
+  @Test func mergeRefusesFilesThatAreNotPlainPathsInTheOutputFolder() throws {
+    try makeInputs()
+    for i in 1...2 {
+      _ = run(["batch", folder + "/in", "-o", folder + "/s", "--shard", "\(i)/2", "--quiet"])
+    }
+    let second = folder + "/s/manifest.2-of-2.json"
+    let original = try Manifest.read(second)
+    let name = original.animations[0].name
+    for (file, problem) in [
+      (
+        "javascript:alert(document.domain)//.gif",
+        #""javascript:alert(document.domain)//.gif" is not a plain path in the output folder: "#
+          + "a colon before the first slash (a link would read it as a URL scheme)"
+      ),
+      (
+        #"icons\x.gif"#,
+        #""icons\x.gif" is not a plain path in the output folder: a backslash in a file name"#
+      ),
+      (
+        "x\u{7}.gif",
+        #""x\u0007.gif" is not a plain path in the output folder: "#
+          + "a control character in a file name"
+      ),
+      (
+        "../x.gif",
+        #""../x.gif" is not a plain path in the output folder: a file outside the output folder"#
+      ),
+    ] {
+      var forged = original
+      forged.animations[0].outputs[0].file = file
+      try AtomicFile.write(Array(forged.json.serialized().utf8), to: second)
+      let merged = run(["batch", "--merge", folder + "/s"])
+      #expect(merged.status == 1)
+      #expect(merged.errors == "\(second): \(name): outputs.file: \(problem)\n")
+      #expect(!FileManager.default.fileExists(atPath: folder + "/s/index.html"))
+    }
+    // The same check guards the frame sheet's file.
+    var forged = original
+    forged.animations[0].frames?.file = "data:image/png,x"
+    try AtomicFile.write(Array(forged.json.serialized().utf8), to: second)
+    #expect(run(["batch", "--merge", folder + "/s"]).errors.contains(": frames.file: "))
+    // An input whose outputs would be such names is refused before anything is written.
+    try write(Self.scene("#123456"), "in/x:y.json")
+    let batch = run(["batch", folder + "/in", "-o", folder + "/colon"])
+    #expect(batch.status != 0)
+    #expect(
+      batch.errors
+        == "x:y.json: its outputs would be named x:y.*: a colon before the first slash (a link "
+        + "would read it as a URL scheme); rename it\n", "\(batch.errors)")
+  }
+
   /// Issue 18: a shard manifest copied over another's was merged (its animations twice, the
   /// other shard's none), and so were animations in two shards; a failed animation's line named
   /// the file twice (`bad: bad.json: ...`).

@@ -67,7 +67,7 @@ import Testing
       LottieTest.problems(
         Self.document(text: String(repeating: "A", count: 1_001), chars: "[\(glyph)]")) == [
           "test.json: layers[0].t.d.k[0].s.t: glyph text and repeaters make more than 2000000 path "
-            + "elements in all (1001 characters of 2002000 here), the limit"
+            + "elements in all, the limit (the 1001 characters here make 2002000)"
         ])
   }
 

@@ -71,6 +71,39 @@ import Testing
     #expect(abs(a.position.y - 75.6276) < 0.02)
   }
 
+  /// An easing y past ±1000 was clamped to 1000 without a word (found by an independent hostile
+  /// pass): it is taken as given, as lottie-web takes it, within the 32-bit Float a timing
+  /// function stores, and past that drawn at Float's end with a warning naming the place.
+  @Test func easingYIsTakenAsGivenWithinFloatsRange() throws {
+    func read(_ y: String) throws -> (x: Double, warnings: [String]) {
+      let ks = """
+        {"p": {"a": 1, "k": [
+          {"t": 0, "s": [0, 0], "o": {"x": 0.5, "y": \(y)}, "i": {"x": 0.5, "y": 1}},
+          {"t": 20, "s": [100, 0]}]}}
+        """
+      let read = try LottieTest.read(
+        LottieTest.document(layers: "[\(LottieTest.shapeLayer("Mover", ks: ks))]"))
+      let x = try LottieTest.layer("Mover", in: read.scene, at: 0.5).position.x
+      return (x, read.warnings.map(\.description))
+    }
+    // Frame 5 of 20: the curve's value at 0.25, times the 100 points moved.
+    for y in [999.0, 2000, 1e4, 3e38] {
+      let expected = try TimingFunction(controlPoints: 0.5, Float(y), 0.5, 1).value(at: 0.25) * 100
+      let (x, warnings) = try read("\(y)")
+      #expect(abs(x - expected) <= 1e-9 * abs(expected), "y \(y): \(x)")
+      #expect(warnings.isEmpty)
+    }
+    #expect(try read("2000").x > 1.9 * read("1000").x)
+    let (x, warnings) = try read("-1e39")
+    let most = -Float.greatestFiniteMagnitude
+    #expect(x == (try TimingFunction(controlPoints: 0.5, most, 0.5, 1).value(at: 0.25) * 100))
+    #expect(
+      warnings == [
+        "test.json: layers[0].ks.p.k[0].o.y: unsupported easing y of -1e+39 (past the 32-bit "
+          + "Float a timing function stores): drawn as -3.4028235e+38"
+      ])
+  }
+
   @Test func holdKeyframesKeepTheirValueUntilTheNext() throws {
     let ks = """
       {"r": {"a": 1, "k": [{"t": 0, "s": [0], "h": 1}, {"t": 10, "s": [90], "h": 1},

@@ -1,5 +1,7 @@
+import Dispatch
 import Flipbook
 import FlipbookTestSupport
+import Glibc
 import Synchronization
 import Testing
 
@@ -27,6 +29,54 @@ import Testing
     renderer.frameBytes = 100 * 100 * 4
     #expect(renderer.withWorkers(16) { $0 } == 16)
     #expect(FrameRenderer.frameMemory.limit == 2 << 30)
+  }
+
+  /// `batch --formats webp --jobs 6` of six 8000 x 8000 animations took 6.1 GB, one failing
+  /// out of memory (found by an independent hostile pass): the frame budget did not count
+  /// libwebp's encoders, about 2 GB each. Encoders' memory is a budget of its own, held from a
+  /// sink's `begin` to its `finish`: two renders whose encoders hold 1.5 GiB each run one after
+  /// the other.
+  @Test func encodersOfLargeFramesShareTheEncoderMemoryBudget() throws {
+    /// How many renders are inside their sinks now, and the most at once.
+    final class Inside: Sendable {
+      let counts = Mutex<(now: Int, most: Int)>((0, 0))
+    }
+    /// A sink whose encoder says it holds `bytes`, counting the renders inside sinks at once.
+    final class Holding: FrameSink {
+      let bytes: Int
+      let inside: Inside
+      init(_ bytes: Int, _ inside: Inside) { (self.bytes, self.inside) = (bytes, inside) }
+      func encoderMemory(_ plan: FramePlan) -> Int { bytes }
+      func begin(_ plan: FramePlan) throws {
+        #expect(Export.encoderMemory.bytesInUse >= bytes)
+        inside.counts.withLock {
+          $0.now += 1; $0.most = Swift.max($0.most, $0.now)
+        }
+      }
+      func frameWork() throws -> @Sendable (Bitmap, FrameInfo) throws -> Void { { _, _ in } }
+      func add(_ frame: Void, _ info: FrameInfo) throws { usleep(40_000) }
+      func finish() throws -> OutputSummary {
+        inside.counts.withLock { $0.now -= 1 }
+        return OutputSummary(storedFrameCount: 0, byteCount: 0)
+      }
+    }
+    var options = Export.Options()
+    (options.to, options.fps, options.jobs, options.scale) = (0.5, 10, 1, 0.25)
+    let (recipe, settings) = (radarRecipe(), options)
+    func most(_ bytes: Int) -> Int {
+      let inside = Inside()
+      DispatchQueue.concurrentPerform(iterations: 2) { _ in
+        _ = try? Export.render(recipe, into: Holding(bytes, inside), options: settings)
+      }
+      return inside.counts.withLock { $0.most }
+    }
+    #expect(most(3 << 29) == 1)  // 1.5 GiB each: one at a time
+    #expect(Export.encoderMemory.limit == 2 << 30)
+    // libwebp's: 32 bytes a pixel, so one 8000 x 8000 WebP at a time (2,048,000,000 bytes).
+    let plan = FramePlan(
+      frameCount: 2, fps: 10, pixelWidth: 8000, pixelHeight: 8000, loopCount: 0, jobs: 1)
+    #expect(WebPSink(.memory).encoderMemory(plan) == 2_048_000_000)
+    #expect(VideoSink(path: "unused.mp4", format: .mp4).encoderMemory(plan) == 768_000_000)
   }
 
   /// Issue 18: a range too long to count saturates (and `Export` refuses it, before counting).
@@ -57,6 +107,15 @@ import Testing
       refusal.description
         == "frames 1/240 s apart cannot be told apart at 9.007199254740994e+15 s, where times "
         + "are 2 s apart at the least: render times nearer 0")
+    // Before 0, the far end is said with its sign (it was said without).
+    (options.from, options.to, options.fps) = (-1e15, -999_999_999_999_999.9, 24)
+    let before = Export.LimitError.framesIndistinct(time: -1e15, fps: 24)
+    #expect(throws: before) { try Export.gifData(radarRecipe(), options: options) }
+    #expect(
+      before.description
+        == "frames 1/24 s apart cannot be told apart at -1000000000000000.0 s, where times are "
+        + "0.125 s apart at the least: render times nearer 0")
+    options.fps = 240
     // A million seconds in, frames a 240th of a second apart are still distinct.
     (options.from, options.to) = (1_000_000, 1_000_000.05)
     #expect(try Export.gifData(radarRecipe(), options: options).count > 0)

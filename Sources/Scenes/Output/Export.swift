@@ -69,8 +69,8 @@ public enum Export {
     /// The frame rate is outside `Scene.minimumFPS ... Scene.maximumFPS` (or not finite).
     case frameRate(Double)
     /// The frames are closer together (`1 / fps` seconds) than times can be told apart at the
-    /// range's farthest time (`time`, whose neighbouring numbers are `time.ulp` apart): near
-    /// 2^53 s, 240 frames a second all fell on one time.
+    /// range's end farther from 0 (`time`, with its sign, whose neighbouring numbers are
+    /// `time.ulp` apart): near 2^53 s, 240 frames a second all fell on one time.
     case framesIndistinct(time: Double, fps: Double)
     /// The scene's `size` (points) at `scale` makes a frame outside the canvas limits
     /// (`Canvas.maximumSide`, `Canvas.maximumPixelCount`) or under one pixel; `scaleIsOptions`
@@ -146,7 +146,8 @@ public enum Export {
       let count = estimate.isFinite && estimate < 1e18 ? Int(estimate) : Int.max
       throw LimitError.tooManyFrames(count: count, limit: Scene.maximumFrameCount)
     }
-    let farthest = Swift.max(options.from.magnitude, to.magnitude)
+    // The end farther from 0, its sign kept for the message (`-1e15` was said as `1e15`).
+    let farthest = options.from.magnitude >= to.magnitude ? options.from : to
     guard 1 / fps >= farthest.ulp else {
       throw LimitError.framesIndistinct(time: farthest, fps: fps)
     }
@@ -159,6 +160,22 @@ public enum Export {
     }
     try checkFrameSize(scene, scale: options.scale)
     return (scene, sequence)
+  }
+
+  /// Encoder memory, shared by every render in the process (a batch's animations side by side
+  /// too): 2 GiB of what sinks' encoders hold beside the frames (`FrameSink.encoderMemory`,
+  /// taken before `begin` and given back after `finish` or `abort`). A render waits until its
+  /// encoder fits (one alone always runs): six 8000 x 8000 WebPs side by side took 6.1 GB, one
+  /// failing out of memory. Taken before the frame memory (`FrameRenderer.frameMemory`), never
+  /// while holding it, so the two budgets cannot wait on each other.
+  public static let encoderMemory = MemoryBudget(limit: 2 << 30)
+
+  /// Runs `body` holding `bytes` of `encoderMemory` (none when 0).
+  static func withEncoderMemory<R>(_ bytes: Int, _ body: () throws -> R) rethrows -> R {
+    guard bytes > 0 else { return try body() }
+    _ = encoderMemory.acquire(workers: 1, bytesPerWorker: bytes)
+    defer { encoderMemory.release(workers: 1, bytesPerWorker: bytes) }
+    return try body()
   }
 
   /// Renders the frames the options choose into `sink`: the one pipeline every output goes
@@ -182,6 +199,17 @@ public enum Export {
     var renderer = FrameRenderer(recipe: recipe, scale: options.scale, jobs: options.jobs)
     renderer.frameBytes = width * height * 4
     renderer.reuse(scene)  // the first worker renders with it: one read of the file fewer
+    return try withEncoderMemory(sink.encoderMemory(plan)) {
+      try render(sequence, of: plan, by: renderer, into: sink, options: options, progress: progress)
+    }
+  }
+
+  /// `render(_:into:options:progress:)` once the plan is made and the encoder's memory held.
+  private static func render<Sink: FrameSink>(
+    _ sequence: FrameSequence, of plan: FramePlan, by renderer: FrameRenderer, into sink: Sink,
+    options: Options, progress: Progress?
+  ) throws -> Report {
+    let (width, height) = (plan.pixelWidth, plan.pixelHeight)
     do {
       try sink.begin(plan)
       // A first pass's frames, kept for the second when they fit the budget.
@@ -255,31 +283,34 @@ public enum Export {
       frameCount: times.count, fps: scene.fps, pixelWidth: width, pixelHeight: height,
       loopCount: scene.loopCount, jobs: 1)
     let duration = 1 / scene.fps
-    do {
-      try sink.begin(plan)
-      if sink.firstPass != nil {
-        let work = sink.surveyWork()
+    return try withEncoderMemory(sink.encoderMemory(plan)) { () throws -> Report in
+      do {
+        try sink.begin(plan)
+        if sink.firstPass != nil {
+          let work = sink.surveyWork()
+          for (i, time) in times.enumerated() {
+            if scene.hasTimeline && time < scene.modelTime { scene = try recipe.make() }
+            let info = FrameInfo(index: i, time: time, duration: duration)
+            try sink.absorb(
+              try work(try scene.makeFrame(at: time, scale: scale).makeBitmap(), info), info)
+          }
+          scene = try recipe.make()
+        }
+        let work = try sink.frameWork()
         for (i, time) in times.enumerated() {
           if scene.hasTimeline && time < scene.modelTime { scene = try recipe.make() }
           let info = FrameInfo(index: i, time: time, duration: duration)
-          try sink.absorb(
+          try sink.add(
             try work(try scene.makeFrame(at: time, scale: scale).makeBitmap(), info), info)
         }
-        scene = try recipe.make()
+        let summary = try sink.finish()
+        return Report(
+          frameCount: times.count, storedFrameCount: summary.storedFrameCount,
+          byteCount: summary.byteCount, warnings: summary.warnings)
+      } catch {
+        sink.abort()
+        throw error
       }
-      let work = try sink.frameWork()
-      for (i, time) in times.enumerated() {
-        if scene.hasTimeline && time < scene.modelTime { scene = try recipe.make() }
-        let info = FrameInfo(index: i, time: time, duration: duration)
-        try sink.add(try work(try scene.makeFrame(at: time, scale: scale).makeBitmap(), info), info)
-      }
-      let summary = try sink.finish()
-      return Report(
-        frameCount: times.count, storedFrameCount: summary.storedFrameCount,
-        byteCount: summary.byteCount, warnings: summary.warnings)
-    } catch {
-      sink.abort()
-      throw error
     }
   }
 

@@ -48,6 +48,13 @@ public protocol FrameSink: AnyObject {
   /// sink needs none (the default).
   var firstPass: String? { get }
 
+  /// The bytes the sink's encoder holds from `begin(_:)` to `finish()` beside the frames in
+  /// flight, estimated from `plan` (libwebp's animation encoder: about 32 a pixel; a video's
+  /// ffmpeg: 12 to 135), or 0 when it holds little (the default). `Export.render` takes them
+  /// from `Export.encoderMemory` before `begin(_:)`, so that encoders of large frames side by
+  /// side (a batch's animations) wait for one another instead of passing the machine's memory.
+  func encoderMemory(_ plan: FramePlan) -> Int
+
   /// Called once before any frame.
   func begin(_ plan: FramePlan) throws
   /// The first pass's per-frame work, run on the rendering threads.
@@ -68,6 +75,8 @@ public protocol FrameSink: AnyObject {
 extension FrameSink {
   /// All frames.
   public var frameLimit: Int? { nil }
+  /// An encoder that holds little.
+  public func encoderMemory(_ plan: FramePlan) -> Int { 0 }
   /// No first pass.
   public var firstPass: String? { nil }
   /// Nothing to clean up.

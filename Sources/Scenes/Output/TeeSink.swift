@@ -42,6 +42,11 @@ where Secondary.Survey == Void {
   /// The primary's first pass.
   public var firstPass: String? { primary.firstPass }
 
+  /// Both sinks' encoders' bytes, which are held together.
+  public func encoderMemory(_ plan: FramePlan) -> Int {
+    primary.encoderMemory(plan) + secondary.encoderMemory(plan)
+  }
+
   /// Begins both; the secondary is told of the frames it will get.
   public func begin(_ plan: FramePlan) throws {
     try primary.begin(plan)

@@ -82,6 +82,14 @@ public final class VideoSink: FrameSink {
     format == .webm && (plan.background.map { $0.a < 255 } ?? true)
   }
 
+  /// ffmpeg's bytes for `plan`'s frames (see `FrameSink.encoderMemory(_:)`): another process,
+  /// but the same machine's memory. About 12 a pixel for H.264, 70 for VP9 (its look-ahead
+  /// within `maximumLagBytes`) and 135 for VP9 with alpha (two encoders).
+  public func encoderMemory(_ plan: FramePlan) -> Int {
+    let perPixel = format == .mp4 ? 12 : keepsAlpha(plan) ? 135 : 70
+    return plan.pixelWidth * plan.pixelHeight * perPixel
+  }
+
   /// Finds ffmpeg and opens the output (see `FrameSink.begin(_:)`); ffmpeg starts with the
   /// first frame.
   public func begin(_ plan: FramePlan) throws {

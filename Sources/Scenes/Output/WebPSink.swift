@@ -31,6 +31,16 @@ public final class WebPSink: FrameSink {
     self.loopCount = loopCount
   }
 
+  /// The bytes libwebp's animation encoder holds a pixel of the frame, about 32 (its canvases
+  /// and candidate rectangles, and the encoding of one: an 8000 x 8000 render peaked at 2.2 GB
+  /// with its frames in flight).
+  public static let encoderBytesPerPixel = 32
+
+  /// libwebp's encoder's bytes for `plan`'s frames (see `FrameSink.encoderMemory(_:)`).
+  public func encoderMemory(_ plan: FramePlan) -> Int {
+    plan.pixelWidth * plan.pixelHeight * Self.encoderBytesPerPixel
+  }
+
   /// Makes the encoder (see `FrameSink.begin(_:)`).
   public func begin(_ plan: FramePlan) throws {
     var options = options
