@@ -256,10 +256,7 @@ public enum Export {
           sequence, process: { i, bitmap in try work(bitmap, sequence.info(at: i)) },
           deliver: deliver)
       }
-      let summary = try sink.finish()
-      return Report(
-        frameCount: sequence.count, storedFrameCount: summary.storedFrameCount,
-        byteCount: summary.byteCount, warnings: summary.warnings)
+      return try finish(sink, frameCount: sequence.count)
     } catch {
       sink.abort()
       throw error
@@ -303,15 +300,22 @@ public enum Export {
           try sink.add(
             try work(try scene.makeFrame(at: time, scale: scale).makeBitmap(), info), info)
         }
-        let summary = try sink.finish()
-        return Report(
-          frameCount: times.count, storedFrameCount: summary.storedFrameCount,
-          byteCount: summary.byteCount, warnings: summary.warnings)
+        return try finish(sink, frameCount: times.count)
       } catch {
         sink.abort()
         throw error
       }
     }
+  }
+
+  /// Finishes `sink` and reports what it wrote for `frameCount` frames.
+  private static func finish<Sink: FrameSink>(
+    _ sink: Sink, frameCount: Int
+  ) throws -> Report {
+    let summary = try sink.finish()
+    return Report(
+      frameCount: frameCount, storedFrameCount: summary.storedFrameCount,
+      byteCount: summary.byteCount, warnings: summary.warnings)
   }
 
   /// Renders an animated GIF to `path` (see `GIFSink`).
