@@ -73,10 +73,21 @@ extension SceneReader {
         return nil
       }
       guard let names = array(v, at: b.place("items")) else { return nil }
-      let layers = names.enumerated().compactMap { j, name in
-        checkItem(name, at: "\(b.place("items"))[\(j)]")
+      // UIKit's behaviours hold a set of items: one named twice would get the behaviour twice
+      // (three times the gravity), so a repeat is refused naming where it was first listed.
+      var seen: [String: Int] = [:]
+      var repeated = false
+      let layers = names.enumerated().compactMap { j, name -> Layer? in
+        let place = "\(b.place("items"))[\(j)]"
+        guard let layer = checkItem(name, at: place) else { return nil }
+        if let first = seen[layer.name ?? ""] {
+          report(place, "\"\(layer.name ?? "")\" is already listed, at items[\(first)]")
+          repeated = true
+        }
+        seen[layer.name ?? ""] = seen[layer.name ?? ""] ?? j
+        return layer
       }
-      return layers.count == names.count ? layers : nil
+      return layers.count == names.count && !repeated ? layers : nil
     }
     func required(_ key: String) -> JSONValue? {
       if let v = b[key] { return v }
