@@ -98,9 +98,30 @@ struct InspectCommand: ParsableCommand {
     return out
   }
 
+  /// The most layer states one `inspect` prints (times asked for, times the layers each line
+  /// holds): about 600 MB of output and 20 s (100 times of 10,000 layers took 19.6 s; the
+  /// 1,000,000 times allowed of that scene would have printed 6 TB).
+  static let maximumLayerStates = 1_000_000
+
+  /// The layers a line of `scene` holds: every layer, sublayers and masks included.
+  static func layerCount(_ scene: Scene) -> Int {
+    func count(_ layer: Layer) -> Int {
+      1 + layer.sublayers.reduce(0) { $0 + count($1) } + (layer.mask.map(count) ?? 0)
+    }
+    return scene.layers.reduce(0) { $0 + count($1) }
+  }
+
   func run() throws {
     // Times are printed in the order asked; a scene shows any time in any order.
     let loaded = try loadScene(scene, strict: strict)
+    let times = self.times
+    let layers = InspectCommand.layerCount(loaded)
+    if times.count > 1 && times.count * layers > InspectCommand.maximumLayerStates {
+      throw CommandFailure(
+        message: "\(scene): \(times.count) times of \(layers) layers would print "
+          + "\(times.count * layers) layer states, more than the limit of "
+          + "\(InspectCommand.maximumLayerStates): ask for fewer times (--time, --step)")
+    }
     for t in times {
       let line = try failing(scene) { try Inspection.line(for: loaded, at: t) }
       print(line)
