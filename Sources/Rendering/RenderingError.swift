@@ -161,9 +161,10 @@ public struct LayerLabel: Hashable, Sendable, ExpressibleByStringLiteral, Custom
     self.init(name: layer.name, place: layer.sourcePlace)
   }
 
-  /// `layer 'name' (layers[2])`, `layer 'name'`, `layer layers[2]` or `layer (unnamed)`.
+  /// `layer 'name' (layers[2])`, `layer 'name'`, `layer layers[2]` or `layer (unnamed)`; a place
+  /// longer than 200 characters cut in its middle, as the readers cut theirs.
   public var description: String {
-    switch (name, place) {
+    switch (name, place.map(SourcePlace.shortened)) {
     case (let name?, let place?): return "layer '\(name)' (\(place))"
     case (let name?, nil): return "layer '\(name)'"
     case (nil, let place?): return "layer \(place)"

@@ -77,29 +77,8 @@ final class SceneReader {
     return String(text.prefix(limit)) + "…"
   }
 
-  /// A JSON path cut in its middle when longer than 200 characters, between its keys: about its
-  /// first 60 and last 140 characters kept around `…N more…` (the keys left out), so the
-  /// place's end (the key at fault) and its depth are never lost.
-  static func shortenedPlace(_ place: String) -> String {
-    guard place.utf8.count > 200 else { return place }
-    let parts = place.split(separator: ".", omittingEmptySubsequences: false)
-    var head = 0, headLength = 0
-    while head < parts.count, headLength + parts[head].utf8.count + 1 <= 60 {
-      headLength += parts[head].utf8.count + 1
-      head += 1
-    }
-    var tail = parts.count, tailLength = 0
-    while tail > head, tailLength + parts[tail - 1].utf8.count + 1 <= 140 {
-      tailLength += parts[tail - 1].utf8.count + 1
-      tail -= 1
-    }
-    // A key too long to keep whole (or no keys to cut between): the characters themselves.
-    guard head > 0, tail < parts.count, head < tail else {
-      return String(place.prefix(60)) + "…" + String(place.suffix(139))
-    }
-    return parts[..<head].joined(separator: ".") + ".…\(tail - head) more…."
-      + parts[tail...].joined(separator: ".")
-  }
+  /// A JSON path cut in its middle when longer than 200 characters (`SourcePlace.shortened`).
+  static func shortenedPlace(_ place: String) -> String { SourcePlace.shortened(place) }
 
   /// `message` with every quoted value from the file (keys, names, strings between `"`) longer
   /// than 40 characters cut to 40 and an ellipsis, so a line stays readable.

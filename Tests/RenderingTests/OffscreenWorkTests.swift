@@ -251,3 +251,16 @@ import Testing
     }
   }
 }
+
+/// Errors found while drawing name the layer's place cut as the readers cut theirs: 250 nested
+/// masks named a 1,250-character place in one line.
+@Suite struct LayerLabelTests {
+  @Test func aLongPlaceIsCutInItsMiddleBetweenKeys() {
+    let place = "layers[0]" + String(repeating: ".mask", count: 250)
+    let text = LayerLabel(name: nil, place: place).description
+    #expect(text.utf8.count <= 220)
+    #expect(text.hasPrefix("layer layers[0].mask.mask.") && text.hasSuffix(".mask.mask"))
+    #expect(text.contains(".…") && text.contains(" more…."))
+    #expect(LayerLabel(name: "a", place: "layers[2]").description == "layer 'a' (layers[2])")
+  }
+}
