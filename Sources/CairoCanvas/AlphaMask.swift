@@ -90,33 +90,12 @@ public struct AlphaMask: Hashable, Sendable {
   /// blurs it (a kernel below 6 pixels, Deriche's recursive Gaussian from 6 on); equal σs give
   /// exactly `blurred(sigma:)`'s pixels.
   public func blurred(sigmaX: Double, sigmaY: Double) -> AlphaMask {
-    let sx = sigmaX > 0 ? sigmaX : 0, sy = sigmaY > 0 ? sigmaY : 0
-    guard sx > 0 || sy > 0, width > 0, height > 0 else { return self }
-    let passesX = sx > 0 ? Blur.passes(sigma: sx) : nil
-    let passesY = sy > 0 ? Blur.passes(sigma: sy) : nil
-    let padX = passesX?.reach ?? 0, padY = passesY?.reach ?? 0
-    // Rows a multiple of 4 bytes long, as Cairo's A8 surfaces want them, so that drawing the
-    // mask needs no copy (the extra columns on the right stay 0: the blur does not reach them).
-    let w = (width + 2 * padX + 3) / 4 * 4, h = height + 2 * padY
-    var buffer = [Float](repeating: 0, count: w * h)
-    buffer.withUnsafeMutableBufferPointer { b in
-      pixels.withUnsafeBufferPointer { p in
-        for y in 0..<height {
-          let row = b.baseAddress! + (y + padY) * w + padX, source = p.baseAddress! + y * width
-          for x in 0..<width { row[x] = Float(source[x]) }
-        }
-      }
-    }
-    if sx == sy, let passesX {
-      Blur.apply(passesX, to: &buffer, width: w, height: h)
-    } else {
-      if let passesY { Blur.apply(passesY, to: &buffer, width: w, height: h, axes: .vertical) }
-      if let passesX { Blur.apply(passesX, to: &buffer, width: w, height: h, axes: .horizontal) }
-    }
-    // Rounded to the nearest level (halves up).
-    let out = buffer.withUnsafeBufferPointer { Blur.levels($0) }
-    return AlphaMask(
-      width: w, height: h, originX: originX - padX, originY: originY - padY, pixels: out)
+    let everywhere = Int.max / 8
+    guard sigmaX > 0 || sigmaY > 0,
+      let whole = blurCrop(
+        sigmaX: sigmaX, sigmaY: sigmaY, within: (-everywhere, -everywhere, everywhere, everywhere))
+    else { return self }
+    return blurred(sigmaX: sigmaX, sigmaY: sigmaY, in: whole)
   }
 }
 
@@ -401,10 +380,16 @@ extension AlphaMask {
       if let passesY { Blur.apply(passesY, to: &buffer, width: w, height: h, axes: .vertical) }
       if let passesX { Blur.apply(passesX, to: &buffer, width: w, height: h, axes: .horizontal) }
     }
+    // Rounded to the nearest level (halves up): whole rows at once when every column is kept.
     let ow = o.x1 - o.x0, oh = o.y1 - o.y0
     var out: [UInt8] = []
-    out.reserveCapacity(ow * oh)
     buffer.withUnsafeBufferPointer { buf in
+      if ow == w {
+        let start = buf.baseAddress! + (o.y0 - b.y0) * w
+        out = Blur.levels(UnsafeBufferPointer(start: start, count: ow * oh))
+        return
+      }
+      out.reserveCapacity(ow * oh)
       for y in o.y0..<o.y1 {
         let start = buf.baseAddress! + (y - b.y0) * w + (o.x0 - b.x0)
         out += Blur.levels(UnsafeBufferPointer(start: start, count: ow))

@@ -166,7 +166,7 @@ public final class ShadowCache: Sendable {
         if let full, full.bufferPixels <= ShadowCache.maximumWholeBlurPixels {
           // Blurred whole: the same pixels wherever the shadow is placed, so it is kept.
           try renderer.chargeFilter(pixels: full.bufferPixels, for: layer, in: canvas)
-          let mask = drawn.blurred(sigmaX: sigma.x, sigmaY: sigma.y)
+          let mask = drawn.blurred(sigmaX: sigma.x, sigmaY: sigma.y, in: full)
           if !touchesEdge {
             insert(mask, for: key)
           } else if cutKey.region != nil {
