@@ -52,17 +52,29 @@ struct BatchCommand: ParsableCommand {
   @Option(name: .long, help: "Join OUTDIR's shard manifests into manifest.json and index.html.")
   var merge: String?
 
-  /// The formats asked for, in order, without repeats.
+  /// The formats asked for, in order. A name given twice or an empty name between commas is a
+  /// usage error: `gif,gif` or `gif,,webp` is a slip in a script, not a request.
   var chosenFormats: [BatchRun.Format] {
     get throws {
       var out: [BatchRun.Format] = []
-      for name in formats.split(separator: ",") {
+      let names = formats.split(separator: ",", omittingEmptySubsequences: false)
+      for name in names {
         let trimmed = name.trimmingCharacters(in: " ").lowercased()
-        guard let format = BatchRun.Format(rawValue: trimmed) else {
+        if trimmed.isEmpty, names.count > 1 {
           throw ValidationError(
-            "--formats: unknown format '\(trimmed)' (use gif, webp, apng, png, mp4, webm)")
+            "--formats: an empty name in '\(MessageText.value(formats))' (names are separated by one comma)"
+          )
         }
-        if !out.contains(format) { out.append(format) }
+        guard let format = BatchRun.Format(rawValue: trimmed) else {
+          if trimmed.isEmpty { break }
+          throw ValidationError(
+            "--formats: unknown format '\(MessageText.value(trimmed))' (use gif, webp, apng, png, mp4, webm)"
+          )
+        }
+        guard !out.contains(format) else {
+          throw ValidationError("--formats names \(format.rawValue) twice")
+        }
+        out.append(format)
       }
       guard !out.isEmpty else { throw ValidationError("--formats names no format") }
       return out

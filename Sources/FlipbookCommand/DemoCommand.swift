@@ -44,6 +44,7 @@ struct DemoCommand: ParsableCommand {
       guard OutputOptions.kind(of: path).map({ $0 == .folder }) ?? true else {
         throw ValidationError("--all writes one GIF per demo: -o must be a folder, not '\(path)'")
       }
+      try output.checkFormatOptions(for: .gif)
       return
     }
     guard let name else {
@@ -53,6 +54,7 @@ struct DemoCommand: ParsableCommand {
       throw ValidationError("no demo called '\(name)'; the demos are \(Self.names)")
     }
     try OutputOptions.checkKind(of: path)
+    try output.checkFormatOptions(for: OutputOptions.kind(of: path) ?? .folder)
   }
 
   static var names: String { Demo.all.map(\.name).joined(separator: ", ") }

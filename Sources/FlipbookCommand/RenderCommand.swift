@@ -28,6 +28,7 @@ struct RenderCommand: ParsableCommand {
       throw ValidationError("Missing expected argument '--output <output>'")
     }
     try OutputOptions.checkKind(of: path)
+    try output.checkFormatOptions(for: OutputOptions.kind(of: path) ?? .folder)
   }
 
   func run() throws {
@@ -89,11 +90,11 @@ struct OutputOptions: ParsableArguments {
     name: .long, parsing: .unconditional,
     help: "The most colors in a GIF's palette, 2...256 (default 256).",
     transform: wholeNumber("in 2...256"))
-  var colors: Int = 256
+  var colors: Int?
 
   @Option(
     name: .long, help: "GIF dithering: floyd-steinberg, ordered or none (default floyd-steinberg).")
-  var dither: GIF.DitherMethod = .floydSteinberg
+  var dither: GIF.DitherMethod?
 
   @Option(
     name: .long, parsing: .unconditional,
@@ -113,7 +114,7 @@ struct OutputOptions: ParsableArguments {
   var crf: Int?
 
   @Option(name: .long, help: "PNG compression: fast, default or small.")
-  var pngCompression: PNG.Compression = .default
+  var pngCompression: PNG.Compression?
 
   @Flag(name: .long, help: "Print nothing but errors.")
   var quiet = false
@@ -164,25 +165,39 @@ struct OutputOptions: ParsableArguments {
     guard jobs >= 1 && jobs <= 256 else {
       throw ValidationError("--jobs must be 1...256, found \(jobs)")
     }
-    guard (2...256).contains(colors) else {
+    if let colors, !(2...256).contains(colors) {
       throw ValidationError("--colors must be 2...256, found \(colors)")
     }
     if let loop, !(0...65536).contains(loop) {
       throw ValidationError("--loop must be 0...65536, found \(loop)")
     }
-    try validateFormatOptions()
+    if let quality, !(quality >= 0 && quality <= 100) {
+      throw ValidationError("--quality must be 0...100, found \(quality)")
+    }
   }
 
-  /// `--quality` and `--crf`: in range, and only for the formats they apply to.
-  func validateFormatOptions() throws {
-    let kind = output.flatMap(OutputOptions.kind(of:))
-    if let quality {
-      guard quality >= 0 && quality <= 100 else {
-        throw ValidationError("--quality must be 0...100, found \(quality)")
-      }
-      guard kind == .webp || kind == .folder || kind == nil else {
-        throw ValidationError("--quality applies to .webp outputs only (lossy WebP)")
-      }
+  /// Refuses a format option given for an output it does not apply to, as a usage error naming
+  /// the option and the outputs it applies to: `--colors` and `--dither` shape a GIF's palette,
+  /// `--loop` is stored by GIF, WebP and APNG, `--quality` is lossy WebP's, `--crf` a video's,
+  /// `--png-compression` is for PNG files (an APNG is always compressed at zlib's level 9).
+  /// Options that would be ignored are refused rather than silently dropped. `kind` is what the
+  /// command writes: the output's form, or `.gif` for `demo --all` (a folder of GIFs).
+  func checkFormatOptions(for kind: Kind) throws {
+    if colors != nil, kind != .gif {
+      throw ValidationError("--colors applies to .gif outputs only")
+    }
+    if dither != nil, kind != .gif {
+      throw ValidationError("--dither applies to .gif outputs only")
+    }
+    if loop != nil, ![.gif, .webp, .apng].contains(kind) {
+      throw ValidationError("--loop applies to animated .gif, .webp and .apng outputs only")
+    }
+    if pngCompression != nil, kind != .png, kind != .folder {
+      throw ValidationError(
+        "--png-compression applies to .png outputs and folders of PNG frames only")
+    }
+    if quality != nil, kind != .webp {
+      throw ValidationError("--quality applies to .webp outputs only (lossy WebP)")
     }
     if let crf {
       guard case .video(let format) = kind else {
@@ -206,9 +221,10 @@ struct OutputOptions: ParsableArguments {
     options.fps = fps
     options.scale = scale
     options.jobs = jobs
-    options.gif = GIF.Options(maxColors: colors, dither: dither, loopCount: loop ?? 0)
+    options.gif = GIF.Options(
+      maxColors: colors ?? 256, dither: dither ?? .floydSteinberg, loopCount: loop ?? 0)
     options.loopCountIsSet = loop != nil
-    options.pngCompression = pngCompression
+    options.pngCompression = pngCompression ?? .default
     options.webp.quality = quality
     options.crf = crf
     let bar = ProgressBar(enabled: !quiet && isatty(2) == 1)

@@ -42,6 +42,33 @@ import Testing
       run(["render", radar, "-o", folder + "/x.webm", "--crf", "63", "--to", "0.1", "--quiet"])
         .status == 0)
     #expect(run(["render", radar, "-o", folder + "/x.apng", "--crf", "20"]).status == 2)
+    // demo --all writes GIFs: the GIF options apply there, the others do not.
+    let demo = run(["demo", "--all", "-o", folder + "/demos/", "--quality", "50"])
+    #expect(demo.status == 2 && demo.errors.contains("--quality applies to .webp outputs only"))
+  }
+
+  /// A format option for an output it does not shape is refused by name, not silently dropped.
+  @Test(arguments: [
+    (["-o", "x.webp", "--colors", "16"], "--colors applies to .gif outputs only"),
+    (["-o", "x.apng", "--dither", "none"], "--dither applies to .gif outputs only"),
+    (
+      ["-o", "x.mp4", "--loop", "2"],
+      "--loop applies to animated .gif, .webp and .apng outputs only"
+    ),
+    (
+      ["-o", "frames/", "--loop", "2"],
+      "--loop applies to animated .gif, .webp and .apng outputs only"
+    ),
+    (["-o", "x.png", "--colors", "4"], "--colors applies to .gif outputs only"),
+    (["-o", "x.gif", "--png-compression", "fast"], "--png-compression applies to .png outputs"),
+    (["-o", "frames/", "--quality", "50"], "--quality applies to .webp outputs only"),
+  ])
+  func formatOptionsForAnotherFormatAreUsageErrors(_ options: [String], _ message: String) {
+    let radar = FixtureFiles.root + "/scenes/radar-pulses.json"
+    let arguments = options.map { $0.hasPrefix("x.") || $0 == "frames/" ? folder + "/" + $0 : $0 }
+    let result = run(["render", radar] + arguments)
+    #expect(result.status == 2 && result.errors.contains("Error: " + message), "\(result.errors)")
+    #expect(!FileManager.default.fileExists(atPath: folder + "/frames"))
   }
 
   /// Pillow's frames, durations (ms) and loop count of an animation, the frames saved as PNGs.
