@@ -1,4 +1,5 @@
 import Geometry
+import Glibc
 
 // 2D vector helpers on `Point`, for the solver only.
 extension Point {
@@ -20,7 +21,7 @@ extension Point {
   /// The vector's length and angle, as UIKit's direction setters take them apart: a zero
   /// vector is magnitude 0 at angle 0.
   var polar: (magnitude: Double, angle: Double) {
-    let m = length
+    let m = length.isFinite ? length : hypot(x, y)  // components past 1e154 square to infinity
     return (m, m > 0 ? atan2(y, x) : 0)
   }
   @inline(__always) func rotated(cos c: Double, sin s: Double) -> Point {

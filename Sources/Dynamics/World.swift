@@ -399,7 +399,13 @@ final class World {
   /// that is not a number stays so (the step then reports divergence).
   @inline(__always) private static func limitSpeed(_ b: inout Body) {
     let speed = b.velocity.length
-    if speed > maximumSpeed { b.velocity = b.velocity * (maximumSpeed / speed) }
+    if speed > maximumSpeed {
+      // Components past 1e154 square to infinity: scale them down first, or the velocity
+      // would become 0 and a body pushed that hard would stand still.
+      let large = max(abs(b.velocity.x), abs(b.velocity.y))
+      let v = speed.isFinite || !large.isFinite ? b.velocity : b.velocity / large
+      b.velocity = v * (maximumSpeed / v.length)
+    }
     if abs(b.angularVelocity) > maximumAngularSpeed {
       b.angularVelocity = b.angularVelocity < 0 ? -maximumAngularSpeed : maximumAngularSpeed
     }

@@ -169,6 +169,26 @@ final class Ball: DynamicItem {
     #expect(fastest > 11_000 && fastest <= DynamicAnimator.maximumSpeed * (1 + 1e-12))
   }
 
+  @Test func forcesWhoseSquaresOverflowMoveItemsAtTheTopSpeed() throws {
+    // 1e200 squares to infinity: the item must still move at the top speed, in the force's
+    // direction (it stood still, its velocity scaled by 12,000 / infinity).
+    let falling = Ball(Point(100, 50), size: 20), pushed = Ball(Point(300, 50), size: 20)
+    let gravity = GravityBehavior(items: [falling])
+    gravity.magnitude = 1e200
+    let push = PushBehavior(items: [pushed], mode: .instantaneous)
+    push.pushDirection = Point(1e200, 1e200)
+    let animator = DynamicAnimator(referenceBounds: bounds)
+    animator.addBehavior(gravity)
+    animator.addBehavior(push)
+    animator.advance(to: 0.5)
+    #expect(!animator.diverged)
+    let fall = try #require(animator.state(of: falling)).velocity
+    #expect(abs(fall.x) < 1e-9 && abs(fall.y - DynamicAnimator.maximumSpeed) < 1e-9, "\(fall)")
+    let shot = try #require(animator.state(of: pushed)).velocity
+    #expect(
+      abs(shot.x - shot.y) < 1e-9 && abs(shot.magnitude - DynamicAnimator.maximumSpeed) < 1e-9)
+  }
+
   @Test func resistanceOneDecaysVelocityAsDynamicsMdStates() throws {
     let item = Ball(Point(100, 100), size: 10)
     let behavior = DynamicItemBehavior(items: [item])
