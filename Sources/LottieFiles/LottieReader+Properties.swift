@@ -1,3 +1,4 @@
+import Animations
 import Geometry
 import SceneFiles
 
@@ -116,7 +117,7 @@ extension LottieReader {
 
   /// An animated property: `{"a": 1, "k": [keyframes]}` or `{"a": 0, "k": value}`, values read
   /// by `value`.
-  func animated<Value>(
+  func animated<Value: KeyframeValue>(
     _ json: JSONValue, at place: String, layer: String,
     value: (JSONValue, String) -> Value?
   ) -> Animated<Value>? {
@@ -176,7 +177,9 @@ extension LottieReader {
       frame = Swift.min(Self.maximumKeyframeFrame, Swift.max(-Self.maximumKeyframeFrame, frame))
       let start: Value
       if let s = kf["s"] {
-        guard let v = value(s, kf.place("s")) else { return nil }
+        guard let v = value(s, kf.place("s")),
+          withinMagnitude(v.largestComponent, at: kf.place("s"))
+        else { return nil }
         start = v
       } else if n == items.count - 1, let previous = keyframes.last {
         // Files before 5.5 end with a keyframe holding only `t`: the previous segment's `e`.
@@ -187,7 +190,9 @@ extension LottieReader {
       }
       var keyframe = Keyframe<Value>(frame: frame, start: start, end: nil)
       if let e = kf["e"] {
-        guard let v = value(e, kf.place("e")) else { return nil }
+        guard let v = value(e, kf.place("e")),
+          withinMagnitude(v.largestComponent, at: kf.place("e"))
+        else { return nil }
         keyframe.end = v
       }
       keyframe.hold = flag(kf, "h")
@@ -200,16 +205,33 @@ extension LottieReader {
         keyframe.easeIn = points
       }
       if let to = kf["to"], to != .null {
-        guard let n = numbers(to, at: kf.place("to")) else { return nil }
+        guard let n = numbers(to, at: kf.place("to")),
+          withinMagnitude(n.largestComponent, at: kf.place("to"))
+        else { return nil }
         if n.count >= 2 { keyframe.spatialOut = Point(x: n[0], y: n[1]) }
       }
       if let ti = kf["ti"], ti != .null {
-        guard let n = numbers(ti, at: kf.place("ti")) else { return nil }
+        guard let n = numbers(ti, at: kf.place("ti")),
+          withinMagnitude(n.largestComponent, at: kf.place("ti"))
+        else { return nil }
         if n.count >= 2 { keyframe.spatialIn = Point(x: n[0], y: n[1]) }
       }
       keyframes.append(keyframe)
     }
     return Animated(keyframes: keyframes)
+  }
+
+  /// Whether `largest`, the number of largest magnitude in a keyframe's value or spatial tangent, is
+  /// within `AnimationValue.maximumMagnitude` (10^15); reported when not: the spans between
+  /// keyframes past it overflow (-1e308 to 1e308 drew nothing, and tangents of 1e300 made a
+  /// curve whose length is infinite, so the end showed from the first instant).
+  func withinMagnitude(_ largest: Double, at place: String) -> Bool {
+    guard !(abs(largest) <= AnimationValue.maximumMagnitude) else { return true }
+    report(
+      place,
+      "\(MessageText.number(largest)) is past the limit of 10^15 in magnitude for keyframe "
+        + "values and tangents (the span between keyframes overflows)")
+    return false
   }
 
   /// The farthest frame a keyframe is taken at (either side of 0): 10^12.
@@ -244,5 +266,38 @@ extension LottieReader {
     return (0..<n).map { d in
       Point(x: xs[Swift.min(d, xs.count - 1)], y: ys[Swift.min(d, ys.count - 1)])
     }
+  }
+}
+
+/// A value keyframes interpolate, checked against `AnimationValue.maximumMagnitude` when read.
+protocol KeyframeValue: Sendable {
+  /// The value's number of largest magnitude, with its sign (the first that is not finite, if
+  /// one is not).
+  var largestComponent: Double { get }
+}
+
+extension Array: KeyframeValue where Element == Double {
+  var largestComponent: Double {
+    var largest = 0.0
+    for x in self {
+      if !x.isFinite { return x }
+      if abs(x) > abs(largest) { largest = x }
+    }
+    return largest
+  }
+}
+
+extension BezierShape: KeyframeValue {
+  var largestComponent: Double {
+    var largest = 0.0
+    for list in [vertices, inTangents, outTangents] {
+      for p in list {
+        for x in [p.x, p.y] {
+          if !x.isFinite { return x }
+          if abs(x) > abs(largest) { largest = x }
+        }
+      }
+    }
+    return largest
   }
 }
