@@ -39,6 +39,13 @@ extension LottieReader {
   /// A colour's numbers (`[r, g, b]` or `[r, g, b, a]`), or `nil` (reported, fewer than three
   /// included).
   func colour(_ json: JSONValue, at place: String) -> [Double]? {
+    switch json {
+    case .array, .number: break
+    default:
+      // A text's `"fc": "#ff0000"` is no colour here (solids' `sc` is the one hex colour).
+      report(place, "expected a colour (3 or 4 numbers: r, g, b, a), found \(json.kindDescription)")
+      return nil
+    }
     guard let n = numbers(json, at: place) else { return nil }
     guard n.count >= 3 else {
       report(
@@ -252,6 +259,15 @@ extension LottieReader {
     guard !xs.isEmpty, !ys.isEmpty else {
       report(place, "an easing point needs at least one x and one y")
       return nil
+    }
+    // An x outside 0...1 makes a curve that is no function of time: Core Animation's timing
+    // functions keep x in 0...1, and so does the reader, with a warning (lottie-web solves such
+    // a curve as given, ambiguously where it turns back).
+    if let far = xs.first(where: { !(0...1).contains($0) }) {
+      warn(
+        f.place("x"),
+        "easing x of \(MessageText.number(far)) (0 to 1): drawn at \(far < 0 ? 0 : 1)",
+        key: "easing x outside 0...1")
     }
     // A y past Float's range (timing functions store Float, as Core Animation's) is drawn at
     // its end, with a warning; lottie-web, in doubles, takes any.
