@@ -183,7 +183,9 @@ extension Layer {
       // An overflow (values built in Swift: the readers keep theirs within
       // `AnimationValue.maximumMagnitude`) is said when drawn, not drawn as nothing.
       guard value.isFinite else {
-        if shown.nonFiniteAnimation == nil { shown.nonFiniteAnimation = keyPath.name }
+        if shown.properties.nonFiniteAnimation == nil {
+          shown.properties.nonFiniteAnimation = keyPath.name
+        }
         continue
       }
       keyPath.setValue(value, in: &shown)

@@ -7,11 +7,6 @@ package struct LayerStorage: Hashable, Sendable {
   package var properties = LayerProperties()
   /// The properties of the layer's type.
   package var typed: TypedProperties = .layer
-  /// In a presentation copy: the key path of the first animation whose value at the copy's time
-  /// is not finite (a value built in Swift whose interpolation overflows, such as -1e308 to
-  /// 1e308), left unapplied; the renderer refuses the layer naming it
-  /// (`RenderingError.animationNotFinite`) rather than draw it as nothing. `nil` in a model.
-  package var nonFiniteAnimation: String? = nil
 
   /// The properties that only one layer type has, by type: boxed, so that a plain layer's
   /// storage (the common case, which presentation copies once per layer) stays small and a typed
