@@ -217,3 +217,57 @@ extension Path {
     }
   }
 }
+
+extension AnimationValue {
+  /// The largest magnitude a value an animation read from a file may hold in any of its
+  /// components, in the value's own units (points, radians, scale factors): 10^15.
+  ///
+  /// Every quantity animations derive from values within it stays finite: a span between two
+  /// values (2 × 10^15), a paced length over the 600,000 components of a 100,000-element path,
+  /// a cubic or TCB tangent (a few spans), a spring's overshoot (at most 10^12 times its
+  /// distance: 2 × 10^27), a cumulative animation's offset after 3.4 × 10^38 cycles (the most a
+  /// `Float` repeat count holds) and a transform recomposed from four components' product. Past
+  /// it, -1e308 to 1e308 made every value between them NaN, drawn as nothing, without a word;
+  /// and past 2^53 ≈ 9 × 10^15 doubles no longer hold every whole point, so motion there is
+  /// lost anyway. The scene and Lottie readers refuse animated values past it, naming them.
+  public static let maximumMagnitude: Double = 1e15
+
+  /// The component of largest magnitude (a transform's by its decomposition, as animations
+  /// interpolate it), `nil` for discrete values; `.nan` or an infinity when a component is not
+  /// finite.
+  public var largestComponent: Double? {
+    guard let c = components else { return nil }
+    var largest = 0.0
+    for x in c {
+      if !x.isFinite { return x }
+      if abs(x) > abs(largest) { largest = x }
+    }
+    return largest
+  }
+
+  /// Whether every number the value holds is finite (a transform's matrix entries, a path's
+  /// points, a filter's parameters); discrete values are. What presentation checks of each
+  /// animation's sample: a value built in Swift may overflow while it is evaluated.
+  public var isFinite: Bool {
+    switch self {
+    case .scalar(let x): return x.isFinite
+    case .point(let p): return p.x.isFinite && p.y.isFinite
+    case .size(let s): return s.width.isFinite && s.height.isFinite
+    case .rect(let r):
+      return r.origin.x.isFinite && r.origin.y.isFinite && r.size.width.isFinite
+        && r.size.height.isFinite
+    case .color(let c):
+      guard let c else { return true }
+      return c.red.isFinite && c.green.isFinite && c.blue.isFinite && c.alpha.isFinite
+    case .transform(let t): return t.entries.allSatisfy(\.isFinite)
+    case .path(let p): return p.map { Self.pathComponents($0).allSatisfy(\.isFinite) } ?? true
+    case .colors(let list):
+      return (list ?? []).allSatisfy {
+        $0.red.isFinite && $0.green.isFinite && $0.blue.isFinite && $0.alpha.isFinite
+      }
+    case .numbers(let list): return (list ?? []).allSatisfy(\.isFinite)
+    case .filters(let list): return list.allSatisfy { $0.parameters.allSatisfy(\.isFinite) }
+    case .image, .bool, .text: return true
+    }
+  }
+}

@@ -179,7 +179,16 @@ extension Layer {
         underlying = modelValue
       }
       guard let modelValue, let underlying else { continue }
-      keyPath.setValue(sample.value(model: modelValue, underlying: underlying), in: &shown)
+      let value = sample.value(model: modelValue, underlying: underlying)
+      // An overflow (values built in Swift: the readers keep theirs within
+      // `AnimationValue.maximumMagnitude`) is said when drawn, not drawn as nothing.
+      guard value.isFinite else {
+        if shown.properties.nonFiniteAnimation == nil {
+          shown.properties.nonFiniteAnimation = keyPath.name
+        }
+        continue
+      }
+      keyPath.setValue(value, in: &shown)
       if let angle = sample.pathRotation {
         shown.properties.transform = shown.properties.transform.rotated(angle)
       }

@@ -226,6 +226,13 @@ package struct LayerProperties: Hashable, Sendable {
     get { depth.value.isDoubleSided }
     set { depth.value.isDoubleSided = newValue }
   }
+  /// In a presentation copy: the key path of the first animation whose value at the copy's
+  /// time is not finite, left unapplied (kept in `depth`); the renderer refuses the layer
+  /// naming it (`RenderingError.animationNotFinite`) rather than draw it as nothing.
+  package var nonFiniteAnimation: String? {
+    get { depth.value.nonFiniteAnimation }
+    set { depth.value.nonFiniteAnimation = newValue }
+  }
   /// The color that fills the rounded bounds behind the contents (default none).
   public var backgroundColor: Color? = nil
   /// The color of the border band (default opaque black; `nil` draws no border).

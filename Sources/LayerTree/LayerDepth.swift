@@ -10,6 +10,11 @@ package struct LayerDepth: Hashable, Sendable {
   var anchorPointZ: Double = 0
   /// Whether the layer shows seen from behind (default true).
   var isDoubleSided: Bool = true
+  /// In a presentation copy: the key path of the first animation whose value at the copy's
+  /// time is not finite (values built in Swift whose interpolation overflows, such as -1e308
+  /// to 1e308), left unapplied; `nil` in a model. Kept here, behind the shared reference, so
+  /// that a plain layer's storage stays small for a case that is rare.
+  var nonFiniteAnimation: String? = nil
 
   /// The defaults, in the one reference every layer without 3D extras shares.
   static let defaults = SharedValue(LayerDepth())

@@ -313,14 +313,19 @@ extension LottieReader {
     } else if let assets = f["assets"] {
       _ = array(assets, at: "assets")
     }
-    if case .object(let fe)? = f["fonts"],
-      case .array(let list)? = Fields(entries: fe, place: "fonts")["list"]
+    // The fonts' list and each font's names: of the wrong kind, refused naming them (a list
+    // that was an object, or an fStyle of 5, was passed over without a word).
+    if let fj = f["fonts"], fj != .null,
+      let fonts = object(fj, at: "fonts", what: "the fonts (an object with list)"),
+      let lj = fonts["list"], lj != .null, let list = array(lj, at: fonts.place("list"))
     {
       for (i, item) in list.enumerated() {
-        guard case .object(let e) = item else { continue }
-        let font = Fields(entries: e, place: "fonts.list[\(i)]")
-        if let name = font.string("fName") {
-          fontFamilies[name] = (font.string("fFamily") ?? "", font.string("fStyle") ?? "")
+        guard let font = object(item, at: "fonts.list[\(i)]", what: "a font (an object)") else {
+          continue
+        }
+        let family = string(font, "fFamily"), style = string(font, "fStyle")
+        if let name = string(font, "fName") {
+          fontFamilies[name] = (family ?? "", style ?? "")
           // The ascent places box text's first baseline: a number (else reported), taken
           // within ±1,000 percent of the size (the nearest, with a warning).
           if let given = font["ascent"], let a = number(given, at: font.place("ascent")) {

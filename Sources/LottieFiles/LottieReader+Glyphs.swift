@@ -67,7 +67,7 @@ extension LottieReader {
     guard let given = s["sz"] else { return nil }
     var sz: [Double] = []
     if case .array = given, let n = numbers(given, at: s.place("sz")) { sz = n }
-    guard sz.count >= 2, sz[0].isFinite, sz[0] > 0, sz[0] <= 100_000 else {
+    guard sz.count == 2, sz[0].isFinite, sz[0] > 0, sz[0] <= 100_000 else {
       warn(
         label,
         "text box size (\(s.place("sz")): two numbers, the width above 0 and at most 100,000): "
@@ -75,13 +75,45 @@ extension LottieReader {
         key: "text box")
       return nil
     }
-    var origin = Point.zero
-    if case .array? = s["ps"], let p = numbers(s["ps"]!, at: s.place("ps")), p.count >= 2,
-      p[0].isFinite, p[1].isFinite
-    {
-      origin = Point(x: p[0], y: p[1])
+    // The height sizes the text layer's bounds only (lottie-web neither clips to it nor places
+    // lines by it): one outside 0 to 100,000 is taken at the nearest, with a warning.
+    let height = Swift.max(0, Swift.min(100_000, sz[1]))
+    if height != sz[1] {
+      warn(
+        label,
+        "text box height \(MessageText.number(sz[1])) (\(s.place("sz"))[1]: 0 to 100,000): "
+          + "drawn as \(MessageText.number(height))", key: "text box height")
     }
-    return (sz[0], sz[1].isFinite ? sz[1] : 0, origin)
+    var origin = Point.zero
+    switch s["ps"] {
+    case nil, .null?: break
+    case .array(let items)? where items.count < 2:
+      report(
+        s.place("ps"),
+        "expected the box's top left [x, y], found \(items.count) number"
+          + (items.count == 1 ? "" : "s"))
+    case .array(let items)?:
+      // A number of the wrong kind is reported by `numbers`.
+      if let p = numbers(.array(items), at: s.place("ps")) { origin = Point(x: p[0], y: p[1]) }
+    case let other?:
+      report(s.place("ps"), "expected the box's top left [x, y], found \(other.kindDescription)")
+    }
+    return (sz[0], height, origin)
+  }
+
+  /// The document's fill colour `fc` (`fallback` when absent or null): `[r, g, b]` or
+  /// `[r, g, b, a]` in 0...1, reported when it is no colour (`"#ff0000"` drew white without a
+  /// word); a component outside 0...1 is drawn at the nearest, with a warning naming `layer`.
+  func textColour(_ s: Fields, default fallback: Color?, layer label: String) -> Color? {
+    guard let given = s["fc"], given != .null else { return fallback }
+    guard let fc = colour(given, at: s.place("fc")) else { return fallback }
+    if let far = fc.prefix(3).first(where: { !(0...1).contains($0) }) {
+      warn(
+        label,
+        "text colour component \(MessageText.number(far)) (\(s.place("fc")): 0 to 1): drawn at "
+          + "the nearest", key: "text colour out of range")
+    }
+    return Self.color(fc)
   }
 
   /// `lines` broken to fit `width` as lottie-web breaks box text: a character that would pass
@@ -165,7 +197,7 @@ extension LottieReader {
     let tracking = tracking(s, layer: label) * size / 1000
     let lineHeight = number(s, "lh", default: size * 1.2)
     let justification = justification(s, layer: label)
-    let color = s["fc"].flatMap { colour($0, at: s.place("fc")) }.map(Self.color) ?? .black
+    let color = textColour(s, default: .black, layer: label) ?? .black
     let box = textBox(s, layer: label)
     var paragraphEnds = Set(found.indices)
     if let box {

@@ -278,7 +278,7 @@ extension LottieReader {
     }
     switch type {
     case 0: readPrecomposition(f, entry: entry, into: t.content)
-    case 1: readSolid(f, into: t.content)
+    case 1: readSolid(f, entry: entry, into: t.content)
     case 2: readImageLayer(f, entry: entry, into: t.content)
     case 3: break  // null: a transform for its children only
     case 4:
@@ -300,11 +300,13 @@ extension LottieReader {
       var cover = Rect(x: -reach, y: -reach, width: 2 * reach, height: 2 * reach)
       if type == 1 {
         cover = Rect(
-          x: 0, y: 0, width: number(f, "sw", default: 0), height: number(f, "sh", default: 0))
+          x: 0, y: 0, width: size(f, "sw", default: 0, of: "solid width", layer: entry.label),
+          height: size(f, "sh", default: 0, of: "solid height", layer: entry.label))
       }
-      if type == 0 && number(f, "w", default: 0) > 0 {
-        cover = Rect(
-          x: 0, y: 0, width: number(f, "w", default: 0), height: number(f, "h", default: 0))
+      if type == 0 {
+        let w = size(f, "w", default: 0, of: "precomposition clip width", layer: entry.label)
+        let h = size(f, "h", default: 0, of: "precomposition clip height", layer: entry.label)
+        if w > 0 { cover = Rect(x: 0, y: 0, width: w, height: h) }
       }
       readMasks(
         masks, at: f.place("masksProperties"), layer: entry.label, cover: cover, onto: t.content)
@@ -339,20 +341,46 @@ extension LottieReader {
   ]
 
   /// A solid layer: a rectangle of `sw` x `sh` in the colour `sc`.
-  func readSolid(_ f: Fields, into content: Layer) {
+  func readSolid(_ f: Fields, entry: LayerEntry, into content: Layer) {
     let solid = Layer()
     solid.anchorPoint = .zero
     solid.bounds = Rect(
-      x: 0, y: 0, width: Swift.max(0, number(f, "sw", default: 0)),
-      height: Swift.max(0, number(f, "sh", default: 0)))
+      x: 0, y: 0, width: size(f, "sw", default: 0, of: "solid width", layer: entry.label),
+      height: size(f, "sh", default: 0, of: "solid height", layer: entry.label))
     if let sc = f["sc"] {
       if case .string(let s) = sc, let color = Color(hex: s) {
         solid.backgroundColor = color
+      } else if case .string(let s) = sc {
+        report(
+          f.place("sc"),
+          "expected a colour as \"#rrggbb\", found \"\(MessageText.value(s))\"")
       } else {
         report(f.place("sc"), "expected a colour as \"#rrggbb\", found \(sc.kindDescription)")
       }
     }
     content.addSublayer(solid)
+  }
+
+  /// The most a solid's, a precomposition's or an image asset's width or height is drawn at:
+  /// 100,000 points, as a text box's (a composition is at most 16,384 a side). A size of 1e308
+  /// became a bound of 1e308.
+  static let maximumLayerSize = 100_000.0
+
+  /// The size at `key` of `f` (`fallback` when absent), drawn within 0...`maximumLayerSize`:
+  /// one outside (lottie-web draws a negative solid or image as nothing) is taken at the
+  /// nearest, with a warning naming `what` and its place.
+  func size(
+    _ f: Fields, _ key: String, default fallback: Double, of what: String, layer label: String
+  ) -> Double {
+    let given = number(f, key, default: fallback)
+    let drawn = Swift.max(0, Swift.min(Self.maximumLayerSize, given))
+    if drawn != given {
+      warn(
+        label,
+        "\(what) \(MessageText.number(given)) (\(f.place(key)): 0 to 100,000): drawn as "
+          + "\(MessageText.number(drawn))", key: "\(what) out of range")
+    }
+    return drawn
   }
 
   /// A precomposition layer: the asset's layers on their own time (`sr` stretches it; `tm` maps
@@ -387,7 +415,9 @@ extension LottieReader {
     defer { assetsInProgress.remove(id) }
     let container = Layer()
     container.anchorPoint = .zero
-    let w = number(f, "w", default: 0), h = number(f, "h", default: 0)
+    // A clip of no area is none: the layers are drawn unclipped, as a missing size draws them.
+    let w = size(f, "w", default: 0, of: "precomposition clip width", layer: entry.label)
+    let h = size(f, "h", default: 0, of: "precomposition clip height", layer: entry.label)
     if w > 0 && h > 0 {
       container.bounds = Rect(x: 0, y: 0, width: w, height: h)
       container.masksToBounds = true
@@ -465,9 +495,9 @@ extension LottieReader {
     guard let image = decodedImages[asset.place] ?? nil else { return }
     let picture = Layer()
     picture.anchorPoint = .zero
-    let w = number(a, "w", default: Double(image.width))
-    let h = number(a, "h", default: Double(image.height))
-    picture.bounds = Rect(x: 0, y: 0, width: Swift.max(0, w), height: Swift.max(0, h))
+    let w = size(a, "w", default: Double(image.width), of: "image width", layer: entry.label)
+    let h = size(a, "h", default: Double(image.height), of: "image height", layer: entry.label)
+    picture.bounds = Rect(x: 0, y: 0, width: w, height: h)
     picture.contents = image
     content.addSublayer(picture)
   }

@@ -1,3 +1,4 @@
+import Animations
 import Geometry
 import SceneFiles
 
@@ -38,6 +39,13 @@ extension LottieReader {
   /// A colour's numbers (`[r, g, b]` or `[r, g, b, a]`), or `nil` (reported, fewer than three
   /// included).
   func colour(_ json: JSONValue, at place: String) -> [Double]? {
+    switch json {
+    case .array, .number: break
+    default:
+      // A text's `"fc": "#ff0000"` is no colour here (solids' `sc` is the one hex colour).
+      report(place, "expected a colour (3 or 4 numbers: r, g, b, a), found \(json.kindDescription)")
+      return nil
+    }
     guard let n = numbers(json, at: place) else { return nil }
     guard n.count >= 3 else {
       report(
@@ -116,7 +124,7 @@ extension LottieReader {
 
   /// An animated property: `{"a": 1, "k": [keyframes]}` or `{"a": 0, "k": value}`, values read
   /// by `value`.
-  func animated<Value>(
+  func animated<Value: KeyframeValue>(
     _ json: JSONValue, at place: String, layer: String,
     value: (JSONValue, String) -> Value?
   ) -> Animated<Value>? {
@@ -176,7 +184,9 @@ extension LottieReader {
       frame = Swift.min(Self.maximumKeyframeFrame, Swift.max(-Self.maximumKeyframeFrame, frame))
       let start: Value
       if let s = kf["s"] {
-        guard let v = value(s, kf.place("s")) else { return nil }
+        guard let v = value(s, kf.place("s")),
+          withinMagnitude(v.largestComponent, at: kf.place("s"))
+        else { return nil }
         start = v
       } else if n == items.count - 1, let previous = keyframes.last {
         // Files before 5.5 end with a keyframe holding only `t`: the previous segment's `e`.
@@ -187,7 +197,9 @@ extension LottieReader {
       }
       var keyframe = Keyframe<Value>(frame: frame, start: start, end: nil)
       if let e = kf["e"] {
-        guard let v = value(e, kf.place("e")) else { return nil }
+        guard let v = value(e, kf.place("e")),
+          withinMagnitude(v.largestComponent, at: kf.place("e"))
+        else { return nil }
         keyframe.end = v
       }
       keyframe.hold = flag(kf, "h")
@@ -200,16 +212,33 @@ extension LottieReader {
         keyframe.easeIn = points
       }
       if let to = kf["to"], to != .null {
-        guard let n = numbers(to, at: kf.place("to")) else { return nil }
+        guard let n = numbers(to, at: kf.place("to")),
+          withinMagnitude(n.largestComponent, at: kf.place("to"))
+        else { return nil }
         if n.count >= 2 { keyframe.spatialOut = Point(x: n[0], y: n[1]) }
       }
       if let ti = kf["ti"], ti != .null {
-        guard let n = numbers(ti, at: kf.place("ti")) else { return nil }
+        guard let n = numbers(ti, at: kf.place("ti")),
+          withinMagnitude(n.largestComponent, at: kf.place("ti"))
+        else { return nil }
         if n.count >= 2 { keyframe.spatialIn = Point(x: n[0], y: n[1]) }
       }
       keyframes.append(keyframe)
     }
     return Animated(keyframes: keyframes)
+  }
+
+  /// Whether `largest`, the number of largest magnitude in a keyframe's value or spatial tangent, is
+  /// within `AnimationValue.maximumMagnitude` (10^15); reported when not: the spans between
+  /// keyframes past it overflow (-1e308 to 1e308 drew nothing, and tangents of 1e300 made a
+  /// curve whose length is infinite, so the end showed from the first instant).
+  func withinMagnitude(_ largest: Double, at place: String) -> Bool {
+    guard !(abs(largest) <= AnimationValue.maximumMagnitude) else { return true }
+    report(
+      place,
+      "\(MessageText.number(largest)) is past the limit of 10^15 in magnitude for keyframe "
+        + "values and tangents (the span between keyframes overflows)")
+    return false
   }
 
   /// The farthest frame a keyframe is taken at (either side of 0): 10^12.
@@ -231,6 +260,15 @@ extension LottieReader {
       report(place, "an easing point needs at least one x and one y")
       return nil
     }
+    // An x outside 0...1 makes a curve that is no function of time: Core Animation's timing
+    // functions keep x in 0...1, and so does the reader, with a warning (lottie-web solves such
+    // a curve as given, ambiguously where it turns back).
+    if let far = xs.first(where: { !(0...1).contains($0) }) {
+      warn(
+        f.place("x"),
+        "easing x of \(MessageText.number(far)) (0 to 1): drawn at \(far < 0 ? 0 : 1)",
+        key: "easing x outside 0...1")
+    }
     // A y past Float's range (timing functions store Float, as Core Animation's) is drawn at
     // its end, with a warning; lottie-web, in doubles, takes any.
     if let far = ys.first(where: { Float($0).isInfinite }) {
@@ -244,5 +282,38 @@ extension LottieReader {
     return (0..<n).map { d in
       Point(x: xs[Swift.min(d, xs.count - 1)], y: ys[Swift.min(d, ys.count - 1)])
     }
+  }
+}
+
+/// A value keyframes interpolate, checked against `AnimationValue.maximumMagnitude` when read.
+protocol KeyframeValue: Sendable {
+  /// The value's number of largest magnitude, with its sign (the first that is not finite, if
+  /// one is not).
+  var largestComponent: Double { get }
+}
+
+extension Array: KeyframeValue where Element == Double {
+  var largestComponent: Double {
+    var largest = 0.0
+    for x in self {
+      if !x.isFinite { return x }
+      if abs(x) > abs(largest) { largest = x }
+    }
+    return largest
+  }
+}
+
+extension BezierShape: KeyframeValue {
+  var largestComponent: Double {
+    var largest = 0.0
+    for list in [vertices, inTangents, outTangents] {
+      for p in list {
+        for x in [p.x, p.y] {
+          if !x.isFinite { return x }
+          if abs(x) > abs(largest) { largest = x }
+        }
+      }
+    }
+    return largest
   }
 }

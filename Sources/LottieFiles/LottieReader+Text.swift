@@ -225,10 +225,7 @@ extension LottieReader {
   /// (4), centred (5) or stretched too (6).
   func fontText(_ s: Fields, text: String, size: Double, layer label: String) -> FontText {
     let font = fontName(s.string("f") ?? "Helvetica", layer: label)
-    var color: Color? = TextProperties().foregroundColor
-    if case .array? = s["fc"], let fc = colour(s["fc"]!, at: s.place("fc")) {
-      color = Self.color(fc)
-    }
+    let color = textColour(s, default: TextProperties().foregroundColor, layer: label)
     let lines = Double(text.split(separator: "\n", omittingEmptySubsequences: false).count)
     let lineHeight = number(s, "lh", default: size * 1.2)
     // Lines `lh` apart, as lottie-web steps them (the font's own line height without it).

@@ -163,6 +163,17 @@ final class LottieReader {
     return Fields(entries: entries, place: place)
   }
 
+  /// The string at `key` of `f`: `nil` when absent or null, and when of another kind
+  /// (reported: `fonts.list[0].fStyle: expected a string, found a number`).
+  func string(_ f: Fields, _ key: String) -> String? {
+    guard let v = f[key], v != .null else { return nil }
+    guard case .string(let s) = v else {
+      report(f.place(key), "expected a string, found \(v.kindDescription)")
+      return nil
+    }
+    return s
+  }
+
   /// `json` as a list, or `nil` (reported).
   func array(_ json: JSONValue, at place: String) -> [JSONValue]? {
     guard case .array(let items) = json else {

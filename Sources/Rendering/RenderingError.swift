@@ -65,6 +65,14 @@ public enum RenderingError: Error, Hashable, Sendable, CustomStringConvertible {
   /// that passes it.
   case tooManyLayersInFrame(layer: LayerLabel?)
 
+  /// An animation's value at the frame's time is not finite: values set from Swift whose
+  /// interpolation overflows (-1e308 to 1e308 has no finite midpoint), or a cumulative
+  /// animation's offset after very many cycles. Refused rather than drawn as nothing (Core
+  /// Animation's render server draws no such layer, without a word); the scene and Lottie
+  /// readers refuse values past `AnimationValue.maximumMagnitude` before this can happen.
+  /// Carries the layer and the animated key path.
+  case animationNotFinite(layer: LayerLabel?, keyPath: String)
+
   /// A one-line message.
   public var description: String {
     switch self {
@@ -133,6 +141,11 @@ public enum RenderingError: Error, Hashable, Sendable, CustomStringConvertible {
         "the frame would draw more than \(LayerRenderer.maximumDrawnLayersPerFrame) layers, the "
         + "limit, at \(LayerLabel.text(name)) (each layer once for every replicator instance "
         + "that draws it, as its count is at the frame's time)"
+    case .animationNotFinite(let name, let keyPath):
+      return
+        "the animation of \"\(keyPath)\" at \(LayerLabel.text(name)) gives a value that is not "
+        + "finite at this time (the span between its values overflows; values within 10^15 in "
+        + "magnitude keep it finite)"
     case .offscreenUnavailable(let name, let reason):
       return
         "\(LayerLabel.text(name)) needs an offscreen canvas that cannot "

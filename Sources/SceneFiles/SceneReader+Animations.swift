@@ -237,12 +237,13 @@ extension SceneReader {
     let kind = keyPath.valueKind
     let from = f["fromValue"].flatMap {
       animationValue($0, at: f.place("fromValue"), keyPath: keyPath, additive: additive)
-    }
+    }.flatMap { withinMagnitude($0, at: f.place("fromValue")) }
     let to = f["toValue"].flatMap {
       animationValue($0, at: f.place("toValue"), keyPath: keyPath, additive: additive)
-    }
+    }.flatMap { withinMagnitude($0, at: f.place("toValue")) }
     // A step from the model value, which may go down.
     let by = f["byValue"].flatMap { animationValue($0, at: f.place("byValue"), kind: kind) }
+      .flatMap { withinMagnitude($0, at: f.place("byValue")) }
     if f["fromValue"] != nil && f["toValue"] != nil && f["byValue"] != nil {
       report(f.place("byValue"), "set at most two of fromValue, toValue and byValue")
     }
@@ -265,11 +266,16 @@ extension SceneReader {
     {
       a.calculationMode = m
     }
+    // The keyframes the file gives, whether or not each reads (a refused value says its own
+    // problem, not a count's).
+    var givenCount: Int? = nil
     if let v = f["values"], let list = array(v, at: f.place("values")) {
+      givenCount = list.count
       var values: [AnimationValue] = []
       for (i, item) in list.enumerated() {
-        if let value = animationValue(
-          item, at: "\(f.place("values"))[\(i)]", keyPath: keyPath, additive: additive)
+        let place = "\(f.place("values"))[\(i)]"
+        if let value = animationValue(item, at: place, keyPath: keyPath, additive: additive)
+          .flatMap({ withinMagnitude($0, at: place) })
         {
           values.append(value)
         }
@@ -291,7 +297,9 @@ extension SceneReader {
       if keyPath != LayerKeyPath(.position) {
         report(f.place("path"), "a keyframe path animates \"\(LayerProperty.position.name)\" only")
       } else {
-        a.path = path(v, at: f.place("path"))
+        a.path = path(v, at: f.place("path")).flatMap { path in
+          withinMagnitude(.path(path), at: f.place("path")).map { _ in path }
+        }
         if f["values"] != nil { report(f.place("values"), "give either values or path, not both") }
       }
     }
@@ -304,7 +312,7 @@ extension SceneReader {
     if f["values"] == nil && f["path"] == nil {
       report(f.place("values"), "missing required key (or a path, for position)")
     }
-    let count = a.path.map { $0.measuredSegments().count + 1 } ?? a.values.count
+    let count = a.path.map { $0.measuredSegments().count + 1 } ?? givenCount ?? a.values.count
     if let v = f["keyTimes"], let list = array(v, at: f.place("keyTimes")) {
       var times: [Double] = []
       for (i, item) in list.enumerated() {
@@ -402,6 +410,30 @@ extension SceneReader {
       }
     }
     return animationValue(json, at: place, kind: keyPath.valueKind)
+  }
+
+  /// `value`, or `nil` (reported) when a component (a transform's by its decomposition, as it
+  /// is interpolated) is past `AnimationValue.maximumMagnitude`: the spans, paced lengths,
+  /// tangents and springs between values past it overflow (-1e308 to 1e308 drew nothing).
+  func withinMagnitude(_ value: AnimationValue, at place: String) -> AnimationValue? {
+    var what = ""
+    if case .transform(let t) = value,
+      let x = t.entries.max(by: { abs($0) < abs($1) }),
+      !(abs(x) <= AnimationValue.maximumMagnitude)
+    {
+      what = "the transform's matrix holds \(format(x)), past"
+    } else if let x = value.largestComponent, !(abs(x) <= AnimationValue.maximumMagnitude) {
+      what =
+        value.kind == .transform
+        ? "the transform's decomposition holds \(format(x)), past" : "\(format(x)) is past"
+    } else {
+      return value
+    }
+    report(
+      place,
+      "\(what) the limit of 10^15 in magnitude for animated values (the span between values "
+        + "overflows)")
+    return nil
   }
 
   /// A value of the kind `kind`, in the scene file's syntax for it.

@@ -1,0 +1,59 @@
+import Flipbook
+import FlipbookTestSupport
+import Testing
+
+/// Issue 18, eleventh pass: animation values that are each finite but whose span is not
+/// (-1e308 to 1e308) became NaN and drew nothing, without a word. The readers refuse values
+/// past `AnimationValue.maximumMagnitude`; values built in Swift are refused when drawn,
+/// naming the layer and the key path.
+@Suite struct NonFiniteAnimationTests {
+  /// A 10 x 10 white square at (5, 5) named "square", animated by `animation`.
+  func square(_ animation: any Animation) -> Layer {
+    let layer = Layer()
+    layer.name = "square"
+    layer.frame = Rect(x: 0, y: 0, width: 10, height: 10)
+    layer.backgroundColor = .white
+    layer.add(animation, forKey: nil)
+    return layer
+  }
+
+  @Test func anOverflowingSpanIsRefusedNamingTheLayerAndKeyPath() throws {
+    #expect(AnimationValue.maximumMagnitude == 1e15)
+    var move = BasicAnimation(keyPath: "position.x")
+    (move.fromValue, move.toValue, move.duration) = (-1e308, 1e308, 1)
+    let layer = square(move)
+    let canvas = try Canvas(pixelWidth: 20, pixelHeight: 20)
+    // At 0.3 the value is -1e308 + 2e308 * 0.3: the span is infinite, the value NaN.
+    let error = RenderingError.animationNotFinite(layer: "square", keyPath: "position.x")
+    #expect(throws: error) {
+      try LayerRenderer().draw(layer.drawablePresentation(at: 0.3), in: canvas)
+    }
+    #expect(
+      error.description
+        == "the animation of \"position.x\" at layer 'square' gives a value that is not finite "
+        + "at this time (the span between its values overflows; values within 10^15 in "
+        + "magnitude keep it finite)")
+    // The presentation keeps the model value (5), not NaN.
+    #expect(layer.presentation(at: 0.3).position.x == 5)
+  }
+
+  @Test func anOverflowingScaleAndOpacityAreRefusedToo() throws {
+    let canvas = try Canvas(pixelWidth: 20, pixelHeight: 20)
+    for keyPath in ["transform.scale", "opacity"] {
+      var a = BasicAnimation(keyPath: keyPath)
+      (a.fromValue, a.toValue, a.duration) = (-1e308, 1e308, 1)
+      #expect(throws: RenderingError.animationNotFinite(layer: "square", keyPath: keyPath)) {
+        try LayerRenderer().draw(square(a).drawablePresentation(at: 0.3), in: canvas)
+      }
+    }
+  }
+
+  @Test func finiteLargeValuesStillDraw() throws {
+    // Within the limit: 0 to 1e15 at 0 draws the square where it was.
+    var move = BasicAnimation(keyPath: "position.x")
+    (move.fromValue, move.toValue, move.duration) = (5, 1e15, 1)
+    let canvas = try Canvas(pixelWidth: 20, pixelHeight: 20)
+    try LayerRenderer().draw(square(move).drawablePresentation(at: 0), in: canvas)
+    #expect(canvas.makeBitmap()[5, 5] == RGBA8(255, 255, 255, 255))
+  }
+}
