@@ -152,6 +152,7 @@ extension TextEngine {
     let description = pango_font_description_copy(base)
     defer { pango_font_description_free(description) }
     let size = style.fontSize.isFinite ? Swift.min(Swift.max(style.fontSize, 0), 10_000) : 0
+    forgetFontsPastSizeLimit(adding: FontSize(fontName: style.fontName, fontSize: size))
     pango_font_description_set_absolute_size(description, size * scale)
     pango_layout_set_font_description(layout, description)
     pango_layout_set_text(layout, string, -1)
