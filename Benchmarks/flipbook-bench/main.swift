@@ -91,6 +91,7 @@ let cases: [String: () -> Void] = [
   "gif-encode": gifEncodeBenchmark,
   "image-draw": imageDrawBenchmark,
   "text": textBenchmark,
+  "text-wrapped": wrappedTextBenchmark,
   "blur": blurBenchmark,
   "shadows": shadowsBenchmark,
   "perspective": perspectiveBenchmark,

@@ -10,6 +10,10 @@ static inline void flipbook_fc_font_map_set_config(PangoFontMap *map, FcConfig *
   pango_fc_font_map_set_config(PANGO_FC_FONT_MAP(map), config);
 }
 
+static inline void flipbook_fc_font_map_cache_clear(PangoFontMap *map) {
+  pango_fc_font_map_cache_clear(PANGO_FC_FONT_MAP(map));
+}
+
 static inline cairo_scaled_font_t *flipbook_scaled_font(PangoFont *font) {
   return pango_cairo_font_get_scaled_font(PANGO_CAIRO_FONT(font));
 }

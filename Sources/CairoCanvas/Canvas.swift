@@ -475,9 +475,8 @@ package final class DashTally {
   package var openGroupPixels = 0.0
   /// The work of the fills and strokes of paths so far (`LayerRenderer.pathWork`).
   package var pathWork = 0.0
-  /// The characters (UTF-8 bytes) of the text drawn so far
-  /// (`TextLayout.maximumCharactersPerFrame`).
-  package var textCharacters = 0
+  /// The text laid out so far, in characters (`TextLayout.maximumCharactersPerFrame`).
+  package var text = TextLayout.Tally()
   /// The layers drawn so far (`LayerRenderer.maximumDrawnLayersPerFrame`).
   package var drawnLayers = 0
   /// Creates a tally at zero.

@@ -94,10 +94,176 @@ public final class TextLayout: Sendable {
 
   /// What laying `string` out in `style` counts for against the text limits
   /// (`maximumCharactersPerFrame`, and a Lottie file's text), in characters: its UTF-8 bytes,
-  /// and `charactersPerWrappedLine` for each line it is expected to wrap to
-  /// (`expectedWrappedLines(of:style:)`). Found before any layout is made.
+  /// `charactersPerWrappedLine` for each line it is expected to wrap to
+  /// (`expectedWrappedLines(of:style:)`), and its tabs' and mixed directions' work
+  /// (`tabAndDirectionCost(of:style:)`). Found before any layout is made.
   public static func layoutCost(of string: String, style: TextStyle) -> Int {
     string.utf8.count + charactersPerWrappedLine * expectedWrappedLines(of: string, style: style)
+      + tabAndDirectionCost(of: string, style: style)
+  }
+
+  /// How many characters before a tab in its paragraph count as one character against the
+  /// text limits, when Pango lays the paragraph out without a width to wrap in (text not
+  /// wrapped, or truncated): 50. Pango measures the line so far for each tab it places, over
+  /// every run before it (a tab is a run of its own), so a line's tabs take time in the square
+  /// of their number: 100,000 tabs unwrapped took 89 s for a frame, 20,000 about 1 s (some 7
+  /// to 18 ns a run measured, where a character is counted for 0.75 µs). Wrapped text keeps its
+  /// line's width as it goes and does not.
+  public static let charactersBeforeTabPerCharacter = 50
+
+  /// How many character pairs of a line that mixes directions count as one character against
+  /// the text limits: 1,000. Pango puts the runs of a line that has both left-to-right and
+  /// right-to-left runs in visual order by appending each to a list it walks to its end, in
+  /// time in the square of the runs (each character may be a run of its own): 100,000
+  /// characters alternating Latin and Arabic took 6.5 s unwrapped (some 1.3 ns a pair), and
+  /// 0.6 s wrapped in a box 180 points wide.
+  public static let characterPairsPerCharacter = 1_000
+
+  /// The work of a string's tabs and mixed directions, in characters (added to its
+  /// `layoutCost(of:style:)`): for each paragraph (ended by `\n`, `\r` or U+2029) laid out
+  /// without a width to wrap in, the characters before each of its tabs over
+  /// `charactersBeforeTabPerCharacter`; and for each paragraph whose bidirectional levels
+  /// (Pango's, found as it finds them) are both left-to-right and right-to-left, its characters
+  /// times the characters expected on a line (all of them unless wrapped; wrapped, a line for
+  /// every width of characters at half the font size) over `characterPairsPerCharacter`.
+  /// 0 for text with neither.
+  public static func tabAndDirectionCost(of string: String, style: TextStyle) -> Int {
+    var bytes = string
+    return bytes.withUTF8 { text in
+      guard
+        text.contains(where: { $0 == 0x09 || $0 >= 0xD6 }), text.count <= Int(Int32.max),
+        let base = text.baseAddress
+      else { return 0 }
+      // Pango keeps the line's width as it fills it only when it wraps and does not truncate.
+      let tracksWidth = style.isWrapped && style.width != nil && style.truncation == .none
+      var lineCharacters: Int? = nil
+      if style.isWrapped, let width = style.width {
+        let size = style.fontSize.isFinite ? Swift.min(Swift.max(style.fontSize, 0), 10_000) : 0
+        let perLine = width.isFinite && width > 0 ? (width / Swift.max(size / 2, 1e-9)) : 1
+        lineCharacters = Int(Swift.min(Swift.max(perLine.rounded(.up), 1), 1e9))
+      }
+      var tabWork = 0, pairs = 0
+      var start = 0, byte = 0, characters = 0, mayMix = false
+      func endParagraph() {
+        guard mayMix, characters > 1 else { return }
+        var direction = PANGO_DIRECTION_NEUTRAL
+        guard
+          let levels = pango_log2vis_get_embedding_levels(
+            UnsafeRawPointer(base + start).assumingMemoryBound(to: CChar.self),
+            Int32(byte - start), &direction)
+        else { return }
+        defer { g_free(levels) }
+        var odd = false, even = false
+        for i in 0..<characters {
+          if levels[i] & 1 == 1 { odd = true } else { even = true }
+          if odd && even { break }
+        }
+        if odd && even { pairs += characters * Swift.min(characters, lineCharacters ?? characters) }
+      }
+      for scalar in string.unicodeScalars {
+        let value = scalar.value
+        if value == 0x0A || value == 0x0D || value == 0x2029 {
+          endParagraph()
+          byte += scalar.utf8.count
+          (start, characters, mayMix) = (byte, 0, false)
+          continue
+        }
+        if value == 0x09, !tracksWidth { tabWork += characters }
+        if !mayMix, Self.mayBeRightToLeft(value) { mayMix = true }
+        characters += 1
+        byte += scalar.utf8.count
+      }
+      endParagraph()
+      return tabWork / charactersBeforeTabPerCharacter + pairs / characterPairsPerCharacter
+    }
+  }
+
+  /// What each font and size counts for against the text limits the first time a frame (or a
+  /// Lottie file) lays text out in it, in characters: 1,500. Pango finds and loads the font's
+  /// faces (and those its characters fall back to) again for every size, some 0.75 ms: 10,000
+  /// labels of two letters, each at its own size, took 11 s for a frame, at one size 0.1 s
+  /// (about 7 s once Pango's font map forgets its fonts every `TextEngine.fontSizeLimit`
+  /// sizes; refused at the 2,600th label, about 2 s in).
+  public static let charactersPerFontSize = 1_500
+
+  /// What each character counts for against the text limits the first time a frame (or a
+  /// Lottie file) lays it out in a font and size, in characters: 20. Its glyph is loaded and
+  /// measured again at every size, some 5 µs for a Latin letter and 15 µs for a Chinese
+  /// character: 10,000 labels of 100 Chinese characters, each at its own size, took 136 s for
+  /// a frame (at one size 2.3 s), and are refused at about the 1,000th.
+  public static let charactersPerGlyphAtSize = 20
+
+  /// The text laid out for one frame (or read from one Lottie file), counted against its
+  /// limit in characters before each layout is made: each layout's `layoutCost(of:style:)`,
+  /// `charactersPerFontSize` for each font and size first laid out, and
+  /// `charactersPerGlyphAtSize` for each character first laid out in a font and size.
+  public struct Tally: Sendable {
+    /// The characters counted so far.
+    public private(set) var characters = 0
+    /// The characters laid out so far in each font and size.
+    private var glyphs: [Size: Glyphs] = [:]
+
+    private struct Size: Hashable {
+      let fontName: String
+      let fontSize: Double
+    }
+
+    /// A set of characters: ASCII ones as bits.
+    private struct Glyphs {
+      var ascii: (UInt64, UInt64) = (0, 0)
+      var others: Set<UInt32> = []
+    }
+
+    /// An empty tally.
+    public init() {}
+
+    /// Counts laying `string` out in `style`; returns the characters it added.
+    @discardableResult
+    public mutating func add(_ string: String, style: TextStyle) -> Int {
+      let key = Size(fontName: style.fontName, fontSize: style.fontSize)
+      var new = Glyphs()
+      var ascii = true
+      for byte in string.utf8 {
+        if byte < 64 {
+          new.ascii.0 |= 1 << UInt64(byte)
+        } else if byte < 128 {
+          new.ascii.1 |= 1 << UInt64(byte - 64)
+        } else {
+          ascii = false
+        }
+      }
+      if !ascii {
+        for scalar in string.unicodeScalars where scalar.value >= 128 {
+          new.others.insert(scalar.value)
+        }
+      }
+      var cost = TextLayout.layoutCost(of: string, style: style)
+      var known = glyphs[key] ?? Glyphs()
+      if glyphs[key] == nil { cost += TextLayout.charactersPerFontSize }
+      let fresh =
+        (new.ascii.0 & ~known.ascii.0).nonzeroBitCount
+        + (new.ascii.1 & ~known.ascii.1).nonzeroBitCount
+        + new.others.subtracting(known.others).count
+      cost += fresh * TextLayout.charactersPerGlyphAtSize
+      if fresh > 0 {
+        known.ascii = (known.ascii.0 | new.ascii.0, known.ascii.1 | new.ascii.1)
+        known.others.formUnion(new.others)
+      }
+      glyphs[key] = known
+      characters += cost
+      return cost
+    }
+  }
+
+  /// Whether a character may start a right-to-left run: Hebrew, Arabic and the other
+  /// right-to-left scripts' blocks, and the marks, embeddings and isolates that set a direction.
+  static func mayBeRightToLeft(_ value: UInt32) -> Bool {
+    switch value {
+    case 0x0590...0x08FF, 0xFB1D...0xFDFF, 0xFE70...0xFEFF, 0x1_0800...0x1_0FFF,
+      0x1_E800...0x1_EFFF, 0x200F, 0x202A...0x202E, 0x2066...0x2069:
+      true
+    default: false
+    }
   }
 
   /// `string` laid out in `style`: made once, then returned from the engine's cache for the
@@ -152,6 +318,7 @@ extension TextEngine {
     let description = pango_font_description_copy(base)
     defer { pango_font_description_free(description) }
     let size = style.fontSize.isFinite ? Swift.min(Swift.max(style.fontSize, 0), 10_000) : 0
+    forgetFontsPastSizeLimit(adding: FontSize(fontName: style.fontName, fontSize: size))
     pango_font_description_set_absolute_size(description, size * scale)
     pango_layout_set_font_description(layout, description)
     pango_layout_set_text(layout, string, -1)

@@ -35,8 +35,9 @@ public enum LottieFormat {
   /// Pictures past it are not drawn, with a warning naming the asset.
   public static let maximumImagePixels = 256_000_000
   /// The most characters (Unicode scalars) all of a file's text documents may hold together:
-  /// 500,000, each line box text drawn with a font is expected to wrap to counted as
-  /// `TextLayout.charactersPerWrappedLine` more. Box text is laid out when read (to size its
+  /// 500,000, and the work of laying out box text drawn with a font (`TextLayout.Tally`: each
+  /// line it is expected to wrap to counted as `TextLayout.charactersPerWrappedLine` more, its
+  /// tabs, mixed directions and font sizes). Box text is laid out when read (to size its
   /// box), so the reading takes time in the text and its lines: 20,000 documents of 1,000
   /// characters took 222 s, and 5 of 100,000 in boxes 1e-300 wide (a line a character) 34 s.
   public static let maximumTextCharacters = 500_000

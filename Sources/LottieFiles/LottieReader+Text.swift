@@ -190,8 +190,8 @@ extension LottieReader {
       report(
         place,
         "text documents of more than \(LottieFormat.maximumTextCharacters) characters in all "
-          + "(and \(TextLayout.charactersPerWrappedLine) for each line box text is expected to "
-          + "wrap to), the limit")
+          + "(and the work of box text's lines, tabs, mixed directions and font sizes counted as "
+          + "characters), the limit")
       return false
     }
     return true
@@ -250,11 +250,11 @@ extension LottieReader {
       let style = TextStyle(
         fontName: font, fontSize: size, width: box.width, alignment: .left, isWrapped: true,
         lineSpacing: spacing, tracking: tracking)
-      // Its expected lines are counted before it is laid out (its characters were, with the
-      // documents).
-      let lines = TextLayout.layoutCost(of: text, style: style) - text.utf8.count
+      // Its expected lines, tabs, mixed directions and font size are counted before it is
+      // laid out (its characters were, with the documents).
+      let work = boxText.add(text, style: style) - text.utf8.count
       let laidOut =
-        chargeText(lines, at: s.place("t"))
+        chargeText(work, at: s.place("t"))
         ? (try? TextLayout.make(text, style: style))?.size.height ?? 0 : 0
       let height = Swift.min(100_000, Swift.max(box.height, laidOut + size))
       let ascent = (fontAscents[s.string("f") ?? ""] ?? 80) / 100 * size

@@ -1,3 +1,4 @@
+import CairoCanvas
 import Geometry
 import SceneFiles
 
@@ -42,6 +43,9 @@ final class LottieReader {
   var glyphPaths: [String: Path?] = [:]
   /// The characters of the text documents read so far (`LottieFormat.maximumTextCharacters`).
   var textCharacters = 0
+  /// The box text laid out so far (to size its box), for the work its layouts add to its
+  /// characters: lines, tabs, mixed directions, font sizes (`TextLayout.Tally`).
+  var boxText = TextLayout.Tally()
   /// The precomposition assets by id, and those being built (a cycle is refused).
   var assets: [String: (json: JSONValue, place: String)] = [:]
   var assetsInProgress: Set<String> = []

@@ -20,9 +20,9 @@ extension LayerRenderer {
     }
     let style = layer.textStyle(width: bounds.width, height: bounds.height)
     // Counted before laying out: wrapped lines too (a box narrower than a letter makes a line
-    // of each).
-    canvas.dashTally.textCharacters += TextLayout.layoutCost(of: string, style: style)
-    guard canvas.dashTally.textCharacters <= TextLayout.maximumCharactersPerFrame else {
+    // of each), tabs, mixed directions, and each font size new to the frame.
+    canvas.dashTally.text.add(string, style: style)
+    guard canvas.dashTally.text.characters <= TextLayout.maximumCharactersPerFrame else {
       throw .tooMuchTextInFrame(layer: LayerLabel(layer))
     }
     let layout: TextLayout

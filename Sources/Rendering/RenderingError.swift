@@ -54,9 +54,9 @@ public enum RenderingError: Error, Hashable, Sendable, CustomStringConvertible {
   /// their square. Carries the layer and the string's characters and lines.
   case textTooLong(layer: LayerLabel?, characters: Int, lines: Int)
   /// The text layers of one frame would draw more than `TextLayout.maximumCharactersPerFrame`
-  /// characters together (each replicator instance counted, and each line wrapped text is
-  /// expected to make as `TextLayout.charactersPerWrappedLine`). Carries the layer that passes
-  /// it.
+  /// characters together (each replicator instance counted, with the work of wrapped lines,
+  /// tabs, mixed directions and each font size the frame lays text out in counted as
+  /// characters: `TextLayout.Tally`). Carries the layer that passes it.
   case tooMuchTextInFrame(layer: LayerLabel?)
 
   /// One frame would draw more than `LayerRenderer.maximumDrawnLayersPerFrame` layers (each
@@ -135,7 +135,8 @@ public enum RenderingError: Error, Hashable, Sendable, CustomStringConvertible {
         "the frame's text layers would draw more than "
         + "\(TextLayout.maximumCharactersPerFrame / 1_000_000) million characters, the limit, at "
         + "\(LayerLabel.text(name)) (every text layer's string, for each replicator instance, and "
-        + "\(TextLayout.charactersPerWrappedLine) for each line wrapped text is expected to make)"
+        + "the work of its wrapped lines, tabs, mixed directions and font sizes counted as "
+        + "characters)"
     case .tooManyLayersInFrame(let name):
       return
         "the frame would draw more than \(LayerRenderer.maximumDrawnLayersPerFrame) layers, the "

@@ -1,0 +1,104 @@
+import Geometry
+import Testing
+
+@testable import CairoCanvas
+
+/// Issue 18, eleventh hostile pass: text whose layout costs more than its characters is counted
+/// for that work before it is laid out. A line of 100,000 tabs took 89 s (Pango measured the
+/// line so far for every tab), 100,000 characters alternating Latin and Arabic 6.5 s (Pango
+/// appended every run to a list it walked to its end), and 10,000 labels each at its own font
+/// size 11 s (Pango loaded the fonts again for every size, and compared every new size's
+/// patterns with all those of the same whole points it had ever made).
+@Suite struct TextCostTests {
+  @Test func tabsCountTheCharactersBeforeThemWhenNotWrapped() {
+    #expect(TextLayout.charactersBeforeTabPerCharacter == 50)
+    let tabs = String(repeating: "\t", count: 20_000)
+    // The k-th tab has k characters before it: 19,999 x 20,000 / 2 over 50.
+    #expect(TextLayout.tabAndDirectionCost(of: tabs, style: TextStyle(fontSize: 12)) == 3_999_800)
+    #expect(TextLayout.layoutCost(of: tabs, style: TextStyle(fontSize: 12)) == 4_019_800)
+    // Each paragraph counts from its start.
+    let paragraphs = Array(repeating: String(repeating: "\t", count: 1_000), count: 20)
+      .joined(separator: "\n")
+    #expect(
+      TextLayout.tabAndDirectionCost(of: paragraphs, style: TextStyle(fontSize: 12))
+        == 20 * (999 * 1_000 / 2) / 50)
+    // Truncated text is laid out without a width to wrap in too; wrapped text is not.
+    #expect(
+      TextLayout.tabAndDirectionCost(
+        of: tabs, style: TextStyle(fontSize: 12, width: 100, truncation: .end)) == 3_999_800)
+    #expect(
+      TextLayout.tabAndDirectionCost(
+        of: tabs, style: TextStyle(fontSize: 12, width: 100, isWrapped: true)) == 0)
+    #expect(TextLayout.tabAndDirectionCost(of: "a\tb\tc", style: TextStyle()) == (1 + 3) / 50)
+  }
+
+  @Test func linesOfBothDirectionsCountTheirCharactersSquared() {
+    #expect(TextLayout.characterPairsPerCharacter == 1_000)
+    let mixed = String(repeating: "aب", count: 50_000)
+    #expect(
+      TextLayout.tabAndDirectionCost(of: mixed, style: TextStyle(fontSize: 12)) == 10_000_000)
+    // Wrapped 180 points wide at 12 points: 30 characters a line expected.
+    #expect(
+      TextLayout.tabAndDirectionCost(
+        of: mixed, style: TextStyle(fontSize: 12, width: 180, isWrapped: true))
+        == 100_000 * 30 / 1_000)
+    // One direction only (Arabic digits stay at an even level in Latin text): nothing.
+    let style = TextStyle(fontSize: 12)
+    for single in ["ب", "1٢", "a文"] {
+      let text = String(repeating: single, count: 1_000)
+      #expect(TextLayout.tabAndDirectionCost(of: text, style: style) == 0)
+    }
+    // Each paragraph on its own: 100 of 1,000 characters.
+    let lines = Array(repeating: String(repeating: "aب", count: 500), count: 100)
+      .joined(separator: "\n")
+    #expect(TextLayout.tabAndDirectionCost(of: lines, style: style) == 100 * 1_000 * 1_000 / 1_000)
+  }
+
+  @Test func eachFontSizeAndItsNewCharactersCountOnce() {
+    #expect(TextLayout.charactersPerFontSize == 1_500)
+    #expect(TextLayout.charactersPerGlyphAtSize == 20)
+    var tally = TextLayout.Tally()
+    let ten = TextStyle(fontSize: 10)
+    #expect(tally.add("ab", style: ten) == 2 + 1_500 + 2 * 20)
+    #expect(tally.add("ba", style: ten) == 2)
+    #expect(tally.add("abc", style: ten) == 3 + 20)
+    #expect(tally.add("文字文", style: ten) == 9 + 2 * 20)
+    // Another size, or another font at that size, is new.
+    #expect(tally.add("ab", style: TextStyle(fontSize: 10.001)) == 2 + 1_500 + 2 * 20)
+    #expect(
+      tally.add("ab", style: TextStyle(fontName: "DejaVu Sans", fontSize: 10))
+        == 2 + 1_500 + 2 * 20)
+    #expect(tally.characters == 1_542 + 2 + 23 + 49 + 1_542 + 1_542)
+  }
+
+  @Test func fontsForgottenPastTheSizeLimitLayTextOutTheSame() throws {
+    #expect(TextEngine.fontSizeLimit == 50)
+    let text = "Wave, fly: AVATAR ffi 文字 مرحبا\tend"
+    let style = TextStyle(fontSize: 13.25)
+    func draw() throws -> (TextLayout, [UInt8]) {
+      let layout = try withTextEngine { engine throws(CanvasError) in
+        try engine.layOut(text, style: style)
+      }
+      let canvas = try Canvas(size: Size(300, 40), scale: 2)
+      canvas.draw(layout, at: Point(4, 4), color: .black)
+      return (layout, canvas.makeBitmap().pixels)
+    }
+    let (before, pixels) = try draw()
+    // 60 sizes new to the font map: it forgets its fonts at least once.
+    var forgotten = false
+    for i in 0..<60 {
+      let asked = try withTextEngine { engine throws(CanvasError) in
+        _ = try engine.layOut("ab", style: TextStyle(fontSize: 40 + Double(i) * 0.001 + 0.0007))
+        return engine.sizesAsked.count
+      }
+      if asked == 1 { forgotten = true }
+    }
+    #expect(forgotten)
+    let (after, again) = try draw()
+    #expect(after.glyphIndices == before.glyphIndices)
+    #expect(after.lines == before.lines)
+    #expect(after.runs.map { $0.glyphs.map(\.x) } == before.runs.map { $0.glyphs.map(\.x) })
+    #expect(again == pixels)
+    #expect(pixels.contains { $0 != 0 })
+  }
+}
