@@ -52,6 +52,15 @@ import Testing
     }
   }
 
+  /// The refusal names what is held: masks' contents and shadows' shapes too.
+  @Test func theMemoryLimitSaysWhatIsHeld() {
+    #expect(
+      RenderingError.tooMuchOffscreenMemory(layer: "masked").description
+        == "the frame would hold more than 256 million offscreen pixels at once, the limit, at "
+        + "layer 'masked' (groups for opacity, blend mode, filters, masks (a content and its "
+        + "mask) or shadows' shapes nested inside one another, each at its size in the frame)")
+  }
+
   @Test func groupsPastTheFrameBudgetAreRefused() throws {
     #expect(LayerRenderer.maximumGroupPixelsPerFrame == 2_000_000_000)
     // A masked layer makes two groups of the clip's size: 2 x 16.8 million pixels each, so the
