@@ -44,19 +44,52 @@ public struct AlphaMask: Hashable, Sendable {
     let xs = axis(origin.x, width), ys = axis(origin.y, height)
     let w = xs.index.count, h = ys.index.count
     var out = [UInt8](repeating: 0, count: w * h)
+    // Each source row interpolated along x once (the same products and sums as pixel by
+    // pixel), kept while the output rows between it and the next use it: a shadow of radius
+    // 3,000 scaled 100 times drawn at a 20th of the density took 20 ms a frame to scale back.
+    var upper = [Float](repeating: 0, count: w), lower = upper
+    var upperRow = Int.min, lowerRow = Int.min
     pixels.withUnsafeBufferPointer { src in
-      out.withUnsafeMutableBufferPointer { dst in
-        func at(_ x: Int, _ y: Int) -> Float {
-          x >= 0 && y >= 0 && x < width && y < height ? Float(src[y * width + x]) : 0
-        }
-        for row in 0..<h {
-          let y0 = ys.index[row], fy = ys.weight[row]
+      func interpolate(_ y: Int, into line: inout [Float]) {
+        line.withUnsafeMutableBufferPointer { line in
+          guard y >= 0, y < height else {
+            // `0 * (1 - f) + 0 * f` at every column.
+            line.update(repeating: 0)
+            return
+          }
+          func at(_ x: Int) -> Float { x >= 0 && x < width ? Float(src[y * width + x]) : 0 }
           for column in 0..<w {
             let x0 = xs.index[column], fx = xs.weight[column]
-            let top = at(x0, y0) * (1 - fx) + at(x0 + 1, y0) * fx
-            let bottom = at(x0, y0 + 1) * (1 - fx) + at(x0 + 1, y0 + 1) * fx
-            let value = top * (1 - fy) + bottom * fy
-            dst[row * w + column] = UInt8(Swift.min(255, Swift.max(0, value.rounded())))
+            line[column] = at(x0) * (1 - fx) + at(x0 + 1) * fx
+          }
+        }
+      }
+      out.withUnsafeMutableBufferPointer { dst in
+        for row in 0..<h {
+          let y0 = ys.index[row], fy = ys.weight[row]
+          if upperRow != y0 {
+            if lowerRow == y0 {
+              swap(&upper, &lower)
+              (upperRow, lowerRow) = (y0, upperRow)
+            } else {
+              interpolate(y0, into: &upper)
+              upperRow = y0
+            }
+          }
+          if lowerRow != y0 + 1 {
+            interpolate(y0 + 1, into: &lower)
+            lowerRow = y0 + 1
+          }
+          upper.withUnsafeBufferPointer { top in
+            lower.withUnsafeBufferPointer { bottom in
+              for column in 0..<w {
+                let value = top[column] * (1 - fy) + bottom[column] * fy
+                // `value.rounded()` (halves up) within 0...255 without a call into libm: from
+                // 0.5 on, adding a half and truncating rounds alike; below it the sum may
+                // round up to 1.
+                dst[row * w + column] = value >= 0.5 ? UInt8(Swift.min(255, value + 0.5)) : 0
+              }
+            }
           }
         }
       }

@@ -67,9 +67,10 @@ extension Canvas {
     mode: MaskMode, _ content: () throws(E) -> Void, mask: () throws(E) -> Void
   ) throws(E) {
     guard mode != .alpha else { return try drawMasked(content, mask: mask) }
-    let contentPattern = try group("group", content).1
+    let (_, contentPattern, held) = try countedGroup("group", content)
     defer { cairo_pattern_destroy(contentPattern) }
-    var maskPattern = try group("mask", mask).1
+    // The content's pixels are held while the mask draws.
+    var maskPattern = try holding(held) { () throws(E) in try group("mask", mask).1 }
     switch mode {
     case .alpha:
       break

@@ -45,7 +45,7 @@ public enum AlphaMaskOutcome {
   /// Nothing was drawn in the region (or the origin lies past any canvas).
   case empty
   /// The alpha drawn at `density` device pixels to the frame's pixel (below 1: a region over
-  /// the limits), whose pixel (0, 0) lies at `origin` in those pixels relative to the
+  /// the limits, or the density asked for), whose pixel (0, 0) lies at `origin` in those pixels relative to the
   /// drawing's origin there (`AlphaMask.scaled(by:origin:)` brings it to the frame's pixels).
   case drawnAtDensity(AlphaMask, origin: Point, density: Double, touchesEdge: Bool)
   /// The region, even cut to what is drawn, has more pixels than a canvas may at a density of
@@ -280,9 +280,10 @@ extension Canvas {
   public func drawMasked<E: Error>(
     _ content: () throws(E) -> Void, mask: () throws(E) -> Void
   ) throws(E) {
-    let contentPattern = try group("group", content).1
+    let (_, contentPattern, held) = try countedGroup("group", content)
     defer { cairo_pattern_destroy(contentPattern) }
-    let maskPattern = try group("mask", mask).1
+    // The content's pixels are held while the mask draws.
+    let maskPattern = try holding(held) { () throws(E) in try group("mask", mask).1 }
     defer { cairo_pattern_destroy(maskPattern) }
     cairo_save(cr)
     cairo_set_source(cr, contentPattern)
@@ -351,21 +352,31 @@ extension Canvas {
   /// grown by two pixels (the pixels are the same: the grid is the frame's). When even that
   /// is over the limits (a shape covering a frame at the size limits), it is
   /// drawn at the highest density under them (`.drawnAtDensity`: the blur and the placement
-  /// scale it back); `.tooLarge` only below a density of 1/64.
+  /// scale it back); `.tooLarge` only below a density of 1/64. A `density` below 1 (device
+  /// pixels to the frame's pixel) draws it at most that dense whatever its size: a shape whose
+  /// blur will run at a lower density anyway (`.drawnAtDensity`).
+  ///
+  /// `admit` is called with the pixels of the canvas about to be made, before it is made (it
+  /// may refuse them by throwing); they are counted among the open groups' pixels
+  /// (`DashTally.openGroupPixels`) while `draw` draws: a shape's canvas is held while the
+  /// layer's subtree, and the shapes of the shadows inside it, draw into it.
   public func makeAlphaMask<E: Error>(
     linear: AffineTransform, origin: Point, margin: Int, content: () -> Rect? = { nil },
-    cutsToContent: Bool = false, _ draw: (Canvas) throws(E) -> Void
+    cutsToContent: Bool = false, density: Double = 1, admit: ((Int) throws(E) -> Void)? = nil,
+    _ draw: (Canvas) throws(E) -> Void
   ) throws(E) -> AlphaMaskOutcome {
     try makeAlphaMask(
       linear: linear, origin: origin, margin: margin, content: content,
-      cutsToContent: cutsToContent, pixelLimit: Canvas.maximumPixelCount, draw)
+      cutsToContent: cutsToContent, pixelLimit: Canvas.maximumPixelCount, density: density,
+      admit: admit, draw)
   }
 
-  /// `makeAlphaMask(linear:origin:margin:content:cutsToContent:_:)` with canvases of at most
-  /// `pixelLimit` pixels (for tests of the lowered density at small sizes).
+  /// `makeAlphaMask(linear:origin:margin:content:cutsToContent:density:admit:_:)` with
+  /// canvases of at most `pixelLimit` pixels (for tests of the lowered density at small sizes).
   package func makeAlphaMask<E: Error>(
     linear: AffineTransform, origin: Point, margin: Int, content: () -> Rect? = { nil },
-    cutsToContent: Bool = false, pixelLimit: Int, _ draw: (Canvas) throws(E) -> Void
+    cutsToContent: Bool = false, pixelLimit: Int, density wanted: Double = 1,
+    admit: ((Int) throws(E) -> Void)? = nil, _ draw: (Canvas) throws(E) -> Void
   ) throws(E) -> AlphaMaskOutcome {
     let limit = Double(Canvas.maximumSide) * 4
     guard abs(origin.x) < limit, abs(origin.y) < limit else { return .empty }
@@ -381,7 +392,8 @@ extension Canvas {
     // layer's shape in a large frame: 10,000 shadowed layers of different sizes in a frame of
     // 3 megapixels each made a canvas of the whole frame, and took 20 s). Device pixels of the
     // content's box in this canvas to the region's: the frame offset, then the margin.
-    if cutsToContent || !fits(w, h), let box = content(),
+    let lowered = wanted > 0 && wanted < 1
+    if cutsToContent || lowered || !fits(w, h), let box = content(),
       case let x0 = (box.minX + frameOffset.x).rounded(.down),
       case let y0 = (box.minY + frameOffset.y).rounded(.down),
       case let x1 = (box.maxX + frameOffset.x).rounded(.up),
@@ -398,18 +410,22 @@ extension Canvas {
     }
     // Over the limits even cut: drawn at the density that fits (the grid is then not the
     // frame's, so such a shape is not shared with other passes).
-    var density = 1.0
+    var density = lowered ? wanted : 1.0
     var (sw, sh) = (w, h)
     if !fits(w, h) {
       let side = Double(Canvas.maximumSide)
-      density =
+      density = Swift.min(
+        density,
         Swift.min(
           side / Double(w), side / Double(h),
-          (Double(pixelLimit) / (Double(w) * Double(h))).squareRoot()) * 0.999
+          (Double(pixelLimit) / (Double(w) * Double(h))).squareRoot()) * 0.999)
+    }
+    if density != 1 {
       sw = Int((Double(w) * density).rounded(.up))
       sh = Int((Double(h) * density).rounded(.up))
       guard density >= 1.0 / 64, fits(sw, sh) else { return .tooLarge(width: w, height: h) }
     }
+    try admit?(sw * sh)
     let canvas: Canvas
     do {
       canvas = try Canvas(pixelWidth: sw, pixelHeight: sh, scale: 1)
@@ -429,7 +445,7 @@ extension Canvas {
       AffineTransform(
         a: linear.a, b: linear.b, c: linear.c, d: linear.d,
         tx: Double(originX + margin - left), ty: Double(originY + margin - top)))
-    try draw(canvas)
+    try holding(Double(sw * sh)) { () throws(E) in try draw(canvas) }
     cairo_surface_flush(canvas.surface)
     guard let data = cairo_image_surface_get_data(canvas.surface) else {
       return .unavailable(.cairo("the surface has no pixels"))

@@ -413,8 +413,6 @@ public final class Canvas {
 
   // MARK: Groups
 
-  /// Runs `body` inside a Cairo group (recorded as `label`) and returns what it returned with
-  /// the group's pattern, which the caller destroys; a body that throws leaves no group open.
   /// The device pixels a group begun now would hold: the clip's extent, within the canvas.
   package var groupPixelCount: Double {
     cairo_save(cr)
@@ -427,9 +425,21 @@ public final class Canvas {
     return Swift.max(0, w) * Swift.max(0, h)
   }
 
+  /// Runs `body` inside a Cairo group (recorded as `label`) and returns what it returned with
+  /// the group's pattern, which the caller destroys; a body that throws leaves no group open.
   func group<R, E: Error>(
     _ label: String, _ body: () throws(E) -> R
   ) throws(E) -> (R, OpaquePointer) {
+    let (result, pattern, _) = try countedGroup(label, body)
+    return (result, pattern)
+  }
+
+  /// `group(_:_:)`, also returning the device pixels the group holds (counted among the open
+  /// groups' pixels, `DashTally.openGroupPixels`, while `body` runs), for a caller that keeps
+  /// the pattern while it draws more and must count it as open meanwhile.
+  func countedGroup<R, E: Error>(
+    _ label: String, _ body: () throws(E) -> R
+  ) throws(E) -> (R, OpaquePointer, pixels: Double) {
     let pixels = groupPixelCount
     dashTally.openGroupPixels += pixels
     defer { dashTally.openGroupPixels -= pixels }
@@ -442,7 +452,16 @@ public final class Canvas {
       cairo_pattern_destroy(cairo_pop_group(cr))
       throw error
     }
-    return (result, cairo_pop_group(cr))
+    return (result, cairo_pop_group(cr), pixels)
+  }
+
+  /// Runs `body` with `pixels` more counted among the open groups' pixels: a group's pattern
+  /// kept while `body` draws into other groups (a mask's content, held while its mask draws:
+  /// 250 layers each masked by the next peaked at 2 GB with half of their groups counted).
+  func holding<R, E: Error>(_ pixels: Double, _ body: () throws(E) -> R) throws(E) -> R {
+    dashTally.openGroupPixels += pixels
+    defer { dashTally.openGroupPixels -= pixels }
+    return try body()
   }
 
   /// Draws what `body` draws into a transparency group, then composites the group with

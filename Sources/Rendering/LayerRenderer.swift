@@ -127,7 +127,9 @@ public struct LayerRenderer: Sendable {
   /// The most pixels the offscreen groups open at once, one inside another, may hold: 256
   /// million (a gigabyte; four groups the size of the largest frame). Each nested group holds
   /// its pixels until it closes: 40 layers of opacity 0.99 nested in an 8000 x 8000 frame
-  /// asked for 10 GB and aborted.
+  /// asked for 10 GB and aborted. What is held while more draws counts too: a mask's content
+  /// while its mask draws, a shadow's shape canvas while the layer's subtree draws in it (250
+  /// layers each masked by the next peaked at 2 GB with the contents uncounted).
   public static let maximumOpenGroupPixels = 256_000_000
   /// The most pixels the filters of one frame may go over together: 64,000,000 (one filter
   /// over the largest frame; each filter of a layer over its group's pixels, and each shadow's

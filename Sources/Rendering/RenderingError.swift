@@ -110,8 +110,8 @@ public enum RenderingError: Error, Hashable, Sendable, CustomStringConvertible {
       return
         "the frame would hold more than \(LayerRenderer.maximumOpenGroupPixels / 1_000_000) "
         + "million offscreen pixels at once, the limit, at \(LayerLabel.text(name)) (groups "
-        + "for opacity, blend mode, filters or mask nested inside one another, each at its size "
-        + "in the frame)"
+        + "for opacity, blend mode, filters, masks (a content and its mask) or shadows' shapes "
+        + "nested inside one another, each at its size in the frame)"
     case .tooMuchFilterWork(let name):
       return
         "the frame's filters would go over more than "

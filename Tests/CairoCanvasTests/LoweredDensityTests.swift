@@ -50,4 +50,39 @@ import Testing
     #expect(worst <= 16)
     #expect(abs(total.reference - total.lowered) < total.reference / 100)
   }
+
+  /// Scaling back interpolates each source row along x once and keeps it for the output rows
+  /// that use it: the same bytes as the bilinear formula taken pixel by pixel.
+  @Test(arguments: [[0.05, 0.3, -7.2], [0.5, 0.0, 0.0], [0.333, 11.5, 2.25], [0.9, -0.5, 0.75]])
+  func scalingBackGivesTheFormulasBytes(place: [Double]) {
+    let (density, ox, oy) = (place[0], place[1], place[2])
+    var generator = SystemRandomNumberGenerator()
+    let width = 37, height = 23
+    let pixels = (0..<width * height).map { _ in UInt8.random(in: 0...255, using: &generator) }
+    let mask = AlphaMask(width: width, height: height, pixels: pixels)
+    let origin = Point(x: ox, y: oy)
+    let scaled = mask.scaled(density: density, origin: origin)
+    // The formula: output pixel j samples (j + 0.5) x density - origin - 0.5.
+    func sample(_ j: Int, _ o: Double) -> (Int, Float) {
+      let s = (Double(j) + 0.5) * density - o - 0.5
+      let i = Int(s.rounded(.down))
+      return (i, Float(s - Double(i)))
+    }
+    func at(_ x: Int, _ y: Int) -> Float { Float(mask[x, y]) }
+    var wrong = 0
+    for row in 0..<scaled.height {
+      let (y0, fy) = sample(row + scaled.originY, oy)
+      for column in 0..<scaled.width {
+        let (x0, fx) = sample(column + scaled.originX, ox)
+        let top = at(x0, y0) * (1 - fx) + at(x0 + 1, y0) * fx
+        let bottom = at(x0, y0 + 1) * (1 - fx) + at(x0 + 1, y0 + 1) * fx
+        let value = top * (1 - fy) + bottom * fy
+        let expected = UInt8(Swift.min(255, Swift.max(0, value.rounded())))
+        if scaled.pixels[row * scaled.width + column] != expected { wrong += 1 }
+      }
+    }
+    #expect(wrong == 0)
+    #expect(scaled.width == Int(((ox + 37) / density).rounded(.up)) - scaled.originX)
+    #expect(scaled.pixels.contains { $0 > 0 })
+  }
 }

@@ -52,6 +52,15 @@ import Testing
     }
   }
 
+  /// The refusal names what is held: masks' contents and shadows' shapes too.
+  @Test func theMemoryLimitSaysWhatIsHeld() {
+    #expect(
+      RenderingError.tooMuchOffscreenMemory(layer: "masked").description
+        == "the frame would hold more than 256 million offscreen pixels at once, the limit, at "
+        + "layer 'masked' (groups for opacity, blend mode, filters, masks (a content and its "
+        + "mask) or shadows' shapes nested inside one another, each at its size in the frame)")
+  }
+
   @Test func groupsPastTheFrameBudgetAreRefused() throws {
     #expect(LayerRenderer.maximumGroupPixelsPerFrame == 2_000_000_000)
     // A masked layer makes two groups of the clip's size: 2 x 16.8 million pixels each, so the
@@ -187,6 +196,25 @@ import Testing
     return (near - far) / 2
   }
 
+  /// A shadow whose blur runs at a lower density has its shape drawn there: a 60 x 60 layer
+  /// scaled 100 times along x and turned, of radius 3,000 (σ about 290,000 pixels along x),
+  /// drew a shape of 10 million pixels at the frame's density, averaged it down and took
+  /// 0.13 s (100 of them 13 s); it is now drawn at 16,384 / 290,000 of the density.
+  @Test func aWideShadowsShapeIsDrawnAtItsBlursDensity() throws {
+    let canvas = try Canvas(pixelWidth: 100, pixelHeight: 100)
+    let layer = square("wide")
+    layer.bounds = Rect(x: 0, y: 0, width: 60, height: 60)
+    layer.position = Point(x: 50, y: 50)
+    layer.transform = Transform3D(AffineTransform.scale(x: 100, y: 1).concatenating(.rotation(0.3)))
+    layer.shadowOpacity = 1
+    layer.shadowRadius = 3_000
+    try LayerRenderer(shadowCache: ShadowCache()).draw(layer, in: canvas)
+    // Its shape's canvas and its placement over the frame: at the frame's density the shape
+    // alone was 5,750 x 1,830 pixels (10.5 million).
+    #expect(canvas.dashTally.groupPixels == 75_479)
+    #expect(canvas.dashTally.filterPixels == 34_545)
+  }
+
   /// A shadow of any radius is drawn within the canvas's pixels: its blur is charged over the
   /// box around the shape and the frame, and the pixels are the Gaussian's.
   @Test func aShadowOfAnyRadiusIsBlurredWithinTheFrame() throws {
@@ -202,8 +230,9 @@ import Testing
       try LayerRenderer(shadowCache: ShadowCache()).draw(layer, in: canvas)
       // The box blurred: the shape (300 x 300 at 20, 20) and the frame moved by the default
       // offset (0, −3), grown by 2 pixels for the resampling: 324 x 319, no more. σ 300,000
-      // is blurred at 1/20 of the frame's density (σ 15,000 there): 20 x 18.
-      let blurred = radius < 100_000 ? 324 * 319 : 20 * 18
+      // is drawn and blurred at 16,384 / 300,000 of the frame's density (σ 16,367 there):
+      // 24 x 20.
+      let blurred = radius < 100_000 ? 324 * 319 : 24 * 20
       #expect(canvas.dashTally.filterPixels == Double(blurred), "radius \(radius)")
       let along = Self.gaussianCover(100, sigma: radius, from: 20, to: 320)
       let drawn = Double(canvas.makeBitmap()[100, 100].a)
