@@ -39,7 +39,14 @@ public final class Canvas {
   /// The stroke width, caps, joins and dashes `stroke` uses. Saved by `save()`.
   public var strokeStyle = StrokeStyle()
 
-  private var savedStates: [(Color, Color, StrokeStyle)] = []
+  private var savedStates: [(Color, Color, StrokeStyle, refused: Bool, overflowed: Bool)] = []
+  /// Whether a transform Cairo would not take was concatenated since the last `save()` that is
+  /// still open (see `concatenate(_:)`): nothing drawn until the matching `restore()` shows.
+  private var transformRefused = false
+  /// Whether that transform was refused for an area scale past the range of `Double` rather
+  /// than for collapsing the plane or lying off at infinity: a layer that would cover the
+  /// frame, which the caller reports rather than leaving it out without a word.
+  public private(set) var transformOverflowed = false
   /// The display list being recorded, if any (see `Canvas+Recording.swift`).
   var recording: DisplayList? = nil
   /// Premultiplied surfaces of the bitmaps drawn lately (Canvas+Images.swift).
@@ -191,7 +198,7 @@ public final class Canvas {
   /// Pushes the transform, clip, colors and stroke style (`CGContextSaveGState`).
   public func save() {
     cairo_save(cr)
-    savedStates.append((fillColor, strokeColor, strokeStyle))
+    savedStates.append((fillColor, strokeColor, strokeStyle, transformRefused, transformOverflowed))
     recording?.add("save")
   }
 
@@ -201,7 +208,7 @@ public final class Canvas {
       preconditionFailure("Canvas.restore() without a matching save()")
     }
     cairo_restore(cr)
-    (fillColor, strokeColor, strokeStyle) = state
+    (fillColor, strokeColor, strokeStyle, transformRefused, transformOverflowed) = state
     recording?.add("restore")
   }
 
@@ -214,13 +221,41 @@ public final class Canvas {
 
   /// Applies `transform` before the current transform (`CGContextConcatCTM`): what is drawn next
   /// is mapped by `transform`, then by what was current.
+  ///
+  /// Cairo takes no transform whose determinant is not a finite nonzero number, and one it
+  /// refuses stops the whole canvas from drawing: such a transform is not given to it. What is
+  /// drawn next then shows nothing (`hasDrawableTransform` is false until the matching
+  /// `restore()`), and when the refusal is an area scale past the range of `Double` (a scale of
+  /// 1e155, whose square overflows) `transformOverflowed` says so, for the caller to report.
   public func concatenate(_ transform: AffineTransform) {
     var m = cairo_matrix_t(
       xx: transform.a, yx: transform.b, xy: transform.c, yy: transform.d, x0: transform.tx,
       y0: transform.ty)
-    cairo_transform(cr, &m)
     recording?.add(
       "transform", [transform.a, transform.b, transform.c, transform.d, transform.tx, transform.ty])
+    var current = cairo_matrix_t()
+    cairo_get_matrix(cr, &current)
+    var product = cairo_matrix_t()
+    cairo_matrix_multiply(&product, &m, &current)
+    guard !transformRefused, Canvas.cairoInverts(m), Canvas.cairoInverts(product) else {
+      let linear = [product.xx, product.yx, product.xy, product.yy]
+      if linear.allSatisfy(\.isFinite)
+        && !(product.xx * product.yy - product.yx * product.xy).isFinite
+        && transform.isInvertible
+      {
+        transformOverflowed = true
+      }
+      transformRefused = true
+      return
+    }
+    cairo_transform(cr, &m)
+  }
+
+  /// Whether Cairo accepts `m` as a transform: its determinant a finite nonzero number
+  /// (`_cairo_matrix_is_invertible`).
+  private static func cairoInverts(_ m: cairo_matrix_t) -> Bool {
+    let det = m.xx * m.yy - m.yx * m.xy
+    return det.isFinite && det != 0
   }
 
   /// Moves the origin by `(x, y)` points.
@@ -244,6 +279,7 @@ public final class Canvas {
   /// or squeezes it far under a pixel: it draws nothing, and Cairo cannot be given it (a
   /// subnormal scale fails an assertion in its pattern extents, or loops in its stroker).
   public var hasDrawableTransform: Bool {
+    guard !transformRefused else { return false }
     var m = cairo_matrix_t()
     cairo_get_matrix(cr, &m)
     func usable(_ term: Double) -> Bool { term == 0 || term.isNormal }

@@ -55,12 +55,28 @@ public struct AffineTransform: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// The inverse transform, or `nil` when the transform collapses the plane (determinant 0).
+  /// Entries so large or small that the determinant leaves the range of `Double` (a scale of
+  /// 1e155 squares past it) are first divided by the largest of them, so such a transform is
+  /// inverted as exactly as any other.
   public var inverted: AffineTransform? {
-    let det = a * d - b * c
-    guard det != 0, det.isFinite else { return nil }
+    guard let (s, det) = linearScaleAndDeterminant else { return nil }
+    let (a, b, c, d) = (self.a / s, self.b / s, self.c / s, self.d / s)
+    let k = det * s
     return AffineTransform(
-      a: d / det, b: -b / det, c: -c / det, d: a / det,
-      tx: (c * ty - d * tx) / det, ty: (b * tx - a * ty) / det)
+      a: d / k, b: -b / k, c: -c / k, d: a / k,
+      tx: (c * ty - d * tx) / k, ty: (b * tx - a * ty) / k)
+  }
+
+  /// The factor `s` the linear part is divided by (1 when its determinant is a finite nonzero
+  /// number as it is) and the determinant of the linear part so divided, or `nil` when the
+  /// linear part collapses the plane or is not finite.
+  private var linearScaleAndDeterminant: (Double, Double)? {
+    let det = a * d - b * c
+    if det != 0, det.isFinite { return (1, det) }
+    let s = Swift.max(Swift.abs(a), Swift.abs(b), Swift.abs(c), Swift.abs(d))
+    guard s > 0, s.isFinite else { return nil }
+    let scaled = (a / s) * (d / s) - (b / s) * (c / s)
+    return scaled != 0 && scaled.isFinite ? (s, scaled) : nil
   }
 
   /// Whether this is exactly the identity.
@@ -71,10 +87,7 @@ public struct AffineTransform: Hashable, Sendable, CustomStringConvertible {
 }
 
 extension AffineTransform {
-  /// Whether the transform keeps the plane two-dimensional (a non-zero, finite determinant);
-  /// a layer scaled to 0 has a transform that is not.
-  public var isInvertible: Bool {
-    let det = a * d - b * c
-    return det != 0 && det.isFinite
-  }
+  /// Whether the transform keeps the plane two-dimensional (a nonzero determinant, however
+  /// large or small its entries); a layer scaled to 0 has a transform that is not.
+  public var isInvertible: Bool { linearScaleAndDeterminant != nil }
 }

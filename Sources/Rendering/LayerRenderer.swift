@@ -83,7 +83,10 @@ public struct LayerRenderer: Sendable {
     canvas.save()
     defer { canvas.restore() }
     canvas.concatenate(placement)
-    guard canvas.hasDrawableTransform else { return }  // off at infinity, or far under a pixel
+    guard canvas.hasDrawableTransform else {
+      if canvas.transformOverflowed { throw .transformTooLarge(layer: LayerLabel(layer)) }
+      return  // off at infinity, or far under a pixel
+    }
     let effects = p.effects
     if p.opacity < 1 || effects.compositingFilter.needsGroup || !effects.filters.isEmpty {
       try chargeGroups(1, filters: effects.filters.count, for: layer, in: canvas)
@@ -273,9 +276,10 @@ public struct LayerRenderer: Sendable {
         try drawSublayers(of: layer, in: canvas, through: sublayerPlacement)
       } else if let affine = sublayerPlacement.affineTransform, affine.isInvertible {
         canvas.save()
+        defer { canvas.restore() }
         canvas.concatenate(affine)
         if canvas.hasDrawableTransform { try drawSublayers(of: layer, in: canvas, through: nil) }
-        canvas.restore()
+        if canvas.transformOverflowed { throw .transformTooLarge(layer: LayerLabel(layer)) }
       }
     }
 
@@ -330,7 +334,10 @@ public struct LayerRenderer: Sendable {
       canvas.save()
       if instanceOuter == nil { canvas.concatenate(affine) }
       defer { canvas.restore() }
-      guard canvas.hasDrawableTransform else { continue }
+      guard canvas.hasDrawableTransform else {
+        if canvas.transformOverflowed { throw .transformTooLarge(layer: LayerLabel(layer)) }
+        continue
+      }
       if tint != .white { try chargeGroups(1, for: layer, in: canvas) }
       try canvas.drawTinted(by: tint) { () throws(RenderingError) in
         for sublayer in sublayers { try draw(sublayer, in: canvas, through: instanceOuter) }

@@ -73,6 +73,12 @@ public enum RenderingError: Error, Hashable, Sendable, CustomStringConvertible {
   /// Carries the layer and the animated key path.
   case animationNotFinite(layer: LayerLabel?, keyPath: String)
 
+  /// A layer's transform in the frame (its own, its superlayers' and the pixel density
+  /// together) multiplies areas by more than the largest `Double`, about 1.8e308 (a scale of
+  /// 1e155 on each side): Cairo takes no such transform, so the layer, which would cover the
+  /// frame, cannot be drawn. Refused rather than left out without a word. Carries the layer.
+  case transformTooLarge(layer: LayerLabel?)
+
   /// A one-line message.
   public var description: String {
     switch self {
@@ -147,6 +153,11 @@ public enum RenderingError: Error, Hashable, Sendable, CustomStringConvertible {
         "the animation of \"\(keyPath)\" at \(LayerLabel.text(name)) gives a value that is not "
         + "finite at this time (the span between its values overflows; values within 10^15 in "
         + "magnitude keep it finite)"
+    case .transformTooLarge(let name):
+      return
+        "\(LayerLabel.text(name)) is scaled past what can be drawn: its transform in the frame "
+        + "multiplies areas by more than 1.8e308 (about 1.3e154 along each side), the most "
+        + "Cairo's transforms hold"
     case .offscreenUnavailable(let name, let reason):
       return
         "\(LayerLabel.text(name)) needs an offscreen canvas that cannot "

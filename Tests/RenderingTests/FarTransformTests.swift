@@ -1,0 +1,54 @@
+import Flipbook
+import FlipbookTestSupport
+import Testing
+
+/// Issue 18, twelfth pass: Cairo takes no transform whose determinant is not a finite nonzero
+/// number, and one it refuses stops the canvas for good. A layer scaled by 1e155 (whose area
+/// scale, 1e310, is past a `Double`) drew nothing, without a word; scaled further, the frame
+/// went blank. The canvas never gives Cairo such a transform, and the renderer refuses the
+/// layer by name.
+@Suite struct FarTransformTests {
+  /// A 10 x 10 square of `color` named `name` at the centre of a 40 x 40 frame.
+  func square(_ name: String, scale: Double, color: Color = .blue) -> Layer {
+    let layer = Layer()
+    layer.name = name
+    layer.bounds = Rect(0, 0, 10, 10)
+    layer.position = Point(20, 20)
+    layer.backgroundColor = color
+    layer.transform = .scale(x: scale, y: scale)
+    return layer
+  }
+
+  @Test func aLayerScaledPastCairosRangeIsRefusedByName() throws {
+    let canvas = try Canvas(pixelWidth: 40, pixelHeight: 40)
+    let error = RenderingError.transformTooLarge(layer: "huge")
+    #expect(throws: error) { try LayerRenderer().draw(square("huge", scale: 1e155), in: canvas) }
+    #expect(
+      error.description
+        == "layer 'huge' is scaled past what can be drawn: its transform in the frame multiplies "
+        + "areas by more than 1.8e308 (about 1.3e154 along each side), the most Cairo's "
+        + "transforms hold")
+    // Two layers each scaled 1e100: the product is past the range, the inner one is named.
+    let outer = square("outer", scale: 1e100)
+    outer.addSublayer(square("inner", scale: 1e100))
+    #expect(throws: RenderingError.transformTooLarge(layer: "inner")) {
+      try LayerRenderer().draw(outer, in: try Canvas(pixelWidth: 40, pixelHeight: 40))
+    }
+  }
+
+  @Test func aLayerScaledJustWithinTheRangeCoversTheFrame() throws {
+    let root = Layer()
+    root.frame = Rect(0, 0, 40, 40)
+    root.addSublayer(square("huge", scale: 1e154))
+    // Far under a pixel: nothing shows, and what is drawn after it still draws.
+    root.addSublayer(square("tiny", scale: 1e-160, color: .red))
+    let later = square("later", scale: 1, color: .red)
+    later.position = Point(5, 5)
+    root.addSublayer(later)
+    let canvas = try Canvas(pixelWidth: 40, pixelHeight: 40)
+    try LayerRenderer().draw(root, in: canvas)
+    let bitmap = canvas.makeBitmap()
+    #expect(bitmap[35, 35] == RGBA8(0, 0, 255, 255))
+    #expect(bitmap[5, 5] == RGBA8(255, 0, 0, 255))
+  }
+}
