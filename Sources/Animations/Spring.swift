@@ -71,12 +71,40 @@ public struct Spring: Hashable, Sendable {
 
   /// The first multiple of 0.1 s (computed as k × 0.1, never accumulated) at which the envelope
   /// is below 0.001 and decreasing, so it stays below; at most 600 s.
+  ///
+  /// The search starts a step before the envelope's slowest term alone falls below 0.001 (the
+  /// envelope is never below it there), so it takes a few steps whatever the damping: from
+  /// 0.1 s it took 6,000 for an undamped spring, and a file of 20,000 of them 11 s to read.
   public var settlingDuration: Double {
     let epsilon = 1e-3
-    for k in 1...6000 {
+    let (c, r) = slowestEnvelopeTerm
+    var first = 1
+    if c >= epsilon {
+      guard r > 0 else { return 600 }  // the envelope stays at c or above: it never settles
+      let below = (log(c / epsilon) / r / 0.1).rounded(.down) - 1
+      guard below < 6000 else { return 600 }
+      first = Swift.max(1, Int(below))
+    }
+    for k in first...6000 {
       let t = Double(k) * 0.1
       if envelope(at: t) < epsilon && envelope(at: t + 1e-3) <= envelope(at: t) { return t }
     }
     return 600
+  }
+
+  /// The term `c·e^(−r·t)` of the envelope that no other term of it falls below: its
+  /// amplitude for an underdamped spring, `e^(−ω0·t)` for a critically damped one, the slower
+  /// exponential for an overdamped one.
+  private var slowestEnvelopeTerm: (c: Double, r: Double) {
+    let w0 = naturalFrequency, zeta = effectiveDampingRatio, v0 = initialVelocity
+    if zeta < 1 {
+      let wd = w0 * (1 - zeta * zeta).squareRoot()
+      let b = (zeta * w0 - v0) / wd
+      return ((1 + b * b).squareRoot(), zeta * w0)
+    }
+    if zeta == 1 { return (1, w0) }
+    let wo = w0 * (zeta * zeta - 1).squareRoot()
+    let b = (zeta * w0 - v0) / wo
+    return (0.5 * abs(1 + b), zeta * w0 - wo)
   }
 }
