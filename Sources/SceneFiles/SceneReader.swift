@@ -47,6 +47,10 @@ final class SceneReader {
   /// Dashes the scene's static strokes draw a frame so far, each replicator instance counted
   /// (checked against `StrokeStyle.maximumDashCountPerFrame`).
   private var dashesDrawn = 0.0
+  /// The collision work every step does for the boundaries read so far: each boundary
+  /// segment once for each item of its collision behavior (checked against
+  /// `DynamicAnimator.maximumStepWork` as each boundary is read, before more are built).
+  var boundaryStepWork = 0
   /// Names of layers below the top level.
   private(set) var nestedNames: Set<String> = []
 

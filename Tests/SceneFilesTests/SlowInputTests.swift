@@ -118,4 +118,25 @@ import Testing
     let short = try boundaryScene(segments: 8_000)
     _ = try short.presentationTree(at: 0.05)
   }
+
+  /// 1.2 million boundary segments were built for 9 s and 400 MB before the time was refused:
+  /// past the work one step tests (segments times items), the reader stops building them.
+  @Test func boundariesPastOneStepsWorkAreRefusedWhenRead() throws {
+    let items = (0..<100).map { #"{"name": "b\#($0)", "bounds": [0, 0, 2, 2]}"# }
+    let names = (0..<100).map { #""b\#($0)""# }.joined(separator: ", ")
+    let d = "M 0 300 " + (1...5_000).map { "L \($0 % 320) \(300 + $0 % 2)" }.joined(separator: " ")
+    let text =
+      #"{"flipbook": 1, "size": [320, 320], "layers": ["# + items.joined(separator: ", ")
+      + #"], "dynamics": {"behaviors": [{"type": "collision", "items": ["# + names + "], "
+      + #""boundaries": [{"path": ""# + d + #""}, {"from": [0, 0], "to": [1, 1]}, "#
+      + #"{"path": ""# + d + #""}, {"path": "M 0 0 L 5 5"}]}]}}"#
+    // 5,000 segments times 100 items, twice, and one more: 1,000,100 at boundaries[2].
+    #expect(
+      problems(text)
+        == [
+          "slow.json: dynamics.behaviors[0].boundaries[2]: the collision boundaries up to here "
+            + "have 1000100 segments, each counted once for every item of its behavior (a curve "
+            + "makes 16), past the 1 million a step of the simulation may test"
+        ])
+  }
 }
