@@ -192,6 +192,10 @@ struct OutputOptions: ParsableArguments {
     if loop != nil, ![.gif, .webp, .apng].contains(kind) {
       throw ValidationError("--loop applies to animated .gif, .webp and .apng outputs only")
     }
+    if let loop, kind == .webp, loop > 65535 {
+      // A WebP stores the plays in 16 bits (`--loop N` is N plays); a GIF stores N − 1.
+      throw ValidationError("--loop must be 0...65535 for .webp, found \(loop)")
+    }
     if pngCompression != nil, kind != .png, kind != .folder {
       throw ValidationError(
         "--png-compression applies to .png outputs and folders of PNG frames only")

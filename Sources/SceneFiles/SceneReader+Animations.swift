@@ -271,6 +271,24 @@ extension SceneReader {
     var givenCount: Int? = nil
     if let v = f["values"], let list = array(v, at: f.place("values")) {
       givenCount = list.count
+      keyframeValueCount += list.count
+      guard list.count <= SceneFormat.maximumKeyframeValues else {
+        report(
+          f.place("values"),
+          "\(list.count) values exceed the limit of \(SceneFormat.maximumKeyframeValues) a keyframe animation"
+        )
+        return
+      }
+      guard keyframeValueCount <= SceneFormat.maximumKeyframeValuesPerScene else {
+        // Said once, where the count passes the limit (the file is refused either way).
+        guard keyframeValueCount - list.count <= SceneFormat.maximumKeyframeValuesPerScene
+        else { return }
+        report(
+          f.place("values"),
+          "the scene's keyframe animations have \(keyframeValueCount) values up to here, over the "
+            + "limit of \(SceneFormat.maximumKeyframeValuesPerScene) in all")
+        return
+      }
       var values: [AnimationValue] = []
       for (i, item) in list.enumerated() {
         let place = "\(f.place("values"))[\(i)]"

@@ -51,6 +51,8 @@ final class SceneReader {
   /// segment once for each item of its collision behavior (checked against
   /// `DynamicAnimator.maximumStepWork` as each boundary is read, before more are built).
   var boundaryStepWork = 0
+  /// Keyframe values read so far (checked against `SceneFormat.maximumKeyframeValuesPerScene`).
+  var keyframeValueCount = 0
   /// Names of layers below the top level.
   private(set) var nestedNames: Set<String> = []
 

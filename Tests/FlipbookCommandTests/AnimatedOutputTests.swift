@@ -60,6 +60,7 @@ import Testing
       "--loop applies to animated .gif, .webp and .apng outputs only"
     ),
     (["-o", "x.png", "--colors", "4"], "--colors applies to .gif outputs only"),
+    (["-o", "x.webp", "--loop", "65536"], "--loop must be 0...65535 for .webp, found 65536"),
     (["-o", "x.gif", "--png-compression", "fast"], "--png-compression applies to .png outputs"),
     (["-o", "frames/", "--quality", "50"], "--quality applies to .webp outputs only"),
   ])

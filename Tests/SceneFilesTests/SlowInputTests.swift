@@ -119,6 +119,32 @@ import Testing
     _ = try short.presentationTree(at: 0.05)
   }
 
+  /// 21 million keyframe values in a 63 MB file took 4.8 GB (two in a batch aborted): a
+  /// keyframe animation has at most 100,000 values, a scene 1,000,000 in all.
+  @Test func keyframeValuesAreBoundedByAnimationAndScene() {
+    func scene(_ counts: [Int]) -> String {
+      let animations = counts.map { count in
+        #"{"type": "keyframe", "keyPath": "opacity", "values": ["#
+          + Array(repeating: "1", count: count).joined(separator: ",") + "]}"
+      }
+      return #"{"flipbook": 1, "size": [10, 10], "layers": [{"animations": ["#
+        + animations.joined(separator: ", ") + "]}]}"
+    }
+    #expect(problems(scene([100_000])) == [])
+    #expect(
+      problems(scene([100_001]))
+        == [
+          "slow.json: layers[0].animations[0].values: 100001 values exceed the limit of 100000 a "
+            + "keyframe animation"
+        ])
+    #expect(
+      problems(scene(Array(repeating: 100_000, count: 12)))
+        == [
+          "slow.json: layers[0].animations[10].values: the scene's keyframe animations have "
+            + "1100000 values up to here, over the limit of 1000000 in all"
+        ])
+  }
+
   /// 1.2 million boundary segments were built for 9 s and 400 MB before the time was refused:
   /// past the work one step tests (segments times items), the reader stops building them.
   @Test func boundariesPastOneStepsWorkAreRefusedWhenRead() throws {
