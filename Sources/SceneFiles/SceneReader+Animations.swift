@@ -22,6 +22,8 @@ extension SceneReader {
   /// Reads a layer's `animations` list and attaches each to `layer`, in order.
   func readAnimations(_ json: JSONValue, at place: String, into layer: Layer) {
     guard let list = array(json, at: place) else { return }
+    gradientColorCount = (layer as? GradientLayer)?.colors?.count
+    defer { gradientColorCount = nil }
     for (i, item) in list.enumerated() {
       if let animation = readAnimation(item, at: "\(place)[\(i)]", layer: layer) {
         layer.add(animation, forKey: nil)
@@ -409,6 +411,13 @@ extension SceneReader {
   func animationValue(
     _ json: JSONValue, at place: String, keyPath: LayerKeyPath, additive: Bool
   ) -> AnimationValue? {
+    // Locations are one per colour, animated as when set (they were ignored without a word).
+    if keyPath == LayerKeyPath(.locations), let count = gradientColorCount,
+      case .array(let items) = json, items.count != count
+    {
+      report(place, "expected \(count) locations (one per color), found \(items.count)")
+      return nil
+    }
     guard !additive, keyPath.property.range != .unit else {
       return animationValue(json, at: place, kind: keyPath.valueKind)
     }

@@ -53,6 +53,9 @@ final class SceneReader {
   var boundaryStepWork = 0
   /// Keyframe values read so far (checked against `SceneFormat.maximumKeyframeValuesPerScene`).
   var keyframeValueCount = 0
+  /// The colours of the gradient layer whose animations are being read, which animated
+  /// `locations` must match one for one (`nil` elsewhere, or when it sets none).
+  var gradientColorCount: Int?
   /// Names of layers below the top level.
   private(set) var nestedNames: Set<String> = []
 
