@@ -62,7 +62,11 @@ extension Layer {
     // A copy of the model values, then animated in place.
     let copy = type(of: self).init(copying: self)
     if !animationEntries.isEmpty {
-      applyAnimations(at: local, to: &copy.storage, scratch: &scratch)
+      if local.isFinite {
+        applyAnimations(at: local, to: &copy.storage, scratch: &scratch)
+      } else {
+        copy.properties.timeNotFinite = true  // said when drawn (nine speeds of 3.4e38 overflow)
+      }
     }
     if mode != .full && copy.drawsNothing { return copy }
     if !sublayers.isEmpty {

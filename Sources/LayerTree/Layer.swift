@@ -233,6 +233,13 @@ package struct LayerProperties: Hashable, Sendable {
     get { depth.value.nonFiniteAnimation }
     set { depth.value.nonFiniteAnimation = newValue }
   }
+  /// In a presentation copy: whether the layer has animations and its time at the copy's
+  /// instant is not finite (kept in `depth`); the renderer refuses the layer
+  /// (`RenderingError.layerTimeNotFinite`) rather than draw its model values without a word.
+  package var timeNotFinite: Bool {
+    get { depth.value.timeNotFinite }
+    set { depth.value.timeNotFinite = newValue }
+  }
   /// The color that fills the rounded bounds behind the contents (default none).
   public var backgroundColor: Color? = nil
   /// The color of the border band (default opaque black; `nil` draws no border).

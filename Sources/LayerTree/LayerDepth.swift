@@ -15,6 +15,10 @@ package struct LayerDepth: Hashable, Sendable {
   /// to 1e308), left unapplied; `nil` in a model. Kept here, behind the shared reference, so
   /// that a plain layer's storage stays small for a case that is rare.
   var nonFiniteAnimation: String? = nil
+  /// In a presentation copy: whether the layer's time at the copy's instant is not finite
+  /// (speeds, begin times and offsets along its superlayers multiplied past the largest
+  /// `Double`) while it has animations, which then cannot be evaluated; `false` in a model.
+  var timeNotFinite = false
 
   /// The defaults, in the one reference every layer without 3D extras shares.
   static let defaults = SharedValue(LayerDepth())

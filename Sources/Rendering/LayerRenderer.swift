@@ -68,6 +68,7 @@ public struct LayerRenderer: Sendable {
     if let keyPath = p.nonFiniteAnimation {
       throw .animationNotFinite(layer: LayerLabel(layer), keyPath: keyPath)
     }
+    if p.timeNotFinite { throw .layerTimeNotFinite(layer: LayerLabel(layer)) }
     try countDrawnLayers(1, at: layer, in: canvas)
     if layer.drawsInDepthOrder {
       try drawInDepthOrder(layer, placedBy: placement3D, in: canvas)

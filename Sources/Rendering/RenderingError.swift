@@ -73,6 +73,12 @@ public enum RenderingError: Error, Hashable, Sendable, CustomStringConvertible {
   /// Carries the layer and the animated key path.
   case animationNotFinite(layer: LayerLabel?, keyPath: String)
 
+  /// A layer with animations has a time that is not finite at the frame's instant: its own
+  /// and its superlayers' `speed`, `beginTime` and `timeOffset` together overflow (nine nested
+  /// speeds of 3.4e38), so its animations cannot be evaluated. Refused rather than drawn at
+  /// its model values without a word. Carries the layer.
+  case layerTimeNotFinite(layer: LayerLabel?)
+
   /// A layer's transform in the frame (its own, its superlayers' and the pixel density
   /// together) multiplies areas by more than the largest `Double`, about 1.8e308 (a scale of
   /// 1e155 on each side): Cairo takes no such transform, so the layer, which would cover the
@@ -153,6 +159,10 @@ public enum RenderingError: Error, Hashable, Sendable, CustomStringConvertible {
         "the animation of \"\(keyPath)\" at \(LayerLabel.text(name)) gives a value that is not "
         + "finite at this time (the span between its values overflows; values within 10^15 in "
         + "magnitude keep it finite)"
+    case .layerTimeNotFinite(let name):
+      return
+        "\(LayerLabel.text(name)) has animations but no finite time at this instant: its and its "
+        + "superlayers' speed, beginTime and timeOffset together overflow"
     case .transformTooLarge(let name):
       return
         "\(LayerLabel.text(name)) is scaled past what can be drawn: its transform in the frame "

@@ -56,4 +56,29 @@ import Testing
     try LayerRenderer().draw(square(move).drawablePresentation(at: 0), in: canvas)
     #expect(canvas.makeBitmap()[5, 5] == RGBA8(255, 255, 255, 255))
   }
+
+  /// Nine nested speeds of 3.4e38 (each a Float) multiply past a Double: the layer's time was
+  /// infinite and its animation, repeating forever, silently showed the model value.
+  @Test func anOverflowingLayerTimeIsRefusedNamingTheLayer() throws {
+    var move = BasicAnimation(keyPath: "position.x")
+    (move.fromValue, move.toValue, move.duration) = (0, 10, 1)
+    move.repeatCount = .infinity
+    move.fillMode = .both
+    var top = square(move)
+    for _ in 0..<9 {
+      let outer = Layer()
+      outer.timing.speed = 3.4e38
+      outer.addSublayer(top)
+      top = outer
+    }
+    let error = RenderingError.layerTimeNotFinite(layer: "square")
+    #expect(throws: error) {
+      try LayerRenderer().draw(
+        top.drawablePresentation(at: 0.3), in: try Canvas(pixelWidth: 20, pixelHeight: 20))
+    }
+    #expect(
+      error.description
+        == "layer 'square' has animations but no finite time at this instant: its and its "
+        + "superlayers' speed, beginTime and timeOffset together overflow")
+  }
 }
