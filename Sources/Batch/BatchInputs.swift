@@ -63,6 +63,12 @@ public enum BatchInputs {
   /// The most lists that may be read one inside another: 8 (`@a.txt` naming `@b.txt` is two).
   public static let maximumListDepth = 8
 
+  /// The most lines read from lists in all: 1,000,000, counted before a list's lines are
+  /// taken. A list read once already is not read again, and a path named again is not looked
+  /// at again: lists naming each other 100 times over, 8 deep, would have been expanded 10^14
+  /// times, and 3,000,000 lines naming one file took 135 s.
+  public static let maximumListLines = 1_000_000
+
   /// The animations `arguments` name, sorted by relative path, and their common folder.
   ///
   /// - Parameters:
@@ -80,13 +86,15 @@ public enum BatchInputs {
     // The lists being read, outermost first, as named: a list that names one of them would be
     // read for ever; more than `maximumListDepth` deep is refused too.
     var reading: [(path: String, name: String)] = []
-    // `place`: where a list names `argument` (`list.txt line 3`), nil on the command line.
-    func take(_ argument: String, place: String? = nil) throws(Failure) {
+    var read: Set<String> = [], searched: Set<String> = [], lineCount = 0
+    // `place`: where a list names `argument` (`list.txt line 3`), nil on the command line;
+    // made only for a message (a list may have a million lines).
+    func take(_ argument: String, place: @autoclosure () -> String? = nil) throws(Failure) {
       if argument.hasPrefix("@") {
         let name = String(argument.dropFirst())
         guard !name.isEmpty else {
           throw Failure(
-            description: (place.map { $0 + ": " } ?? "")
+            description: (place().map { $0 + ": " } ?? "")
               + "@: the list file's name is empty (write @LIST.txt, a file of paths)")
         }
         let list = Paths.absolute(name, base: workingDirectory)
@@ -101,11 +109,18 @@ public enum BatchInputs {
             description: "\(MessageText.value(name)): lists nest more than \(maximumListDepth) "
               + "deep (\(MessageText.value(reading[0].name)) → … → \(MessageText.value(name)))")
         }
+        guard read.insert(list).inserted else { return }  // all it names is taken already
         let bytes: [UInt8]
         do {
           bytes = try AtomicFile.read(list)
         } catch {
           throw Failure(description: "\(name): cannot read the list: \(error.reason)")
+        }
+        lineCount += bytes.reduce(1) { $0 + ($1 == 10 ? 1 : 0) }
+        guard lineCount <= maximumListLines else {
+          throw Failure(
+            description: "\(MessageText.value(name)): the lists have more than "
+              + "\(maximumListLines) lines in all, past the limit")
         }
         reading.append((list, name))
         let lines = String(decoding: bytes, as: UTF8.self)
@@ -119,8 +134,9 @@ public enum BatchInputs {
         return
       }
       let path = Paths.absolute(argument, base: workingDirectory)
+      if seen.contains(path) { return }  // a file named again: nothing new to look at
       if Paths.isFolder(path) {
-        search(path)
+        if searched.insert(path).inserted { search(path) }
       } else {
         add(path)  // taken as named; a missing or bad file is reported by the batch
       }

@@ -96,6 +96,26 @@ import Testing
     #expect(failure("@twice.txt") == nil)
   }
 
+  /// Issue 18, twelfth pass: lists naming the next list 100 times, 8 deep, were expanded
+  /// 10^14 times (a hang); each list is read once, and the entries read are bounded.
+  @Test func aListNamedManyTimesIsReadOnce() throws {
+    try write(#"{"flipbook": 1}"#, "deep/a.json")
+    for i in 1..<8 {
+      try write(String(repeating: "@deep/l\(i + 1).txt\n", count: 100), "deep/l\(i).txt")
+    }
+    try write("deep/a.json\n", "deep/l8.txt")
+    let found = try BatchInputs.find(["@deep/l1.txt"], workingDirectory: folder)
+    #expect(found.inputs.map(\.name) == ["a"])
+    #expect(BatchInputs.maximumListLines == 1_000_000)
+    try write(String(repeating: "x\n", count: 1_000_000), "deep/many.txt")
+    let error = #expect(throws: BatchInputs.Failure.self) {
+      try BatchInputs.find(["@deep/many.txt"], workingDirectory: folder)
+    }
+    #expect(
+      error?.description
+        == "deep/many.txt: the lists have more than 1000000 lines in all, past the limit")
+  }
+
   @Test func shardsTakeEveryNthFromTheIth() {
     let inputs = (0..<7).map { BatchInput(path: "/\($0)", relativePath: "\($0)", name: "\($0)") }
     #expect(BatchInputs.shard(inputs, index: 1, of: 3).map(\.name) == ["0", "3", "6"])
