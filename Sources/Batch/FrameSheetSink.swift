@@ -34,6 +34,19 @@ final class FrameSheetSink: FrameSink {
     return (step, kept, Swift.max(1, Swift.min(columns, widest)))
   }
 
+  /// What the sheet holds beside the frames in flight, in bytes: the frames it keeps (RGBA),
+  /// then the sheet's canvas, its picture and its PNG while it is made (about three times the
+  /// sheet's pixels, four bytes each). Counted in `Export.encoderMemory`: 256 animations
+  /// rendered at once in a batch held 256 sheets, 6 GB, and aborted.
+  func encoderMemory(_ plan: FramePlan) -> Int {
+    let (_, kept, columns) = Self.layout(
+      count: plan.frameCount, width: plan.pixelWidth, height: plan.pixelHeight)
+    let sheet = ContactSheet.size(
+      frameCount: kept, frameWidth: plan.pixelWidth, frameHeight: plan.pixelHeight,
+      columns: columns)
+    return 4 * kept * plan.pixelWidth * plan.pixelHeight + 12 * sheet.width * sheet.height
+  }
+
   func begin(_ plan: FramePlan) throws {
     (step, kept, columns) = Self.layout(
       count: plan.frameCount, width: plan.pixelWidth, height: plan.pixelHeight)

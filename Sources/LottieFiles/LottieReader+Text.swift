@@ -190,7 +190,7 @@ extension LottieReader {
       report(
         place,
         "text documents of more than \(LottieFormat.maximumTextCharacters) characters in all "
-          + "(and the work of box text's lines, tabs, mixed directions and font sizes counted as "
+          + "(and the work of box text's lines, paragraphs, tabs, mixed directions and font sizes counted as "
           + "characters), the limit")
       return false
     }

@@ -55,7 +55,7 @@ public enum RenderingError: Error, Hashable, Sendable, CustomStringConvertible {
   case textTooLong(layer: LayerLabel?, characters: Int, lines: Int)
   /// The text layers of one frame would draw more than `TextLayout.maximumCharactersPerFrame`
   /// characters together (each replicator instance counted, with the work of wrapped lines,
-  /// tabs, mixed directions and each font size the frame lays text out in counted as
+  /// paragraphs, tabs, mixed directions and each font size the frame lays text out in counted as
   /// characters: `TextLayout.Tally`). Carries the layer that passes it.
   case tooMuchTextInFrame(layer: LayerLabel?)
 
@@ -147,7 +147,7 @@ public enum RenderingError: Error, Hashable, Sendable, CustomStringConvertible {
         "the frame's text layers would draw more than "
         + "\(TextLayout.maximumCharactersPerFrame / 1_000_000) million characters, the limit, at "
         + "\(LayerLabel.text(name)) (every text layer's string, for each replicator instance, and "
-        + "the work of its wrapped lines, tabs, mixed directions and font sizes counted as "
+        + "the work of its wrapped lines, paragraphs, tabs, mixed directions and font sizes counted as "
         + "characters)"
     case .tooManyLayersInFrame(let name):
       return

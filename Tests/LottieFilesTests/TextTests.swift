@@ -404,7 +404,7 @@ import Testing
     #expect(
       LottieTest.problems(Self.text(#""sz": [1e-300, 100], "ps": [0, 0]"#, string: words)) == [
         "test.json: layers[0].t.d.k[0].s.t: text documents of more than 500000 characters in "
-          + "all (and the work of box text's lines, tabs, mixed directions and font sizes "
+          + "all (and the work of box text's lines, paragraphs, tabs, mixed directions and font sizes "
           + "counted as characters), the limit"
       ])
     // In a box 400 points wide it reads (some 2,500 lines at size 20).

@@ -213,7 +213,7 @@ import Testing
       RenderingError.tooMuchTextInFrame(layer: "narrow").description
         == "the frame's text layers would draw more than 4 million characters, the limit, at "
         + "layer 'narrow' (every text layer's string, for each replicator instance, and the "
-        + "work of its wrapped lines, tabs, mixed directions and font sizes counted as "
+        + "work of its wrapped lines, paragraphs, tabs, mixed directions and font sizes counted as "
         + "characters)")
     // Ordinary wrapped text counts little more than its characters: 40 instances of 30,000
     // characters wrapped 200 points wide (1.8 million) draw.
