@@ -18,6 +18,20 @@ import Testing
     #expect(layout.kept * 640 * 640 <= FrameSheetSink.pixelBudget)
   }
 
+  /// Twelfth hostile pass: 256 animations rendered at once held 256 sheets (6 GB) and
+  /// aborted; a sheet counts what it holds in the encoders' shared memory.
+  @Test func aSheetCountsItsFramesAndItsPictureAsEncoderMemory() {
+    let plan = FramePlan(
+      frameCount: 50, fps: 25, pixelWidth: 320, pixelHeight: 240, loopCount: 0, jobs: 1)
+    let (_, kept, columns) = FrameSheetSink.layout(count: 50, width: 320, height: 240)
+    #expect(kept == 50 && columns == 8)
+    let sheet = ContactSheet.size(
+      frameCount: 50, frameWidth: 320, frameHeight: 240, columns: 8)
+    let bytes = FrameSheetSink(path: "/unused").encoderMemory(plan)
+    #expect(bytes == 4 * 50 * 320 * 240 + 12 * sheet.width * sheet.height)
+    #expect(bytes > 40_000_000)  // some 50 of them fit the 2 GiB at once
+  }
+
   /// A frame too large for a sheet of one (8000 x 8000 with its caption is 8016 x 8034, over
   /// 64 megapixels) makes no sheet, where it failed the whole output.
   @Test func aFrameTooLargeForASheetMakesNone() throws {
