@@ -200,7 +200,10 @@ struct BatchCommand: ParsableCommand {
   /// several), then one counting the rest, which the manifest holds (10,000 bad files printed
   /// as many lines).
   static func failureMessage(_ failures: [String]) -> String {
-    let lines = failures.flatMap { $0.split(separator: "\n", omittingEmptySubsequences: false) }
+    // Each line cut as a manifest's text read back is (a merged shard's error may be long).
+    let lines = failures.flatMap {
+      MessageText.lines($0).split(separator: "\n", omittingEmptySubsequences: false)
+    }
     return MessageText.listed(lines.map(String.init)) {
       "… and \($0) more lines of errors (the manifest holds every animation's)"
     }.joined(separator: "\n")
