@@ -1,4 +1,5 @@
 import FileIO
+import SceneFiles
 import Glibc
 
 /// Lexical path arithmetic for the batch: absolute paths without `.`, `..` or repeated slashes,
@@ -10,6 +11,15 @@ public enum Paths {
     guard getcwd(&buffer, buffer.count) != nil else { return "/" }
     let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
     return String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// The working folder's path shown with its other bytes as `\xFF` when it is not UTF-8
+  /// (`workingDirectory()` would hold U+FFFD there, naming another folder), else `nil`.
+  public static func workingDirectoryNotUTF8() -> String? {
+    var buffer = [CChar](repeating: 0, count: 4096)
+    guard getcwd(&buffer, buffer.count) != nil else { return nil }
+    let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+    return String(validating: bytes, as: UTF8.self) == nil ? MessageText.bytes(bytes) : nil
   }
 
   /// `path` made absolute against `base` and normalized lexically: `a/./b/../c` is `a/c`.

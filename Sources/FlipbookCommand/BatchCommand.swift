@@ -122,6 +122,17 @@ struct BatchCommand: ParsableCommand {
   }
 
   func run() throws {
+    // Relative paths are made absolute against the working folder, which must then be UTF-8
+    // (`in` was "No such file" under a folder named `cwd<FF>`).
+    let relative =
+      (inputs.map { $0.hasPrefix("@") ? String($0.dropFirst()) : $0 }
+      + [output, merge].compactMap { $0 }).first { !$0.hasPrefix("/") }
+    if let relative, let folder = Paths.workingDirectoryNotUTF8() {
+      throw CommandFailure(
+        message: "\(MessageText.value(relative)): the working folder (\(folder)) is not UTF-8, "
+          + "so a path relative to it cannot be read: give absolute paths, or work from another "
+          + "folder")
+    }
     if let merge { return try runMerge(merge) }
     let outdir = Paths.absolute(output ?? "", base: Paths.workingDirectory())
     let formats = try chosenFormats

@@ -140,4 +140,21 @@ import Testing
     #expect(result.status == 1)
     #expect(result.errors == "big.json: cannot read the file: is larger than 67108864 bytes\n")
   }
+
+  /// A batch's relative paths are made absolute against the working folder: under a folder
+  /// whose name is not UTF-8, `in` was "No such file"; the message now says why.
+  @Test func aBatchUnderAWorkingFolderThatIsNotUTF8SaysSo() throws {
+    #expect(mkdir(cPath(Array("cwd".utf8) + [0xFF]), 0o755) == 0)
+    let result = try Tools.run(
+      "/bin/sh",
+      [
+        "-c", #"cd "$(printf '%s/cwd\377' "$1")" && exec "$2" batch in -o out"#, "sh", folder,
+        Tools.flipbook,
+      ])
+    #expect(result.status == 1)
+    #expect(
+      result.errors
+        == "in: the working folder (\(folder)/cwd\\xFF) is not UTF-8, so a path relative to it "
+        + "cannot be read: give absolute paths, or work from another folder\n")
+  }
 }
