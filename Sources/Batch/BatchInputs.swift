@@ -23,7 +23,8 @@ public struct BatchInput: Hashable, Sendable {
 
 /// Finds a batch's animations from its INPUT arguments (docs/command-line.md "batch"): files
 /// are taken as named; folders are searched recursively for `*.json` and `*.lottie` files whose
-/// content is a scene or a Lottie animation (other JSON is skipped); `@list.txt` names one path
+/// content is a scene or a Lottie animation (other JSON is skipped; one that cannot be read, or
+/// whose name is not UTF-8, is taken so that the batch reports it); `@list.txt` names one path
 /// a line (relative to the working folder, blank lines and `#` comments skipped).
 public enum BatchInputs {
   /// Why the inputs could not be listed.
