@@ -10,16 +10,21 @@ public struct BatchInput: Hashable, Sendable {
   public var relativePath: String
   /// `relativePath` without its extension (`icons/spinner`): outputs are `OUTDIR/NAME.FORMAT`.
   public var name: String
+  /// Why a file a folder search found cannot be rendered, said before it is opened (its name
+  /// is not UTF-8), or `nil`: the batch reports it as a failed animation rather than skipping
+  /// it without a word.
+  public var problem: String?
 
-  /// Creates an input.
-  public init(path: String, relativePath: String, name: String) {
-    (self.path, self.relativePath, self.name) = (path, relativePath, name)
+  /// Creates an input; `problem` makes it one the batch reports as failed without opening it.
+  public init(path: String, relativePath: String, name: String, problem: String? = nil) {
+    (self.path, self.relativePath, self.name, self.problem) = (path, relativePath, name, problem)
   }
 }
 
 /// Finds a batch's animations from its INPUT arguments (docs/command-line.md "batch"): files
 /// are taken as named; folders are searched recursively for `*.json` and `*.lottie` files whose
-/// content is a scene or a Lottie animation (other JSON is skipped); `@list.txt` names one path
+/// content is a scene or a Lottie animation (other JSON is skipped; one that cannot be read, or
+/// whose name is not UTF-8, is taken so that the batch reports it); `@list.txt` names one path
 /// a line (relative to the working folder, blank lines and `#` comments skipped).
 public enum BatchInputs {
   /// Why the inputs could not be listed.
@@ -122,6 +127,15 @@ public enum BatchInputs {
             description: "\(MessageText.value(name)): the lists have more than "
               + "\(maximumListLines) lines in all, past the limit")
         }
+        if String(validating: bytes, as: UTF8.self) == nil {
+          // A path that is not UTF-8 would be read as another (U+FFFD in place of its bytes).
+          let lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false)
+          let k = lines.firstIndex { String(validating: $0, as: UTF8.self) == nil } ?? 0
+          throw Failure(
+            description: "\(MessageText.place(name)) line \(k + 1): the path "
+              + "\(MessageText.value(MessageText.bytes(Array(lines[k])))) is not UTF-8: rename "
+              + "the file (file names are read and written as UTF-8 text)")
+        }
         reading.append((list, name))
         let lines = String(decoding: bytes, as: UTF8.self)
           .split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
@@ -142,20 +156,49 @@ public enum BatchInputs {
       }
     }
 
+    // Found files whose names are not UTF-8, by the path shown for them (`bad\xFFname.json`),
+    // with why they are not rendered.
+    var problems: [String: String] = [:]
     func search(_ folder: String) {
       if folder == excluded { return }
-      for entry in Paths.entries(of: folder) where !entry.hasPrefix(".") {
+      for bytes in Paths.entryBytes(of: folder) where bytes.first != 0x2E {  // not hidden
+        let entry = String(decoding: bytes, as: UTF8.self)
+        let lower = entry.lowercased()
+        let candidate = lower.hasSuffix(".json") || lower.hasSuffix(".lottie")
+        guard String(validating: bytes, as: UTF8.self) != nil else {
+          // Neither opened nor searched (paths are UTF-8 text throughout), but said.
+          let isFolder = Paths.isFolder(folder, entry: bytes)
+          guard isFolder || candidate else { continue }
+          let shown = (folder == "/" ? "/" : folder + "/") + MessageText.bytes(bytes)
+          problems[shown] =
+            (isFolder
+              ? "a folder whose name is not UTF-8 is not searched" : "its name is not UTF-8")
+            + ": rename it (file names are read and written as UTF-8 text)"
+          add(shown)
+          continue
+        }
         let path = folder == "/" ? "/" + entry : folder + "/" + entry
         if Paths.isFolder(path) {
           if !Paths.isLink(path) { search(path) }  // no loops through linked folders
           continue
         }
-        let lower = entry.lowercased()
-        guard lower.hasSuffix(".json") || lower.hasSuffix(".lottie") else { continue }
-        guard let bytes = try? AtomicFile.read(path, limit: maximumFileSize),
-          kind(of: bytes) != nil
-        else { continue }
-        add(path)
+        guard candidate else { continue }
+        // A file that cannot be read (a link to nothing, a pipe, a device, no permission) is
+        // taken, and reported by the batch, never skipped without a word; one too large to read
+        // whole is taken when its start names a scene's or a Lottie file's keys.
+        let content: [UInt8]
+        do {
+          content = try AtomicFile.read(path, limit: maximumFileSize)
+        } catch {
+          guard Paths.fileSize(path).map({ $0 > maximumFileSize }) == true,
+            let start = try? AtomicFile.read(path, first: 4096)
+          else {
+            add(path)
+            continue
+          }
+          content = start
+        }
+        if kind(of: content) != nil { add(path) }
       }
     }
 
@@ -164,7 +207,8 @@ public enum BatchInputs {
     let inputs = files.map { file in
       let relative = Paths.relative(file, to: root)
       return BatchInput(
-        path: file, relativePath: relative, name: Paths.removingExtension(relative))
+        path: file, relativePath: relative, name: Paths.removingExtension(relative),
+        problem: problems[file])
     }
     let sorted = inputs.sorted {
       $0.relativePath.utf8.lexicographicallyPrecedes($1.relativePath.utf8)
@@ -173,7 +217,7 @@ public enum BatchInputs {
     // manifest would not take back (a colon before the first slash, a control character, a
     // backslash) is refused before any is written.
     var byName: [String: String] = [:]
-    for input in sorted {
+    for input in sorted where input.problem == nil {  // the others write no output
       if let problem = Paths.notPlainRelative(input.name) {
         throw Failure(
           description: "\(MessageText.value(input.relativePath)): its outputs would be named "

@@ -118,6 +118,10 @@ public struct BatchRun: Sendable {
   /// Renders (or reuses) one animation's outputs.
   func entry(for input: BatchInput, frameJobs: Int, progress: BatchProgress?) -> Outcome {
     var entry = Manifest.Entry(name: input.name, input: input.relativePath)
+    if let problem = input.problem {
+      entry.error = "\(shownPath(input.relativePath)): \(problem)"
+      return Outcome(entry: entry, rendered: 0)
+    }
     let bytes: [UInt8]
     do {
       bytes = try AtomicFile.read(input.path, limit: SceneFormat.maximumFileSize)

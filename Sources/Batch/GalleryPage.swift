@@ -49,6 +49,8 @@ public enum GalleryPage {
       </div>
       <script type="application/json" id="manifest">
       """
+    // The manifest for the script, as manifest.json holds it (its texts within
+    // `Manifest.maximumTextLength`), without the measured times.
     var shown = manifest
     for a in shown.animations.indices {
       for o in shown.animations[a].outputs.indices {
@@ -95,11 +97,12 @@ public enum GalleryPage {
       }
       html += "</ul>\n"
     }
+    // Shown with each line cut (`MessageText.lines`): a merged shard's error may be long.
     for warning in entry.warnings {
-      html += "<p class=\"warning\">⚠ \(HTML.escape(warning))</p>\n"
+      html += "<p class=\"warning\">⚠ \(HTML.escape(MessageText.lines(warning)))</p>\n"
     }
     if let error = entry.error {
-      html += "<p class=\"error\" role=\"alert\">✖ \(HTML.escape(error))</p>\n"
+      html += "<p class=\"error\" role=\"alert\">✖ \(HTML.escape(MessageText.lines(error)))</p>\n"
     }
     html += "<p class=\"muted input\">\(HTML.escape(entry.input))</p>\n</article>\n"
     return html

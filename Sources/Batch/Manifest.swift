@@ -113,17 +113,60 @@ extension Manifest {
     return .object(members)
   }
 
-  /// Reads a manifest written by `json`.
+  /// The most characters (Unicode scalars) an animation's `error` and each of its `warnings`
+  /// keep in a manifest: 100,000 (a file's 100 problems said, each a line of a few hundred).
+  /// A batch writes a longer one cut to this with `…`; a manifest read back (a shard's, a
+  /// cache's) with a longer one is refused, naming the place: a shard's `error` of 50,000,000
+  /// characters was printed as one line and copied into a 100 MB page.
+  public static let maximumTextLength = 100_000
+
+  /// The most bytes a name, path or hash in a manifest has: 4,096 (`PATH_MAX`); longer ones in
+  /// a manifest read back are refused.
+  public static let maximumNameLength = 4_096
+
+  /// `text` as a manifest keeps it: whole up to `maximumTextLength` characters, else cut to
+  /// them with `…` in place of the last.
+  static func kept(_ text: String) -> String {
+    guard text.utf8.count > maximumTextLength, text.unicodeScalars.count > maximumTextLength
+    else { return text }
+    return String(String.UnicodeScalarView(text.unicodeScalars.prefix(maximumTextLength - 1)))
+      + "…"
+  }
+
+  /// Reads a manifest written by `json`, checking its shape before anything is made of it:
+  /// each value of its kind (a `width` of `"x"` was read as none), formats the batch knows
+  /// (`gif`, `webp`, `apng`, `png`, `mp4`, `webm`), each once, at most one output of each
+  /// format an animation (an animation's outputs repeated 1,000,000 times, a 170 MB shard
+  /// manifest, took 74 s and 1.5 GB to merge), each of a format the manifest names, texts
+  /// within `maximumTextLength` and names within `maximumNameLength`. An error names the JSON
+  /// path (`animations[0].outputs[1].format: ...`).
   public init(json: JSONValue) throws(ManifestError) {
-    guard let version = json["flipbookVersion"]?.stringValue,
-      let formats = json["formats"]?.arrayValue?.compactMap(\.stringValue),
-      let animations = json["animations"]?.arrayValue
-    else { throw ManifestError(message: "not a flipbook batch manifest") }
+    guard case .object = json, json["flipbookVersion"] != nil, json["animations"] != nil else {
+      throw ManifestError(message: "not a flipbook batch manifest")
+    }
+    let reader = ManifestReader()
+    let version = try reader.name(json["flipbookVersion"], "flipbookVersion")
+    let formatValues = try reader.list(json["formats"], "formats")
+    var formats: [String] = []
+    for (k, item) in formatValues.enumerated() {
+      let place = "formats[\(k)]"
+      let format = try reader.name(item, place)
+      guard BatchRun.Format(rawValue: format) != nil else {
+        throw ManifestError(
+          message: "\(place): \"\(MessageText.value(format))\" is not a format a batch makes "
+            + "(\(BatchRun.Format.allCases.map(\.rawValue).joined(separator: ", ")))")
+      }
+      guard !formats.contains(format) else {
+        throw ManifestError(message: "\(place): \(format) is named twice")
+      }
+      formats.append(format)
+    }
+    let shard = try reader.optionalName(json["shard"], "shard")
     var entries: [Entry] = []
-    for item in animations { entries.append(try Entry(json: item)) }
-    self.init(
-      flipbookVersion: version, formats: formats, shard: json["shard"]?.stringValue,
-      animations: entries)
+    for (k, item) in try reader.list(json["animations"], "animations").enumerated() {
+      entries.append(try Entry(json: item, at: "animations[\(k)]", formats: formats))
+    }
+    self.init(flipbookVersion: version, formats: formats, shard: shard, animations: entries)
   }
 
   /// Reads the manifest at `path`.
@@ -145,7 +188,7 @@ extension Manifest {
 }
 
 /// A manifest that cannot be read.
-public struct ManifestError: Error, CustomStringConvertible {
+public struct ManifestError: Error, Equatable, CustomStringConvertible {
   /// What is wrong, naming the file.
   public var message: String
   /// The message.
@@ -174,68 +217,165 @@ extension Manifest.Entry {
           ])
         ))
     }
-    m.append(("warnings", .array(warnings.map(JSONValue.string))))
-    m.append(("error", error.map(JSONValue.string) ?? .null))
+    m.append(("warnings", .array(warnings.map { .string(Manifest.kept($0)) })))
+    m.append(("error", error.map { .string(Manifest.kept($0)) } ?? .null))
     return .object(m)
   }
 
-  init(json: JSONValue) throws(ManifestError) {
-    guard let name = json["name"]?.stringValue, let input = json["input"]?.stringValue else {
-      throw ManifestError(message: "an animation without a name or input")
+  /// Reads the entry `json` at `place` (`animations[3]`) of a manifest of `formats`.
+  init(json: JSONValue, at place: String, formats: [String]) throws(ManifestError) {
+    let reader = ManifestReader()
+    guard case .object = json else {
+      throw ManifestError(message: "\(place): expected an object, found \(json.kindDescription)")
     }
     // A manifest may come back from a cache or a hand: its counts must be whole numbers a
     // file can have, and its paths must stay inside the output folder, or the record is refused
     // (and the animation rendered again).
-    func count(_ x: Double, _ key: String) throws(ManifestError) -> Int {
-      guard x.isFinite, x == x.rounded(), x >= 0, x <= 9_007_199_254_740_992 else {
-        throw ManifestError(
-          message: "\(MessageText.value(name)): \(key): expected a whole number of 0 or more, "
-            + "found \(MessageText.number(x))")
-      }
-      return Int(x)
-    }
-    func inside(_ path: String, _ key: String) throws(ManifestError) -> String {
+    func inside(_ value: JSONValue?, _ key: String) throws(ManifestError) -> String {
+      let path = try reader.name(value, key)
       if let problem = Paths.notPlainRelative(path) {
         throw ManifestError(
-          message: "\(MessageText.value(name)): \(key): \"\(MessageText.value(path))\" is not "
-            + "a plain path in the output folder: \(problem)")
+          message: "\(key): \"\(MessageText.value(path))\" is not a plain path in the output "
+            + "folder: \(problem)")
       }
       return path
     }
-    self.init(name: name, input: input)
-    hash = json["hash"]?.stringValue
-    dependencies = json["dependencies"]?.arrayValue?.compactMap(\.stringValue) ?? []
-    if let w = json["width"]?.numberValue { width = try count(w, "width") }
-    if let h = json["height"]?.numberValue { height = try count(h, "height") }
-    duration = json["duration"]?.numberValue
-    fps = json["fps"]?.numberValue
-    if let n = json["frameCount"]?.numberValue { frameCount = try count(n, "frameCount") }
-    for item in json["outputs"]?.arrayValue ?? [] {
-      guard let format = item["format"]?.stringValue, let file = item["file"]?.stringValue,
-        let bytes = item["bytes"]?.numberValue, let width = item["width"]?.numberValue,
-        let height = item["height"]?.numberValue, let duration = item["duration"]?.numberValue,
-        let frames = item["frames"]?.numberValue
-      else { throw ManifestError(message: "\(name): an output with a missing field") }
+    self.init(
+      name: try reader.name(json["name"], place + ".name"),
+      input: try reader.name(json["input"], place + ".input"))
+    hash = try reader.optionalName(json["hash"], place + ".hash")
+    for (k, item) in try reader.list(json["dependencies"], place + ".dependencies").enumerated() {
+      dependencies.append(try reader.name(item, place + ".dependencies[\(k)]"))
+    }
+    width = try reader.optionalCount(json["width"], place + ".width")
+    height = try reader.optionalCount(json["height"], place + ".height")
+    duration = try reader.optionalNumber(json["duration"], place + ".duration")
+    fps = try reader.optionalNumber(json["fps"], place + ".fps")
+    frameCount = try reader.optionalCount(json["frameCount"], place + ".frameCount")
+    let outputItems = try reader.list(json["outputs"], place + ".outputs")
+    guard outputItems.count <= formats.count else {
+      throw ManifestError(
+        message: "\(place).outputs: \(outputItems.count) outputs, more than the "
+          + "\(MessageText.counted(formats.count, "format")) the manifest names (one each)")
+    }
+    for (k, item) in outputItems.enumerated() {
+      let at = "\(place).outputs[\(k)]"
+      guard case .object = item else {
+        throw ManifestError(message: "\(at): expected an object, found \(item.kindDescription)")
+      }
+      let format = try reader.name(item["format"], at + ".format")
+      guard formats.contains(format) else {
+        throw ManifestError(
+          message: "\(at).format: \"\(MessageText.value(format))\" is not one of the manifest's "
+            + "formats (\(formats.joined(separator: ", ")))")
+      }
+      guard !outputs.contains(where: { $0.format == format }) else {
+        throw ManifestError(message: "\(at).format: a second \(format) output")
+      }
       outputs.append(
         Manifest.Output(
-          format: format, file: try inside(file, "outputs.file"),
-          bytes: try count(bytes, "outputs.bytes"),
-          width: try count(width, "outputs.width"), height: try count(height, "outputs.height"),
-          duration: duration,
-          frames: try count(frames, "outputs.frames"),
-          renderSeconds: item["renderSeconds"]?.numberValue ?? 0))
+          format: format, file: try inside(item["file"], at + ".file"),
+          bytes: try reader.count(item["bytes"], at + ".bytes"),
+          width: try reader.count(item["width"], at + ".width"),
+          height: try reader.count(item["height"], at + ".height"),
+          duration: try reader.number(item["duration"], at + ".duration"),
+          frames: try reader.count(item["frames"], at + ".frames"),
+          renderSeconds: try reader.optionalNumber(item["renderSeconds"], at + ".renderSeconds")
+            ?? 0))
     }
-    if let sheet = json["frames"], let file = sheet["file"]?.stringValue,
-      let total = sheet["count"]?.numberValue, let columns = sheet["columns"]?.numberValue,
-      let step = sheet["step"]?.numberValue
-    {
+    if let sheet = json["frames"], sheet != .null {
+      let at = place + ".frames"
+      guard case .object = sheet else {
+        throw ManifestError(message: "\(at): expected an object, found \(sheet.kindDescription)")
+      }
       frames = Manifest.FrameSheet(
-        file: try inside(file, "frames.file"), count: try count(total, "frames.count"),
-        columns: try count(columns, "frames.columns"),
-        step: try count(step, "frames.step"))
+        file: try inside(sheet["file"], at + ".file"),
+        count: try reader.count(sheet["count"], at + ".count"),
+        columns: try reader.count(sheet["columns"], at + ".columns"),
+        step: try reader.count(sheet["step"], at + ".step"))
     }
-    warnings = json["warnings"]?.arrayValue?.compactMap(\.stringValue) ?? []
-    error = json["error"]?.stringValue
+    for (k, item) in try reader.list(json["warnings"], place + ".warnings").enumerated() {
+      warnings.append(try reader.text(item, place + ".warnings[\(k)]"))
+    }
+    if let text = json["error"], text != .null {
+      error = try reader.text(text, place + ".error")
+    }
+  }
+}
+
+/// The checks a manifest's values pass as it is read back, each throwing `ManifestError` with
+/// the value's JSON path (`place`) and what was found.
+struct ManifestReader {
+  func fail(_ place: String, _ expected: String, _ value: JSONValue?) -> ManifestError {
+    let found: String
+    switch value {
+    case nil: found = "nothing"
+    case .number(let x)?: found = MessageText.number(x)
+    case let value?: found = value.kindDescription
+    }
+    return ManifestError(message: "\(place): expected \(expected), found \(found)")
+  }
+
+  /// A string of at most `Manifest.maximumNameLength` bytes.
+  func name(_ value: JSONValue?, _ place: String) throws(ManifestError) -> String {
+    guard case .string(let s)? = value else { throw fail(place, "a string", value) }
+    guard s.utf8.count <= Manifest.maximumNameLength else {
+      throw ManifestError(
+        message: "\(place): \(s.utf8.count) bytes, more than the "
+          + "\(Manifest.maximumNameLength) a name may have")
+    }
+    return s
+  }
+
+  /// `name`, or `nil` for `null` or no value.
+  func optionalName(_ value: JSONValue?, _ place: String) throws(ManifestError) -> String? {
+    value == nil || value == .null ? nil : try name(value, place)
+  }
+
+  /// A string of at most `Manifest.maximumTextLength` characters.
+  func text(_ value: JSONValue?, _ place: String) throws(ManifestError) -> String {
+    guard case .string(let s)? = value else { throw fail(place, "a string", value) }
+    // Bytes first: counting the scalars of 50 MB took time for nothing.
+    if s.utf8.count > Manifest.maximumTextLength {
+      let count = s.unicodeScalars.count
+      guard count <= Manifest.maximumTextLength else {
+        throw ManifestError(
+          message: "\(place): \(count) characters, more than the "
+            + "\(Manifest.maximumTextLength) a batch writes")
+      }
+    }
+    return s
+  }
+
+  /// A list (an absent one is empty).
+  func list(_ value: JSONValue?, _ place: String) throws(ManifestError) -> [JSONValue] {
+    guard let value else { return [] }
+    guard case .array(let items) = value else { throw fail(place, "a list", value) }
+    return items
+  }
+
+  /// A finite number.
+  func number(_ value: JSONValue?, _ place: String) throws(ManifestError) -> Double {
+    guard case .number(let x)? = value, x.isFinite else { throw fail(place, "a number", value) }
+    return x
+  }
+
+  /// `number`, or `nil` for `null` or no value.
+  func optionalNumber(_ value: JSONValue?, _ place: String) throws(ManifestError) -> Double? {
+    value == nil || value == .null ? nil : try number(value, place)
+  }
+
+  /// A whole number a file can have: 0 to 2^53.
+  func count(_ value: JSONValue?, _ place: String) throws(ManifestError) -> Int {
+    guard case .number(let x)? = value, x.isFinite, x == x.rounded(), x >= 0,
+      x <= 9_007_199_254_740_992
+    else { throw fail(place, "a whole number of 0 or more", value) }
+    return Int(x)
+  }
+
+  /// `count`, or `nil` for `null` or no value.
+  func optionalCount(_ value: JSONValue?, _ place: String) throws(ManifestError) -> Int? {
+    value == nil || value == .null ? nil : try count(value, place)
   }
 }
 

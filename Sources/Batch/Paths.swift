@@ -1,4 +1,5 @@
 import FileIO
+import SceneFiles
 import Glibc
 
 /// Lexical path arithmetic for the batch: absolute paths without `.`, `..` or repeated slashes,
@@ -10,6 +11,15 @@ public enum Paths {
     guard getcwd(&buffer, buffer.count) != nil else { return "/" }
     let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
     return String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// The working folder's path shown with its other bytes as `\xFF` when it is not UTF-8
+  /// (`workingDirectory()` would hold U+FFFD there, naming another folder), else `nil`.
+  public static func workingDirectoryNotUTF8() -> String? {
+    var buffer = [CChar](repeating: 0, count: 4096)
+    guard getcwd(&buffer, buffer.count) != nil else { return nil }
+    let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+    return String(validating: bytes, as: UTF8.self) == nil ? MessageText.bytes(bytes) : nil
   }
 
   /// `path` made absolute against `base` and normalized lexically: `a/./b/../c` is `a/c`.
@@ -111,17 +121,36 @@ public enum Paths {
     return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK
   }
 
-  /// The entries of `folder` (not `.` and `..`; hidden names included), sorted by their bytes.
+  /// The entries of `folder` (not `.` and `..`; hidden names included) whose names are UTF-8,
+  /// sorted by their bytes (`entryBytes(of:)` has the others too).
   static func entries(of folder: String) -> [String] {
+    entryBytes(of: folder).compactMap { String(validating: $0, as: UTF8.self) }
+  }
+
+  /// The names of the entries of `folder` (not `.` and `..`; hidden names included) as the
+  /// bytes the system gives, sorted: a name that is not UTF-8 made into a `String` would hold
+  /// U+FFFD and name no file.
+  static func entryBytes(of folder: String) -> [[UInt8]] {
     guard let dir = opendir(folder) else { return [] }
     defer { closedir(dir) }
-    var out: [String] = []
+    var out: [[UInt8]] = []
     while let entry = readdir(dir) {
-      let name = withUnsafeBytes(of: entry.pointee.d_name) {
-        String(cString: $0.bindMemory(to: CChar.self).baseAddress!)
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+        Array(raw.prefix { $0 != 0 })
       }
-      if name != "." && name != ".." { out.append(name) }
+      if name != [0x2E] && name != [0x2E, 0x2E] { out.append(name) }
     }
-    return out.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+    return out.sorted { $0.lexicographicallyPrecedes($1) }
+  }
+
+  /// Whether the entry `name` (its bytes) of `folder` is a folder, following a symbolic link.
+  static func isFolder(_ folder: String, entry name: [UInt8]) -> Bool {
+    var path = Array(folder.utf8)
+    if path.last != 0x2F { path.append(0x2F) }
+    path += name + [0]
+    var info = stat()
+    return path.withUnsafeBufferPointer { buffer in
+      buffer.withMemoryRebound(to: CChar.self) { stat($0.baseAddress!, &info) }
+    } == 0 && (info.st_mode & S_IFMT) == S_IFDIR
   }
 }

@@ -58,12 +58,24 @@ public enum AtomicFile {
   public static func read(
     _ path: String, limit: Int = maximumReadSize
   ) throws(FileError) -> [UInt8] {
+    try read(path, limit: limit, prefix: false)
+  }
+
+  /// The first `count` bytes of the regular file at `path` (all of it when it is shorter), with
+  /// the checks `read(_:limit:)` makes: what a folder search looks at to tell whether a file too
+  /// large to read whole is a scene.
+  public static func read(_ path: String, first count: Int) throws(FileError) -> [UInt8] {
+    try read(path, limit: count, prefix: true)
+  }
+
+  /// `read(_:limit:)`, or with `prefix` the first `limit` bytes.
+  private static func read(_ path: String, limit: Int, prefix: Bool) throws(FileError) -> [UInt8] {
     guard !path.isEmpty else { throw FileError(path: path, reason: "an empty path names no file") }
     guard !path.utf8.contains(0) else {
       throw FileError(path: path, reason: "the path contains a NUL character")
     }
     let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-    guard fd >= 0 else { throw FileError(path: path, reason: lastError()) }
+    guard fd >= 0 else { throw FileError(path: path, reason: openError(path)) }
     defer { close(fd) }
     var info = stat()
     guard fstat(fd, &info) == 0 else { throw FileError(path: path, reason: lastError()) }
@@ -72,12 +84,15 @@ public enum AtomicFile {
     case S_IFDIR: throw FileError(path: path, reason: "is a folder, not a file")
     default: throw FileError(path: path, reason: "is not a regular file (a device, pipe or socket)")
     }
-    if info.st_size > limit { throw FileError(path: path, reason: "is larger than \(limit) bytes") }
+    if info.st_size > limit && !prefix {
+      throw FileError(path: path, reason: "is larger than \(limit) bytes")
+    }
     var bytes: [UInt8] = []
-    bytes.reserveCapacity(Int(info.st_size))
+    bytes.reserveCapacity(Swift.min(Int(info.st_size), limit))
     var chunk = [UInt8](repeating: 0, count: 1 << 16)
-    while true {
-      let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+    while !(prefix && bytes.count == limit) {
+      let wanted = prefix ? Swift.min(chunk.count, limit - bytes.count) : chunk.count
+      let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, wanted) }
       if n < 0 {
         if errno == EINTR || errno == EAGAIN { continue }
         throw FileError(path: path, reason: lastError())
@@ -89,6 +104,17 @@ public enum AtomicFile {
       bytes.append(contentsOf: chunk[0..<n])
     }
     return bytes
+  }
+
+  /// Why `open` failed for `path` (`errno`), saying so when the name is a symbolic link whose
+  /// target does not exist: "No such file or directory" for a name `ls` lists misled.
+  static func openError(_ path: String) -> String {
+    let code = errno
+    let reason = String(cString: strerror(code))
+    guard code == ENOENT else { return reason }
+    var info = stat()
+    guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK else { return reason }
+    return "is a symbolic link to a file that does not exist"
   }
 
   /// Removes the temporary files (`.NAME.PID.tmp`) in `folder` whose process no longer exists:

@@ -122,6 +122,17 @@ struct BatchCommand: ParsableCommand {
   }
 
   func run() throws {
+    // Relative paths are made absolute against the working folder, which must then be UTF-8
+    // (`in` was "No such file" under a folder named `cwd<FF>`).
+    let relative =
+      (inputs.map { $0.hasPrefix("@") ? String($0.dropFirst()) : $0 }
+      + [output, merge].compactMap { $0 }).first { !$0.hasPrefix("/") }
+    if let relative, let folder = Paths.workingDirectoryNotUTF8() {
+      throw CommandFailure(
+        message: "\(MessageText.value(relative)): the working folder (\(folder)) is not UTF-8, "
+          + "so a path relative to it cannot be read: give absolute paths, or work from another "
+          + "folder")
+    }
     if let merge { return try runMerge(merge) }
     let outdir = Paths.absolute(output ?? "", base: Paths.workingDirectory())
     let formats = try chosenFormats
@@ -200,7 +211,10 @@ struct BatchCommand: ParsableCommand {
   /// several), then one counting the rest, which the manifest holds (10,000 bad files printed
   /// as many lines).
   static func failureMessage(_ failures: [String]) -> String {
-    let lines = failures.flatMap { $0.split(separator: "\n", omittingEmptySubsequences: false) }
+    // Each line cut as a manifest's text read back is (a merged shard's error may be long).
+    let lines = failures.flatMap {
+      MessageText.lines($0).split(separator: "\n", omittingEmptySubsequences: false)
+    }
     return MessageText.listed(lines.map(String.init)) {
       "… and \($0) more lines of errors (the manifest holds every animation's)"
     }.joined(separator: "\n")

@@ -27,8 +27,25 @@ public struct FlipbookTool: ParsableCommand {
 
   /// Parses `arguments`, runs the chosen command and exits with docs/command-line.md's statuses.
   public static func main(_ arguments: [String]) -> Never {
+    main(rawArguments: arguments.map { Array($0.utf8) })
+  }
+
+  /// The process's arguments after the program's name, as the bytes the system gave them:
+  /// `CommandLine.arguments` turns a byte that is not UTF-8 into U+FFFD, which names another
+  /// file (`bad<FF>name.json` was "No such file", and `-o o<FE>.gif` wrote `o<EF BF BD>.gif`).
+  public static var commandLineBytes: [[UInt8]] {
+    (1..<Int(CommandLine.argc)).map { i in
+      guard let argument = CommandLine.unsafeArgv[i] else { return [] }
+      return UnsafeRawBufferPointer(start: argument, count: strlen(argument)).map { $0 }
+    }
+  }
+
+  /// Parses `rawArguments` (each argument's bytes, `commandLineBytes`), runs the chosen command
+  /// and exits with docs/command-line.md's statuses; an argument that is not UTF-8 is a usage
+  /// error (`run(rawArguments:standardError:)`).
+  public static func main(rawArguments: [[UInt8]]) -> Never {
     AtomicFile.removeTemporaryFilesOnInterrupt()
-    var code = run(arguments, standardError: { FileHandleStandardError.write($0) })
+    var code = run(rawArguments: rawArguments, standardError: { FileHandleStandardError.write($0) })
     // What was printed (`inspect`, `demo --list`, summaries) is part of the result: a standard
     // output that cannot take it (a full disk) is a failure, said once. `print` writes through
     // C's buffered standard output; flushing every stream writes what is left of it.
@@ -38,6 +55,42 @@ public struct FlipbookTool: ParsableCommand {
       if code == 0 { code = 1 }
     }
     Glibc.exit(code)
+  }
+
+  /// Runs the arguments `rawArguments` (their bytes) as `run(_:standardError:)` does, after
+  /// refusing, before any work, one that is not UTF-8 (exit status 2): file names and values are
+  /// read and written as UTF-8 text throughout (the manifest, the gallery page, ffmpeg's
+  /// arguments), so such a name could be neither read nor written as given. The message names
+  /// the argument's position (1 is the command's name) and the option it is the value of, and
+  /// shows its other bytes as `\xFF`.
+  public static func run(rawArguments: [[UInt8]], standardError: (String) -> Void) -> Int32 {
+    var arguments: [String] = []
+    for (k, bytes) in rawArguments.enumerated() {
+      guard let argument = String(validating: bytes, as: UTF8.self) else {
+        let command = configuration.subcommands.first {
+          $0.configuration.commandName == arguments.first
+        }
+        // The option before it, when it takes a value (`-o`), is what the argument is for.
+        var of = ""
+        if k >= 2, let options = RepeatedOptions.commandOptions[arguments[0]],
+          options.contains(where: { $0.takesValue && $0.names.contains(arguments[k - 1]) })
+        {
+          of = ", the value of \(arguments[k - 1]),"
+        }
+        let problem =
+          "argument \(k + 1) (\(MessageText.bytes(bytes)))\(of) is not UTF-8: flipbook reads and "
+          + "writes file names as UTF-8 text; rename the file or give another name"
+        standardError(
+          "Error: \(problem)"
+            + (command.map {
+              "\nUsage: \(usageString(for: $0))\n  See 'flipbook \(arguments[0]) --help' for more "
+                + "information."
+            } ?? ""))
+        return 2
+      }
+      arguments.append(argument)
+    }
+    return run(arguments, standardError: standardError)
   }
 
   /// Parses and runs `arguments`, reporting errors through `standardError`, and returns the exit

@@ -98,29 +98,36 @@ struct InspectCommand: ParsableCommand {
     return out
   }
 
-  /// The most layer states one `inspect` prints (times asked for, times the layers each line
-  /// holds): about 600 MB of output and 20 s (100 times of 10,000 layers took 19.6 s; the
-  /// 1,000,000 times allowed of that scene would have printed 6 TB).
-  static let maximumLayerStates = 1_000_000
+  /// The most one `inspect` prints, in units (`Inspection.printedUnits(of:)`: one a key, a
+  /// number, a character of text, a path element's command): 64,000,000, some 577,000 states
+  /// of plain layers (about 111 units and 600 bytes each; 1,000,000 of them took 20 s and
+  /// printed 613 MB) or 213 times of a 100,000-element path (about 190 MB). Counting layer
+  /// states alone let one shape layer of a 100,000-element path print 0.9 MB a state: 1,001
+  /// times printed 891 MB in 140 s, and the 1,000,000 times a range may ask for would have
+  /// printed 890 GB.
+  static let maximumPrintedUnits = 64_000_000
 
-  /// The layers a line of `scene` holds: every layer, sublayers and masks included.
-  static func layerCount(_ scene: Scene) -> Int {
-    func count(_ layer: Layer) -> Int {
-      1 + layer.sublayers.reduce(0) { $0 + count($1) } + (layer.mask.map(count) ?? 0)
-    }
-    return scene.layers.reduce(0) { $0 + count($1) }
+  /// Why printing `times` times of `unitsPerTime` units each (`Inspection.scenePrintedUnits`)
+  /// is refused, or `nil`: more than `maximumPrintedUnits` in all. One time always prints (the
+  /// scene's own limits bound it).
+  static func printingProblem(times: Int, unitsPerTime: Int) -> String? {
+    let (total, overflow) = times.multipliedReportingOverflow(by: unitsPerTime)
+    guard times > 1 && (overflow || total > maximumPrintedUnits) else { return nil }
+    let fitting = Swift.max(1, maximumPrintedUnits / Swift.max(1, unitsPerTime))
+    return "\(times) times of \(unitsPerTime) units each (keys, numbers, characters, path "
+      + "elements) would print more than the limit of \(maximumPrintedUnits) units: ask for at "
+      + "most \(fitting) time\(fitting == 1 ? "" : "s") (--time, --step)"
   }
 
   func run() throws {
     // Times are printed in the order asked; a scene shows any time in any order.
     let loaded = try loadScene(scene, strict: strict)
     let times = self.times
-    let layers = InspectCommand.layerCount(loaded)
-    if times.count > 1 && times.count * layers > InspectCommand.maximumLayerStates {
-      throw CommandFailure(
-        message: "\(scene): \(times.count) times of \(layers) layers would print "
-          + "\(times.count * layers) layer states, more than the limit of "
-          + "\(InspectCommand.maximumLayerStates): ask for fewer times (--time, --step)")
+    // Counted before a line is printed.
+    if let problem = InspectCommand.printingProblem(
+      times: times.count, unitsPerTime: Inspection.scenePrintedUnits(loaded))
+    {
+      throw CommandFailure(message: "\(scene): \(problem)")
     }
     for t in times {
       let line = try failing(scene) { try Inspection.line(for: loaded, at: t) }

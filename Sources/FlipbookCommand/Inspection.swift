@@ -79,6 +79,81 @@ enum Inspection {
     }
   }
 
+  /// About how much `entry(for:)` prints for `layer` at any time, in units
+  /// (`InspectCommand.maximumPrintedUnits`): one for the entry and each key, and for each value
+  /// one a number, a character of text or a name, and a path element (its numbers and its
+  /// command); a value that animates counts its largest, the model's or any animation's
+  /// (a path animated between 100,000-element keyframes prints them at every time). Masks count
+  /// with their layer, sublayers on their own (`scenePrintedUnits`).
+  static func printedUnits(of layer: Layer) -> Int {
+    // The largest value each key path's animations give (groups looked into).
+    var animated: [String: Int] = [:]
+    func look(at animation: any Animation) {
+      if let group = animation as? AnimationGroup {
+        for inner in group.animations { look(at: inner) }
+        return
+      }
+      var values: [AnimationValue?] = []
+      var keyPath = ""
+      if let a = animation as? BasicAnimation {
+        (keyPath, values) = (a.keyPath, [a.fromValue, a.toValue, a.byValue])
+      } else if let a = animation as? SpringAnimation {
+        (keyPath, values) = (a.keyPath, [a.fromValue, a.toValue, a.byValue])
+      } else if let a = animation as? KeyframeAnimation {
+        (keyPath, values) = (a.keyPath, a.values)
+      }
+      for case let value? in values {
+        animated[keyPath] = Swift.max(animated[keyPath] ?? 0, units(of: .value(value)))
+      }
+    }
+    for (_, animation) in layer.animations { look(at: animation) }
+    var total = 1
+    for property in LayerProperty.all where property.isInspected {
+      guard let value = property.value(of: layer) else { continue }
+      total += 1 + Swift.max(units(of: value), animated[property.name] ?? 0)
+    }
+    if let mask = layer.mask { total += 1 + subtreeUnits(mask) }
+    return total + 4  // a dynamic item's velocities
+  }
+
+  /// `printedUnits(of:)` of `layer` and every layer below it.
+  static func subtreeUnits(_ layer: Layer) -> Int {
+    layer.sublayers.reduce(printedUnits(of: layer)) { $0 + subtreeUnits($1) }
+  }
+
+  /// About how much one line of `scene` prints, in `printedUnits(of:)`'s units: every layer's,
+  /// sublayers and masks included, at its largest.
+  static func scenePrintedUnits(_ scene: Scene) -> Int {
+    scene.layers.reduce(2) { $0 + subtreeUnits($1) }
+  }
+
+  /// How much `json(value)` prints, in `printedUnits(of:)`'s units: one a number, a character
+  /// (of text or a name) or a list's item; a path one for each element and each number in it;
+  /// a transform as 16 numbers (its 3D form, whichever it shows).
+  static func units(of value: PropertyValue) -> Int {
+    switch value {
+    case .value(.scalar), .value(.bool), .value(.color(nil)), .choice: return 1
+    case .value(.point), .value(.size): return 2
+    case .value(.rect), .value(.color): return 4
+    case .value(.transform): return 16
+    case .value(.path(let path)):
+      return 1
+        + (path?.elements.reduce(0) { total, element in
+          switch element {
+          case .move, .line: return total + 3
+          case .quadCurve: return total + 5
+          case .curve: return total + 7
+          case .closeSubpath: return total + 1
+          }
+        } ?? 0)
+    case .value(.image(let image)): return 1 + (image?.name?.unicodeScalars.count ?? 2)
+    case .value(.colors(let list)): return 1 + 5 * (list?.count ?? 0)
+    case .value(.numbers(let list)): return 1 + (list?.count ?? 0)
+    case .value(.filters(let list)): return 1 + 16 * list.count  // a tritone's 13 numbers, keys
+    case .value(.text(let s)), .text(let s): return 1 + (s?.unicodeScalars.count ?? 0)
+    }
+  }
+
   /// A filter as the scene file writes it: `{"type": "gaussianBlur", "radius": 4}`.
   static func filter(_ f: LayerFilter) -> String {
     let fields: [(String, String)]

@@ -21,6 +21,51 @@ package enum MessageText {
     return SceneReader.shortened(text, to: 40)
   }
 
+  /// `bytes` (a file name or an argument as the system gave it) as messages show it when it is
+  /// not UTF-8: its UTF-8 runs as they are and every other byte as `\xFF` (a `String` made of
+  /// such bytes holds U+FFFD instead, which names another file), control characters escaped.
+  package static func bytes(_ bytes: [UInt8]) -> String {
+    var out = ""
+    var parser = Unicode.UTF8.ForwardParser()
+    var iterator = bytes.makeIterator()
+    var offset = 0
+    while true {
+      switch parser.parseScalar(from: &iterator) {
+      case .valid(let encoded):
+        out.unicodeScalars.append(Unicode.UTF8.decode(encoded))
+        offset += encoded.count
+      case .error(let length):
+        for byte in bytes[offset..<offset + length] {
+          out += "\\x" + (byte < 16 ? "0" : "") + String(byte, radix: 16, uppercase: true)
+        }
+        offset += length
+      case .emptyInput:
+        return SceneReader.hasControlCharacters(out) ? SceneReader.escaped(out) : out
+      }
+    }
+  }
+
+  /// The most characters a line of a message read back from a file (a batch manifest's error or
+  /// warning) is said with: 1,000, past the longest line Flipbook writes (a place of 200
+  /// characters, values of 40, the reason), where a shard manifest's `error` of 50,000,000
+  /// characters was printed as one line.
+  package static let maximumLineLength = 1_000
+
+  /// `text`, each of its lines with control characters escaped and cut to `maximumLineLength`
+  /// characters and `…`.
+  package static func lines(_ text: String) -> String {
+    guard text.utf8.count > maximumLineLength || SceneReader.hasControlCharacters(text) else {
+      return text
+    }
+    return text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+      let line = String(line)
+      let shown = SceneReader.hasControlCharacters(line) ? SceneReader.escaped(line) : line
+      return shown.unicodeScalars.count > maximumLineLength
+        ? String(String.UnicodeScalarView(shown.unicodeScalars.prefix(maximumLineLength))) + "…"
+        : shown
+    }.joined(separator: "\n")
+  }
+
   /// The most lines of problems or warnings said at once: 100. A file with a problem on every
   /// one of 10,000 layers printed 30,001 lines; past this the rest are counted in one line.
   package static let maximumListedLines = 100

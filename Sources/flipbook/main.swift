@@ -1,3 +1,3 @@
 import FlipbookCommand
 
-FlipbookTool.main(CommandLine.arguments.dropFirst().map { $0 })
+FlipbookTool.main(rawArguments: FlipbookTool.commandLineBytes)

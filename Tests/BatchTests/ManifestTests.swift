@@ -114,4 +114,92 @@ import Testing
     let page = GalleryPage.html(manifest)
     #expect(page.contains("<video src=\"icons/spin.webm\" muted loop autoplay playsinline>"))
   }
+
+  /// `text` with its first `old` replaced by `new`.
+  static func replacing(_ old: String, _ new: String, in text: String) -> String {
+    guard let range = text.range(of: old) else { return text }
+    return text.replacingCharacters(in: range, with: new)
+  }
+
+  /// An independent hostile pass: a shard manifest's outputs repeated 1,000,000 times took 74 s
+  /// and 1.5 GB to merge, a format of `exe` or `<img ...>` and a `width` of `"x"` were taken
+  /// (the width as none), and an error of 50,000,000 characters was printed whole. Each value
+  /// is checked for its kind and size as the manifest is read, naming its JSON path.
+  @Test func aManifestReadBackIsCheckedForItsShapeNamingThePlace() throws {
+    let text = ManifestTests.sample.json.serialized()
+    func problem(_ old: String, _ new: String) -> String? {
+      let changed = ManifestTests.replacing(old, new, in: text)
+      #expect(changed != text, "\(old)")
+      do {
+        _ = try Manifest(json: try JSONParser.parse(Array(changed.utf8)))
+        return nil
+      } catch {
+        return "\(error)"
+      }
+    }
+    #expect(
+      problem(#""formats": ["gif", "webm"]"#, #""formats": ["gif", "exe"]"#)
+        == #"formats[1]: "exe" is not a format a batch makes (gif, webp, apng, png, mp4, webm)"#)
+    #expect(
+      problem(#""formats": ["gif", "webm"]"#, #""formats": ["gif", "gif"]"#)
+        == "formats[1]: gif is named twice")
+    #expect(
+      problem(#""format": "gif""#, #""format": "<img src=x onerror=alert(1)>""#)
+        == #"animations[1].outputs[0].format: "<img src=x onerror=alert(1)>" is not one of the "#
+        + "manifest's formats (gif, webm)")
+    #expect(
+      problem(#""format": "webm""#, #""format": "gif""#)
+        == "animations[1].outputs[1].format: a second gif output")
+    #expect(
+      problem(#""width": 64"#, #""width": "x""#)
+        == "animations[1].width: expected a whole number of 0 or more, found a string")
+    #expect(
+      problem(#""bytes": 2048"#, #""bytes": 2048.5"#)
+        == "animations[1].outputs[0].bytes: expected a whole number of 0 or more, found 2048.5")
+    #expect(
+      problem(#""duration": 1.5"#, #""duration": "long""#)
+        == "animations[1].duration: expected a number, found a string")
+    #expect(
+      problem(#""a <warning>"#, #"7, "a <warning>"#)
+        == "animations[1].warnings[0]: expected a string, found 7")
+    // An animation's outputs: at most one a format the manifest names.
+    var many = ManifestTests.sample
+    many.animations[1].outputs += many.animations[1].outputs
+    let repeated = many.json.serialized()
+    #expect(
+      throws: ManifestError(
+        message: "animations[1].outputs: 4 outputs, more than the 2 formats the manifest names "
+          + "(one each)")
+    ) {
+      try Manifest(json: try JSONParser.parse(Array(repeated.utf8)))
+    }
+    // Texts: whole up to 100,000 characters; a longer one is not what a batch writes.
+    let long = String(repeating: "é", count: Manifest.maximumTextLength)
+    #expect(problem(#""error": "broken.json"#, #""error": "\#(long)"#) != nil)
+    #expect(
+      problem(#""error": "broken.json"#, #""error": "\#(long)broken.json"#)
+        == "animations[0].error: 100053 characters, more than the 100000 a batch writes")
+    #expect(
+      problem(#""name": "broken""#, #""name": "\#(String(repeating: "n", count: 4_097))""#)
+        == "animations[0].name: 4097 bytes, more than the 4096 a name may have")
+  }
+
+  /// A batch writes an error or warning longer than the manifest keeps cut to it, so that a
+  /// merge reads back every manifest a batch writes; messages and the page cut each line to
+  /// 1,000 characters and escape control characters.
+  @Test func longTextsAreKeptWithinTheLimitAndShownCut() throws {
+    var manifest = ManifestTests.sample
+    manifest.animations[0].error = String(repeating: "E", count: 150_000)
+    let back = try Manifest(json: try JSONParser.parse(Array(manifest.json.serialized().utf8)))
+    let kept = try #require(back.animations[0].error)
+    #expect(kept.unicodeScalars.count == Manifest.maximumTextLength && kept.hasSuffix("E…"))
+    #expect(
+      MessageText.lines("a.json: " + String(repeating: "x", count: 2_000) + "\nb \u{1B}[2J")
+        == "a.json: " + String(repeating: "x", count: 992) + "…\nb \\u001B[2J")
+    #expect(MessageText.lines("short\nlines") == "short\nlines")
+    manifest.animations[0].error = String(repeating: "E", count: 5_000)
+    let page = GalleryPage.html(manifest)
+    #expect(page.contains("✖ " + String(repeating: "E", count: 1_000) + "…</p>"))
+    #expect(!page.contains("✖ " + String(repeating: "E", count: 1_001)))
+  }
 }

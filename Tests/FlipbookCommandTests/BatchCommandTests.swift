@@ -282,14 +282,13 @@ import Testing
     }
     let first = folder + "/s/manifest.1-of-2.json"
     var manifest = try Manifest.read(first)
-    let name = manifest.animations[0].name
     manifest.animations[0].width = 1
     let text = manifest.json.serialized().replacingOccurrences(
       of: #""width": 1,"#, with: #""width": -5,"#)
     try AtomicFile.write(Array(text.utf8), to: first)
     #expect(
       run(["batch", "--merge", folder + "/s"]).errors
-        == "\(first): \(name): width: expected a whole number of 0 or more, found -5\n")
+        == "\(first): animations[0].width: expected a whole number of 0 or more, found -5\n")
   }
 
   /// A shard manifest whose output file was `javascript:alert(document.domain)//.gif` was merged
@@ -303,7 +302,6 @@ import Testing
     }
     let second = folder + "/s/manifest.2-of-2.json"
     let original = try Manifest.read(second)
-    let name = original.animations[0].name
     for (file, problem) in [
       (
         "javascript:alert(document.domain)//.gif",
@@ -329,14 +327,15 @@ import Testing
       try AtomicFile.write(Array(forged.json.serialized().utf8), to: second)
       let merged = run(["batch", "--merge", folder + "/s"])
       #expect(merged.status == 1)
-      #expect(merged.errors == "\(second): \(name): outputs.file: \(problem)\n")
+      #expect(merged.errors == "\(second): animations[0].outputs[0].file: \(problem)\n")
       #expect(!FileManager.default.fileExists(atPath: folder + "/s/index.html"))
     }
     // The same check guards the frame sheet's file.
     var forged = original
     forged.animations[0].frames?.file = "data:image/png,x"
     try AtomicFile.write(Array(forged.json.serialized().utf8), to: second)
-    #expect(run(["batch", "--merge", folder + "/s"]).errors.contains(": frames.file: "))
+    #expect(
+      run(["batch", "--merge", folder + "/s"]).errors.contains(": animations[0].frames.file: "))
     // An input whose outputs would be such names is refused before anything is written.
     try write(Self.scene("#123456"), "in/x:y.json")
     let batch = run(["batch", folder + "/in", "-o", folder + "/colon"])
@@ -383,6 +382,15 @@ import Testing
       run(["batch", "--merge", folder + "/s"]).errors
         == "\(copied.animations[0].input) is twice in \(first): shards of one "
         + "batch share no animation; render the shards again\n")
+  }
+
+  /// A merged shard's error of 50,000,000 characters was printed as one line: each line of a
+  /// batch's failures is said cut to 1,000 characters, control characters escaped.
+  @Test func failureLinesAreCut() {
+    #expect(
+      BatchCommand.failureMessage(["a.json: " + String(repeating: "E", count: 50_000) + "\u{7}"])
+        == "a.json: " + String(repeating: "E", count: 992) + "…")
+    #expect(BatchCommand.failureMessage(["b.json: bad\u{1B}[2J"]) == "b.json: bad\\u001B[2J")
   }
 
   @Test func hostileInputsAndManifestsAreReportedNotTrusted() throws {

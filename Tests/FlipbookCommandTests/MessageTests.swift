@@ -152,8 +152,8 @@ import Testing
   }
 
   /// 100 times of a scene of 10,000 layers printed 613 MB in 20 s, and the 1,000,000 times a
-  /// range may ask for would have printed 6 TB: the layer states are counted before a line is
-  /// printed.
+  /// range may ask for would have printed 6 TB: what would be printed is counted before a line
+  /// is printed (a plain layer's state is 110 to 112 units: its keys, numbers and name).
   @Test func tooManyLayerStatesAreRefusedBeforeAnyIsPrinted() throws {
     let layers = (0..<1_000).map { #"{"name": "l\#($0)", "bounds": [0, 0, 1, 1]}"# }
     let path = folder + "/many.json"
@@ -166,11 +166,57 @@ import Testing
     #expect(refused.status == 1 && refused.output.isEmpty)
     #expect(
       refused.errors
-        == "\(path): 1001 times of 1000 layers would print 1001000 layer states, more than the "
-        + "limit of 1000000: ask for fewer times (--time, --step)\n")
+        == "\(path): 1001 times of 110892 units each (keys, numbers, characters, path elements) "
+        + "would print more than the limit of 64000000 units: ask for at most 577 times "
+        + "(--time, --step)\n")
     let fits = try Tools.run(
       Tools.flipbook, ["inspect", path, "--from", "0", "--to", "0.001", "--step", "0.001"])
     #expect(fits.status == 0 && fits.output.split(separator: "\n").count == 2)
+  }
+
+  /// An independent hostile pass: one shape layer of a 100,000-element path printed 0.9 MB a
+  /// state, so 1,001 times printed 891 MB in 140 s under a limit that counted states (and
+  /// 1,000,000 would have printed 890 GB). Its path counts 3 units an element (a command and
+  /// two numbers), at its largest among the model and the animations' values.
+  @Test func aLayerThatPrintsMuchCountsWhatItPrints() throws {
+    let elements = (1..<100_000).map { " L\($0 % 200) \($0 * 7 % 200)" }.joined()
+    let big = folder + "/big-path.json"
+    try AtomicFile.write(
+      Array(
+        #"{"flipbook": 1, "size": [200, 200], "layers": [{"type": "shape", "name": "s", "#
+          .utf8) + Array(#""bounds": [0, 0, 50, 50], "path": "M0 0\#(elements)"}]}"#.utf8),
+      to: big)
+    let refused = runFlipbook(["inspect", big, "--from", "0", "--to", "0.213", "--step", "0.001"])
+    #expect(refused.status == 1)
+    #expect(
+      refused.errors
+        == "\(big): 214 times of 300131 units each (keys, numbers, characters, path elements) "
+        + "would print more than the limit of 64000000 units: ask for at most 213 times "
+        + "(--time, --step)\n")
+    // Just under the limit prints; just over is refused.
+    #expect(InspectCommand.printingProblem(times: 213, unitsPerTime: 300_131) == nil)
+    #expect(InspectCommand.printingProblem(times: 214, unitsPerTime: 300_131) != nil)
+    #expect(InspectCommand.printingProblem(times: 1, unitsPerTime: Int.max) == nil)  // one time
+    #expect(InspectCommand.printingProblem(times: 3, unitsPerTime: Int.max / 2) != nil)
+    // Two times print, each with the whole path.
+    let fits = try Tools.run(Tools.flipbook, ["inspect", big, "--time", "0", "--time", "1"])
+    #expect(fits.status == 0)
+    #expect(fits.output.split(separator: "\n").map { $0.count > 890_000 } == [true, true])
+    // A path that only an animation makes long counts the animation's values.
+    let values = (0..<2).map { k in
+      "\"M0 0" + (1..<10_000).map { " L\($0 % 100) \(k)" }.joined() + "\""
+    }
+    let animated = folder + "/animated-path.json"
+    try AtomicFile.write(
+      Array(
+        (#"{"flipbook": 1, "size": [100, 100], "layers": [{"type": "shape", "bounds": "#
+          + #"[0, 0, 1, 1], "path": "M0 0", "animations": [{"type": "keyframe", "#
+          + #""keyPath": "path", "values": [\#(values.joined(separator: ", "))]}]}]}"#).utf8),
+      to: animated)
+    let counted = runFlipbook([
+      "inspect", animated, "--from", "0", "--to", "10", "--step", "0.001",
+    ])
+    #expect(counted.errors.contains(": 10001 times of 30130 units each "), "\(counted.errors)")
   }
 
   /// `--from 1e25 --to 1e25 --step 1` asked for 1e25 + i, which stays 1e25 for a billion `i`:

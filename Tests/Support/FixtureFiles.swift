@@ -77,15 +77,28 @@ public enum FixtureFiles {
   }
 
   /// Removes `path` and everything below it, without following symbolic links.
-  public static func removeTree(_ path: String) {
+  public static func removeTree(_ path: String) { removeTree(bytes: Array(path.utf8)) }
+
+  /// `removeTree(_:)` by the path's bytes: a test's folder may hold names that are not UTF-8,
+  /// which a `String` would turn into other names.
+  private static func removeTree(bytes path: [UInt8]) {
+    let cPath = (path + [0]).map { CChar(bitPattern: $0) }
     var info = stat()
-    guard lstat(path, &info) == 0 else { return }
+    guard lstat(cPath, &info) == 0 else { return }
     if info.st_mode & S_IFMT == S_IFDIR {
-      chmod(path, 0o700)  // tests make folders unwritable
-      for name in entries(of: path) { removeTree(path + "/" + name) }
-      rmdir(path)
+      chmod(cPath, 0o700)  // tests make folders unwritable
+      var names: [[UInt8]] = []
+      if let dir = opendir(cPath) {
+        while let entry = readdir(dir) {
+          let name = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
+          if name != [0x2E] && name != [0x2E, 0x2E] { names.append(name) }
+        }
+        closedir(dir)
+      }
+      for name in names { removeTree(bytes: path + [0x2F] + name) }
+      rmdir(cPath)
     } else {
-      unlink(path)
+      unlink(cPath)
     }
   }
 }
