@@ -146,8 +146,15 @@ public struct Homography: Hashable, Sendable {
       let va = value(a), vb = value(b)
       if va >= 0 { out.append(a) }
       if (va >= 0) != (vb >= 0) {
-        let t = va / (va - vb)
-        out.append(Point(x: a.x + (b.x - a.x) * t, y: a.y + (b.y - a.y) * t))
+        // From the nearer end: near the far end, 1 − t would be lost to rounding (a plane
+        // magnified 10^18 times, whose visible part is 10^-16 points across, came out empty).
+        if Swift.abs(va) <= Swift.abs(vb) {
+          let t = va / (va - vb)
+          out.append(Point(x: a.x + (b.x - a.x) * t, y: a.y + (b.y - a.y) * t))
+        } else {
+          let t = vb / (vb - va)
+          out.append(Point(x: b.x + (a.x - b.x) * t, y: b.y + (a.y - b.y) * t))
+        }
       }
     }
     return out

@@ -157,9 +157,12 @@ public struct Transform3D: Hashable, Sendable {
   }
 
   /// Whether the layer plane z = 0 lands in the target plane through an affine map
-  /// (`m14 = m24 = 0`, `m44 = 1`): such a layer draws through `affineTransform` as a 2D one,
-  /// whatever its z terms (`m34` alone, a rotation about x or y without perspective).
-  public var isAffineInPlane: Bool { m14 == 0 && m24 == 0 && m44 == 1 }
+  /// (`m14 = m24 = 0` and `m44 > 0`, so that every point of the plane has the same w): such a
+  /// layer draws through `planeAffineTransform` as a 2D one, whatever its z terms (`m34`
+  /// alone, a rotation about x or y without perspective). An `m44` other than 1 scales the
+  /// plane by its inverse: 10^-18 magnifies it 10^18 times, which as a projective map lost
+  /// the part that shows below the plane coordinates' precision and drew nothing.
+  public var isAffineInPlane: Bool { m14 == 0 && m24 == 0 && m44 > 0 && m44.isFinite }
 
   /// Whether the transform has perspective terms (`m14`, `m24`, `m34` non-zero or `m44` not 1).
   public var hasPerspective: Bool { m14 != 0 || m24 != 0 || m34 != 0 || m44 != 1 }
@@ -171,10 +174,14 @@ public struct Transform3D: Hashable, Sendable {
     hasPerspective ? nil : AffineTransform(a: m11, b: m12, c: m21, d: m22, tx: m41, ty: m42)
   }
 
-  /// The affine map of the layer plane into the target plane (`m11 m12 m21 m22 m41 m42`) when
-  /// `isAffineInPlane`, else `nil`: what the renderer concatenates for a layer drawn as in 2D.
+  /// The affine map of the layer plane into the target plane (`m11 m12 m21 m22 m41 m42`, over
+  /// `m44`) when `isAffineInPlane`, else `nil`: what the renderer concatenates for a layer drawn
+  /// as in 2D.
   public var planeAffineTransform: AffineTransform? {
-    isAffineInPlane ? AffineTransform(a: m11, b: m12, c: m21, d: m22, tx: m41, ty: m42) : nil
+    guard isAffineInPlane else { return nil }
+    guard m44 != 1 else { return AffineTransform(a: m11, b: m12, c: m21, d: m22, tx: m41, ty: m42) }
+    return AffineTransform(
+      a: m11 / m44, b: m12 / m44, c: m21 / m44, d: m22 / m44, tx: m41 / m44, ty: m42 / m44)
   }
 
   /// The image of the point `(x, y, z)`, as `(x, y, z, 1) · self` divided by its w, and that w.

@@ -51,4 +51,24 @@ import Testing
     #expect(bitmap[35, 35] == RGBA8(0, 0, 255, 255))
     #expect(bitmap[5, 5] == RGBA8(255, 0, 0, 255))
   }
+
+  /// An m44 other than 1 (without perspective terms) scales the plane by its inverse, drawn as
+  /// in 2D: 10^-18 lost the part that shows to the plane coordinates' precision, and drew
+  /// nothing; 0.5 draws the same pixels as a scale of 2.
+  @Test func anM44ScalesThePlaneAsIn2D() throws {
+    func pixels(_ transform: Transform3D) throws -> Bitmap {
+      let layer = square("m44", scale: 1)
+      layer.transform = transform
+      let canvas = try Canvas(pixelWidth: 40, pixelHeight: 40)
+      try LayerRenderer().draw(layer, in: canvas)
+      return canvas.makeBitmap()
+    }
+    var tiny = Transform3D.identity
+    tiny.m44 = 1e-18
+    let covered = try pixels(tiny)
+    #expect(covered[0, 0] == RGBA8(0, 0, 255, 255) && covered[39, 39] == RGBA8(0, 0, 255, 255))
+    var half = Transform3D.identity
+    half.m44 = 0.5
+    #expect(try pixels(half) == (try pixels(.scale(x: 2, y: 2))))
+  }
 }
