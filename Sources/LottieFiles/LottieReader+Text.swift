@@ -303,17 +303,11 @@ extension LottieReader {
   /// paragraph modes. Another code (a fraction too) is drawn left, as lottie-web draws it, with
   /// a warning naming `layer`.
   func justification(_ s: Fields, layer label: String) -> Int {
-    let j = code(s, "j", default: 0)
-    let whole: Bool
-    if case .number(let x)? = s["j"] { whole = x == x.rounded() } else { whole = true }
-    guard (0...6).contains(j), whole else {
-      warn(
-        label,
-        "text justification \(given(s, "j", fallback: j)) (\(s.place("j")): 0 to 6): drawn left",
-        key: "justification")
-      return 0
-    }
-    return j
+    coded(
+      s, "j", "text justification",
+      known: Dictionary(uniqueKeysWithValues: (0...6).map { ($0, $0) }),
+      absent: 0, layer: label
+    ) { _ in (0, "drawn left") }
   }
 
   /// The font a document's font name (`f`) draws with. A name in `fonts.list` is its family
