@@ -72,6 +72,8 @@ final class LottieReader {
   var glyphs: [String: Glyph] = [:]
   /// Each font name's family and style (`fonts.list`), for finding its glyphs.
   var fontFamilies: [String: (family: String, style: String)] = [:]
+  /// The font each document's font name (`f`) draws with, by that name, once matched.
+  var fontNames: [String: String] = [:]
   /// Each font name's ascent (`fonts.list[n].ascent`, percent of the size), where given.
   var fontAscents: [String: Double] = [:]
 
