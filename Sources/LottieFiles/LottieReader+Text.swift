@@ -33,6 +33,8 @@ extension LottieReader {
     var lineSpacing: Double? = nil
     /// The space after each character, in points (`tr`, thousandths of the size).
     var tracking = 0.0
+    /// The outline along the glyphs (`sc`, `sw`, `of`).
+    var stroke: Canvas.TextStroke? = nil
     var position: Point
     var bounds: Rect
   }
@@ -49,7 +51,9 @@ extension LottieReader {
     }
     let schedule = Self.textSchedule(documents.map(\.frame))
     let shown = schedule.map { documents[$0.index].fields }
-    func string(_ s: Fields) -> String { (s.string("t") ?? "").replacingCarriageReturns() }
+    func string(_ s: Fields) -> String {
+      capitalized(s, (s.string("t") ?? "").replacingCarriageReturns(), layer: entry.label)
+    }
     // Sizes from 1 to 2,000 are drawn; another is drawn at the nearest, with a warning.
     func size(_ s: Fields) -> Double {
       let given = number(s, "s", default: 14)
@@ -73,7 +77,8 @@ extension LottieReader {
       let texts = shown.map { fontText($0, text: string($0), size: size($0), layer: entry.label) }
       if Set(texts.map(\.font)).count == 1, Set(texts.map(\.alignment)).count == 1,
         Set(texts.map(\.lastLine)).count == 1, Set(texts.map(\.isWrapped)).count == 1,
-        Set(texts.map(\.lineSpacing)).count == 1, Set(texts.map(\.tracking)).count == 1
+        Set(texts.map(\.lineSpacing)).count == 1, Set(texts.map(\.tracking)).count == 1,
+        Set(texts.map(\.stroke)).count == 1
       {
         let layer = textLayer(texts[0], place: entry.place + ".t")
         if texts.count > 1 {
@@ -209,6 +214,20 @@ extension LottieReader {
     return true
   }
 
+  /// `text` in the capitals the document's `ca` asks for: 0 as typed, 1 all caps (upper case),
+  /// 2 small caps, drawn as all caps with a warning (After Effects sets lower-case letters as
+  /// smaller capitals; lottie-web draws no caps at all). Another code is drawn as typed, with a
+  /// warning.
+  func capitalized(_ s: Fields, _ text: String, layer label: String) -> String {
+    let caps = coded(s, "ca", "text caps", known: [0: 0, 1: 1, 2: 2], absent: 0, layer: label) {
+      _ in (0, "drawn as 0 (as typed)")
+    }
+    if caps == 2 {
+      warn(label, "small caps (\(s.place("ca")) is 2): drawn as all caps", key: "small caps")
+    }
+    return caps == 0 ? text : text.uppercased()
+  }
+
   /// When each document shows, from keyframe frames in order: the first document, then each
   /// later one from its frame (of several at one frame, the last), as `(frame, index)` pairs in
   /// order. The first pair's frame is a frame before the second's (the first document shows
@@ -252,6 +271,7 @@ extension LottieReader {
     }
     let j = justification(s, layer: label)
     let tracking = tracking(s, layer: label) * size / 1000
+    let stroke = textStroke(s, layer: label)
     if let box = textBox(s, layer: label) {
       let modes: [Int: (TextLayer.AlignmentMode, TextLayer.AlignmentMode)] = [
         1: (.right, .natural), 2: (.center, .natural), 3: (.justified, .left),
@@ -273,7 +293,7 @@ extension LottieReader {
       return FontText(
         string: text, size: size, font: font, color: color, alignment: alignment,
         lastLine: lastLine, isWrapped: true, lineSpacing: spacing, tracking: tracking,
-        position: Point(x: box.origin.x, y: box.origin.y + ascent - size * 0.8),
+        stroke: stroke, position: Point(x: box.origin.x, y: box.origin.y + ascent - size * 0.8),
         bounds: Rect(x: 0, y: 0, width: box.width, height: height))
     }
     let width = 4000.0
@@ -286,7 +306,7 @@ extension LottieReader {
     // Point text cannot be justified in After Effects; lottie-web draws modes 3 to 6 left.
     return FontText(
       string: text, size: size, font: font, color: color, alignment: alignment,
-      lineSpacing: spacing, tracking: tracking,
+      lineSpacing: spacing, tracking: tracking, stroke: stroke,
       // Lottie places the first baseline at the layer's origin.
       position: Point(x: x, y: -size * 0.8),
       bounds: Rect(x: 0, y: 0, width: width, height: Swift.max(0, lineHeight) * lines + size))
@@ -381,6 +401,9 @@ extension LottieReader {
     layer.isWrapped = text.isWrapped
     layer.lineSpacing = text.lineSpacing
     layer.tracking = text.tracking
+    layer.strokeColor = text.stroke?.color
+    layer.strokeWidth = text.stroke?.width ?? 0
+    layer.strokesOverFill = text.stroke?.overFill ?? true
     // lottie-web draws every line and glyph, in the box or out of it.
     layer.clipsToBounds = false
     layer.position = text.position
