@@ -246,6 +246,18 @@ extension LottieReader {
       guard let d = object(item, at: place, what: "a dash (an object with n and v)"),
         let v = vector(d, "v", default: [0], layer: label)
       else { return }
+      // lottie-web takes any entry but an offset (`o`) as a length, said so.
+      if let n = d["n"], n != .null, n != .string("d"), n != .string("g"), n != .string("o") {
+        let shown: String
+        if case .string(let letters) = n {
+          shown = "\"\(letters)\""
+        } else {
+          shown = n.kindDescription
+        }
+        warn(
+          label, "dash entry kind \(shown) (\(d.place("n")): d, g or o): drawn as a length",
+          key: "dash entry kind")
+      }
       if d.string("n") == "o" { offset = v } else { lengths.append(v) }
     }
     func pattern(_ values: [Double]) -> [Double] {

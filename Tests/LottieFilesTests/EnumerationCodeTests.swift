@@ -71,6 +71,19 @@ import Testing
         ])
   }
 
+  @Test func aDashEntryOfAnotherKindIsALength() throws {
+    let dashes =
+      #""d": [{"n": "d", "v": \#(Self.value("10"))}, {"n": "zz", "v": \#(Self.value("5"))}, "#
+      + #"{"n": "o", "v": \#(Self.value("2"))}]"#
+    let read = try Self.read("[\(Self.line), \(Self.stroke(#""lc": 1, "lj": 1, \#(dashes)"#))]")
+    let drawn = try #require(try Self.shapes(read.scene).first)
+    #expect(drawn.lineDashPattern == [10, 5] && drawn.lineDashPhase == 2)
+    #expect(
+      read.warnings == [
+        #"dash entry kind "zz" (layers[0].shapes[1].d[1].n: d, g or o): drawn as a length"#
+      ])
+  }
+
   static let square =
     #"{"ty": "rc", "d": D, "p": {"a": 0, "k": [0, 0]}, "s": {"a": 0, "k": [40, 40]}, "#
     + #""r": {"a": 0, "k": 0}}"#
