@@ -27,8 +27,10 @@ extension LayerRenderer {
     }
     let style = layer.textStyle(width: bounds.width, height: bounds.height)
     // Counted before laying out: wrapped lines too (a box narrower than a letter makes a line
-    // of each).
-    canvas.dashTally.textCharacters += TextLayout.layoutCost(of: string, style: style)
+    // of each), and a stroke's outlines as many times more as they cost.
+    let cost = Double(TextLayout.layoutCost(of: string, style: style))
+    let stroked = cost * (stroke?.costFactor(fontSize: layer.fontSize) ?? 1)
+    canvas.dashTally.textCharacters += Int(Swift.min(stroked, 1e15))
     guard canvas.dashTally.textCharacters <= TextLayout.maximumCharactersPerFrame else {
       throw .tooMuchTextInFrame(layer: LayerLabel(layer))
     }

@@ -55,8 +55,8 @@ public enum RenderingError: Error, Hashable, Sendable, CustomStringConvertible {
   case textTooLong(layer: LayerLabel?, characters: Int, lines: Int)
   /// The text layers of one frame would draw more than `TextLayout.maximumCharactersPerFrame`
   /// characters together (each replicator instance counted, and each line wrapped text is
-  /// expected to make as `TextLayout.charactersPerWrappedLine`). Carries the layer that passes
-  /// it.
+  /// expected to make as `TextLayout.charactersPerWrappedLine`, stroked text as many times more
+  /// as `Canvas.TextStroke.costFactor(fontSize:)` says). Carries the layer that passes it.
   case tooMuchTextInFrame(layer: LayerLabel?)
 
   /// One frame would draw more than `LayerRenderer.maximumDrawnLayersPerFrame` layers (each
@@ -135,7 +135,8 @@ public enum RenderingError: Error, Hashable, Sendable, CustomStringConvertible {
         "the frame's text layers would draw more than "
         + "\(TextLayout.maximumCharactersPerFrame / 1_000_000) million characters, the limit, at "
         + "\(LayerLabel.text(name)) (every text layer's string, for each replicator instance, and "
-        + "\(TextLayout.charactersPerWrappedLine) for each line wrapped text is expected to make)"
+        + "\(TextLayout.charactersPerWrappedLine) for each line wrapped text is expected to make; "
+        + "stroked text 1 + 2 x its stroke width over its size times)"
     case .tooManyLayersInFrame(let name):
       return
         "the frame would draw more than \(LayerRenderer.maximumDrawnLayersPerFrame) layers, the "
