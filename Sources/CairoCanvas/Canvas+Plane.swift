@@ -213,7 +213,7 @@ extension Canvas {
   }
 
   /// Cairo's current path, in user space, as a `Path`.
-  private func currentPath() -> Path {
+  func currentPath() -> Path {
     var path = Path()
     guard let copy = cairo_copy_path(cr) else { return path }
     defer { cairo_path_destroy(copy) }

@@ -17,6 +17,68 @@ extension Canvas {
       drawProjected(layout, at: origin, color: color)
       return
     }
+    drawGlyphs(layout, at: origin, color: color)
+  }
+
+  /// An outline drawn along text's glyphs: its colour, its width in points (centred on the
+  /// glyphs' edges, butt caps and round joins, as lottie-web's SVG text draws it), and whether
+  /// it is drawn over the fill or under it (where the fill covers its inner half).
+  public struct TextStroke: Hashable, Sendable {
+    /// The outline's colour.
+    public var color: Color
+    /// The outline's width, in points.
+    public var width: Double
+    /// Whether the outline is drawn over the fill (`true`) or under it.
+    public var overFill: Bool
+
+    /// Creates a text outline.
+    public init(color: Color, width: Double, overFill: Bool) {
+      self.color = color
+      self.width = width
+      self.overFill = overFill
+    }
+
+    /// How many times laying text out stroking it costs, at `fontSize` points: 1 + 2 × the
+    /// width over the size. Cairo strokes each glyph's outline, in time that grows with the
+    /// width against the glyphs' size: 100,000 characters at size 20 took 0.1 s unstroked,
+    /// 0.7 s stroked 100 wide and 11 s stroked 1,000 wide (101 times, as this says).
+    public func costFactor(fontSize: Double) -> Double {
+      guard width > 0 else { return 1 }
+      let ratio = fontSize > 0 ? width / fontSize : .infinity
+      return 1 + 2 * Swift.min(ratio, 1e6)
+    }
+  }
+
+  /// Draws `layout` as `draw(_:at:color:)` does, with `stroke` along its glyphs' outlines (over
+  /// or under the fill, as it says). The glyphs are filled and stroked as outlines. Inside a
+  /// plane in perspective only the fill is drawn (the renderer draws stroked text offscreen).
+  public func draw(_ layout: TextLayout, at origin: Point, color: Color, stroke: TextStroke?) {
+    guard let stroke, stroke.width > 0, stroke.color.alpha > 0, projection == nil,
+      !layout.runs.isEmpty
+    else {
+      draw(layout, at: origin, color: color)
+      return
+    }
+    cairo_save(cr)
+    defer { cairo_restore(cr) }
+    cairo_translate(cr, origin.x, origin.y)
+    cairo_new_path(cr)
+    for run in layout.runs {
+      cairo_set_scaled_font(cr, OpaquePointer(bitPattern: run.font))
+      run.glyphs.withUnsafeBufferPointer { cairo_glyph_path(cr, $0.baseAddress, Int32($0.count)) }
+    }
+    let outlines = currentPath()
+    cairo_new_path(cr)
+    let style = StrokeStyle(
+      lineWidth: stroke.width, lineCap: .butt, lineJoin: .round, miterLimit: 4)
+    if !stroke.overFill { self.stroke(outlines, with: stroke.color, style: style) }
+    if color.alpha > 0 { fill(outlines, with: color) }
+    if stroke.overFill { self.stroke(outlines, with: stroke.color, style: style) }
+  }
+
+  /// Draws `layout`'s glyphs filled in `color`, from Cairo's glyph images when they are small
+  /// enough (`largestCachedGlyphSize`), else as outlines.
+  private func drawGlyphs(_ layout: TextLayout, at origin: Point, color: Color) {
     cairo_save(cr)
     cairo_translate(cr, origin.x, origin.y)
     setSource(color)

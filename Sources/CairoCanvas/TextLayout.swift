@@ -70,8 +70,9 @@ public final class TextLayout: Sendable {
   /// The most characters (UTF-8 bytes) the text layers of one frame may draw, all together:
   /// 4,000,000 (about three seconds of laying out when none is cached; each replicator
   /// instance counted; each line wrapped text is expected to make counted as
-  /// `charactersPerWrappedLine` more, see `layoutCost(of:style:)`). The layouts of a frame
-  /// within it stay cached for the next.
+  /// `charactersPerWrappedLine` more, see `layoutCost(of:style:)`; stroked text as many times
+  /// more as `Canvas.TextStroke.costFactor(fontSize:)` says). The layouts of a frame within it
+  /// stay cached for the next.
   public static let maximumCharactersPerFrame = 4_000_000
 
   /// What each line of wrapped text counts for against the text limits, in characters: 20.
@@ -279,6 +280,10 @@ public final class TextLayout: Sendable {
       characters += cost
       return cost
     }
+
+    /// Counts `characters` more for work beyond laying the text out: a stroke's outlines, as
+    /// many times the layout's cost as they cost more than a fill.
+    public mutating func addOutlineWork(_ characters: Int) { self.characters += characters }
   }
 
   /// Whether a character may start a right-to-left run: Hebrew, Arabic and the other

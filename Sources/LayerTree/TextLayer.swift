@@ -127,6 +127,25 @@ public final class TextLayer: Layer {
     get { storage.text.tracking }
     set { storage.text.tracking = newValue }
   }
+  /// The colour of an outline drawn along the glyphs (default `nil`: none). Not a `CATextLayer`
+  /// property (`NSAttributedString`'s `strokeColor`): the Lottie reader sets it to a text
+  /// document's stroke colour (`sc`), which lottie-web draws.
+  package var strokeColor: Color? {
+    get { storage.text.strokeColor }
+    set { storage.text.strokeColor = newValue }
+  }
+  /// The width of the outline along the glyphs, in points, centred on their edges (default 0:
+  /// none). The Lottie reader sets it to a text document's stroke width (`sw`).
+  package var strokeWidth: Double {
+    get { storage.text.strokeWidth }
+    set { storage.text.strokeWidth = newValue }
+  }
+  /// Whether the outline is drawn over the glyphs' fill (default `true`) or under it, where the
+  /// fill covers its inner half. The Lottie reader sets it from a text document's `of`.
+  package var strokesOverFill: Bool {
+    get { storage.text.strokesOverFill }
+    set { storage.text.strokesOverFill = newValue }
+  }
   /// Whether the text is clipped to the bounds (default `true`, as `CATextLayer` draws into a
   /// backing store of the bounds' size). Not a `CATextLayer` property: the Lottie reader clears
   /// it, as lottie-web draws a document's every line and glyph, inside its box or not.
@@ -198,6 +217,12 @@ package struct TextProperties: Hashable, Sendable {
   public var tracking: Double = 0
   /// Whether the text is clipped to the bounds (default `true`).
   public var clipsToBounds: Bool = true
+  /// The colour of the outline along the glyphs (default `nil`: none).
+  public var strokeColor: Color? = nil
+  /// The outline's width, in points (default 0).
+  public var strokeWidth: Double = 0
+  /// Whether the outline is drawn over the fill (default `true`).
+  public var strokesOverFill: Bool = true
 
   /// Creates text properties with Core Animation's defaults.
   public init() {}

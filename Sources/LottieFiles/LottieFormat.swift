@@ -35,12 +35,17 @@ public enum LottieFormat {
   /// Pictures past it are not drawn, with a warning naming the asset.
   public static let maximumImagePixels = 256_000_000
   /// The most characters (Unicode scalars) all of a file's text documents may hold together:
-  /// 500,000, and the work of laying out box text drawn with a font (`TextLayout.Tally`: each
-  /// line it is expected to wrap to counted as `TextLayout.charactersPerWrappedLine` more, its
-  /// tabs, mixed directions and font sizes). Box text is laid out when read (to size its
+  /// 500,000, each document counted as `charactersPerTextDocument` more, and the work of
+  /// laying out box text drawn with a font (`TextLayout.Tally`: each line it is expected to
+  /// wrap to counted as `TextLayout.charactersPerWrappedLine` more, its paragraphs, tabs, mixed
+  /// directions and font sizes). Box text is laid out when read (to size its
   /// box), so the reading takes time in the text and its lines: 20,000 documents of 1,000
   /// characters took 222 s, and 5 of 100,000 in boxes 1e-300 wide (a line a character) 34 s.
   public static let maximumTextCharacters = 500_000
+  /// What each text document counts toward `maximumTextCharacters` besides its characters:
+  /// 20, for reading its fields and adding its values to its layer's animations (5 layers of
+  /// 100,000 one-character documents took 155 s; they are now refused at the 23,810th).
+  public static let charactersPerTextDocument = 20
   /// The most colour stops, and the most opacity stops, one gradient may have: 1,000 each.
   public static let maximumGradientStops = 1_000
 

@@ -1,3 +1,4 @@
+import CairoCanvas
 import Geometry
 import LayerTree
 import SceneFiles
@@ -116,6 +117,38 @@ extension LottieReader {
     return Self.color(fc)
   }
 
+  /// The widest text stroke drawn (`sw`), in points: 1,000. A wider one is drawn at it, with a
+  /// warning.
+  static let maximumTextStrokeWidth = 1_000.0
+
+  /// The document's stroke along its glyphs, as lottie-web draws it when the document has a
+  /// stroke colour `sc` (`nil` without one): `sw` points wide (1 when absent, SVG's initial
+  /// width; within 0 to `maximumTextStrokeWidth`, another drawn at the nearest with a warning),
+  /// centred on the glyphs' edges, over the fill unless `of` is false (lottie-web draws it over
+  /// the fill whatever `of` says; After Effects, lottie-ios and Skottie draw it under the fill
+  /// for `of` false). The colour is read as `fc` is.
+  func textStroke(_ s: Fields, layer label: String) -> Canvas.TextStroke? {
+    guard let given = s["sc"], given != .null, let sc = colour(given, at: s.place("sc")) else {
+      return nil
+    }
+    if let far = sc.prefix(3).first(where: { !(0...1).contains($0) }) {
+      warn(
+        label,
+        "text colour component \(MessageText.number(far)) (\(s.place("sc")): 0 to 1): drawn at "
+          + "the nearest", key: "text colour out of range")
+    }
+    let width = number(s, "sw", default: 1)
+    let drawn = Swift.max(0, Swift.min(Self.maximumTextStrokeWidth, width))
+    if drawn != width {
+      warn(
+        label,
+        "text stroke width \(MessageText.number(width)) (\(s.place("sw")): 0 to 1,000): drawn at "
+          + MessageText.number(drawn), key: "text stroke width")
+    }
+    let over = s["of"].map { $0 == .null || flag(s, "of") } ?? true
+    return Canvas.TextStroke(color: Self.color(sc), width: drawn, overFill: over)
+  }
+
   /// `lines` broken to fit `width` as lottie-web breaks box text: a character that would pass
   /// the width (a space never does) moves to a new line with the word it is in, from the
   /// word's space on (the space dropped), or alone when the line has no space.
@@ -198,6 +231,7 @@ extension LottieReader {
     let lineHeight = number(s, "lh", default: size * 1.2)
     let justification = justification(s, layer: label)
     let color = textColour(s, default: .black, layer: label) ?? .black
+    let stroke = textStroke(s, layer: label)
     let box = textBox(s, layer: label)
     var paragraphEnds = Set(found.indices)
     if let box {
@@ -241,14 +275,32 @@ extension LottieReader {
       for (glyph, advance) in zip(glyphsInLine, advances) {
         defer { x += advance }
         guard let path = glyphPath(glyph, layer: label) else { continue }
-        let shape = ShapeLayer()
-        shape.sourcePlace = glyph.place
-        shape.anchorPoint = .zero
-        shape.path = path
-        shape.fillColor = color
-        shape.position = Point(x: x, y: y)
-        shape.transform = .scale(x: scale, y: scale)
-        content.addSublayer(shape)
+        func glyphShape(fill: Color?, stroke: Canvas.TextStroke?) -> ShapeLayer {
+          let shape = ShapeLayer()
+          shape.sourcePlace = glyph.place
+          shape.anchorPoint = .zero
+          shape.path = path
+          shape.fillColor = fill
+          shape.position = Point(x: x, y: y)
+          shape.transform = .scale(x: scale, y: scale)
+          if let stroke {
+            // The width in the layer's points, on a glyph drawn at size 100 and scaled.
+            shape.strokeColor = stroke.color
+            shape.lineWidth = scale > 0 ? stroke.width / scale : 0
+            shape.lineCap = .butt
+            shape.lineJoin = .round
+            shape.miterLimit = 4
+          }
+          return shape
+        }
+        // Each character's fill and stroke in turn, as lottie-web draws them: a shape layer
+        // strokes over its fill, so a stroke under the fill is a layer of its own below it.
+        if let stroke, !stroke.overFill {
+          content.addSublayer(glyphShape(fill: nil, stroke: stroke))
+          content.addSublayer(glyphShape(fill: color, stroke: nil))
+        } else {
+          content.addSublayer(glyphShape(fill: color, stroke: stroke))
+        }
       }
     }
     return true

@@ -110,7 +110,11 @@ extension LottieReader {
     }
     gradient.startPoint = unitPoint(s.initial)
     animate(gradient, "startPoint", s) { .point(unitPoint($0)) }
-    if number(f, "t", default: 1) == 2 {
+    // lottie-web draws linear for 1 only, radial for any other code.
+    let radial = coded(
+      f, "t", "gradient type", known: [1: false, 2: true], absent: false, layer: label
+    ) { _ in (true, "drawn radial, as lottie-web draws it") }
+    if radial {
       gradient.type = .radial
       if let h = vector(f, "h", default: [0], layer: label),
         let a = vector(f, "a", default: [0], layer: label),

@@ -95,7 +95,12 @@ extension LottieReader {
       guard let entry = entries[i], !flag(entry.fields, "td"), !flag(entry.fields, "hd") else {
         continue
       }
-      let matteType = code(entry.fields, "tt", default: 0)
+      // 0 none, 1 alpha, 2 alpha inverted, 3 luma, 4 luma inverted; another is drawn without
+      // its matte (lottie-web's SVG masks with an element it never makes).
+      let matteType = coded(
+        entry.fields, "tt", "track matte type", known: [0: 0, 1: 1, 2: 2, 3: 3, 4: 4], absent: 0,
+        layer: entry.label
+      ) { _ in (-1, "drawn without its matte") }
       guard matteType != 0 else {
         let result = buildWithParents(entry, byIndex: byIndex, sharing: previousCopies)
         if let layer = result.added { built.append(layer) }
@@ -141,9 +146,6 @@ extension LottieReader {
       if let mode = modes[matteType] {
         holder.mask = buildWithParents(source, byIndex: byIndex, sharing: []).added
         holder.maskMode = mode
-      } else {
-        let shown = given(entry.fields, "tt", fallback: matteType)
-        warn(entry.label, "track matte type \(shown) (tt): drawn without its matte")
       }
       built.append(holder)
     }
@@ -315,13 +317,11 @@ extension LottieReader {
       readEffects(effects, at: f.place("ef"), layer: entry.label, onto: t.content)
     }
     // The blend mode: the layer's compositing filter (scene-format.md 4.4).
-    let blendMode = code(f, "bm", default: 0)
-    if let filter = Self.blendModes[blendMode] {
-      t.outer.compositingFilter = filter
-    } else {
-      let name = Self.blendModeNames[blendMode] ?? given(f, "bm", fallback: blendMode)
-      warn(entry.label, "blend mode \(name) (bm): drawn normal")
-    }
+    // Hard mix (17) has no Cairo operator; lottie-web draws it, and any code it has no name
+    // for, normal.
+    t.outer.compositingFilter = coded(
+      f, "bm", "blend mode", known: Self.blendModes, absent: .normal, layer: entry.label
+    ) { $0 == 17 ? (.normal, "drawn normal (hard mix)") : (.normal, "drawn normal") }
     return t.outer
   }
 
@@ -331,13 +331,6 @@ extension LottieReader {
     0: .normal, 1: .multiply, 2: .screen, 3: .overlay, 4: .darken, 5: .lighten, 6: .colorDodge,
     7: .colorBurn, 8: .hardLight, 9: .softLight, 10: .difference, 11: .exclusion, 12: .hue,
     13: .saturation, 14: .color, 15: .luminosity, 16: .addition,
-  ]
-
-  /// Lottie's blend modes (`bm`) by number, as warnings name them.
-  static let blendModeNames: [Int: String] = [
-    1: "multiply", 2: "screen", 3: "overlay", 4: "darken", 5: "lighten", 6: "color-dodge",
-    7: "color-burn", 8: "hard-light", 9: "soft-light", 10: "difference", 11: "exclusion",
-    12: "hue", 13: "saturation", 14: "color", 15: "luminosity", 16: "add", 17: "hard-mix",
   ]
 
   /// A solid layer: a rectangle of `sw` x `sh` in the colour `sc`.

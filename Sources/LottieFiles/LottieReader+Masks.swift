@@ -9,12 +9,6 @@ import SceneFiles
 
 /// Masks (`masksProperties`) and effects (`ef`).
 extension LottieReader {
-  /// Lottie's mask modes by letter, as warnings name them.
-  static let maskModeNames = [
-    "a": "add", "s": "subtract", "i": "intersect", "l": "lighten", "d": "darken",
-    "f": "difference", "n": "none",
-  ]
-
   /// A layer's masks as its content's mask (scene-format.md 4.4, "Combining mask shapes"):
   /// one mask layer holding a white shape per mask in the file's order, its opacity the mask's,
   /// combined with what the earlier masks drew by the mode's compositing filter (add: normal,
@@ -63,17 +57,19 @@ extension LottieReader {
       let p = "\(place)[\(i)]"
       guard let f = object(item, at: p, what: "a mask (an object)") else { continue }
       var mode = f.string("mode") ?? "a"
-      // A mode that is no letter (a number, null): lottie-web draws it as add, said so.
-      if let given = f["mode"], f.string("mode") == nil {
+      // A mode lottie-web does not know (a number, null, another letter) it draws as add
+      // (white, never the subtraction's black), said so.
+      if let given = f["mode"], f.string("mode") == nil || (modes[mode] == nil && mode != "n") {
         let shown: String
         switch given {
         case .number(let x): shown = MessageText.number(x)
         case .null: shown = "null"
+        case .string(let letters): shown = "\"\(letters)\""
         default: shown = given.kindDescription
         }
         warn(
-          label, "mask mode \(shown) (\(f.place("mode"))): drawn as add",
-          key: "mask mode not a letter")
+          label, "mask mode \(shown) (\(f.place("mode")): a, s, i, l, d, f or n): drawn as add",
+          key: "mask mode")
         mode = "a"
       }
       if mode == "n" { continue }
@@ -85,10 +81,7 @@ extension LottieReader {
         let o = vector(f, "o", default: [100], layer: label),
         let x = vector(f, "x", default: [0], layer: label)
       else { continue }
-      guard let filter = modes[mode] else {
-        warn(label, "mask mode \(Self.maskModeNames[mode] ?? mode): the mask is ignored")
-        continue
-      }
+      guard let filter = modes[mode] else { continue }
       if maskLayer.sublayers.isEmpty && (mode == "s" || mode == "i") {
         maskLayer.addSublayer(whiteShape(Path(rect: cover), place: f.place))
       }
@@ -187,11 +180,13 @@ extension LottieReader {
       case 29:
         // Gaussian blur: blurriness, dimensions (1 both, 2 horizontal, 3 vertical).
         let radius = Swift.max(0, Swift.min(1e4, 0.3 * component(v[0], 0)))
-        switch code2(component(v[1], 0)) {
-        case 2: filters.append(.directionalBlur(radius: radius, axis: .horizontal))
-        case 3: filters.append(.directionalBlur(radius: radius, axis: .vertical))
-        default: filters.append(.gaussianBlur(radius: radius))
-        }
+        // lottie-web's SVG keeps one axis for 2 and 3 only, blurs both for any other code.
+        let axis: BlurAxis? = coded(
+          component(v[1], 0), at: f.place("ef[1].v"), "Gaussian blur dimensions",
+          known: [1: nil, 2: .horizontal, 3: .vertical], layer: label
+        ) { _ in (nil, "drawn in both dimensions (1), as lottie-web draws it") }
+        filters.append(
+          axis.map { .directionalBlur(radius: radius, axis: $0) } ?? .gaussianBlur(radius: radius))
       case 21:
         // Fill: mask, all masks, colour, invert, feathers, opacity (0...1).
         filters.append(
@@ -213,6 +208,4 @@ extension LottieReader {
     if !filters.isEmpty { content.filters = filters }
   }
 
-  /// A whole number from a finite value (0 when out of range).
-  func code2(_ x: Double) -> Int { abs(x) <= 1_000_000 ? Int(x.rounded()) : 0 }
 }

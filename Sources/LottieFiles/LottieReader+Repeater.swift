@@ -189,7 +189,11 @@ extension LottieReader {
     else { return nil }
     return Repeater(
       copies: c, offset: o, anchor: a, position: p, scale: s, rotation: r, startOpacity: so,
-      endOpacity: eo, firstOnTop: f["m"].map { $0 == .number(1) } ?? false)
+      endOpacity: eo,
+      // lottie-web puts the first copy on top for 1 only.
+      firstOnTop: coded(
+        f, "m", "repeater composite", known: [1: true, 2: false], absent: false, layer: label
+      ) { _ in (false, "drawn as 2 (the first copy below), as lottie-web draws it") })
   }
 
   /// The copies of the layers `content` holds that a repeater draws, in a layer named `name`:

@@ -109,7 +109,11 @@ extension LottieReader {
         let e = vector(f, "e", default: [100], layer: label),
         let o = vector(f, "o", default: [0], layer: label)
       else { return .other }
-      return .trim(Trim(start: s, end: e, offset: o, individually: number(f, "m", default: 1) == 2))
+      // lottie-web trims individually for 2 only.
+      let individually = coded(
+        f, "m", "trim mode", known: [1: false, 2: true], absent: false, layer: label
+      ) { _ in (false, "drawn simultaneous (1), as lottie-web draws it") }
+      return .trim(Trim(start: s, end: e, offset: o, individually: individually))
     case "rp": return .repeater(f)
     case "tr": return .other  // read by its group
     case "rd":
@@ -120,15 +124,10 @@ extension LottieReader {
       let modes: [Int: PathOperation] = [
         1: .none, 2: .union, 3: .subtract, 4: .intersect, 5: .exclude,
       ]
-      let mode = number(f, "mm", default: 1)
-      guard let operation = modes[Int(exactly: mode) ?? 0] else {
-        warn(
-          label,
-          "merge mode \(MessageText.number(mode)) (\(f.place("mm"))): drawn as mode 1 (merge)",
-          key: "merge mode")
-        return .merge(.none)
-      }
-      return .merge(operation)
+      return .merge(
+        coded(f, "mm", "merge mode", known: modes, absent: .none, layer: label) { _ in
+          (.none, "drawn as mode 1 (merge)")
+        })
     default:
       warn(label, "shape item \"\(type)\": ignored")
       return .other
@@ -137,7 +136,20 @@ extension LottieReader {
 
   /// A geometry item as a source of paths.
   func readSource(_ f: Fields, type: String, layer label: String) -> ShapeSource? {
-    let reversed = number(f, "d", default: 1) == 3
+    // 1 and 2 (lottie-ios's user-set clockwise) are drawn as they are, 3 reversed. lottie-web
+    // draws another code as 1, but a rectangle as 3 (it tests for 1 and 2 there, for 3
+    // elsewhere); paths (`sh`) take no direction.
+    let reversed =
+      type == "sh"
+      ? false
+      : coded(
+        f, "d", "shape direction", known: [1: false, 2: false, 3: true], absent: false,
+        layer: label
+      ) { _ in
+        type == "rc"
+          ? (true, "drawn reversed (3), as lottie-web draws a rectangle")
+          : (false, "drawn as 1 (normal), as lottie-web draws it")
+      }
     switch type {
     case "sh":
       guard let ks = f["ks"] else {
@@ -180,13 +192,10 @@ extension LottieReader {
       }
       guard props.allSatisfy({ $0 != nil }) else { return nil }
       let v = props.map { $0! }
-      let type = number(f, "sy", default: 1)
-      if type != 1 && type != 2 {
-        warn(
-          label,
-          "polystar type \(MessageText.number(type)) (\(f.place("sy"))): drawn as a star "
-            + "(type 1)", key: "polystar type")
-      }
+      // lottie-web draws a star for 1 only, a polygon for any other code.
+      let star = coded(
+        f, "sy", "polystar type", known: [1: true, 2: false], absent: true, layer: label
+      ) { _ in (false, "drawn as a polygon (type 2), as lottie-web draws it") }
       let points = v[2]
       let limit = Double(LottieFormat.maximumPolystarPoints)
       let most =
@@ -209,7 +218,6 @@ extension LottieReader {
           "polystar points under 1 (\(f.place("pt")) reaches \(MessageText.number(least))): "
             + "nothing is drawn while under 1", key: "polystar points under 1")
       }
-      let star = type != 2
       return source(v) { frame in
         let pv = v[0].value(at: frame)
         return ShapeGeometry.polystar(

@@ -85,7 +85,10 @@ extension LottieReader {
       shape.fillColor = nil
       readStrokeStyle(f, onto: shape, layer: label)
     } else {
-      shape.fillRule = number(f, "r", default: 1) == 2 ? .evenOdd : .nonZero
+      // lottie-web draws even-odd for 2 only.
+      shape.fillRule = coded(
+        f, "r", "fill rule", known: [1: .nonZero, 2: .evenOdd], absent: .nonZero, layer: label
+      ) { _ in (.nonZero, "drawn non-zero, as lottie-web draws it") }
     }
     let drawn: Layer
     switch kind {
@@ -203,10 +206,29 @@ extension LottieReader {
       shape.lineWidth = Swift.max(0, component(w.initial, 0))
       animate(shape, "lineWidth", w) { .scalar(Swift.max(0, component($0, 0))) }
     }
-    shape.lineCap = [1: .butt, 2: .round, 3: .square][code(f, "lc", default: 2)] ?? .round
-    shape.lineJoin =
-      [1: .miter, 2: .round, 3: .bevel][code(f, "lj", default: 2)] ?? .round
-    shape.miterLimit = Swift.max(1, number(f, "ml", default: 4))
+    // lottie-web reads `lc || 2` and `lj || 2` (0 is round, as absent) and sets SVG's
+    // stroke-linecap and stroke-linejoin to the code's name: another code names none, and SVG
+    // draws its initial butt caps and miter joins (miter limit 4: lottie-web sets `ml` for
+    // `lj` 1 only).
+    shape.lineCap = coded(
+      f, "lc", "stroke cap", known: [1: .butt, 2: .round, 3: .square], absent: .round,
+      layer: label
+    ) {
+      $0 == 0
+        ? (.round, "drawn round, as lottie-web draws 0 (as if absent)")
+        : (.butt, "drawn butt, as lottie-web's SVG draws it")
+    }
+    var knownJoin = true
+    shape.lineJoin = coded(
+      f, "lj", "stroke join", known: [1: .miter, 2: .round, 3: .bevel], absent: .round,
+      layer: label
+    ) {
+      knownJoin = $0 == 0
+      return $0 == 0
+        ? (.round, "drawn round, as lottie-web draws 0 (as if absent)")
+        : (.miter, "drawn mitred (limit 4), as lottie-web's SVG draws it")
+    }
+    shape.miterLimit = knownJoin ? Swift.max(1, number(f, "ml", default: 4)) : 4
     guard case .array(let dashes)? = f["d"] else { return }
     guard dashes.count <= StrokeStyle.maximumDashPatternCount else {
       report(
@@ -224,6 +246,18 @@ extension LottieReader {
       guard let d = object(item, at: place, what: "a dash (an object with n and v)"),
         let v = vector(d, "v", default: [0], layer: label)
       else { return }
+      // lottie-web takes any entry but an offset (`o`) as a length, said so.
+      if let n = d["n"], n != .null, n != .string("d"), n != .string("g"), n != .string("o") {
+        let shown: String
+        if case .string(let letters) = n {
+          shown = "\"\(letters)\""
+        } else {
+          shown = n.kindDescription
+        }
+        warn(
+          label, "dash entry kind \(shown) (\(d.place("n")): d, g or o): drawn as a length",
+          key: "dash entry kind")
+      }
       if d.string("n") == "o" { offset = v } else { lengths.append(v) }
     }
     func pattern(_ values: [Double]) -> [Double] {

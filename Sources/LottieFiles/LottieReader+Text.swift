@@ -33,6 +33,8 @@ extension LottieReader {
     var lineSpacing: Double? = nil
     /// The space after each character, in points (`tr`, thousandths of the size).
     var tracking = 0.0
+    /// The outline along the glyphs (`sc`, `sw`, `of`).
+    var stroke: Canvas.TextStroke? = nil
     var position: Point
     var bounds: Rect
   }
@@ -49,7 +51,9 @@ extension LottieReader {
     }
     let schedule = Self.textSchedule(documents.map(\.frame))
     let shown = schedule.map { documents[$0.index].fields }
-    func string(_ s: Fields) -> String { (s.string("t") ?? "").replacingCarriageReturns() }
+    func string(_ s: Fields) -> String {
+      capitalized(s, (s.string("t") ?? "").replacingCarriageReturns(), layer: entry.label)
+    }
     // Sizes from 1 to 2,000 are drawn; another is drawn at the nearest, with a warning.
     func size(_ s: Fields) -> Double {
       let given = number(s, "s", default: 14)
@@ -73,7 +77,8 @@ extension LottieReader {
       let texts = shown.map { fontText($0, text: string($0), size: size($0), layer: entry.label) }
       if Set(texts.map(\.font)).count == 1, Set(texts.map(\.alignment)).count == 1,
         Set(texts.map(\.lastLine)).count == 1, Set(texts.map(\.isWrapped)).count == 1,
-        Set(texts.map(\.lineSpacing)).count == 1, Set(texts.map(\.tracking)).count == 1
+        Set(texts.map(\.lineSpacing)).count == 1, Set(texts.map(\.tracking)).count == 1,
+        Set(texts.map(\.stroke)).count == 1
       {
         let layer = textLayer(texts[0], place: entry.place + ".t")
         if texts.count > 1 {
@@ -131,12 +136,19 @@ extension LottieReader {
       report(f.place("t"), "a text layer without a text document (t.d.k[0].s)")
       return nil
     }
+    // A file's documents past its text budget are not read (it is refused).
+    guard textCharacters <= LottieFormat.maximumTextCharacters else { return nil }
     let first = Fields(entries: ke, place: f.place("t.d.k[0]"))
     var out = [
       TextDocument(
         frame: number(first, "t", default: 0), fields: Fields(entries: se, place: first.place("s")))
     ]
-    for (n, item) in keyframes.enumerated().dropFirst() {
+    // Each document counts toward the file's text budget as it is met, its characters and
+    // `LottieFormat.charactersPerTextDocument` for reading it: 500,000 one-character documents
+    // stop at the 23,810th.
+    var tooLong = !chargeDocument(out[0].fields)
+    for (n, item) in keyframes.enumerated().dropFirst()
+    where textCharacters <= LottieFormat.maximumTextCharacters {
       let place = f.place("t.d.k[\(n)]")
       guard let k = object(item, at: place, what: "a text document keyframe (an object)") else {
         continue
@@ -163,22 +175,26 @@ extension LottieReader {
         frame = out[out.count - 1].frame
       }
       out.append(TextDocument(frame: frame, fields: s))
-    }
-    // Shaping and wrapping take time in a string's length: past the limit, refused.
-    var tooLong = false
-    for document in out {
-      guard let text = document.fields.string("t") else { continue }
-      if let excess = TextLayer.limitExcess(of: text) {
-        report(
-          document.fields.place("t"),
-          TextLayer.limitMessage(characters: excess.characters, lines: excess.lines))
-        tooLong = true
-        continue
-      }
-      // All the file's documents together (each box text is laid out when read, to size it).
-      if !chargeText(text.unicodeScalars.count, at: document.fields.place("t")) { tooLong = true }
+      if !chargeDocument(s) { tooLong = true }
     }
     return tooLong ? nil : out
+  }
+
+  /// Counts a document toward the file's text budget: `false` when it is refused (its text
+  /// past `TextLayer`'s limits, or the file's documents past `maximumTextCharacters`).
+  func chargeDocument(_ document: Fields) -> Bool {
+    let text = document.string("t") ?? ""
+    // Shaping and wrapping take time in a string's length: past the limit, refused.
+    if let excess = TextLayer.limitExcess(of: text) {
+      report(
+        document.place("t"),
+        TextLayer.limitMessage(characters: excess.characters, lines: excess.lines))
+      return false
+    }
+    // All the file's documents together (each box text is laid out when read, to size it).
+    return chargeText(
+      text.unicodeScalars.count + LottieFormat.charactersPerTextDocument,
+      at: document.place("t"))
   }
 
   /// Counts `characters` of text toward the file's `LottieFormat.maximumTextCharacters`:
@@ -190,11 +206,26 @@ extension LottieReader {
       report(
         place,
         "text documents of more than \(LottieFormat.maximumTextCharacters) characters in all "
-          + "(and the work of box text's lines, paragraphs, tabs, mixed directions and font sizes counted as "
+          + "(and \(LottieFormat.charactersPerTextDocument) for each document, and the work of box "
+          + "text's lines, paragraphs, tabs, mixed directions and font sizes counted as "
           + "characters), the limit")
       return false
     }
     return true
+  }
+
+  /// `text` in the capitals the document's `ca` asks for: 0 as typed, 1 all caps (upper case),
+  /// 2 small caps, drawn as all caps with a warning (After Effects sets lower-case letters as
+  /// smaller capitals; lottie-web draws no caps at all). Another code is drawn as typed, with a
+  /// warning.
+  func capitalized(_ s: Fields, _ text: String, layer label: String) -> String {
+    let caps = coded(s, "ca", "text caps", known: [0: 0, 1: 1, 2: 2], absent: 0, layer: label) {
+      _ in (0, "drawn as 0 (as typed)")
+    }
+    if caps == 2 {
+      warn(label, "small caps (\(s.place("ca")) is 2): drawn as all caps", key: "small caps")
+    }
+    return caps == 0 ? text : text.uppercased()
   }
 
   /// When each document shows, from keyframe frames in order: the first document, then each
@@ -240,6 +271,7 @@ extension LottieReader {
     }
     let j = justification(s, layer: label)
     let tracking = tracking(s, layer: label) * size / 1000
+    let stroke = textStroke(s, layer: label)
     if let box = textBox(s, layer: label) {
       let modes: [Int: (TextLayer.AlignmentMode, TextLayer.AlignmentMode)] = [
         1: (.right, .natural), 2: (.center, .natural), 3: (.justified, .left),
@@ -261,7 +293,7 @@ extension LottieReader {
       return FontText(
         string: text, size: size, font: font, color: color, alignment: alignment,
         lastLine: lastLine, isWrapped: true, lineSpacing: spacing, tracking: tracking,
-        position: Point(x: box.origin.x, y: box.origin.y + ascent - size * 0.8),
+        stroke: stroke, position: Point(x: box.origin.x, y: box.origin.y + ascent - size * 0.8),
         bounds: Rect(x: 0, y: 0, width: box.width, height: height))
     }
     let width = 4000.0
@@ -274,7 +306,7 @@ extension LottieReader {
     // Point text cannot be justified in After Effects; lottie-web draws modes 3 to 6 left.
     return FontText(
       string: text, size: size, font: font, color: color, alignment: alignment,
-      lineSpacing: spacing, tracking: tracking,
+      lineSpacing: spacing, tracking: tracking, stroke: stroke,
       // Lottie places the first baseline at the layer's origin.
       position: Point(x: x, y: -size * 0.8),
       bounds: Rect(x: 0, y: 0, width: width, height: Swift.max(0, lineHeight) * lines + size))
@@ -302,18 +334,14 @@ extension LottieReader {
   /// The document's justification `j`: 0 left, 1 right, 2 centred, 3 to 6 After Effects'
   /// paragraph modes. Another code (a fraction too) is drawn left, as lottie-web draws it, with
   /// a warning naming `layer`.
+  /// The justification codes (`j`), each itself.
+  static let justifications = Dictionary(uniqueKeysWithValues: (0...6).map { ($0, $0) })
+
   func justification(_ s: Fields, layer label: String) -> Int {
-    let j = code(s, "j", default: 0)
-    let whole: Bool
-    if case .number(let x)? = s["j"] { whole = x == x.rounded() } else { whole = true }
-    guard (0...6).contains(j), whole else {
-      warn(
-        label,
-        "text justification \(given(s, "j", fallback: j)) (\(s.place("j")): 0 to 6): drawn left",
-        key: "justification")
-      return 0
-    }
-    return j
+    coded(
+      s, "j", "text justification",
+      known: Self.justifications, absent: 0, layer: label
+    ) { _ in (0, "drawn left") }
   }
 
   /// The font a document's font name (`f`) draws with. A name in `fonts.list` is its family
@@ -322,6 +350,16 @@ extension LottieReader {
   /// of the family is installed, the PostScript name if it resolves, else Helvetica (Liberation
   /// Sans) in the face nearest the style, with a warning that says which.
   func fontName(_ named: String, layer label: String) -> String {
+    // Matched once a name: fontconfig's match and the style words took 0.2 ms, each document's
+    // (5 layers of 100,000 one-character documents took 155 s).
+    if let known = fontNames[named] { return known }
+    let name = matchedFontName(named, layer: label)
+    fontNames[named] = name
+    return name
+  }
+
+  /// The font `named` draws with, matched (`fontName(_:layer:)`, which keeps it).
+  private func matchedFontName(_ named: String, layer label: String) -> String {
     if let (family, style) = fontFamilies[named], !family.isEmpty {
       if let name = TextLayout.fontName(family: family, style: style) { return name }
       let fallback =
@@ -363,6 +401,9 @@ extension LottieReader {
     layer.isWrapped = text.isWrapped
     layer.lineSpacing = text.lineSpacing
     layer.tracking = text.tracking
+    layer.strokeColor = text.stroke?.color
+    layer.strokeWidth = text.stroke?.width ?? 0
+    layer.strokesOverFill = text.stroke?.overFill ?? true
     // lottie-web draws every line and glyph, in the box or out of it.
     layer.clipsToBounds = false
     layer.position = text.position

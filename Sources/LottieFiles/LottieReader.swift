@@ -76,6 +76,8 @@ final class LottieReader {
   var glyphs: [String: Glyph] = [:]
   /// Each font name's family and style (`fonts.list`), for finding its glyphs.
   var fontFamilies: [String: (family: String, style: String)] = [:]
+  /// The font each document's font name (`f`) draws with, by that name, once matched.
+  var fontNames: [String: String] = [:]
   /// Each font name's ascent (`fonts.list[n].ascent`, percent of the size), where given.
   var fontAscents: [String: Double] = [:]
 
@@ -248,12 +250,53 @@ extension LottieReader {
 }
 
 extension LottieReader {
-  /// A whole-number code at `key` (a layer type, a cap style): the number rounded down, any
-  /// value out of -1,000,000...1,000,000 taken as -1 (no code), `fallback` when absent.
+  /// A whole-number code at `key` (a layer or effect type, which the reader dispatches on):
+  /// the number, -1 (no code) when it is no whole number within -1,000,000...1,000,000 (a
+  /// type of 4.5 is no shape layer), `fallback` when absent.
   func code(_ f: Fields, _ key: String, default fallback: Int) -> Int {
     guard f[key] != nil else { return fallback }
     let x = number(f, key, default: Double(fallback))
-    return abs(x) <= 1_000_000 ? Int(x.rounded(.down)) : -1
+    return abs(x) <= 1_000_000 && x == x.rounded() ? Int(x) : -1
+  }
+
+  /// A coded field, one of the format's enumerations (a stroke's cap `lc`, a fill rule `r`, a
+  /// blend mode `bm`): the value `known` gives its code, `absent` when the field is absent or
+  /// `null` (what lottie-web draws then). Any other code (9, 0, -1, 2.5, 1e300) is drawn as
+  /// `other` says (what lottie-web draws for it, and the words saying so, `"drawn butt, as
+  /// lottie-web's SVG draws it"`), with a warning on `label`'s layer naming the place, the code
+  /// and the codes known, once per file and `name`; `--strict` refuses it. A value that is no
+  /// number is reported.
+  func coded<Value>(
+    _ f: Fields, _ key: String, _ name: String, known: [Int: Value], absent: Value,
+    layer label: String, other: (Double) -> (value: Value, drawn: String)
+  ) -> Value {
+    guard let json = f[key], json != .null else { return absent }
+    guard let x = number(json, at: f.place(key)) else { return absent }
+    return coded(x, at: f.place(key), name, known: known, layer: label, other: other)
+  }
+
+  /// The coded value `x` read at `place` (an effect's value, which is no field of its own), as
+  /// `coded(_:_:_:known:absent:layer:other:)` reads a field's.
+  func coded<Value>(
+    _ x: Double, at place: String, _ name: String, known: [Int: Value], layer label: String,
+    other: (Double) -> (value: Value, drawn: String)
+  ) -> Value {
+    if abs(x) <= 1_000_000, x == x.rounded(), let value = known[Int(x)] { return value }
+    let (value, drawn) = other(x)
+    warn(
+      label,
+      "\(name) \(MessageText.number(x)) (\(place): \(Self.codesText(known.keys))): \(drawn)",
+      key: name)
+    return value
+  }
+
+  /// The codes of an enumeration as a warning names them: `1 to 3`, or `1, 2, 5` with gaps.
+  static func codesText(_ codes: some Collection<Int>) -> String {
+    let sorted = codes.sorted()
+    guard let first = sorted.first, let last = sorted.last else { return "none" }
+    if sorted.count > 2, last - first == sorted.count - 1 { return "\(first) to \(last)" }
+    if sorted.count == 2 { return "\(first) or \(last)" }
+    return sorted.map(String.init).joined(separator: ", ")
   }
 
   /// The code at `key` as the file writes it, for messages (`1e+308`, `2.5`: not the -1 or the

@@ -30,6 +30,9 @@ extension LayerRenderer {
     {
       return false
     }
+    if let text = layer as? TextLayer, (text.strokeColor?.alpha ?? 0) > 0, text.strokeWidth > 0 {
+      return false
+    }
     if let mask = layer.mask, !canDrawStraight(mask, level: level + 1) { return false }
     return layer.sublayers.allSatisfy { canDrawStraight($0, level: level + 1) }
   }

@@ -9,9 +9,16 @@ extension LayerRenderer {
   /// past `TextLayer`'s limits (set from Swift or animated on), or past the text a frame may
   /// draw (`TextLayout.maximumCharactersPerFrame`), is refused, naming the layer.
   func drawText(_ layer: TextLayer, in canvas: Canvas) throws(RenderingError) {
-    guard let string = layer.string, !string.isEmpty, let color = layer.foregroundColor,
-      color.alpha > 0
-    else { return }
+    // The outline along the glyphs (a Lottie document's stroke), when it draws anything.
+    let stroke = layer.strokeColor.flatMap { color in
+      color.alpha > 0 && layer.strokeWidth > 0
+        ? Canvas.TextStroke(
+          color: color, width: layer.strokeWidth, overFill: layer.strokesOverFill) : nil
+    }
+    let color = layer.foregroundColor ?? Color(red: 0, green: 0, blue: 0, alpha: 0)
+    guard let string = layer.string, !string.isEmpty, color.alpha > 0 || stroke != nil else {
+      return
+    }
     let bounds = layer.bounds.standardized
     guard !bounds.isEmpty, layer.fontSize > 0 else { return }
     if let excess = TextLayer.limitExcess(of: string) {
@@ -20,8 +27,13 @@ extension LayerRenderer {
     }
     let style = layer.textStyle(width: bounds.width, height: bounds.height)
     // Counted before laying out: wrapped lines too (a box narrower than a letter makes a line
-    // of each), tabs, mixed directions, and each font size new to the frame.
-    canvas.dashTally.text.add(string, style: style)
+    // of each), paragraphs, tabs, mixed directions, each font size new to the frame, and a
+    // stroke's outlines as many times more as they cost.
+    let added = canvas.dashTally.text.add(string, style: style)
+    if let factor = stroke?.costFactor(fontSize: layer.fontSize), factor > 1 {
+      canvas.dashTally.text.addOutlineWork(
+        Int(Swift.min(Double(added) * (factor - 1), 1e15)))
+    }
     guard canvas.dashTally.text.characters <= TextLayout.maximumCharactersPerFrame else {
       throw .tooMuchTextInFrame(layer: LayerLabel(layer))
     }
@@ -32,12 +44,12 @@ extension LayerRenderer {
       throw .unknownFont(layer: LayerLabel(layer), font: layer.font)
     }
     guard layer.clipsToBounds else {
-      canvas.draw(layout, at: bounds.origin, color: color)
+      canvas.draw(layout, at: bounds.origin, color: color, stroke: stroke)
       return
     }
     canvas.save()
     canvas.clip(to: Path(rect: bounds))
-    canvas.draw(layout, at: bounds.origin, color: color)
+    canvas.draw(layout, at: bounds.origin, color: color, stroke: stroke)
     canvas.restore()
   }
 }

@@ -56,7 +56,8 @@ public enum RenderingError: Error, Hashable, Sendable, CustomStringConvertible {
   /// The text layers of one frame would draw more than `TextLayout.maximumCharactersPerFrame`
   /// characters together (each replicator instance counted, with the work of wrapped lines,
   /// paragraphs, tabs, mixed directions and each font size the frame lays text out in counted as
-  /// characters: `TextLayout.Tally`). Carries the layer that passes it.
+  /// characters: `TextLayout.Tally`, and stroked text as many times more as
+  /// `Canvas.TextStroke.costFactor(fontSize:)` says). Carries the layer that passes it.
   case tooMuchTextInFrame(layer: LayerLabel?)
 
   /// One frame would draw more than `LayerRenderer.maximumDrawnLayersPerFrame` layers (each
@@ -148,7 +149,7 @@ public enum RenderingError: Error, Hashable, Sendable, CustomStringConvertible {
         + "\(TextLayout.maximumCharactersPerFrame / 1_000_000) million characters, the limit, at "
         + "\(LayerLabel.text(name)) (every text layer's string, for each replicator instance, and "
         + "the work of its wrapped lines, paragraphs, tabs, mixed directions and font sizes counted as "
-        + "characters)"
+        + "characters; stroked text 1 + 2 x its stroke width over its size times)"
     case .tooManyLayersInFrame(let name):
       return
         "the frame would draw more than \(LayerRenderer.maximumDrawnLayersPerFrame) layers, the "

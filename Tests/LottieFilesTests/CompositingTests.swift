@@ -33,7 +33,8 @@ import Testing
     #expect(try LottieTest.layer("Mix", in: document.scene, at: 0).compositingFilter == .normal)
     #expect(
       document.warnings.map(\.description) == [
-        #"test.json: layers[2] "Mix": unsupported blend mode hard-mix (bm): drawn normal"#
+        #"test.json: layers[2] "Mix": unsupported blend mode 17 (layers[2].bm: 0 to 16): drawn "#
+          + "normal (hard mix)"
       ])
   }
 

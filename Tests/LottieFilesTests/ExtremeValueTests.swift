@@ -83,7 +83,7 @@ import Testing
     for mode in ["0", "6", "7", "-1", "2.5"] {
       #expect(
         try warnings(#"[\#(Self.rect), {"ty": "mm", "mm": \#(mode)}, \#(Self.fill)]"#) == [
-          "merge mode \(mode) (layers[0].shapes[1].mm): drawn as mode 1 (merge)"
+          "merge mode \(mode) (layers[0].shapes[1].mm: 1 to 5): drawn as mode 1 (merge)"
         ])
     }
     for mode in 1...5 {
@@ -97,14 +97,16 @@ import Testing
       + #""os": {"a": 0, "k": 0}, "is": {"a": 0, "k": 0}}"#
   }
 
-  /// An unknown polystar type (`sy`) was drawn as a star, and more than 10,000 points as
+  /// An unknown polystar type (`sy`) was drawn as a star without a word (now as the polygon
+  /// lottie-web draws, said so), and more than 10,000 points as
   /// 10,000 (also when only a keyframe asks for them), without a word. (The limit is 1,000
   /// since a rounded star of 10,000 points turned inside out took 13 s to stroke.)
   @Test func polystarTypesAndPointsPastTheLimitAreWarnedAboutByPlace() throws {
     let star = Self.polystar(type: "7", points: #"{"a": 0, "k": 5}"#)
     #expect(
       try warnings("[\(star), \(Self.fill)]") == [
-        "polystar type 7 (layers[0].shapes[0].sy): drawn as a star (type 1)"
+        "polystar type 7 (layers[0].shapes[0].sy: 1 or 2): drawn as a polygon (type 2), as "
+          + "lottie-web draws it"
       ])
     let many = Self.polystar(
       type: "2", points: #"{"a": 1, "k": [{"t": 0, "s": [5]}, {"t": 10, "s": [20000]}]}"#)

@@ -404,12 +404,38 @@ import Testing
     #expect(
       LottieTest.problems(Self.text(#""sz": [1e-300, 100], "ps": [0, 0]"#, string: words)) == [
         "test.json: layers[0].t.d.k[0].s.t: text documents of more than 500000 characters in "
-          + "all (and the work of box text's lines, paragraphs, tabs, mixed directions and font sizes "
-          + "counted as characters), the limit"
+          + "all (and 20 for each document, and the work of box text's lines, paragraphs, tabs, "
+          + "mixed directions and font sizes counted as characters), the limit"
       ])
     // In a box 400 points wide it reads (some 2,500 lines at size 20).
     let read = try LottieTest.read(Self.text(#""sz": [400, 100], "ps": [0, 0]"#, string: words))
     #expect(read.warnings.isEmpty)
+  }
+
+  /// Issue 18, twelfth pass: one-character documents escaped the file's text budget, and each
+  /// matched its font again (0.2 ms a document: 5 layers of 100,000 took 155 s). The font is
+  /// matched once a name, and each document counts 20 characters more, so 23,809 one-character
+  /// documents read and the next is refused, before the rest are read.
+  @Test func eachTextDocumentCountsTowardTheFileTextBudget() throws {
+    #expect(LottieFormat.charactersPerTextDocument == 20)
+    func counter(_ documents: Int) -> String {
+      TextTests.counter(
+        "["
+          + (0..<documents).map {
+            #"{"t": \#($0), "s": {"t": "\#($0 % 10)", "s": 20, "f": "Sans-Bold", "fc": [0, 0, 0]}}"#
+          }.joined(separator: ",") + "]")
+    }
+    let fits = 500_000 / 21
+    let read = try LottieTest.read(counter(fits))
+    let shown = try #require(
+      TextTests.text(in: try LottieTest.layer("Counter", in: read.scene, at: 0.5)))
+    #expect(shown.string == "5")
+    #expect(
+      LottieTest.problems(counter(fits + 5)) == [
+        "test.json: layers[0].t.d.k[\(fits)].s.t: text documents of more than 500000 characters "
+          + "in all (and 20 for each document, and the work of box text's lines, paragraphs, "
+          + "tabs, mixed directions and font sizes counted as characters), the limit"
+      ])
   }
 
   @Test func aFontAscentIsANumberWithinAThousandPercent() throws {

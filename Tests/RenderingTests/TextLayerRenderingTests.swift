@@ -170,6 +170,12 @@ import Testing
     _ = try render(copies)
     copies.instanceCount = 41
     #expect(throws: RenderingError.tooMuchTextInFrame(layer: "line")) { try render(copies) }
+    #expect(
+      RenderingError.tooMuchTextInFrame(layer: "line").description
+        == "the frame's text layers would draw more than 4 million characters, the limit, at "
+        + "layer 'line' (every text layer's string, for each replicator instance, and the "
+        + "work of its wrapped lines, paragraphs, tabs, mixed directions and font sizes counted as "
+        + "characters; stroked text 1 + 2 x its stroke width over its size times)")
     // 5,000 distinct labels are laid out once, then found again.
     let strings = (0..<5_000).map { "label \($0)" }
     let style = TextStyle(fontSize: 12, width: 100)
@@ -214,7 +220,7 @@ import Testing
         == "the frame's text layers would draw more than 4 million characters, the limit, at "
         + "layer 'narrow' (every text layer's string, for each replicator instance, and the "
         + "work of its wrapped lines, paragraphs, tabs, mixed directions and font sizes counted as "
-        + "characters)")
+        + "characters; stroked text 1 + 2 x its stroke width over its size times)")
     // Ordinary wrapped text counts little more than its characters: 40 instances of 30,000
     // characters wrapped 200 points wide (1.8 million) draw.
     narrow.bounds = Rect(0, 0, 200, 50)
