@@ -47,7 +47,7 @@ extension LottieReader {
       return nil
     }
     guard let n = numbers(json, at: place) else { return nil }
-    guard n.count >= 3 else {
+    guard n.count >= 3 && n.count <= 4 else {
       report(
         place,
         "expected a colour (3 or 4 numbers: r, g, b, a), found \(n.count) number"

@@ -183,7 +183,12 @@ extension LottieReader {
   /// Counts a document toward the file's text budget: `false` when it is refused (its text
   /// past `TextLayer`'s limits, or the file's documents past `maximumTextCharacters`).
   func chargeDocument(_ document: Fields) -> Bool {
-    let text = document.string("t") ?? ""
+    // The text and the font's name are strings: a number was drawn as no text, or in the
+    // default face, without a word.
+    _ = string(document, "f")
+    let given = string(document, "t")  // reported when of another kind
+    if given == nil, let t = document["t"], t != .null { return false }
+    let text = given ?? ""
     // Shaping and wrapping take time in a string's length: past the limit, refused.
     if let excess = TextLayer.limitExcess(of: text) {
       report(

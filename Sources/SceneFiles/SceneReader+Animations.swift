@@ -23,7 +23,8 @@ extension SceneReader {
   func readAnimations(_ json: JSONValue, at place: String, into layer: Layer) {
     guard let list = array(json, at: place) else { return }
     gradientColorCount = (layer as? GradientLayer)?.colors?.count
-    defer { gradientColorCount = nil }
+    gradientLocationCount = (layer as? GradientLayer)?.locations?.count
+    defer { (gradientColorCount, gradientLocationCount) = (nil, nil) }
     for (i, item) in list.enumerated() {
       if let animation = readAnimation(item, at: "\(place)[\(i)]", layer: layer) {
         layer.add(animation, forKey: nil)
@@ -244,8 +245,10 @@ extension SceneReader {
       animationValue($0, at: f.place("toValue"), keyPath: keyPath, additive: additive)
     }.flatMap { withinMagnitude($0, at: f.place("toValue")) }
     // A step from the model value, which may go down.
-    let by = f["byValue"].flatMap { animationValue($0, at: f.place("byValue"), kind: kind) }
-      .flatMap { withinMagnitude($0, at: f.place("byValue")) }
+    let by = f["byValue"].flatMap { json in
+      locationsMatchColors(json, at: f.place("byValue"), keyPath: keyPath)
+        ? animationValue(json, at: f.place("byValue"), kind: kind) : nil
+    }.flatMap { withinMagnitude($0, at: f.place("byValue")) }
     if f["fromValue"] != nil && f["toValue"] != nil && f["byValue"] != nil {
       report(f.place("byValue"), "set at most two of fromValue, toValue and byValue")
     }
@@ -408,16 +411,26 @@ extension SceneReader {
   /// `shadowOpacity`) is not kept: animations pass it on purpose (a shimmer slides its
   /// locations from -1 to 2) and drawing clamps it. `bounds.size` and its width and height keep
   /// the bounds' range; other parts of a value (a transform's scale, an origin) take any number.
+  /// Whether `json`, a value animating `keyPath`, has one location per colour of the gradient
+  /// whose animations are read when it animates `locations` (reported when not: they were
+  /// ignored without a word), and as many colours as its locations when it animates `colors`.
+  func locationsMatchColors(_ json: JSONValue, at place: String, keyPath: LayerKeyPath) -> Bool {
+    guard case .array(let items) = json else { return true }
+    if keyPath == LayerKeyPath(.locations), let count = gradientColorCount, items.count != count {
+      report(place, "expected \(count) locations (one per color), found \(items.count)")
+      return false
+    }
+    if keyPath == LayerKeyPath(.colors), let count = gradientLocationCount, items.count != count {
+      report(place, "expected \(count) colors (one per location), found \(items.count)")
+      return false
+    }
+    return true
+  }
+
   func animationValue(
     _ json: JSONValue, at place: String, keyPath: LayerKeyPath, additive: Bool
   ) -> AnimationValue? {
-    // Locations are one per colour, animated as when set (they were ignored without a word).
-    if keyPath == LayerKeyPath(.locations), let count = gradientColorCount,
-      case .array(let items) = json, items.count != count
-    {
-      report(place, "expected \(count) locations (one per color), found \(items.count)")
-      return nil
-    }
+    guard locationsMatchColors(json, at: place, keyPath: keyPath) else { return nil }
     guard !additive, keyPath.property.range != .unit else {
       return animationValue(json, at: place, kind: keyPath.valueKind)
     }

@@ -56,6 +56,9 @@ final class SceneReader {
   /// The colours of the gradient layer whose animations are being read, which animated
   /// `locations` must match one for one (`nil` elsewhere, or when it sets none).
   var gradientColorCount: Int?
+  /// Likewise the static `locations` of that gradient layer, which animated `colors` must
+  /// match one for one.
+  var gradientLocationCount: Int?
   /// Names of layers below the top level.
   private(set) var nestedNames: Set<String> = []
 
