@@ -118,4 +118,16 @@ import Testing
     let style = TextStyle(fontSize: 10)
     #expect(TextLayout.layoutCost(of: lines, style: style) == 100_000 + 3_333_000)
   }
+
+  /// Twelfth pass re-check: letters each in an isolate (RLI or LRI ... PDI) took 6 to 7.5 s a
+  /// layer whatever their levels; each isolate counts three runs, as mixed directions count.
+  @Test func isolatesCountAsRunsChangingDirection() {
+    let style = TextStyle(fontSize: 10)
+    let isolated = String(repeating: "\u{2066}a\u{2069}", count: 33_333)
+    // min(99,999, 3 × 33,333)² / 1,000.
+    #expect(TextLayout.tabAndDirectionCost(of: isolated, style: style) == 99_999 * 99_999 / 1_000)
+    // One isolate in a long sentence counts next to nothing.
+    let one = String(repeating: "word ", count: 10_000) + "\u{2067}name\u{2069}"
+    #expect(TextLayout.tabAndDirectionCost(of: one, style: style) == 0)
+  }
 }
