@@ -74,6 +74,11 @@ public enum BatchInputs {
   /// times, and 3,000,000 lines naming one file took 135 s.
   public static let maximumListLines = 1_000_000
 
+  /// The most animations one batch takes: 100,000 (its manifest and page list each; a
+  /// million missing files named in a list made a 364 MB manifest and a 669 MB page, in
+  /// 168 s and 2.9 GB). Counted as they are found, before anything is rendered.
+  public static let maximumInputs = 100_000
+
   /// The animations `arguments` name, sorted by relative path, and their common folder.
   ///
   /// - Parameters:
@@ -85,7 +90,15 @@ public enum BatchInputs {
   ) throws(Failure) -> (inputs: [BatchInput], root: String) {
     var files: [String] = []
     var seen: Set<String> = []
-    func add(_ file: String) { if seen.insert(file).inserted { files.append(file) } }
+    func add(_ file: String) throws(Failure) {
+      guard seen.insert(file).inserted else { return }
+      files.append(file)
+      guard files.count <= maximumInputs else {
+        throw Failure(
+          description: "the inputs name more than \(maximumInputs) animations, the most a batch "
+            + "renders (split them into several batches, or shards)")
+      }
+    }
     let excluded = excluding.map { Paths.absolute($0, base: workingDirectory) }
 
     // The lists being read, outermost first, as named: a list that names one of them would be
@@ -121,7 +134,10 @@ public enum BatchInputs {
         } catch {
           throw Failure(description: "\(name): cannot read the list: \(error.reason)")
         }
-        lineCount += bytes.reduce(1) { $0 + ($1 == 10 ? 1 : 0) }
+        // Its lines: one per line feed, and one more for text after the last.
+        lineCount +=
+          bytes.reduce(0) { $0 + ($1 == 10 ? 1 : 0) }
+          + (bytes.last.map { $0 != 10 } ?? false ? 1 : 0)
         guard lineCount <= maximumListLines else {
           throw Failure(
             description: "\(MessageText.value(name)): the lists have more than "
@@ -150,16 +166,16 @@ public enum BatchInputs {
       let path = Paths.absolute(argument, base: workingDirectory)
       if seen.contains(path) { return }  // a file named again: nothing new to look at
       if Paths.isFolder(path) {
-        if searched.insert(path).inserted { search(path) }
+        if searched.insert(path).inserted { try search(path) }
       } else {
-        add(path)  // taken as named; a missing or bad file is reported by the batch
+        try add(path)  // taken as named; a missing or bad file is reported by the batch
       }
     }
 
     // Found files whose names are not UTF-8, by the path shown for them (`bad\xFFname.json`),
     // with why they are not rendered.
     var problems: [String: String] = [:]
-    func search(_ folder: String) {
+    func search(_ folder: String) throws(Failure) {
       if folder == excluded { return }
       for bytes in Paths.entryBytes(of: folder) where bytes.first != 0x2E {  // not hidden
         let entry = String(decoding: bytes, as: UTF8.self)
@@ -174,12 +190,12 @@ public enum BatchInputs {
             (isFolder
               ? "a folder whose name is not UTF-8 is not searched" : "its name is not UTF-8")
             + ": rename it (file names are read and written as UTF-8 text)"
-          add(shown)
+          try add(shown)
           continue
         }
         let path = folder == "/" ? "/" + entry : folder + "/" + entry
         if Paths.isFolder(path) {
-          if !Paths.isLink(path) { search(path) }  // no loops through linked folders
+          if !Paths.isLink(path) { try search(path) }  // no loops through linked folders
           continue
         }
         guard candidate else { continue }
@@ -193,12 +209,12 @@ public enum BatchInputs {
           guard Paths.fileSize(path).map({ $0 > maximumFileSize }) == true,
             let start = try? AtomicFile.read(path, first: 4096)
           else {
-            add(path)
+            try add(path)
             continue
           }
           content = start
         }
-        if kind(of: content) != nil { add(path) }
+        if kind(of: content) != nil { try add(path) }
       }
     }
 

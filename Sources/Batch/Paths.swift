@@ -25,16 +25,25 @@ public enum Paths {
   /// `path` made absolute against `base` and normalized lexically: `a/./b/../c` is `a/c`.
   public static func absolute(_ path: String, base: String) -> String {
     let joined = path.hasPrefix("/") ? path : base + "/" + path
-    var parts: [Substring] = []
-    for part in joined.split(separator: "/", omittingEmptySubsequences: true) {
-      if part == "." { continue }
-      if part == ".." {
+    // By bytes: a list of a million lines of `./././…` compared each part as characters, 160 µs
+    // a line. Parts split at `/` are whole UTF-8 sequences, so joining them again is exact.
+    var parts: [Substring.UTF8View] = []
+    for part in joined.utf8.split(separator: 0x2F, omittingEmptySubsequences: true) {
+      if part.count == 1 && part.first == 0x2E { continue }  // "."
+      if part.count == 2 && part.allSatisfy({ $0 == 0x2E }) {  // ".."
         if !parts.isEmpty { parts.removeLast() }
         continue
       }
       parts.append(part)
     }
-    return "/" + parts.joined(separator: "/")
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(joined.utf8.count + 1)
+    for part in parts {
+      bytes.append(0x2F)
+      bytes.append(contentsOf: part)
+    }
+    if bytes.isEmpty { bytes.append(0x2F) }
+    return String(decoding: bytes, as: UTF8.self)
   }
 
   /// Why `path` is not a plain relative path inside a folder, or `nil` when it is: a batch's

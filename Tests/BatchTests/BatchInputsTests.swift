@@ -107,13 +107,33 @@ import Testing
     let found = try BatchInputs.find(["@deep/l1.txt"], workingDirectory: folder)
     #expect(found.inputs.map(\.name) == ["a"])
     #expect(BatchInputs.maximumListLines == 1_000_000)
-    try write(String(repeating: "x\n", count: 1_000_000), "deep/many.txt")
+    // A final line feed ends the last line: 1,000,001 lines are one too many.
+    try write(String(repeating: "x\n", count: 1_000_001), "deep/many.txt")
     let error = #expect(throws: BatchInputs.Failure.self) {
       try BatchInputs.find(["@deep/many.txt"], workingDirectory: folder)
     }
     #expect(
       error?.description
         == "deep/many.txt: the lists have more than 1000000 lines in all, past the limit")
+  }
+
+  /// A million missing files named in a list made a 364 MB manifest and a 669 MB page: a
+  /// batch takes at most 100,000 animations, counted as they are found.
+  @Test func aBatchTakesAtMostAHundredThousandAnimations() throws {
+    #expect(BatchInputs.maximumInputs == 100_000)
+    try write(
+      (0...100_000).map { "missing/m\($0).json" }.joined(separator: "\n"), "inputs.txt")
+    let error = #expect(throws: BatchInputs.Failure.self) {
+      try BatchInputs.find(["@inputs.txt"], workingDirectory: folder)
+    }
+    #expect(
+      error?.description
+        == "the inputs name more than 100000 animations, the most a batch renders (split them "
+        + "into several batches, or shards)")
+    // Paths are made absolute by their bytes: `.` and `..` parts, repeated slashes.
+    #expect(Paths.absolute("./a/./b/../c//d.json", base: "/w") == "/w/a/c/d.json")
+    #expect(Paths.absolute("../../..", base: "/w") == "/")
+    #expect(Paths.absolute("é/./ü.json", base: "/") == "/é/ü.json")
   }
 
   @Test func shardsTakeEveryNthFromTheIth() {
