@@ -112,11 +112,11 @@ extension SceneReader {
     case "attachment":
       guard let itemValue = required("item"), let layer = checkItem(itemValue, at: b.place("item"))
       else { return nil }
-      let offset = b["offset"].flatMap { point($0, at: b.place("offset")) } ?? .zero
+      let offset = b["offset"].flatMap { place($0, at: b.place("offset")) } ?? .zero
       let attachment: AttachmentBehavior
       switch (b["anchor"], b["toItem"]) {
       case (let anchor?, nil):
-        guard let a = point(anchor, at: b.place("anchor")) else { return nil }
+        guard let a = place(anchor, at: b.place("anchor")) else { return nil }
         attachment = AttachmentBehavior(item: layer, offsetFromCenter: offset, attachedToAnchor: a)
       case (nil, let other?):
         guard let otherLayer = checkItem(other, at: b.place("toItem")) else { return nil }
@@ -126,7 +126,7 @@ extension SceneReader {
           report(b.place("toItem"), "an item cannot be attached to itself (item names it too)")
           return nil
         }
-        let toOffset = b["toOffset"].flatMap { point($0, at: b.place("toOffset")) } ?? .zero
+        let toOffset = b["toOffset"].flatMap { place($0, at: b.place("toOffset")) } ?? .zero
         attachment = AttachmentBehavior(
           item: layer, offsetFromCenter: offset, attachedTo: otherLayer, offsetFromCenter: toOffset)
       case (.some, .some):
@@ -169,7 +169,9 @@ extension SceneReader {
             if bf["from"] != nil || bf["to"] != nil {
               report(bf.place("path"), "a boundary is a segment (from, to) or a path, not both")
             }
-            if let path = path(pathValue, at: bf.place("path")) {
+            if let path = path(pathValue, at: bf.place("path")).flatMap({
+              withinReach($0, at: bf.place("path"))
+            }) {
               c.addBoundary(withIdentifier: identifier, for: path)
             }
           } else {
@@ -177,8 +179,8 @@ extension SceneReader {
               report(bp, "a boundary needs from and to, or a path")
               continue
             }
-            if let a = point(fromValue, at: bf.place("from")),
-              let z = point(toValue, at: bf.place("to"))
+            if let a = place(fromValue, at: bf.place("from")),
+              let z = place(toValue, at: bf.place("to"))
             {
               c.addBoundary(withIdentifier: identifier, from: a, to: z)
             }
@@ -257,14 +259,14 @@ extension SceneReader {
           push.endTime = x
         }
       }
-      if let v = b["targetOffset"], let o = point(v, at: b.place("targetOffset")) {
+      if let v = b["targetOffset"], let o = place(v, at: b.place("targetOffset")) {
         push.targetOffsetFromCenter = o
       }
       return push
     case "snap":
       guard let itemValue = required("item"), let layer = checkItem(itemValue, at: b.place("item")),
         let pointValue = required("snapPoint"),
-        let target = point(pointValue, at: b.place("snapPoint"))
+        let target = place(pointValue, at: b.place("snapPoint"))
       else { return nil }
       let snap = SnapBehavior(item: layer, snapTo: target)
       if let v = b["damping"], let x = nonNegative(v, at: b.place("damping")) {
@@ -295,5 +297,53 @@ extension SceneReader {
       report(place, "no layer is named \"\(name)\"")
     }
     return nil
+  }
+
+  /// The most a dynamics place (an attachment's anchor or offsets, a boundary's ends and path,
+  /// a snap point) may lie from the origin, in points: 10^15. Farther ones overflowed the
+  /// solver without a word: an anchor at 1e155 never moved its item, a boundary floor 1e154
+  /// long let items fall through.
+  static let maximumDynamicsCoordinate = 1e15
+
+  /// A point of the dynamics' geometry, refused (naming `place`) past
+  /// `maximumDynamicsCoordinate`.
+  func place(_ json: JSONValue, at place: String) -> Point? {
+    guard let p = point(json, at: place) else { return nil }
+    let far = Swift.max(Swift.abs(p.x), Swift.abs(p.y))
+    guard far <= Self.maximumDynamicsCoordinate else {
+      report(
+        place,
+        "\(format(far)) is past the limit of 10^15 points for the dynamics' geometry (its "
+          + "arithmetic would overflow)")
+      return nil
+    }
+    return p
+  }
+
+  /// `path` when every point of it is within `maximumDynamicsCoordinate`, else `nil` (reported).
+  func withinReach(_ path: Path, at place: String) -> Path? {
+    var far = 0.0
+    func reach(_ p: Point) { far = Swift.max(far, Swift.abs(p.x), Swift.abs(p.y)) }
+    for element in path.elements {
+      switch element {
+      case .move(let p), .line(let p): reach(p)
+      case .quadCurve(let p, let c):
+        reach(p)
+        reach(c)
+      case .curve(let p, let c1, let c2):
+        reach(p)
+        reach(c1)
+        reach(c2)
+      case .closeSubpath: break
+      }
+    }
+    guard far <= Self.maximumDynamicsCoordinate else {
+      report(
+        place,
+        "a point \(format(far)) from the origin is past the limit of 10^15 points for the "
+          + "dynamics' geometry (its arithmetic would overflow)")
+      return nil
+    }
+    return path
   }
 }
