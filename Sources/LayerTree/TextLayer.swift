@@ -61,6 +61,45 @@ public final class TextLayer: Layer {
     return (characters, lines)
   }
 
+  /// The deepest bidirectional isolates (LRI, RLI, FSI, each closed by PDI) a text layer's
+  /// string may nest in one paragraph: 16, far more than text uses. The bidi library Pango
+  /// lays text out with (libfribidi) crashed on two runs of isolates nested 67 deep.
+  public static let maximumIsolateDepth = 16
+
+  /// How deep `string`'s bidirectional isolates nest within a paragraph, when that is past
+  /// `maximumIsolateDepth`; `nil` otherwise (a string without them is passed over at once).
+  public static func isolateDepthExcess(of string: String) -> Int? {
+    var bytes = string
+    return bytes.withUTF8 { text -> Int? in
+      guard text.contains(0xE2) else { return nil }
+      var depth = 0, deepest = 0, i = 0
+      while i < text.count {
+        let byte = text[i]
+        if byte == 0x0A || byte == 0x0D {
+          depth = 0
+        } else if byte == 0xE2, i + 2 < text.count, text[i + 1] == 0x81 {
+          switch text[i + 2] {
+          case 0xA6, 0xA7, 0xA8:  // LRI, RLI, FSI
+            depth += 1
+            deepest = Swift.max(deepest, depth)
+          case 0xA9: depth = Swift.max(0, depth - 1)  // PDI
+          default: break
+          }
+        } else if byte == 0xE2, i + 2 < text.count, text[i + 1] == 0x80, text[i + 2] == 0xA9 {
+          depth = 0  // U+2029, a paragraph separator
+        }
+        i += 1
+      }
+      return deepest > maximumIsolateDepth ? deepest : nil
+    }
+  }
+
+  /// What a reader says of isolates nested past `maximumIsolateDepth`.
+  public static func isolateDepthMessage(_ depth: Int) -> String {
+    "bidirectional isolates (LRI, RLI, FSI) nested \(depth) deep, past the limit of "
+      + "\(maximumIsolateDepth)"
+  }
+
   /// What a reader says of a string past the limits (`limitExcess`): its characters when those
   /// pass, else its lines.
   public static func limitMessage(characters: Int, lines: Int) -> String {

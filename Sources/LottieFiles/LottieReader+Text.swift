@@ -196,6 +196,10 @@ extension LottieReader {
         TextLayer.limitMessage(characters: excess.characters, lines: excess.lines))
       return false
     }
+    if let depth = TextLayer.isolateDepthExcess(of: text) {
+      report(document.place("t"), TextLayer.isolateDepthMessage(depth))
+      return false
+    }
     // All the file's documents together (each box text is laid out when read, to size it).
     return chargeText(
       text.unicodeScalars.count + LottieFormat.charactersPerTextDocument,

@@ -25,6 +25,9 @@ extension LayerRenderer {
       throw .textTooLong(
         layer: LayerLabel(layer), characters: excess.characters, lines: excess.lines)
     }
+    if let depth = TextLayer.isolateDepthExcess(of: string) {
+      throw .isolatesTooDeep(layer: LayerLabel(layer), depth: depth)
+    }
     let style = layer.textStyle(width: bounds.width, height: bounds.height)
     // Counted before laying out: wrapped lines too (a box narrower than a letter makes a line
     // of each), paragraphs, tabs, mixed directions, each font size new to the frame, and a

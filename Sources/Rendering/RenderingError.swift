@@ -74,6 +74,11 @@ public enum RenderingError: Error, Hashable, Sendable, CustomStringConvertible {
   /// Carries the layer and the animated key path.
   case animationNotFinite(layer: LayerLabel?, keyPath: String)
 
+  /// A text layer's string (set from Swift or animated: a scene or Lottie file's is refused
+  /// when read) nests bidirectional isolates deeper than `TextLayer.maximumIsolateDepth`, on
+  /// which the bidi library crashed. Carries the layer and the depth.
+  case isolatesTooDeep(layer: LayerLabel?, depth: Int)
+
   /// A layer with animations has a time that is not finite at the frame's instant: its own
   /// and its superlayers' `speed`, `beginTime` and `timeOffset` together overflow (nine nested
   /// speeds of 3.4e38), so its animations cannot be evaluated. Refused rather than drawn at
@@ -160,6 +165,8 @@ public enum RenderingError: Error, Hashable, Sendable, CustomStringConvertible {
         "the animation of \"\(keyPath)\" at \(LayerLabel.text(name)) gives a value that is not "
         + "finite at this time (the span between its values overflows; values within 10^15 in "
         + "magnitude keep it finite)"
+    case .isolatesTooDeep(let name, let depth):
+      return "\(LayerLabel.text(name)) has \(TextLayer.isolateDepthMessage(depth))"
     case .layerTimeNotFinite(let name):
       return
         "\(LayerLabel.text(name)) has animations but no finite time at this instant: its and its "

@@ -147,6 +147,10 @@ extension SceneReader {
       report(place, TextLayer.limitMessage(characters: excess.characters, lines: excess.lines))
       return nil
     }
+    if let depth = TextLayer.isolateDepthExcess(of: s) {
+      report(place, TextLayer.isolateDepthMessage(depth))
+      return nil
+    }
     return s
   }
 

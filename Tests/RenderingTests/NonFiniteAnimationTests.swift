@@ -81,4 +81,26 @@ import Testing
         == "layer 'square' has animations but no finite time at this instant: its and its "
         + "superlayers' speed, beginTime and timeOffset together overflow")
   }
+
+  /// Thirteenth pass: two runs of isolates nested 67 deep crashed the bidi library (SIGSEGV)
+  /// in every command that laid them out; a string set from Swift is refused when drawn.
+  @Test func isolatesNestedTooDeepAreRefusedBeforeLayout() throws {
+    let deep =
+      String(repeating: "\u{2067}", count: 70) + "a" + String(repeating: "\u{2069}", count: 70)
+    let text = TextLayer()
+    text.name = "deep"
+    text.frame = Rect(x: 0, y: 0, width: 20, height: 20)
+    text.string = deep + deep
+    #expect(TextLayer.isolateDepthExcess(of: deep + deep) == 70)
+    #expect(
+      TextLayer.isolateDepthExcess(of: String(repeating: "\u{2066}a\u{2069}", count: 500)) == nil)
+    let error = RenderingError.isolatesTooDeep(layer: "deep", depth: 70)
+    #expect(throws: error) {
+      try LayerRenderer().draw(text, in: try Canvas(pixelWidth: 20, pixelHeight: 20))
+    }
+    #expect(
+      error.description
+        == "layer 'deep' has bidirectional isolates (LRI, RLI, FSI) nested 70 deep, past the "
+        + "limit of 16")
+  }
 }
