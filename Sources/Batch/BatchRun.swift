@@ -67,6 +67,22 @@ public struct BatchRun: Sendable {
       (inputs, root, outputFolder, formats, version, load)
   }
 
+  /// The memory a batch's animations may hold once read, side by side: 2 GiB, each counted as
+  /// `sceneBytesPerFileByte` times its file's size (at least 1 MiB). A file of 2.7 million
+  /// Lottie keyframes (66 MB) held 1 GB read, and eight of them at `--jobs 8` aborted at
+  /// 7.6 GB; scenes of large keyframe values likewise. Taken before the file is read, and
+  /// before the frame and encoder budgets, never while holding them.
+  public static let sceneMemory = MemoryBudget(limit: 2 << 30)
+
+  /// What one byte of an input file is counted as in `sceneMemory`: 40 (the keyframe files
+  /// above held 11 to 15 bytes read for each byte of JSON, and a JSON value tree more).
+  public static let sceneBytesPerFileByte = 40
+
+  /// `sceneMemory`'s bytes for a file of `size` bytes.
+  static func sceneBytes(_ size: Int) -> Int {
+    Swift.max(1 << 20, Swift.min(size, Int.max / 64) * sceneBytesPerFileByte)
+  }
+
   /// Renders every input and returns their entries, in input order; `progress` is told of
   /// frames and animations as they finish.
   public func run(progress: BatchProgress? = nil) throws -> [Outcome] {
@@ -77,7 +93,14 @@ public struct BatchRun: Sendable {
     try OrderedJobs.run(
       count: inputs.count, threads: threads, window: Swift.max(threads, inputs.count),
       balanced: true, makeState: {},
-      job: { _, i in run.entry(for: run.inputs[i], frameJobs: framesJobs, progress: progress) }
+      job: { _, i in
+        // What a file becomes once read is counted by its size, shared by the animations
+        // side by side (one alone always runs).
+        let bytes = BatchRun.sceneBytes(Paths.fileSize(run.inputs[i].path) ?? 0)
+        _ = BatchRun.sceneMemory.acquire(workers: 1, bytesPerWorker: bytes)
+        defer { BatchRun.sceneMemory.release(workers: 1, bytesPerWorker: bytes) }
+        return run.entry(for: run.inputs[i], frameJobs: framesJobs, progress: progress)
+      }
     ) { _, outcome in
       outcomes.append(outcome)
       progress?.animationDone()

@@ -32,6 +32,15 @@ import Testing
     #expect(bytes > 40_000_000)  // some 50 of them fit the 2 GiB at once
   }
 
+  /// Thirteenth pass: eight 66 MB Lottie files of 2.7 million keyframes at `--jobs 8` held
+  /// 7.6 GB and aborted; each animation read is counted by its file's size.
+  @Test func animationsReadAreCountedByTheirFilesSize() {
+    #expect(BatchRun.sceneMemory.limit == 2 << 30)
+    #expect(BatchRun.sceneBytes(0) == 1 << 20)
+    #expect(BatchRun.sceneBytes(66_000_000) == 2_640_000_000)  // more than the budget: alone
+    #expect(BatchRun.sceneBytes(10_000_000) == 400_000_000)  // five of them side by side
+  }
+
   /// A frame too large for a sheet of one (8000 x 8000 with its caption is 8016 x 8034, over
   /// 64 megapixels) makes no sheet, where it failed the whole output.
   @Test func aFrameTooLargeForASheetMakesNone() throws {
