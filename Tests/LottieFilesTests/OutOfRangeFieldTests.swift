@@ -110,5 +110,11 @@ import Testing
     #expect(f.position.x == 200)
     // Two levels stay within the range: no warning.
     #expect(try LottieTest.read(nested(2, sr: "1e-15")).warnings.isEmpty)
+    // One stretch of 1e50 has a speed that is 0 as a Float (it froze the layer): warned.
+    #expect(
+      try LottieTest.read(nested(1, sr: "1e50")).warnings.map(\.description) == [
+        #"test.json: layers[0]: unsupported layer stretch (layers[0].sr is 1e+50): drawn "#
+          + "unstretched"
+      ])
   }
 }
