@@ -55,17 +55,34 @@ public struct MediaTiming: Hashable, Sendable {
   public struct State: Hashable, Sendable {
     /// Seconds into the forward pass, 0...d; what the timing function (or a spring) reads.
     public var basicTime: Double
-    /// The cycle index (for `cumulative`); negative before a wrapped offset.
-    public var cycle: Int
+    /// The cycle index (for `cumulative`); negative before a wrapped offset. A `Double`: a
+    /// `Float` repeat count reaches 3.4e38 cycles, past any integer's range (an `Int` index was
+    /// 0 after 10^19 cycles, so a cumulative animation showed one cycle's value).
+    public var cycle: Double
     /// The simple duration `d` the state was computed with.
     public var simpleDuration: Double
 
     /// `basicTime / simpleDuration`, the fraction of the pass.
     public var fraction: Double { simpleDuration > 0 ? basicTime / simpleDuration : 1 }
+
+    /// Whether the animation's time at the instant is finite. It is not when its and its groups'
+    /// `beginTime`, `speed` and `timeOffset` together overflow a `Double` (a `beginTime` of
+    /// -1e308 at a speed of 3.4e38, or nine nested groups of speed 3.4e38) where that decides
+    /// what shows (the animation repeats forever, or the time is NaN): such a state has a NaN
+    /// `basicTime` and `cycle`, and whoever applies it refuses it rather than show a value.
+    public var isTimeFinite: Bool { basicTime.isFinite && cycle.isFinite }
+
+    /// The state of an animation whose time is not finite (see `isTimeFinite`).
+    static func timeNotFinite(simpleDuration d: Double) -> State {
+      State(basicTime: .nan, cycle: .nan, simpleDuration: d)
+    }
   }
 
   /// The state at `parentTime`, or `nil` when the animation contributes nothing there (before or
-  /// after its active interval without a fill that shows it, or removed on completion).
+  /// after its active interval without a fill that shows it, or removed on completion). A state
+  /// whose `isTimeFinite` is false when its time is not finite and that decides what shows: a
+  /// NaN `parentTime` (a group's time that overflowed), an active time that overflows while the
+  /// animation repeats forever, or a time whose cycle index overflows.
   ///
   /// The active interval is `[beginTime, beginTime + AD/|speed|)`: it ends exclusively, and at its
   /// end a forwards fill freezes on the end of the last cycle (docs/timing.md §4.3's end rule).
@@ -79,6 +96,7 @@ public struct MediaTiming: Hashable, Sendable {
     let e = parentTime - beginTime
     let s = Double(speed)
     let ad = activeDuration(simpleDuration: d)
+    if e.isNaN { return .timeNotFinite(simpleDuration: d) }
     if e < 0 {
       guard fillMode == .backwards || fillMode == .both else { return nil }
       return map(timeOffset, d: d, atEnd: false)
@@ -86,6 +104,8 @@ public struct MediaTiming: Hashable, Sendable {
     if s == 0 { return map(timeOffset, d: d, atEnd: false) }
     let tau = e * s
     if abs(tau) < ad { return map(timeOffset + tau, d: d, atEnd: false) }
+    // Past a finite active duration whatever the overflow: the end shows. Not so forever.
+    if !tau.isFinite && !ad.isFinite { return .timeNotFinite(simpleDuration: d) }
     guard (fillMode == .forwards || fillMode == .both) && !removedOnCompletion else { return nil }
     let end = timeOffset + (s < 0 ? -ad : ad)
     return map(end, d: d, atEnd: true)
@@ -95,9 +115,11 @@ public struct MediaTiming: Hashable, Sendable {
   /// leg; at the end of the active interval a time on a cycle boundary belongs to the cycle it
   /// ends.
   func map(_ t: Double, d: Double, atEnd: Bool) -> State {
+    guard t.isFinite else { return .timeNotFinite(simpleDuration: d) }
     guard d > 0 else { return State(basicTime: 0, cycle: 0, simpleDuration: d) }
     let cycleLength = autoreverses ? 2 * d : d
     var k = (t / cycleLength).rounded(.down)
+    guard k.isFinite else { return .timeNotFinite(simpleDuration: d) }
     var c = t - k * cycleLength
     if c < 0 { c = 0 }
     if c >= cycleLength {
@@ -109,7 +131,6 @@ public struct MediaTiming: Hashable, Sendable {
       c = cycleLength
     }
     let basic = autoreverses && c > d ? 2 * d - c : c
-    let cycle = k.isFinite && abs(k) < Double(Int.max / 2) ? Int(k) : 0
-    return State(basicTime: basic, cycle: cycle, simpleDuration: d)
+    return State(basicTime: basic, cycle: k, simpleDuration: d)
   }
 }

@@ -69,7 +69,8 @@ package final class PreparedAnimation: Sendable {
     switch node {
     case .group(let children):
       let f = state.fraction
-      let warped = d * (timingFunction?.value(at: f) ?? f)
+      // A group's time that is not finite is its children's: NaN, which each refuses.
+      let warped = state.isTimeFinite ? d * (timingFunction?.value(at: f) ?? f) : .nan
       for child in children {
         child.appendSamples(at: warped, fallbackDuration: d, inGroup: true, into: &out)
       }
@@ -190,7 +191,7 @@ package final class PropertyEvaluator: Sendable {
       }
       v = AnimationValue.interpolate(a, b, progress)
       if cumulative && state.cycle != 0 {
-        v = v.advanced(byDifferenceFrom: a, to: b, times: Double(state.cycle))
+        v = v.advanced(byDifferenceFrom: a, to: b, times: state.cycle)
       }
     case .keyframes:
       guard let keyframes else { return underlying }
@@ -198,7 +199,7 @@ package final class PropertyEvaluator: Sendable {
       if cumulative && state.cycle != 0, let first = keyframes.values.first,
         let last = keyframes.values.last
       {
-        v = v.advanced(byDifferenceFrom: first, to: last, times: Double(state.cycle))
+        v = v.advanced(byDifferenceFrom: first, to: last, times: state.cycle)
       }
     }
     return additive ? v.adding(underlying) : v

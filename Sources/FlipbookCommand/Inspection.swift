@@ -11,6 +11,8 @@ enum Inspection {
       for sublayer in layer.sublayersInDrawingOrder { visit(sublayer) }
     }
     let tree = try scene.presentationTree(at: time)
+    // What the frame would refuse is refused here too, not printed at its model values.
+    if let problem = RenderingError.firstPresentationProblem(in: tree) { throw problem }
     // Top-level layers that dynamics moves also report their velocities.
     var states: [ObjectIdentifier: DynamicItemState] = [:]
     for (model, shown) in zip(scene.layers, tree.sublayers) {

@@ -171,6 +171,14 @@ extension Layer {
     for sample in scratch {
       let keyPath = LayerKeyPath(target: sample.target)
       guard keyPath.property.layerType.includes(shown) else { continue }
+      // Its time overflowed (a beginTime of -1e308 at a speed of 3.4e38, repeating forever):
+      // said when drawn, not shown as the model value.
+      guard sample.state.isTimeFinite else {
+        if shown.properties.animationTimeNotFinite == nil {
+          shown.properties.animationTimeNotFinite = keyPath.name
+        }
+        continue
+      }
       // Most animations give both their ends: then neither the model value nor the value so far
       // is read (each read goes through the table), and the sample's own kind stands in.
       let modelValue: AnimationValue?

@@ -240,6 +240,13 @@ package struct LayerProperties: Hashable, Sendable {
     get { depth.value.timeNotFinite }
     set { depth.value.timeNotFinite = newValue }
   }
+  /// In a presentation copy: the key path of the first animation whose own time at the copy's
+  /// instant is not finite, left unapplied (kept in `depth`); the renderer refuses the layer
+  /// naming it (`RenderingError.animationTimeNotFinite`) rather than draw its model value.
+  package var animationTimeNotFinite: String? {
+    get { depth.value.animationTimeNotFinite }
+    set { depth.value.animationTimeNotFinite = newValue }
+  }
   /// The color that fills the rounded bounds behind the contents (default none).
   public var backgroundColor: Color? = nil
   /// The color of the border band (default opaque black; `nil` draws no border).

@@ -19,6 +19,10 @@ package struct LayerDepth: Hashable, Sendable {
   /// (speeds, begin times and offsets along its superlayers multiplied past the largest
   /// `Double`) while it has animations, which then cannot be evaluated; `false` in a model.
   var timeNotFinite = false
+  /// In a presentation copy: the key path of the first animation whose own time at the copy's
+  /// instant is not finite (its and its groups' `beginTime`, `speed` and `timeOffset` together
+  /// overflow while that decides what shows), left unapplied; `nil` in a model.
+  var animationTimeNotFinite: String? = nil
 
   /// The defaults, in the one reference every layer without 3D extras shares.
   static let defaults = SharedValue(LayerDepth())

@@ -54,7 +54,7 @@ extension LottieReader {
       }
       // `sr` (stretch): a number; one that stretches to nothing or backwards is warned.
       if let sr = f["sr"], let stretch = number(sr, at: f.place("sr")),
-        !(stretch > 0 && Float(1 / stretch).isFinite)
+        Self.layerSpeed(stretch: stretch) == nil
       {
         warn(
           label,
@@ -376,6 +376,16 @@ extension LottieReader {
     return drawn
   }
 
+  /// The speed a layer stretch (`sr`) gives its layer, 1 / `stretch`, or `nil` when that is
+  /// not a nonzero, finite `Float` (as Core Animation stores a speed: 1.4e-45 to 3.4e38): a
+  /// stretch of 0 or less, or one so small its speed overflows or so large it is 0, which would
+  /// freeze or lose the layer's time; such layers are drawn unstretched, with a warning.
+  static func layerSpeed(stretch: Double) -> Double? {
+    let speed = 1 / stretch
+    guard stretch > 0, Float(speed).isFinite, Float(speed) != 0 else { return nil }
+    return speed
+  }
+
   /// A precomposition layer: the asset's layers on their own time (`sr` stretches it; `tm` maps
   /// it), clipped to the layer's `w` x `h`.
   func readPrecomposition(_ f: Fields, entry: LayerEntry, into content: Layer) {
@@ -418,10 +428,24 @@ extension LottieReader {
     // Its own time: the composition's frame less `st`, divided by `sr` (`tm` replaces both).
     let stretch = number(f, "sr", default: 1)
     var speed = 1.0
-    if stretch > 0 && Float(1 / stretch).isFinite {
-      speed = 1 / stretch
+    if let own = Self.layerSpeed(stretch: stretch) {
+      let scale = Float(timeScale * own)
+      if scale.isFinite && scale != 0 {
+        speed = own
+      } else {
+        // Nested stretches multiply: past a speed's range the times inside are no longer
+        // finite or no longer tell frames apart (25 stretches of 1e15 made a layer vanish).
+        let bound = scale == 0 ? "over 7.1e44" : "under 2.9e-39"
+        warn(
+          entry.label,
+          "layer stretch (\(f.place("sr")) is \(MessageText.number(stretch))) times those of the "
+            + "precompositions around it is \(bound) (one stretch's range is 2.9e-39 to 7.1e44): "
+            + "drawn unstretched",
+          key: "nested layer stretch out of range")
+      }
     } else {
-      // A stretch of zero or less, or one so small that its speed overflows, is not drawn.
+      // A stretch of zero or less, or one so small or large that its speed is not a nonzero
+      // Float, is not drawn.
       warn(
         entry.label,
         "layer stretch (\(f.place("sr")) is \(MessageText.number(stretch))): drawn unstretched",
@@ -452,10 +476,13 @@ extension LottieReader {
       if low.isFinite && high.isFinite && high - low < 1e9 { inner = (low - 1)...(high + 1) }
     }
     let (outerVisible, outerLayerFrames, outerSize) = (visibleFrames, layerFrames, compositionSize)
+    let outerScale = timeScale
     (visibleFrames, layerFrames) = (inner, nil)
+    timeScale = remap == nil ? timeScale * speed : 1
     if w > 0 && h > 0 { compositionSize = Size(width: w, height: h) }
     readComposition(layers, at: a.place("layers"), into: container)
     (visibleFrames, layerFrames, compositionSize) = (outerVisible, outerLayerFrames, outerSize)
+    timeScale = outerScale
     if let remap { remapTime(of: container, through: remap, frames: local) }
     content.addSublayer(container)
   }

@@ -53,6 +53,12 @@ final class LottieReader {
   /// counts), held to `ReplicatorLayer.maximumInstanceCount` as the scene reader holds nested
   /// replicators.
   var replication = 1
+  /// How fast the composition being read runs against the root composition's time: the
+  /// product of the speeds (1 / `sr`) of the precomposition layers around it (a time remap,
+  /// which gives its time outright, starts it again at 1). Held within the range one layer's
+  /// speed has, a `Float`'s (`LottieReader.layerSpeed(stretch:scale:)`): 25 nested stretches of
+  /// 1e15 multiplied past a `Double`'s range and the innermost layer vanished.
+  var timeScale = 1.0
   /// The frames of the composition being read that can show (its own frames, narrowed by the
   /// layers and time mappings that show it): layers outside them are not built, and sampling
   /// stays within them.

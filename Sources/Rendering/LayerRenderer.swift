@@ -65,10 +65,9 @@ public struct LayerRenderer: Sendable {
   ) throws(RenderingError) {
     let p = layer.properties  // one read of the model values (see drawContent)
     guard !p.isHidden else { return }
-    if let keyPath = p.nonFiniteAnimation {
-      throw .animationNotFinite(layer: LayerLabel(layer), keyPath: keyPath)
+    if let problem = RenderingError.presentationProblem(of: layer, properties: p) {
+      throw problem
     }
-    if p.timeNotFinite { throw .layerTimeNotFinite(layer: LayerLabel(layer)) }
     try countDrawnLayers(1, at: layer, in: canvas)
     if layer.drawsInDepthOrder {
       try drawInDepthOrder(layer, placedBy: placement3D, in: canvas)

@@ -85,6 +85,13 @@ public enum RenderingError: Error, Hashable, Sendable, CustomStringConvertible {
   /// its model values without a word. Carries the layer.
   case layerTimeNotFinite(layer: LayerLabel?)
 
+  /// An animation's own time is not finite at the frame's instant where that decides what it
+  /// shows: its and its groups' `beginTime`, `speed` and `timeOffset` together overflow (a
+  /// `beginTime` of -1e308 at a speed of 3.4e38, or nine nested groups of speed 3.4e38, the
+  /// animation repeating forever). Refused rather than drawn at the model value without a word
+  /// (`MediaTiming.State.isTimeFinite`). Carries the layer and the animated key path.
+  case animationTimeNotFinite(layer: LayerLabel?, keyPath: String)
+
   /// A layer's transform in the frame (its own, its superlayers' and the pixel density
   /// together) multiplies areas by more than the largest `Double`, about 1.8e308 (a scale of
   /// 1e155 on each side): Cairo takes no such transform, so the layer, which would cover the
@@ -171,6 +178,10 @@ public enum RenderingError: Error, Hashable, Sendable, CustomStringConvertible {
       return
         "\(LayerLabel.text(name)) has animations but no finite time at this instant: its and its "
         + "superlayers' speed, beginTime and timeOffset together overflow"
+    case .animationTimeNotFinite(let name, let keyPath):
+      return
+        "the animation of \"\(keyPath)\" at \(LayerLabel.text(name)) has no finite time at this "
+        + "instant: its and its groups' beginTime, speed and timeOffset together overflow"
     case .transformTooLarge(let name):
       return
         "\(LayerLabel.text(name)) is scaled past what can be drawn: its transform in the frame "
@@ -216,4 +227,39 @@ public struct LayerLabel: Hashable, Sendable, ExpressibleByStringLiteral, Custom
   }
 
   static func text(_ label: LayerLabel?) -> String { (label ?? LayerLabel(name: nil)).description }
+}
+
+extension RenderingError {
+  /// What a presented layer (`p`, its properties) carries that cannot be shown, or `nil`: an
+  /// animation whose value is not finite (`animationNotFinite`), a layer time that is not
+  /// finite (`layerTimeNotFinite`) or an animation's own time that is not finite
+  /// (`animationTimeNotFinite`). The renderer refuses such a layer when it draws it (a hidden
+  /// one, and its subtree, are not drawn); `flipbook inspect` refuses the same layers, so that
+  /// it does not print the model values the frame would refuse.
+  package static func presentationProblem(
+    of layer: Layer, properties p: LayerProperties
+  ) -> RenderingError? {
+    if let keyPath = p.nonFiniteAnimation {
+      return .animationNotFinite(layer: LayerLabel(layer), keyPath: keyPath)
+    }
+    if p.timeNotFinite { return .layerTimeNotFinite(layer: LayerLabel(layer)) }
+    if let keyPath = p.animationTimeNotFinite {
+      return .animationTimeNotFinite(layer: LayerLabel(layer), keyPath: keyPath)
+    }
+    return nil
+  }
+
+  /// The first `presentationProblem(of:properties:)` in a presented tree, in tree order (each
+  /// layer before its mask and sublayers), skipping hidden layers and their subtrees as drawing
+  /// does; `nil` when none.
+  package static func firstPresentationProblem(in layer: Layer) -> RenderingError? {
+    let p = layer.properties
+    guard !p.isHidden else { return nil }
+    if let problem = presentationProblem(of: layer, properties: p) { return problem }
+    if let mask = layer.mask, let problem = firstPresentationProblem(in: mask) { return problem }
+    for sublayer in layer.sublayers {
+      if let problem = firstPresentationProblem(in: sublayer) { return problem }
+    }
+    return nil
+  }
 }

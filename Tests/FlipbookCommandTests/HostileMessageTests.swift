@@ -238,4 +238,28 @@ import Testing
     #expect(VideoSink.lagFrames(width: 8000, height: 8000, alpha: false) == 2)
     #expect(VideoSink.lagFrames(width: 5000, height: 5000, alpha: true) == 4)
   }
+
+  /// An animation whose own time overflows (beginTime -1e308 at speed 3.4e38, repeating forever)
+  /// showed the model value in `inspect` and `frame` alike, without a word: both now refuse it
+  /// with one message naming the layer, the key path and the cause.
+  @Test func anOverflowingAnimationTimeIsRefusedByInspectAndFrameAlike() throws {
+    let path = folder + "/t.json"
+    try #"""
+    {"flipbook": 1, "size": [60, 20], "duration": 1, "layers": [{"bounds": [0, 0, 10, 10],
+    "position": [50, 10], "animations": [{"type": "basic", "keyPath": "position.x",
+    "fromValue": 0, "toValue": 10, "beginTime": -1e308, "speed": 3.4e38, "duration": 1,
+    "repeatCount": "infinity", "fillMode": "both"}]}]}
+    """#.write(toFile: path, atomically: true, encoding: .utf8)
+    let message =
+      "\(path): the animation of \"position.x\" at layer layers[0] has no finite time at this "
+      + "instant: its and its groups' beginTime, speed and timeOffset together overflow\n"
+    for command in [
+      ["inspect", path, "--time", "0.3"],
+      ["frame", path, "--time", "0.3", "-o", folder + "/t.png"],
+    ] {
+      let result = run(command)
+      #expect(result.status == 1)
+      #expect(result.errors == message)
+    }
+  }
 }

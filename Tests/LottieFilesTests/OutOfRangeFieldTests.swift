@@ -73,4 +73,48 @@ import Testing
     let frame = try read.scene.makeFrame(at: 0).makeBitmap()
     #expect(frame[25, 25] == RGBA8(0, 255, 0, 255))
   }
+
+  /// Nested stretches multiply: 25 precompositions each `sr` 1e15 made the inner layer vanish,
+  /// each 1e-15 showed its first keyframe, without a word. Their product is held to one
+  /// stretch's range, 2.9e-39 to 7.1e44: the layer past it is drawn unstretched, with a warning
+  /// (`nested-stretch-overflow.expected` pins its text).
+  @Test func nestedStretchesPastOneStretchsRangeAreDrawnUnstretched() throws {
+    /// `levels` precompositions, each stretched `sr`, around a 50 x 50 red solid "S" that moves
+    /// from x 0 to 200 over frames 0 to 30.
+    func nested(_ levels: Int, sr: String) -> String {
+      let ks = #""ks": {"p": {"a": 0, "k": [0, 0]}}"#
+      var assets = [
+        #"{"id": "c0", "layers": [{"ty": 1, "ind": 1, "nm": "S", "ip": 0, "op": 1e12, "#
+          + #""ks": {"p": {"a": 1, "k": [{"t": 0, "s": [0, 0]}, {"t": 30, "s": [200, 0]}]}}, "#
+          + ##""sc": "#ff0000", "sw": 50, "sh": 50}]}"##
+      ]
+      for i in 1..<levels {
+        assets.append(
+          #"{"id": "c\#(i)", "layers": [{"ty": 0, "ind": 1, "refId": "c\#(i - 1)", "#
+            + #""sr": \#(sr), "ip": 0, "op": 1e12, \#(ks), "w": 100, "h": 100}]}"#)
+      }
+      return #"{"v": "5.7.4", "fr": 30, "ip": 0, "op": 30, "w": 100, "h": 100, "layers": [{"#
+        + #""ty": 0, "ind": 1, "refId": "c\#(levels - 1)", "sr": \#(sr), "ip": 0, "op": 30, "#
+        + #"\#(ks), "w": 100, "h": 100}], "assets": [\#(assets.joined(separator: ", "))]}"#
+    }
+    // Slowed 10^15 times at each level: at 0.5 s the solid is at x 0 (it was not drawn).
+    let slow = try LottieTest.read(nested(25, sr: "1e15"))
+    #expect(slow.warnings.count == 1)
+    let s = try #require(try slow.scene.presentationTree(at: 0.5).layer(named: "S"))
+    #expect(!s.isHidden && s.position.x >= 0 && s.position.x < 1e-40)
+    #expect(try slow.scene.makeFrame(at: 0.5).makeBitmap()[25, 25] == RGBA8(255, 0, 0, 255))
+    // Sped up 10^15 times: past its last keyframe (x 200), not at its first.
+    let fast = try LottieTest.read(nested(25, sr: "1e-15"))
+    #expect(fast.warnings.count == 1)
+    let f = try #require(try fast.scene.presentationTree(at: 0.5).layer(named: "S"))
+    #expect(f.position.x == 200)
+    // Two levels stay within the range: no warning.
+    #expect(try LottieTest.read(nested(2, sr: "1e-15")).warnings.isEmpty)
+    // One stretch of 1e50 has a speed that is 0 as a Float (it froze the layer): warned.
+    #expect(
+      try LottieTest.read(nested(1, sr: "1e50")).warnings.map(\.description) == [
+        #"test.json: layers[0]: unsupported layer stretch (layers[0].sr is 1e+50): drawn "#
+          + "unstretched"
+      ])
+  }
 }

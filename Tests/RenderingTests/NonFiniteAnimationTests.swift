@@ -103,4 +103,37 @@ import Testing
         == "layer 'deep' has bidirectional isolates (LRI, RLI, FSI) nested 70 deep, past the "
         + "limit of 16")
   }
+
+  /// An animation's own time overflowing (a beginTime of -1e308 at a speed of 3.4e38,
+  /// repeating forever) silently showed the model value; nine groups of speed 3.4e38 gave NaN,
+  /// said as a value overflow. Both are refused naming the layer, the key path and the cause.
+  @Test func anOverflowingAnimationTimeIsRefusedNamingTheKeyPath() throws {
+    var move = BasicAnimation(keyPath: "position.x")
+    (move.fromValue, move.toValue, move.duration) = (0, 10, 1)
+    move.repeatCount = .infinity
+    move.fillMode = .both
+    var grouped: any Animation = move
+    for _ in 0..<9 {
+      var group = AnimationGroup([grouped])
+      (group.duration, group.speed, group.repeatCount) = (1e300, 3.4e38, .infinity)
+      group.fillMode = .both
+      grouped = group
+    }
+    move.beginTime = -1e308
+    move.speed = 3.4e38
+    let error = RenderingError.animationTimeNotFinite(layer: "square", keyPath: "position.x")
+    for animation in [move, grouped] as [any Animation] {
+      let layer = square(animation)
+      #expect(throws: error) {
+        try LayerRenderer().draw(
+          layer.drawablePresentation(at: 0.3), in: try Canvas(pixelWidth: 20, pixelHeight: 20))
+      }
+      // The presentation keeps the model value (5).
+      #expect(layer.presentation(at: 0.3).position.x == 5)
+    }
+    #expect(
+      error.description
+        == "the animation of \"position.x\" at layer 'square' has no finite time at this "
+        + "instant: its and its groups' beginTime, speed and timeOffset together overflow")
+  }
 }
