@@ -199,17 +199,7 @@ extension Canvas {
 
   /// Draws `layout`'s glyphs as outlines through the plane's map.
   func drawProjected(_ layout: TextLayout, at origin: Point, color: Color) {
-    cairo_save(cr)
-    defer { cairo_restore(cr) }
-    cairo_translate(cr, origin.x, origin.y)
-    cairo_new_path(cr)
-    for run in layout.runs {
-      cairo_set_scaled_font(cr, OpaquePointer(bitPattern: run.font))
-      run.glyphs.withUnsafeBufferPointer { cairo_glyph_path(cr, $0.baseAddress, Int32($0.count)) }
-    }
-    let outlines = currentPath()
-    cairo_new_path(cr)
-    fill(outlines, with: color)
+    withGlyphOutlines(of: layout, at: origin) { fill($0, with: color) }
   }
 
   /// Cairo's current path, in user space, as a `Path`.

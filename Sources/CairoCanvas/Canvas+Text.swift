@@ -59,6 +59,18 @@ extension Canvas {
       draw(layout, at: origin, color: color)
       return
     }
+    withGlyphOutlines(of: layout, at: origin) { outlines in
+      let style = StrokeStyle(
+        lineWidth: stroke.width, lineCap: .butt, lineJoin: .round, miterLimit: 4)
+      if !stroke.overFill { self.stroke(outlines, with: stroke.color, style: style) }
+      if color.alpha > 0 { fill(outlines, with: color) }
+      if stroke.overFill { self.stroke(outlines, with: stroke.color, style: style) }
+    }
+  }
+
+  /// Runs `body` with `layout`'s glyphs as one path of outlines, in a user space whose origin
+  /// is moved to `origin` (where `body` draws them).
+  func withGlyphOutlines(of layout: TextLayout, at origin: Point, _ body: (Path) -> Void) {
     cairo_save(cr)
     defer { cairo_restore(cr) }
     cairo_translate(cr, origin.x, origin.y)
@@ -69,11 +81,7 @@ extension Canvas {
     }
     let outlines = currentPath()
     cairo_new_path(cr)
-    let style = StrokeStyle(
-      lineWidth: stroke.width, lineCap: .butt, lineJoin: .round, miterLimit: 4)
-    if !stroke.overFill { self.stroke(outlines, with: stroke.color, style: style) }
-    if color.alpha > 0 { fill(outlines, with: color) }
-    if stroke.overFill { self.stroke(outlines, with: stroke.color, style: style) }
+    body(outlines)
   }
 
   /// Draws `layout`'s glyphs filled in `color`, from Cairo's glyph images when they are small
