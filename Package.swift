@@ -130,13 +130,14 @@ let package = Package(
     .testTarget(name: "FileIOTests", dependencies: ["FileIO", "FlipbookTestSupport"]),
     .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),
     .testTarget(name: "ParallelismTests", dependencies: ["Parallelism"]),
-    .testTarget(name: "AnimationsTests", dependencies: ["Animations"]),
+    .testTarget(name: "AnimationsTests", dependencies: ["Animations", "Scenes"]),
     .testTarget(name: "DynamicsTests", dependencies: ["Dynamics", "Demos"]),
     .testTarget(name: "LayerTreeTests", dependencies: ["LayerTree", "Dynamics"]),
     .testTarget(
       name: "ImageEncodingTests",
       dependencies: ["ImageEncoding", "CairoCanvas", "CGIF", "FileIO", "FlipbookTestSupport"]),
-    .testTarget(name: "CairoCanvasTests", dependencies: ["CairoCanvas", "FlipbookTestSupport"]),
+    .testTarget(
+      name: "CairoCanvasTests", dependencies: ["CairoCanvas", "Scenes", "FlipbookTestSupport"]),
     .testTarget(name: "RenderingTests", dependencies: ["Flipbook", "FlipbookTestSupport"]),
     .testTarget(name: "ScenesTests", dependencies: ["Flipbook", "FlipbookTestSupport"]),
     .testTarget(name: "SceneFilesTests", dependencies: ["Flipbook", "FlipbookTestSupport"]),

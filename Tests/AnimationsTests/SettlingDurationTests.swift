@@ -1,4 +1,5 @@
 import Foundation
+import Scenes
 import Testing
 
 @testable import Animations
@@ -18,20 +19,8 @@ import Testing
     return 600
   }
 
-  /// SplitMix64: the same springs on every run.
-  struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return z ^ (z >> 31)
-    }
-  }
-
   @Test func theDurationIsTheOneScannedFromTheStart() {
-    var generator = SplitMix(state: 18)
+    var generator = SeededGenerator(seed: 18)  // the same springs on every run
     var springs = [
       Spring(damping: 0), Spring(damping: 1e-3), Spring(damping: 1e-12), Spring(damping: 20),
       Spring(damping: 1e6, allowsOverdamping: true), Spring(damping: 19.99, initialVelocity: 1e6),
