@@ -131,12 +131,19 @@ package final class DynamicsRecording: Sendable {
   private static func describe(_ value: Any, into out: inout [UInt8]) {
     switch value {
     case let d as Double: appendHex(d.bitPattern, to: &out)
-    case let p as Point:
-      out += "(x:".utf8
-      appendHex(p.x.bitPattern, to: &out)
-      out += ",y:".utf8
-      appendHex(p.y.bitPattern, to: &out)
-      out += ",)".utf8
+    case let p as Point: appendPoint(p, to: &out)
+    case let segments as [(Point, Point)]:
+      // Collision boundaries, up to a million segments: as the mirrors of the list and its
+      // tuples would write them, without making the mirrors (1.7 s for a million).
+      out.append(UInt8(ascii: "("))
+      for (from, to) in segments {
+        out += ":(.0:".utf8
+        appendPoint(from, to: &out)
+        out += ",.1:".utf8
+        appendPoint(to, to: &out)
+        out += ",),".utf8
+      }
+      out.append(UInt8(ascii: ")"))
     case let i as Int: out += String(i).utf8
     case let b as Bool: out.append(b ? UInt8(ascii: "t") : UInt8(ascii: "f"))
     default:
@@ -154,6 +161,15 @@ package final class DynamicsRecording: Sendable {
         out.append(UInt8(ascii: ")"))
       }
     }
+  }
+
+  /// Appends `p` as `(x:X,y:Y,)`, its coordinates' bits in hexadecimal.
+  private static func appendPoint(_ p: Point, to out: inout [UInt8]) {
+    out += "(x:".utf8
+    appendHex(p.x.bitPattern, to: &out)
+    out += ",y:".utf8
+    appendHex(p.y.bitPattern, to: &out)
+    out += ",)".utf8
   }
 
   /// Appends `bits` in hexadecimal without leading zeros (`String(bits, radix: 16)`'s digits).

@@ -46,12 +46,19 @@ public enum SceneDocument {
         bytes, file: file, baseDirectory: baseDirectory, strict: strict)
       return Loaded(scene: document.scene, warnings: document.warnings)
     }
-    if let json = try? JSONParser.parse(bytes), LottieFormat.isLottie(json) {
+    // Parsed once: a scene file reads on from the same JSON (JSON that does not parse is
+    // decoded again, for the error that says where and why).
+    guard let json = try? JSONParser.parse(bytes) else {
+      let scene = try SceneFormat.decode(bytes, file: file, baseDirectory: baseDirectory)
+      return Loaded(scene: scene, warnings: [])
+    }
+    if LottieFormat.isLottie(json) {
       let document = try LottieFormat.read(
         json, file: file, baseDirectory: baseDirectory, strict: strict)
       return Loaded(scene: document.scene, warnings: document.warnings)
     }
-    let scene = try SceneFormat.decode(bytes, file: file, baseDirectory: baseDirectory)
+    let scene = try SceneFormat.read(
+      json, bytes: bytes, file: file, baseDirectory: baseDirectory)
     return Loaded(scene: scene, warnings: [])
   }
 

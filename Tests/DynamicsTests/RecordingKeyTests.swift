@@ -24,6 +24,12 @@ import Testing
   @Test func aPointIsWrittenAsItsMirrorWould() {
     #expect(DynamicsRecording.key(Point(1, -2)) == DynamicsRecording.key(XY(x: 1, y: -2)))
     #expect(DynamicsRecording.key([Point(0.5, 0)]) == DynamicsRecording.key([XY(x: 0.5, y: 0)]))
+    // Collision boundaries, a list of segments.
+    #expect(
+      DynamicsRecording.key([(Point(1, 2), Point(3, -4)), (Point(0, 0), Point(0.5, 1e300))])
+        == DynamicsRecording.key([
+          (XY(x: 1, y: 2), XY(x: 3, y: -4)), (XY(x: 0, y: 0), XY(x: 0.5, y: 1e300)),
+        ]))
   }
 
   @Test func equalValuesShareAKeyAndBitsTellValuesApart() {
