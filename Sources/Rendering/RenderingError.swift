@@ -250,7 +250,7 @@ extension RenderingError {
   }
 
   /// The first `presentationProblem(of:properties:)` in a presented tree, in tree order (each
-  /// layer before its mask and sublayers), skipping hidden layers and their subtrees as drawing
+  /// layer before its mask and sublayers, a replicator's delayed instances after), skipping hidden layers and their subtrees as drawing
   /// does; `nil` when none.
   package static func firstPresentationProblem(in layer: Layer) -> RenderingError? {
     let p = layer.properties
@@ -259,6 +259,15 @@ extension RenderingError {
     if let mask = layer.mask, let problem = firstPresentationProblem(in: mask) { return problem }
     for sublayer in layer.sublayers {
       if let problem = firstPresentationProblem(in: sublayer) { return problem }
+    }
+    // A replicator's delayed instances are its sublayers presented at other times: each drawn
+    // as they are.
+    if let replicator = layer as? ReplicatorLayer {
+      for instance in replicator.delayedInstances {
+        for sublayer in instance {
+          if let problem = firstPresentationProblem(in: sublayer) { return problem }
+        }
+      }
     }
     return nil
   }

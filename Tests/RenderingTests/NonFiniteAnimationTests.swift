@@ -136,4 +136,29 @@ import Testing
         == "the animation of \"position.x\" at layer 'square' has no finite time at this "
         + "instant: its and its groups' beginTime, speed and timeOffset together overflow")
   }
+
+  /// `inspect` refuses what drawing refuses (`RenderingError.firstPresentationProblem`),
+  /// delayed replicator instances included: here only the delayed copy's time overflows
+  /// ((0.3 - 1e308) x 3.4e38), the undelayed one's is 1.02e38.
+  @Test func aProblemOnlyADelayedReplicatorInstanceHasIsFound() throws {
+    var move = BasicAnimation(keyPath: "position.x")
+    (move.fromValue, move.toValue, move.duration) = (0, 10, 1)
+    move.repeatCount = .infinity
+    move.fillMode = .both
+    let layer = square(move)
+    layer.timing.speed = 3.4e38
+    let replicator = ReplicatorLayer()
+    replicator.instanceDelay = 1e308
+    replicator.addSublayer(layer)
+    replicator.instanceCount = 1
+    #expect(
+      RenderingError.firstPresentationProblem(in: replicator.drawablePresentation(at: 0.3)) == nil)
+    replicator.instanceCount = 2
+    let error = RenderingError.layerTimeNotFinite(layer: "square")
+    let tree = replicator.drawablePresentation(at: 0.3)
+    #expect(RenderingError.firstPresentationProblem(in: tree) == error)
+    #expect(throws: error) {
+      try LayerRenderer().draw(tree, in: try Canvas(pixelWidth: 20, pixelHeight: 20))
+    }
+  }
 }
