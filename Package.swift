@@ -147,7 +147,7 @@ let package = Package(
       exclude: ["__Snapshots__"]),
     .testTarget(
       name: "ImageComparisonTests",
-      dependencies: ["ImageComparison", "CairoCanvas", "ImageEncoding", "Geometry"]),
+      dependencies: ["ImageComparison", "CairoCanvas", "ImageEncoding", "Geometry", "Scenes"]),
     .testTarget(
       name: "GoldenTestingTests",
       dependencies: ["GoldenTesting", "ImageComparison", "Flipbook", "FlipbookTestSupport"],

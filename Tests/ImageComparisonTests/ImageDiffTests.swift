@@ -2,6 +2,7 @@ import CairoCanvas
 @testable import ImageComparison
 import Geometry
 import ImageEncoding
+import Scenes
 import Testing
 
 /// The diff on crafted pairs: what must match, what must not, and what the heatmap shows.
@@ -212,7 +213,7 @@ import Testing
 /// `minimumYIQWeight` times its squared RGB length (otherwise pruning could change answers).
 @Suite struct YIQBoundTests {
   @Test func theWeightIsALowerBoundOfTheYIQDistance() {
-    var generator = SystemRandomNumberGenerator()
+    var generator = SeededGenerator(seed: 18)  // the same colours every run
     var worst = Double.infinity
     for _ in 0..<200_000 {
       let (r, g, b) = (

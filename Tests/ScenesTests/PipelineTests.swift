@@ -77,6 +77,8 @@ import Testing
       frameCount: 2, fps: 10, pixelWidth: 8000, pixelHeight: 8000, loopCount: 0, jobs: 1)
     #expect(WebPSink(.memory).encoderMemory(plan) == 2_048_000_000)
     #expect(VideoSink(path: "unused.mp4", format: .mp4).encoderMemory(plan) == 768_000_000)
+    #expect(GIFSink(.memory).encoderMemory(plan) == 512_000_000)
+    #expect(APNGSink(.memory).encoderMemory(plan) == 768_000_000)
   }
 
   /// Issue 18: a range too long to count saturates (and `Export` refuses it, before counting).

@@ -41,6 +41,16 @@ public final class GIFSink: FrameSink {
     self.loopCountIsSet = loopCountIsSet
   }
 
+  /// The bytes Flipbook's GIF encoder holds a pixel of the frame, about 8 (the frame before,
+  /// each frame's palette indices and its coded rectangle, a few frames in flight: an 8000 x
+  /// 8000 render with one job peaked 440 MB above the same frames written as PNGs).
+  public static let encoderBytesPerPixel = 8
+
+  /// The encoder's bytes for `plan`'s frames (see `FrameSink.encoderMemory(_:)`).
+  public func encoderMemory(_ plan: FramePlan) -> Int {
+    plan.pixelWidth * plan.pixelHeight * Self.encoderBytesPerPixel
+  }
+
   /// The colour histogram pass.
   public var firstPass: String? { "palette" }
 
