@@ -428,6 +428,25 @@ extension AtomicFile {
       if let failure { throw FileError(path: path, reason: failure) }
     }
 
+    /// Replaces bytes already written from `offset` on (see `ByteOutput.overwrite(_:at:)`).
+    public func overwrite(_ bytes: [UInt8], at offset: Int) throws(FileError) {
+      precondition(!done, "AtomicFile.Stream written after commit or abort")
+      var failure: String? = nil
+      bytes.withUnsafeBytes { raw in
+        var done = 0
+        while done < raw.count {
+          let n = pwrite(fd, raw.baseAddress! + done, raw.count - done, off_t(offset + done))
+          if n < 0 {
+            if errno == EINTR { continue }
+            failure = AtomicFile.lastError()
+            return
+          }
+          done += n
+        }
+      }
+      if let failure { throw FileError(path: path, reason: failure) }
+    }
+
     /// Closes the temporary file and renames it over `path`.
     public func commit() throws(FileError) {
       guard !done else { return }

@@ -6,6 +6,9 @@
 public protocol ByteOutput: AnyObject {
   /// Appends `bytes`.
   func write(_ bytes: [UInt8]) throws(FileError)
+  /// Replaces bytes already written, from `offset` (bytes from the start) on: a header whose
+  /// counts are known only at the end (an APNG's frame count), written before the rest streams.
+  func overwrite(_ bytes: [UInt8], at offset: Int) throws(FileError)
   /// Ends the output successfully: the bytes become the file (or the buffer's result).
   func commit() throws(FileError)
   /// Ends the output unsuccessfully: nothing is left behind.
@@ -24,6 +27,12 @@ public final class ByteBuffer: ByteOutput {
 
   /// Appends `bytes`.
   public func write(_ bytes: [UInt8]) throws(FileError) { self.bytes.append(contentsOf: bytes) }
+
+  /// Replaces `bytes.count` bytes from `offset` (which must have been written).
+  public func overwrite(_ bytes: [UInt8], at offset: Int) throws(FileError) {
+    precondition(offset >= 0 && offset + bytes.count <= self.bytes.count, "overwrite past the end")
+    self.bytes.replaceSubrange(offset..<offset + bytes.count, with: bytes)
+  }
 
   /// Does nothing: the bytes are already in `bytes`.
   public func commit() throws(FileError) {}

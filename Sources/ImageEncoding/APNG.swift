@@ -1,4 +1,5 @@
 import CZlib
+import FileIO
 import Geometry
 import Parallelism
 
@@ -32,6 +33,8 @@ public enum APNG {
     case zlib(Int)
     /// A frame's size differs from the canvas's, or the canvas is empty.
     case badSize(String)
+    /// The output refused the bytes (it names the file and why).
+    case output(FileError)
 
     /// A one-line message.
     public var description: String {
@@ -39,6 +42,7 @@ public enum APNG {
       case .noFrames: return "an APNG needs at least one frame"
       case .zlib(let status): return "zlib failed (status \(status))"
       case .badSize(let what): return what
+      case .output(let error): return error.description
       }
     }
   }
@@ -153,7 +157,8 @@ public enum APNG {
 }
 
 extension APNG {
-  /// Builds an APNG frame by frame, in display order; `assemble()` returns the file.
+  /// Writes an APNG frame by frame, in display order, to its output as it goes; `finish()`
+  /// ends it (`assemble()` returns the file of an encoder writing to memory).
   ///
   /// For each frame it tries, against the canvas the frame before leaves (that frame disposed
   /// with `none`, or with `background` clearing its rectangle), the bounding rectangle of the
@@ -161,9 +166,11 @@ extension APNG {
   /// pixel is opaque (unchanged pixels then stored transparent, which compresses to almost
   /// nothing); the smallest candidate (by a quick zlib level-6 estimate) wins, and is stored
   /// with and without adaptive row filters at the options' level, keeping the smaller. Every
-  /// choice keeps each frame exact. The
-  /// compressed frames are kept until `assemble()` (`acTL` needs the frame count first).
-  /// Not thread-safe.
+  /// choice keeps each frame exact. A frame is written once the next differs (which decides
+  /// its disposal and ends its delay); `acTL`, which states the frame count, is written first
+  /// and its count filled in by `finish()` (the compressed frames were kept until the end: an
+  /// animation of large changing frames held gigabytes, twice over while the file was put
+  /// together). Not thread-safe.
   public final class Encoder {
     /// The canvas size, in pixels.
     public let width: Int, height: Int
@@ -186,16 +193,28 @@ extension APNG {
       var rows: [UInt8] = []
     }
 
-    private var stored: [Stored] = []
+    /// Where the file goes.
+    private let output: any ByteOutput
+    /// The last frame stored, not yet written: its delay and disposal depend on what comes next.
+    private var pending: Stored? = nil
+    /// Frames written so far, and the sequence number of the next fcTL or fdAT chunk.
+    private var written = 0
+    private var sequence: UInt32 = 0
+    /// Where the `acTL` chunk starts in the output (its count is filled in at the end).
+    private var animationControlOffset = 0
+    private var finished = false
     private var previous: Bitmap? = nil
 
     /// An encoder for a `width` x `height` animation at `fps` frames per second, storing pixels
     /// as `colorModel` says (every frame's pixels must fit it: opaque for `.rgb`, in the palette
-    /// for `.indexed`; `ColorModel.smallest` chooses it from a first look at the frames).
+    /// for `.indexed`; `ColorModel.smallest` chooses it from a first look at the frames),
+    /// writing to `output` (memory unless given: `assemble()` returns the file). The caller
+    /// commits or aborts `output` after `finish()`.
     public init(
       width: Int, height: Int, fps: Double, colorModel: ColorModel = .rgba,
-      options: Options = Options()
+      options: Options = Options(), output: any ByteOutput = ByteBuffer()
     ) throws(EncodingError) {
+      self.output = output
       guard width > 0, height > 0, width < 1 << 31, height < 1 << 31 else {
         throw .badSize("an APNG cannot be \(width) x \(height)")
       }
@@ -221,25 +240,29 @@ extension APNG {
     }
 
     /// How many frames are stored so far (identical neighbours merged).
-    public var storedFrameCount: Int { stored.count }
+    public var storedFrameCount: Int { written + (pending == nil ? 0 : 1) }
+    /// The bytes written to the output so far.
+    public private(set) var byteCount = 0
 
     /// Adds the next frame, shown for `1 / fps` seconds.
     public func add(_ bitmap: Bitmap) throws(EncodingError) {
       guard bitmap.width == width && bitmap.height == height else {
         throw .badSize("a \(bitmap.width) x \(bitmap.height) frame in a \(width) x \(height) APNG")
       }
-      guard let previous, var last = stored.last else {
+      precondition(!finished, "APNG.Encoder.add after finish")
+      guard let previous, var last = pending else {
         let rows = self.rows(
           bitmap, x: 0, y: 0, width: width, height: height, blankUnchangedOver: nil)
         let data = try finalCompression(
           rows, stride: width * colorModel.bytesPerPixel, height: height)
-        stored.append(
-          Stored(x: 0, y: 0, width: width, height: height, blend: .source, data: data, frames: 1))
+        try writeHeader()
+        pending = Stored(
+          x: 0, y: 0, width: width, height: height, blend: .source, data: data, frames: 1)
         self.previous = bitmap
         return
       }
       if bitmap.pixels == previous.pixels && last.frames < 65535 {
-        stored[stored.count - 1].frames += 1
+        pending?.frames += 1
         return
       }
       var best: (dispose: Dispose, frame: Stored)? = nil
@@ -260,14 +283,61 @@ extension APNG {
         height: best.frame.height)
       best.frame.rows = []
       last.dispose = best.dispose
-      stored[stored.count - 1] = last
-      stored.append(best.frame)
+      try writeFrame(last, isLast: false)
+      pending = best.frame
       self.previous = bitmap
     }
 
-    /// The APNG file: signature, `IHDR`, `acTL`, each frame's `fcTL` and `IDAT`/`fdAT`, `IEND`.
+    /// Ends the file: writes the last frame and `IEND`, and fills in `acTL`'s frame count.
+    public func finish() throws(EncodingError) {
+      guard !finished else { return }
+      guard let last = pending else { throw .noFrames }
+      try writeFrame(last, isLast: true)
+      pending = nil
+      previous = nil
+      var end: [UInt8] = []
+      end.appendChunk("IEND", [])
+      try put(end)
+      try put(animationControl(frameCount: written), at: animationControlOffset)
+      finished = true
+    }
+
+    /// The APNG file, for an encoder writing to memory (the default output): `finish()` and
+    /// the bytes written.
     public func assemble() throws(EncodingError) -> [UInt8] {
-      guard !stored.isEmpty else { throw .noFrames }
+      try finish()
+      guard let buffer = output as? ByteBuffer else {
+        preconditionFailure("APNG.Encoder.assemble() of an encoder writing to a file")
+      }
+      return buffer.bytes
+    }
+
+    /// Writes `bytes` to the output (at `offset`, over bytes written before, when given).
+    private func put(_ bytes: [UInt8], at offset: Int? = nil) throws(EncodingError) {
+      do {
+        if let offset {
+          try output.overwrite(bytes, at: offset)
+        } else {
+          try output.write(bytes)
+          byteCount += bytes.count
+        }
+      } catch {
+        throw .output(error)
+      }
+    }
+
+    /// The `acTL` chunk for `frameCount` frames (20 bytes, whatever the count).
+    private func animationControl(frameCount: Int) -> [UInt8] {
+      var actl = [UInt8]()
+      actl.appendBigEndian(UInt32(frameCount))
+      actl.appendBigEndian(UInt32(max(0, options.loopCount)))
+      var chunk: [UInt8] = []
+      chunk.appendChunk("acTL", actl)
+      return chunk
+    }
+
+    /// The signature, `IHDR`, the palette's `PLTE` and `tRNS`, and `acTL` with no frames yet.
+    private func writeHeader() throws(EncodingError) {
       var out: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
       var ihdr = [UInt8]()
       ihdr.appendBigEndian(UInt32(width))
@@ -290,35 +360,33 @@ extension APNG {
           out.appendChunk("tRNS", Array(alphas[...last]))
         }
       }
-      var actl = [UInt8]()
-      actl.appendBigEndian(UInt32(stored.count))
-      actl.appendBigEndian(UInt32(max(0, options.loopCount)))
-      out.appendChunk("acTL", actl)
-      var sequence: UInt32 = 0
-      for (i, frame) in stored.enumerated() {
-        let delay = Delay(frames: frame.frames, fps: fps)
-        var fctl = [UInt8]()
-        fctl.appendBigEndian(sequence)
+      animationControlOffset = out.count
+      out += animationControl(frameCount: 0)
+      try put(out)
+    }
+
+    /// Writes a frame's `fcTL` and its data (`IDAT` for the first, `fdAT` after).
+    private func writeFrame(_ frame: Stored, isLast: Bool) throws(EncodingError) {
+      let delay = Delay(frames: frame.frames, fps: fps)
+      var fctl = [UInt8]()
+      fctl.appendBigEndian(sequence)
+      sequence += 1
+      for v in [frame.width, frame.height, frame.x, frame.y] { fctl.appendBigEndian(UInt32(v)) }
+      fctl.appendBigEndian(UInt16(delay.numerator))
+      fctl.appendBigEndian(UInt16(delay.denominator))
+      fctl += [isLast ? Dispose.none.rawValue : frame.dispose.rawValue, frame.blend.rawValue]
+      var out: [UInt8] = []
+      out.appendChunk("fcTL", fctl)
+      if written == 0 {
+        out.appendChunk("IDAT", frame.data)
+      } else {
+        var fdat = [UInt8]()
+        fdat.appendBigEndian(sequence)
         sequence += 1
-        for v in [frame.width, frame.height, frame.x, frame.y] { fctl.appendBigEndian(UInt32(v)) }
-        fctl.appendBigEndian(UInt16(delay.numerator))
-        fctl.appendBigEndian(UInt16(delay.denominator))
-        fctl += [
-          i == stored.count - 1 ? Dispose.none.rawValue : frame.dispose.rawValue,
-          frame.blend.rawValue,
-        ]
-        out.appendChunk("fcTL", fctl)
-        if i == 0 {
-          out.appendChunk("IDAT", frame.data)
-        } else {
-          var fdat = [UInt8]()
-          fdat.appendBigEndian(sequence)
-          sequence += 1
-          out.appendChunk("fdAT", fdat + frame.data)
-        }
+        out.appendChunk("fdAT", fdat + frame.data)
       }
-      out.appendChunk("IEND", [])
-      return out
+      try put(out)
+      written += 1
     }
 
     // The smallest exact ways to draw `bitmap` over `canvas`: `source` always, `over` when every

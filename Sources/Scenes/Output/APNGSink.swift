@@ -8,8 +8,9 @@ import ImageEncoding
 /// frames' sum); only the rectangle that changed is stored, with the disposal and blend that
 /// keep it exact and smallest. Two passes: the first looks at every frame's colours (keeping at
 /// most 257 of them, and whether all are opaque) to store pixels in the smallest colour type
-/// that holds them (indexed, else RGBA); the second encodes. The compressed frames are kept
-/// until `finish()` writes the file whole. The same bytes whatever the number of jobs.
+/// that holds them (indexed, else RGBA); the second encodes, writing each frame as the next
+/// one decides its delay and disposal (the output's temporary file is put in place by
+/// `finish()`). The same bytes whatever the number of jobs.
 public final class APNGSink: FrameSink {
   /// Where the APNG goes.
   public let destination: ByteDestination
@@ -21,6 +22,7 @@ public final class APNGSink: FrameSink {
   public private(set) var bytes: [UInt8] = []
 
   private var encoder: APNG.Encoder? = nil
+  private var output: (any ByteOutput)? = nil
   private var plan: FramePlan? = nil
   private var colors: Set<UInt32>? = []
   private var opaque = true
@@ -78,32 +80,49 @@ public final class APNGSink: FrameSink {
     var options = options
     options.loopCount = loopCount ?? plan.loopCount
     let model = APNG.ColorModel.smallest(colors: colors, opaque: opaque)
+    let output = try destination.makeOutput()
+    self.output = output
     encoder = try APNG.Encoder(
       width: plan.pixelWidth, height: plan.pixelHeight, fps: plan.fps, colorModel: model,
-      options: options)
+      options: options, output: output)
     return { bitmap, _ in bitmap }
   }
 
   /// Encodes a frame, in frame order (see `FrameSink.add(_:_:)`).
   public func add(_ frame: Bitmap, _ info: FrameInfo) throws {
     guard let encoder else { preconditionFailure("APNGSink.add before begin") }
-    try encoder.add(frame)
+    try passingOutputFailures { () throws(APNG.EncodingError) in try encoder.add(frame) }
   }
 
-  /// Assembles the file and writes it whole (see `FrameSink.finish()`).
+  /// Ends the file and puts it in place (see `FrameSink.finish()`).
   public func finish() throws -> OutputSummary {
-    guard let encoder else { preconditionFailure("APNGSink.finish before begin") }
-    let apng = try encoder.assemble()
-    self.encoder = nil
-    let output = try destination.makeOutput()
-    try output.write(apng)
+    guard let encoder, let output else { preconditionFailure("APNGSink.finish before begin") }
+    try passingOutputFailures { () throws(APNG.EncodingError) in try encoder.finish() }
     try output.commit()
-    if destination == .memory { bytes = apng }
-    return OutputSummary(storedFrameCount: encoder.storedFrameCount, byteCount: apng.count)
+    self.encoder = nil
+    self.output = nil
+    if let buffer = output as? ByteBuffer { bytes = buffer.bytes }
+    return OutputSummary(
+      storedFrameCount: encoder.storedFrameCount, byteCount: encoder.byteCount)
   }
 
-  /// Drops the encoder; nothing was written yet (see `FrameSink.abort()`).
-  public func abort() { encoder = nil }
+  /// Runs `body`, throwing the output's own error (a `FileError` naming the file: "No space
+  /// left on device") where the encoder wrapped it.
+  private func passingOutputFailures(_ body: () throws(APNG.EncodingError) -> Void) throws {
+    do {
+      try body()
+    } catch {
+      if case .output(let failure) = error { throw failure }
+      throw error
+    }
+  }
+
+  /// Drops the encoder and removes what it wrote (see `FrameSink.abort()`).
+  public func abort() {
+    output?.abort()
+    output = nil
+    encoder = nil
+  }
 }
 
 /// What the APNG sink's first pass keeps of a frame: its distinct colours (RGBA bytes as
