@@ -74,6 +74,12 @@ public struct BatchRun: Sendable {
   /// before the frame and encoder budgets, never while holding them.
   public static let sceneMemory = MemoryBudget(limit: 2 << 30)
 
+  /// What the animations rendered side by side in a batch hold in their dynamics recordings
+  /// (`Scene.simulationMemory(through:)`, up to about 1 GB each), shared by every batch in the
+  /// process: 2 GiB. Taken once the scene is read (holding `sceneMemory`), before the frame
+  /// and encoder budgets, never while holding them; one alone always runs.
+  public static let simulationMemory = MemoryBudget(limit: 2 << 30)
+
   /// What one byte of an input file is counted as in `sceneMemory`: 40 (the keyframe files
   /// above held 11 to 15 bytes read for each byte of JSON, and a JSON value tree more).
   public static let sceneBytesPerFileByte = 40
@@ -184,6 +190,12 @@ public struct BatchRun: Sendable {
       entry.error = relativeMessage(error)
       return Outcome(entry: entry, rendered: 0)
     }
+    // A simulation is recorded step by step as it is rendered: counted before it starts.
+    let simulationBytes = scene.simulationMemory(through: scene.duration)
+    if simulationBytes > 0 {
+      _ = BatchRun.simulationMemory.acquire(workers: 1, bytesPerWorker: simulationBytes)
+    }
+    defer { BatchRun.simulationMemory.release(workers: 1, bytesPerWorker: simulationBytes) }
     entry.dependencies = scene.inputFiles
       .map { Paths.relative(Paths.absolute($0, base: root), to: root) }
       .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }

@@ -41,6 +41,32 @@ import Testing
     #expect(BatchRun.sceneBytes(10_000_000) == 400_000_000)  // five of them side by side
   }
 
+  /// Fourteenth pass: eight 670 KB scenes of 5,000 items simulated for 16 s held 7.1 GB at
+  /// `--jobs 8` (a recording of 48 bytes a body a step each); a scene's recording is counted
+  /// once it is read (`BatchRun.simulationMemory`).
+  @Test func aSimulationIsCountedByTheStatesItRecords() throws {
+    func scene(items: Int, duration: Double, dynamics: Bool = true) throws -> Scene {
+      let names = (0..<items).map { "\"b\($0)\"" }.joined(separator: ",")
+      let layers = (0..<items).map {
+        #"{"name": "b\#($0)", "bounds": [0, 0, 2, 2], "position": [\#($0 % 100), 10]}"#
+      }.joined(separator: ",")
+      let behaviors =
+        dynamics ? #", "dynamics": {"behaviors": [{"type": "gravity", "items": [\#(names)]}]}"# : ""
+      let json =
+        #"{"flipbook": 1, "size": [200, 200], "duration": \#(duration), "fps": 10, "#
+        + #""layers": [\#(layers)]\#(behaviors)}"#
+      return try SceneFormat.decode(Array(json.utf8), file: "s.json")
+    }
+    #expect(BatchRun.simulationMemory.limit == 2 << 30)
+    #expect(try scene(items: 10, duration: 2).simulationMemory(through: 2) == 481 * 10 * 48)
+    #expect(try scene(items: 10, duration: 2, dynamics: false).simulationMemory(through: 2) == 0)
+    // 5,000 items for 16 s: 19.2 million body steps, about 0.9 GB, two at a time.
+    let many = try scene(items: 5_000, duration: 16)
+    #expect(many.simulationMemory(through: 16) == 3_841 * 5_000 * 48)
+    // Past the body steps a simulation may take, it is refused: counted up to them.
+    #expect(many.simulationMemory(through: 3_600) == 4_001 * 5_000 * 48)
+  }
+
   /// A frame too large for a sheet of one (8000 x 8000 with its caption is 8016 x 8034, over
   /// 64 megapixels) makes no sheet, where it failed the whole output.
   @Test func aFrameTooLargeForASheetMakesNone() throws {
