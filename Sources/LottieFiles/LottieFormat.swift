@@ -173,7 +173,8 @@ public enum LottieFormat {
         entry = archive.animationName
       } catch {
         throw SceneFormat.DecodingError(
-          file: file, problems: [SceneFormat.Problem(place: "", message: error.message)])
+          file: file,
+          problems: [SceneFormat.Problem(place: "", message: MessageText.message(error.message))])
       }
     }
     let parsed: JSONValue
