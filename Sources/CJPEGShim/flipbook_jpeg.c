@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include <jpeglib.h>
+#include <jerror.h>
 
 struct flipbook_jpeg_error {
   struct jpeg_error_mgr base;
@@ -27,9 +28,14 @@ static void flipbook_jpeg_fail(j_common_ptr info) {
   longjmp(error->jump, 1);
 }
 
+// Warnings are not printed. Those that say image data is missing (the file ends early, or a
+// segment does) fail the decoding: libjpeg would fill the rest with grey and report success, a
+// truncated file drawn as if whole. Others (extraneous bytes between markers) are recovered
+// from without loss and pass.
 static void flipbook_jpeg_quiet(j_common_ptr info, int level) {
-  (void)info;
-  (void)level;  // warnings (corrupt data recovered) are not printed
+  if (level < 0 && (info->err->msg_code == JWRN_JPEG_EOF || info->err->msg_code == JWRN_HIT_MARKER)) {
+    flipbook_jpeg_fail(info);
+  }
 }
 
 int flipbook_jpeg_decode(const uint8_t *bytes, size_t count, int max_side, uint64_t max_pixels,

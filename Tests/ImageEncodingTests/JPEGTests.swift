@@ -36,4 +36,17 @@ import Testing
     #expect(throws: JPEG.DecodingError.self) { try JPEG.decode(Array(bytes.prefix(30))) }
     #expect(throws: JPEG.DecodingError.self) { try JPEG.decode([0x89, 0x50]) }
   }
+
+  /// Fourteenth hostile pass: libjpeg fills what a truncated file lacks with grey and says so
+  /// only as a warning; a JPEG cut short was drawn as if whole. It is refused, as a truncated
+  /// PNG or GIF is.
+  @Test func refusesAFileThatEndsInsideItsImageData() throws {
+    let bytes = try Self.read("two-colors.jpg")
+    #expect(bytes.suffix(2) == [0xFF, 0xD9])
+    #expect(throws: JPEG.DecodingError(reason: "Premature end of JPEG file")) {
+      try JPEG.decode(Array(bytes.dropLast(12)))
+    }
+    // Without only its end marker the data is whole: libjpeg still warns, and it is refused.
+    #expect(throws: JPEG.DecodingError.self) { try JPEG.decode(Array(bytes.dropLast(2))) }
+  }
 }
