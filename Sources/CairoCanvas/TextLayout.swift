@@ -67,6 +67,10 @@ public final class TextLayout: Sendable {
     for address in fontAddresses { cairo_scaled_font_destroy(OpaquePointer(bitPattern: address)) }
   }
 
+  /// The largest font size text is laid out at, in points: 10,000 (a larger size is laid out
+  /// at it; scene files refuse one, naming the place).
+  public static let maximumFontSize = 10_000.0
+
   /// The most characters (UTF-8 bytes) the text layers of one frame may draw, all together:
   /// 4,000,000 (about three seconds of laying out when none is cached; each replicator
   /// instance counted; each line wrapped text is expected to make counted as
@@ -88,7 +92,9 @@ public final class TextLayout: Sendable {
   public static func expectedWrappedLines(of string: String, style: TextStyle) -> Int {
     guard style.isWrapped, let width = style.width else { return 0 }
     let characters = Double(string.utf8.count)
-    let size = style.fontSize.isFinite ? Swift.min(Swift.max(style.fontSize, 0), 10_000) : 0
+    let size =
+      style.fontSize.isFinite
+      ? Swift.min(Swift.max(style.fontSize, 0), TextLayout.maximumFontSize) : 0
     guard width.isFinite, width > 0 else { return Int(characters) }
     return Int(Swift.min(characters, (characters * size / 2 / width).rounded(.up)))
   }
@@ -165,7 +171,9 @@ public final class TextLayout: Sendable {
       let tracksWidth = style.isWrapped && style.width != nil && style.truncation == .none
       var lineCharacters: Int? = nil
       if style.isWrapped, let width = style.width {
-        let size = style.fontSize.isFinite ? Swift.min(Swift.max(style.fontSize, 0), 10_000) : 0
+        let size =
+          style.fontSize.isFinite
+          ? Swift.min(Swift.max(style.fontSize, 0), TextLayout.maximumFontSize) : 0
         let perLine = width.isFinite && width > 0 ? (width / Swift.max(size / 2, 1e-9)) : 1
         lineCharacters = Int(Swift.min(Swift.max(perLine.rounded(.up), 1), 1e9))
       }
@@ -357,7 +365,9 @@ extension TextEngine {
     defer { flipbook_object_unref(UnsafeMutableRawPointer(layout)) }
     let description = pango_font_description_copy(base)
     defer { pango_font_description_free(description) }
-    let size = style.fontSize.isFinite ? Swift.min(Swift.max(style.fontSize, 0), 10_000) : 0
+    let size =
+      style.fontSize.isFinite
+      ? Swift.min(Swift.max(style.fontSize, 0), TextLayout.maximumFontSize) : 0
     forgetFontsPastSizeLimit(adding: FontSize(fontName: style.fontName, fontSize: size))
     pango_font_description_set_absolute_size(description, size * scale)
     pango_layout_set_font_description(layout, description)

@@ -95,6 +95,9 @@ public final class LayerProperty: Sendable, CustomStringConvertible {
     case any
     /// 0 or more (widths, radii; a rectangle's width and height are never negative).
     case nonNegative
+    /// From 0 to the bound, inclusive: values past it cannot be drawn as given (a text
+    /// layer's `fontSize`, at most `TextLayer.maximumFontSize`).
+    case nonNegativeAtMost(Double)
     /// More than 0.
     case positive
     /// 0...1 (a gradient's locations).

@@ -120,7 +120,12 @@ public final class TextLayer: Layer {
     get { storage.text.font }
     set { storage.text.font = newValue }
   }
-  /// The font's size, in points (default 36). Animatable.
+  /// The largest font size drawn as given, in points: 10,000 (a scene file's `fontSize`, or
+  /// an animation value of it, past it is refused; a size set from Swift, or reached by an
+  /// animation's overshoot, past it is drawn at it).
+  public static let maximumFontSize = 10_000.0
+
+  /// The font's size, in points (default 36; at most `maximumFontSize` drawn). Animatable.
   public var fontSize: Double {
     get { storage.text.fontSize }
     set { storage.text.fontSize = newValue }

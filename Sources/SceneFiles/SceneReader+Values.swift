@@ -67,6 +67,16 @@ extension SceneReader {
     return x
   }
 
+  /// A number from 0 to `most`; `nil`, reported, otherwise.
+  func nonNegative(_ json: JSONValue, atMost most: Double, at place: String) -> Double? {
+    guard let x = nonNegative(json, at: place) else { return nil }
+    guard x <= most else {
+      report(place, "must be at most \(format(most)), found \(format(x))")
+      return nil
+    }
+    return x
+  }
+
   /// `x` as the 32-bit `Float` Core Animation stores `speed`, `repeatCount` and timing-function
   /// control points in (timing.md §0); `nil`, reported, when it would become infinite or, not
   /// 0, become 0: 1e39 made a speed of infinity (the animation vanished) and 1e-50 one of 0.

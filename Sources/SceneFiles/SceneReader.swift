@@ -416,6 +416,7 @@ final class SceneReader {
       switch property.range {
       case .any: x = number(json, at: place)
       case .nonNegative: x = nonNegative(json, at: place)
+      case .nonNegativeAtMost(let most): x = nonNegative(json, atMost: most, at: place)
       case .positive: x = positive(json, at: place)
       case .unit: x = unit(json, at: place)
       case .float: x = number(json, at: place).flatMap { float($0, at: place) }.map(Double.init)

@@ -161,4 +161,12 @@ import Testing
       try LayerRenderer().draw(tree, in: try Canvas(pixelWidth: 20, pixelHeight: 20))
     }
   }
+
+  /// Fourteenth pass: a `fontSize` past 10,000 was drawn at 10,000 without a word. Scene files
+  /// refuse it (`Fixtures/invalid/font-size-too-large.json`); the layer's bound is the one text
+  /// is laid out at.
+  @Test func theLargestFontSizeIsTheOneTextIsLaidOutAt() {
+    #expect(TextLayer.maximumFontSize == TextLayout.maximumFontSize)
+    #expect(TextLayer.maximumFontSize == 10_000)
+  }
 }
