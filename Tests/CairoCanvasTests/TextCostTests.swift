@@ -130,4 +130,18 @@ import Testing
     let one = String(repeating: "word ", count: 10_000) + "\u{2067}name\u{2069}"
     #expect(TextLayout.tabAndDirectionCost(of: one, style: style) == 0)
   }
+
+  /// Fourteenth pass: a paragraph of embeddings and overrides only (LRE, RLE, PDF, LRO, RLO)
+  /// took 17 s for 99,999 RLOs, in the square of their number, counted as 99,999 characters;
+  /// they count as isolates do, so one such layer is refused (10 million).
+  @Test func embeddingsAndOverridesCountAsIsolatesDo() {
+    let style = TextStyle(fontSize: 20)
+    let overrides = String(repeating: "\u{202E}", count: 99_999)
+    #expect(TextLayout.tabAndDirectionCost(of: overrides, style: style) == 99_999 * 99_999 / 1_000)
+    let mixed = String(repeating: "\u{202E}\u{202D}\u{202A}\u{202B}", count: 3_000)
+    #expect(TextLayout.tabAndDirectionCost(of: mixed, style: style) == 12_000 * 12_000 / 1_000)
+    // Wrapped, a line holds few of them: 100 points at 10 a character, 10 a line.
+    let wrapped = TextStyle(fontSize: 20, width: 100, isWrapped: true)
+    #expect(TextLayout.tabAndDirectionCost(of: overrides, style: wrapped) == 99_999 * 10 / 1_000)
+  }
 }
