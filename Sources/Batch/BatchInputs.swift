@@ -249,6 +249,28 @@ public enum BatchInputs {
     return (sorted, root)
   }
 
+  /// Refuses inputs whose outputs in `formats` would be the same file: the frame sheet an
+  /// animation makes beside its animated outputs (`NAME.frames.png`) and the first-frame PNG of
+  /// an animation named `NAME.frames` (`a.json` and `a.frames.json` wrote one file, whichever
+  /// finished last winning, and the manifest named it twice). Checked over all the inputs,
+  /// before sharding, so that every shard refuses the same batch.
+  public static func checkOutputNames(
+    _ inputs: [BatchInput], formats: [BatchRun.Format]
+  ) throws(Failure) {
+    guard formats.contains(.png), formats.contains(where: \.isAnimated) else { return }
+    let written = Dictionary(
+      inputs.filter { $0.problem == nil }.map { ($0.name, $0.relativePath) },
+      uniquingKeysWith: { first, _ in first })
+    for input in inputs where input.problem == nil {
+      if let other = written[input.name + ".frames"] {
+        throw Failure(
+          description: "\(MessageText.value(input.relativePath)) and \(MessageText.value(other)) "
+            + "would both write \(MessageText.value(input.name + ".frames.png")) (the first's "
+            + "frame sheet, the second's PNG): rename one")
+      }
+    }
+  }
+
   /// The animations of shard `index` of `count` (1-based): sorted by relative path, every
   /// `count`-th starting at the `index`-th.
   public static func shard(_ inputs: [BatchInput], index: Int, of count: Int) -> [BatchInput] {

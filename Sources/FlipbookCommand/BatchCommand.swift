@@ -141,6 +141,7 @@ struct BatchCommand: ParsableCommand {
     do {
       found = try BatchInputs.find(
         inputs, workingDirectory: Paths.workingDirectory(), excluding: outdir)
+      try BatchInputs.checkOutputNames(found.inputs, formats: formats)
     } catch {
       throw CommandFailure(message: error.description)
     }

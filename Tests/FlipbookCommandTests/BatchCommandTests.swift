@@ -403,6 +403,20 @@ import Testing
     #expect(clash.errors.contains("would both write icons/c.*"), "\(clash.errors)")
     unlink(folder + "/in/icons/c.JSON")
     unlink(folder + "/in/a.lottie.json")
+    // An animation's frame sheet and another's PNG: refused where both are made.
+    try write(Self.scene("#123456"), "in/a.frames.json")
+    let sheet = run([
+      "batch", folder + "/in", "-o", folder + "/out", "--formats", "gif,png", "--quiet",
+    ])
+    #expect(sheet.status == 2 || sheet.status == 1)
+    #expect(
+      sheet.errors.contains(
+        "a.json and a.frames.json would both write a.frames.png (the first's frame sheet, the "
+          + "second's PNG): rename one"), "\(sheet.errors)")
+    #expect(
+      run(["batch", folder + "/in", "-o", folder + "/out2", "--formats", "gif", "--quiet"])
+        .status == 0)
+    unlink(folder + "/in/a.frames.json")
     // A damaged scene in a folder is reported, not skipped.
     try write(#"{"flipbook": 1, "size": [10, 10], "layers": ["#, "in/broken.json")
     #expect(run(["batch", folder + "/in", "-o", folder + "/out", "--quiet"]).status == 1)
