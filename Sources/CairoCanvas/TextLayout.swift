@@ -158,13 +158,16 @@ public final class TextLayout: Sendable {
   /// `charactersBeforeTabPerCharacter`; and for each paragraph whose bidirectional levels
   /// (Pango's, found as it finds them) are both left-to-right and right-to-left, its characters
   /// times the characters expected on a line (all of them unless wrapped; wrapped, a line for
-  /// every width of characters at half the font size) over `characterPairsPerCharacter`.
-  /// 0 for text with neither.
+  /// every width of characters at half the font size) over `characterPairsPerCharacter`;
+  /// isolates, embeddings and overrides as runs changing direction at each, and a paragraph
+  /// of default-ignorable characters only (`isDefaultIgnorable`) as one whose every character
+  /// changes direction. 0 for text with none of these.
   public static func tabAndDirectionCost(of string: String, style: TextStyle) -> Int {
     var bytes = string
     return bytes.withUTF8 { text in
+      // Tabs, right-to-left scripts and controls (from U+00AD, the soft hyphen, on) only.
       guard
-        text.contains(where: { $0 == 0x09 || $0 >= 0xD6 }), text.count <= Int(Int32.max),
+        text.contains(where: { $0 == 0x09 || $0 >= 0xC2 }), text.count <= Int(Int32.max),
         let base = text.baseAddress
       else { return 0 }
       // Pango keeps the line's width as it fills it only when it wraps and does not truncate.
@@ -178,9 +181,18 @@ public final class TextLayout: Sendable {
         lineCharacters = Int(Swift.min(Swift.max(perLine.rounded(.up), 1), 1e9))
       }
       var tabWork = 0, pairs = 0
-      var start = 0, byte = 0, characters = 0, mayMix = false, isolates = 0
+      var start = 0, byte = 0, characters = 0, mayMix = false, isolates = 0, visible = false
       func endParagraph() {
-        guard mayMix, characters > 1 else { return }
+        guard characters > 1 else { return }
+        // A paragraph of default-ignorable characters only (joiners, marks, controls, soft
+        // hyphens, byte-order marks: nothing to show) is shaped by HarfBuzz in time in the
+        // square of its length: 99,999 zero-width joiners took 17 s, one letter among them
+        // 0.08 s. Counted as a line of runs changing direction at each.
+        if !visible {
+          pairs += characters * Swift.min(characters, lineCharacters ?? characters)
+          return
+        }
+        guard mayMix else { return }
         // Isolates (LRI, RLI, FSI) make runs of their own whatever the levels, up to three each
         // (before, within, after): 33,333 isolated letters took 6 to 7.5 s to lay out; so do
         // embeddings and overrides (LRE, RLE, PDF, LRO, RLO): a paragraph of 99,999 RLOs took
@@ -210,9 +222,10 @@ public final class TextLayout: Sendable {
         if value == 0x0A || value == 0x0D || value == 0x2029 {
           endParagraph()
           byte += scalar.utf8.count
-          (start, characters, mayMix, isolates) = (byte, 0, false, 0)
+          (start, characters, mayMix, isolates, visible) = (byte, 0, false, 0, false)
           continue
         }
+        if !visible, !Self.isDefaultIgnorable(value) { visible = true }
         if value == 0x09, !tracksWidth { tabWork += characters }
         if !mayMix, Self.mayBeRightToLeft(value) { mayMix = true }
         if (0x2066...0x2068).contains(value) || (0x202A...0x202E).contains(value) {
@@ -305,6 +318,19 @@ public final class TextLayout: Sendable {
     /// Counts `characters` more for work beyond laying the text out: a stroke's outlines, as
     /// many times the layout's cost as they cost more than a fill.
     public mutating func addOutlineWork(_ characters: Int) { self.characters += characters }
+  }
+
+  /// Whether a character is default-ignorable (Unicode's `Default_Ignorable_Code_Point`):
+  /// drawn as nothing, neither glyph nor width (joiners, directional marks and controls, soft
+  /// hyphens, variation selectors, byte-order marks, tags).
+  static func isDefaultIgnorable(_ value: UInt32) -> Bool {
+    switch value {
+    case 0x00AD, 0x034F, 0x061C, 0x115F...0x1160, 0x17B4...0x17B5, 0x180B...0x180F,
+      0x200B...0x200F, 0x202A...0x202E, 0x2060...0x206F, 0x3164, 0xFE00...0xFE0F, 0xFEFF,
+      0xFFA0, 0xFFF0...0xFFF8, 0x1_BCA0...0x1_BCA3, 0x1_D173...0x1_D17A, 0xE_0000...0xE_0FFF:
+      true
+    default: false
+    }
   }
 
   /// Whether a character may start a right-to-left run: Hebrew, Arabic and the other
