@@ -131,29 +131,33 @@ import Testing
     #expect(TextLayout.tabAndDirectionCost(of: one, style: style) == 0)
   }
 
-  /// Fourteenth pass: a paragraph of embeddings and overrides only (LRE, RLE, PDF, LRO, RLO)
-  /// took 17 s for 99,999 RLOs, in the square of their number, counted as 99,999 characters;
-  /// they count as isolates do, so one such layer is refused (10 million).
+  /// Fourteenth pass: a paragraph of embeddings and overrides (LRE, RLE, PDF, LRO, RLO) took
+  /// 17 s for 99,999 RLOs, in the square of their number, counted as 99,999 characters; they
+  /// count as isolates do (and, with nothing else to show, as invisible text: refused).
   @Test func embeddingsAndOverridesCountAsIsolatesDo() {
     let style = TextStyle(fontSize: 20)
-    let overrides = String(repeating: "\u{202E}", count: 99_999)
-    #expect(TextLayout.tabAndDirectionCost(of: overrides, style: style) == 99_999 * 99_999 / 1_000)
-    let mixed = String(repeating: "\u{202E}\u{202D}\u{202A}\u{202B}", count: 3_000)
-    #expect(TextLayout.tabAndDirectionCost(of: mixed, style: style) == 12_000 * 12_000 / 1_000)
+    // Each with a letter: min(66,666, 3 × 33,333) runs.
+    let overrides = String(repeating: "\u{202E}a", count: 33_333)
+    #expect(TextLayout.tabAndDirectionCost(of: overrides, style: style) == 66_666 * 66_666 / 1_000)
+    let mixed = String(repeating: "\u{202E}\u{202D}\u{202A}\u{202B}a", count: 3_000)
+    #expect(TextLayout.tabAndDirectionCost(of: mixed, style: style) == 15_000 * 15_000 / 1_000)
     // Wrapped, a line holds few of them: 100 points at 10 a character, 10 a line.
     let wrapped = TextStyle(fontSize: 20, width: 100, isWrapped: true)
-    #expect(TextLayout.tabAndDirectionCost(of: overrides, style: wrapped) == 99_999 * 10 / 1_000)
+    #expect(TextLayout.tabAndDirectionCost(of: overrides, style: wrapped) == 66_666 * 10 / 1_000)
+    // Nothing but controls: a paragraph with nothing to show (below), twice.
+    let only = String(repeating: "\u{202E}", count: 99_999)
+    #expect(TextLayout.tabAndDirectionCost(of: only, style: style) == 2 * 99_999 * 99_999 / 1_000)
   }
 
   /// Fourteenth pass: a paragraph with nothing to show (99,999 zero-width joiners, soft
   /// hyphens, directional marks or byte-order marks) took 17 s to shape, one letter among them
-  /// 0.08 s; such a paragraph counts as one whose every character changes direction.
+  /// 0.08 s; such a paragraph counts as one whose every character changes direction, twice.
   @Test func aParagraphOfInvisibleCharactersOnlyCountsAsMixedDirections() {
     let style = TextStyle(fontSize: 20)
     for invisible in ["\u{200D}", "\u{00AD}", "\u{200E}", "\u{FEFF}", "\u{200B}", "\u{E0041}"] {
       let string = String(repeating: invisible, count: 30_000)
       #expect(
-        TextLayout.tabAndDirectionCost(of: string, style: style) == 900_000, "\(invisible)")
+        TextLayout.tabAndDirectionCost(of: string, style: style) == 1_800_000, "\(invisible)")
     }
     // One visible character, or spaces, and nothing is counted.
     #expect(
@@ -163,6 +167,6 @@ import Testing
       TextLayout.tabAndDirectionCost(of: String(repeating: " ", count: 30_000), style: style) == 0)
     // Per paragraph: a line of joiners after a line of words counts its own.
     let second = "words\n" + String(repeating: "\u{200D}", count: 10_000)
-    #expect(TextLayout.tabAndDirectionCost(of: second, style: style) == 100_000)
+    #expect(TextLayout.tabAndDirectionCost(of: second, style: style) == 200_000)
   }
 }
