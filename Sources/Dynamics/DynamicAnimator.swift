@@ -151,7 +151,9 @@ public final class DynamicAnimator {
   public func advance(to time: Double) {
     prepare()
     guard let simulation else { return }
-    let target = Swift.max(0, Int((time * Double(World.stepsPerSecond) + 1e-9).rounded(.down)))
+    // Clamped as a Double: a time below Int.min steps (-3.84e16 s) trapped when converted.
+    let steps = (time * Double(World.stepsPerSecond) + 1e-9).rounded(.down)
+    let target = steps > 0 ? Int(Swift.min(steps, Double(Int.max / 2))) : 0
     // Past what the work limit affords whatever happens (80,000 boundary segments stepped for
     // most of a minute before the limit stopped them): refused before a step is taken.
     refusedUpFront = target > lastAffordableStep

@@ -36,6 +36,20 @@ final class Ball: DynamicItem {
     #expect(state.center.x == 100)
   }
 
+  /// Fourteenth hostile pass: a time below Int.min steps (-3.84e16 s) trapped converting to a
+  /// step (SIGILL in frame, inspect, render); every time before 0 shows the start.
+  @Test func anyTimeBeforeTheStartShowsTheStart() throws {
+    let ball = Ball(Point(100, 100), size: 10)
+    let animator = DynamicAnimator(referenceBounds: bounds)
+    animator.addBehavior(GravityBehavior(items: [ball]))
+    animator.advance(to: 1)
+    for time in [-1.0, -3.9e16, -1e20, -Double.greatestFiniteMagnitude, -.infinity, .nan] {
+      animator.advance(to: time)
+      let state = try #require(animator.state(of: ball))
+      #expect(state.center == Point(100, 100) && state.velocity == .zero, "\(time)")
+    }
+  }
+
   @Test func gravityAngleAndDirection() throws {
     let ball = Ball(Point(0, 0), size: 10)
     let gravity = GravityBehavior(items: [ball])
