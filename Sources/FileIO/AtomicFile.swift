@@ -225,6 +225,26 @@ enum TemporaryFiles {
     .allocate(capacity: folderCapacity)
   /// Whether the handlers are installed (and the tables initialized); guards every table write.
   private static let installed = Mutex(false)
+  /// How many threads are putting files in place (`deferringSignals`), and the signal that came
+  /// meanwhile (0: none): the handler leaves it until they are done.
+  private static let deferring = Atomic<Int>(0)
+  private static let deferredSignal = Atomic<Int32>(0)
+
+  /// Runs `body` with SIGINT, SIGTERM and SIGHUP held back: one that comes meanwhile is acted
+  /// on (temporary files removed, the process ended) once `body` returns. For moves that must
+  /// all happen or none (a folder of frames put in place file by file: an interrupt in the
+  /// middle left new and old frames mixed).
+  static func deferringSignals<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
+    installHandlers()
+    deferring.add(1, ordering: .sequentiallyConsistent)
+    defer {
+      if deferring.subtract(1, ordering: .sequentiallyConsistent).newValue == 0 {
+        let signal = deferredSignal.exchange(0, ordering: .sequentiallyConsistent)
+        if signal != 0 { raise(signal) }
+      }
+    }
+    return try body()
+  }
 
   /// Installs the handlers (once): on SIGINT, SIGTERM or SIGHUP every helper program is killed
   /// and waited for, every temporary file being written is removed, then the signal takes its
@@ -235,12 +255,20 @@ enum TemporaryFiles {
 
   private static func installHandlersLocked(_ installed: inout Bool) {
     guard !installed else { return }
+    // Made now, not first in the handler (a static's first use is not async-signal-safe).
+    _ = deferring.load(ordering: .sequentiallyConsistent)
+    _ = deferredSignal.load(ordering: .sequentiallyConsistent)
     slots.initialize(repeating: nil, count: capacity)
     helpers.initialize(repeating: 0, count: helperCapacity)
     folderPaths.initialize(repeating: nil, count: folderCapacity)
     folderStreams.initialize(repeating: nil, count: folderCapacity)
     for signal in [SIGINT, SIGTERM, SIGHUP] {
       Glibc.signal(signal) { number in
+        // Files being put in place: acted on when they are (`deferringSignals`).
+        if TemporaryFiles.deferring.load(ordering: .sequentiallyConsistent) > 0 {
+          TemporaryFiles.deferredSignal.store(number, ordering: .sequentiallyConsistent)
+          return
+        }
         for i in 0..<TemporaryFiles.helperCapacity where TemporaryFiles.helpers[i] > 0 {
           kill(TemporaryFiles.helpers[i], SIGKILL)
           waitpid(TemporaryFiles.helpers[i], nil, 0)
@@ -607,14 +635,26 @@ extension AtomicFile {
           throw FileError(path: path, reason: reason)
         }
       }
-      for name in names where rename(temporary + "/" + name, path + "/" + name) != 0 {
-        let reason = AtomicFile.lastError()
+      // All or none: every name must be free or a file to replace, checked before the first
+      // is moved (a folder in a frame's place left the frames before it new and those after
+      // it old); the moves then go on whatever signal comes, which is acted on after them.
+      var existing = stat()
+      for name in names
+      where lstat(path + "/" + name, &existing) == 0 && (existing.st_mode & S_IFMT) == S_IFDIR {
         abort()
-        throw FileError(path: path + "/" + name, reason: reason)
+        throw FileError(
+          path: path + "/" + name, reason: "is a folder, so no frame was put in place")
       }
-      done = true
-      rmdir(temporary)
-      TemporaryFiles.unregisterFolder(temporary)
+      try TemporaryFiles.deferringSignals { () throws(FileError) in
+        for name in names where rename(temporary + "/" + name, path + "/" + name) != 0 {
+          let reason = AtomicFile.lastError()
+          abort()
+          throw FileError(path: path + "/" + name, reason: reason)
+        }
+        done = true
+        rmdir(temporary)
+        TemporaryFiles.unregisterFolder(temporary)
+      }
     }
 
     /// Removes the temporary folder and what was written into it; the target is left as it was.

@@ -187,6 +187,26 @@ func entries(of folder: String) -> [String] {
     }
   }
 
+  /// Fourteenth hostile pass: a folder where one of the new files goes left the files before
+  /// it replaced and those after it old. Every name is checked before the first is moved.
+  @Test func aFolderIsPutInPlaceWholeOrNotAtAll() throws {
+    let path = folder + "/mixed"
+    let first = try AtomicFile.Folder(path: path)
+    for name in ["a.png", "b.png", "d.png"] { try first.write([1], name: name) }
+    try first.commit()
+    mkdir(path + "/c.png", 0o755)
+    let second = try AtomicFile.Folder(path: path)
+    for name in ["a.png", "b.png", "c.png", "d.png"] { try second.write([2], name: name) }
+    #expect(
+      throws: FileError(
+        path: path + "/c.png", reason: "is a folder, so no frame was put in place")
+    ) { try second.commit() }
+    for name in ["a.png", "b.png", "d.png"] {
+      #expect(try AtomicFile.read(path + "/" + name) == [1])
+    }
+    #expect(!entries(of: folder).contains { $0.hasSuffix(".tmp") })
+  }
+
   @Test func aWriteRemovesStaleTemporaryFoldersOfDeadProcesses() throws {
     let pidMax =
       Int(
