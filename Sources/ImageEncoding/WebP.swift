@@ -161,7 +161,64 @@ public enum WebP {
         throw lastError(doing: "cannot assemble the file")
       }
       defer { WebPDataClear(&data) }
-      return Array(UnsafeBufferPointer(start: data.bytes, count: data.size))
+      return try animated(data, duration: endTimestamp)
+    }
+
+    /// `data` as an animation: libwebp writes one stored frame (every frame the same, or one
+    /// frame rendered) as a still image, which has no duration and no loop count (a 1000 s
+    /// render read as a still, and `diff` found it equal to a 1 s one); its mux does the same
+    /// to an animation of one frame that covers the canvas. Such a picture is put in an
+    /// animation of its one frame here: `VP8X`, `ANIM`, and one `ANMF` holding the picture's
+    /// chunks, `duration` milliseconds long (at most 2^24 - 1, what a WebP frame holds).
+    private func animated(_ data: WebPData, duration: Int) throws(EncodingError) -> [UInt8] {
+      let file = Array(UnsafeBufferPointer(start: data.bytes, count: data.size))
+      // The picture's chunks: after a still's `VP8X`, its `ALPH` and `VP8 `; or its one
+      // `VP8L` or `VP8 `. An animation is returned as it is.
+      var image: [UInt8] = []
+      var at = 12
+      while at + 8 <= file.count {
+        let fourCC = String(decoding: file[at..<at + 4], as: UTF8.self)
+        let size =
+          Int(file[at + 4]) | Int(file[at + 5]) << 8 | Int(file[at + 6]) << 16
+          | Int(file[at + 7]) << 24
+        let end = Swift.min(file.count, at + 8 + size + (size & 1))
+        switch fourCC {
+        case "ANIM", "ANMF": return file
+        case "ALPH", "VP8 ", "VP8L": image += file[at..<end]
+        default: break
+        }
+        at = end
+      }
+      guard !image.isEmpty else { throw .libwebp("the file made holds no picture") }
+      var features = WebPBitstreamFeatures()
+      let alpha =
+        file.withUnsafeBufferPointer {
+          WebPGetFeatures($0.baseAddress, $0.count, &features) == VP8_STATUS_OK
+        } && features.has_alpha != 0
+      func u24(_ x: Int) -> [UInt8] {
+        [UInt8(x & 0xFF), UInt8(x >> 8 & 0xFF), UInt8(x >> 16 & 0xFF)]
+      }
+      func chunk(_ fourCC: String, _ payload: [UInt8]) -> [UInt8] {
+        var out = Array(fourCC.utf8)
+        let n = payload.count
+        out += [
+          UInt8(n & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n >> 16 & 0xFF), UInt8(n >> 24 & 0xFF),
+        ]
+        out += payload
+        if n & 1 == 1 { out.append(0) }
+        return out
+      }
+      let flags: UInt8 = 0x02 | (alpha ? 0x10 : 0)  // animation, alpha
+      let loops = UInt16(clamping: options.loopCount)
+      var body = Array("WEBP".utf8)
+      body += chunk("VP8X", [flags, 0, 0, 0] + u24(width - 1) + u24(height - 1))
+      body += chunk("ANIM", [0, 0, 0, 0, UInt8(loops & 0xFF), UInt8(loops >> 8)])
+      // At (0, 0), the canvas's size, not blended, not disposed.
+      let frameHeader =
+        u24(0) + u24(0) + u24(width - 1) + u24(height - 1)
+        + u24(Swift.min(Swift.max(duration, 1), 0xFF_FFFF)) + [0x02]
+      body += chunk("ANMF", frameHeader + image)
+      return chunk("RIFF", body)
     }
 
     /// The encoder's last error, its code said in words (`WebP.encodingErrorReason`): libwebp's

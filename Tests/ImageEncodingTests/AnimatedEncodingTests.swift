@@ -51,6 +51,24 @@ struct AnimatedEncodingTests {
     #expect(WebP.storedFrameCount(bytes) == 4)
   }
 
+  /// Fourteenth hostile pass: libwebp wrote an animation of one stored frame as a still image,
+  /// without its duration or loop count (a 1000 s render read as a still, equal to a 1 s one).
+  /// It stays an animation of one frame, lossless and lossy alike.
+  @Test func anAnimationOfOneStoredFrameKeepsItsDurationAndLoops() throws {
+    for quality in [nil, 80.0] as [Double?] {
+      let encoder = try WebP.AnimationEncoder(
+        width: 24, height: 16, options: WebP.Options(quality: quality, loopCount: 2))
+      for k in 0..<3 { try encoder.add(Self.frames[0], timestamp: 400_000 * k) }
+      let bytes = try encoder.assemble(endTimestamp: 1_000_000)
+      #expect(Array(bytes[12..<16]) == Array("VP8X".utf8))
+      let decoded = try WebP.decode(bytes)
+      #expect(decoded.loopCount == 2)
+      #expect(decoded.durations == [1_000_000])
+      #expect(decoded.frames.count == 1)
+      if quality == nil { #expect(decoded.frames == [Self.frames[0]]) }
+    }
+  }
+
   /// libwebp's errors are said in words: a batch's WebP failed with "ERROR adding frame.
   /// WebPEncodingError: 1." where 1 is out of memory (found by an independent hostile pass).
   @Test func webPErrorsSayTheirCauseInWords() throws {
