@@ -5,23 +5,26 @@ import Flipbook
 import Glibc
 
 /// `flipbook diff EXPECTED ACTUAL [--threshold T] [--max-diff-pixels N | --max-diff-ratio R]
-/// [-o DIFF.png]`: two PNGs, or two GIFs frame by frame, compared as docs/command-line.md says.
+/// [-o DIFF.png | -o REPORT.html]`: two PNGs, or two GIFs, APNGs or WebPs frame by frame,
+/// compared as docs/command-line.md says.
 struct DiffCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "diff",
     abstract:
-      "Compare two PNGs, or two GIFs frame by frame; exit 0 when they match, 1 when they differ.",
+      "Compare two PNGs, or two GIFs, APNGs or WebPs frame by frame; exit 0 when they match, 1 "
+      + "when they differ.",
     discussion: """
       A pixel differs when its perceptual color difference exceeds --threshold (0...1, default \
       0.1, pixelmatch's scale) and it is not anti-aliasing (an edge moved by a fraction of a \
       pixel). The images match when at most --max-diff-pixels pixels differ (default 0), or at \
-      most the fraction --max-diff-ratio of them; for GIFs, in every frame, and the sizes, frame \
-      counts, delays and loop counts must be equal. -o writes a heatmap the size of the inputs \
-      (differing pixels red, forgiven anti-aliasing yellow; with --strip, expected, actual and \
-      heatmap side by side); for GIFs, of the first frame that differs.
+      most the fraction --max-diff-ratio of them; for animations (GIF, APNG, WebP), in every \
+      frame, and the sizes, frame counts, delays and loop counts must be equal. -o DIFF.png \
+      writes a heatmap the size of the inputs (differing pixels red, forgiven anti-aliasing \
+      yellow; with --strip, expected, actual and heatmap side by side); for animations, of the \
+      first frame that differs. -o REPORT.html writes a page comparing every frame.
       """)
 
-  @Argument(help: "The expected image (.png or .gif).")
+  @Argument(help: "The expected image (.png, .gif, .apng or .webp).")
   var expected: String
 
   @Argument(help: "The actual image, of the same kind.")
@@ -279,7 +282,8 @@ struct DiffCommand: ParsableCommand {
       if fb == nil, let format = fa { try decodes(b, as: format, path: actual) }
       throw CommandFailure(
         message:
-          "\(expected) is \(fa.map(Self.withArticle) ?? "not a WebP or APNG") but \(actual) is \(fb.map(Self.withArticle) ?? "not a WebP or APNG"): compare two files of one format"
+          "\(expected) is \(Self.described(a, animated: fa)) but \(actual) is "
+          + "\(Self.described(b, animated: fb)): compare two files of one format"
       )
     }
     if fa == "WebP" {
@@ -294,6 +298,15 @@ struct DiffCommand: ParsableCommand {
 }
 
 extension DiffCommand {
+  /// What a file is, as the message of a mismatch says it: `an APNG`, `a WebP` (`animated`,
+  /// when it is one of those), `a GIF`, `a PNG`, or `neither a PNG, a GIF, an APNG nor a WebP`.
+  static func described(_ bytes: [UInt8], animated: String?) -> String {
+    if let animated { return withArticle(animated) }
+    if isGIF(bytes) { return "a GIF" }
+    if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return "a PNG" }
+    return "neither a PNG, a GIF, an APNG nor a WebP"
+  }
+
   /// A format's name with its article, as it is said: `a WebP`, `an APNG`, `a GIF`.
   static func withArticle(_ format: String) -> String {
     ("AEIOU".contains(format.first ?? "x") ? "an " : "a ") + format
