@@ -153,7 +153,9 @@ public enum BatchInputs {
               + "the file (file names are read and written as UTF-8 text)")
         }
         reading.append((list, name))
-        let lines = String(decoding: bytes, as: UTF8.self)
+        // A byte-order mark at the start (Windows' "UTF-8") is no part of the first path.
+        let text = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes[...]
+        let lines = String(decoding: text, as: UTF8.self)
           .split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
         for (k, line) in lines.enumerated() {
           let entry = line.trimmingSpaces()

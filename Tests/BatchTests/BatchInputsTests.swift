@@ -58,6 +58,15 @@ import Testing
     #expect(found.inputs[1].path == folder + "/in/b.json")
   }
 
+  /// Fourteenth hostile pass: a list saved with a byte-order mark (Windows' "UTF-8") named
+  /// `\u{FEFF}in/a.json`, a file that does not exist; the mark is skipped.
+  @Test func aListsByteOrderMarkIsSkipped() throws {
+    try write(#"{"flipbook": 1}"#, "in/a.json")
+    try write("\u{FEFF}in/a.json\r\n", "bom.txt")
+    let found = try BatchInputs.find(["@bom.txt"], workingDirectory: folder)
+    #expect(found.inputs.map(\.path) == [folder + "/in/a.json"])
+  }
+
   @Test func oneFileIsNamedByItsOwnName() throws {
     try write(#"{"flipbook": 1}"#, "x/one.json")
     let found = try BatchInputs.find(["x/one.json"], workingDirectory: folder)
