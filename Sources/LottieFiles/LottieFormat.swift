@@ -285,7 +285,8 @@ extension LottieReader {
     if frameRateIsValid && !(duration <= Scene.maximumDuration) {
       report(
         "op",
-        "\(MessageText.number(duration)) s exceeds the limit of \(MessageText.number(Scene.maximumDuration)) s"
+        "the duration, (op − ip) / fr, of \(MessageText.number(duration)) s exceeds the limit of "
+          + "\(MessageText.number(Scene.maximumDuration)) s"
       )
     }
     guard w >= 1, h >= 1, w <= Double(Canvas.maximumSide), h <= Double(Canvas.maximumSide),

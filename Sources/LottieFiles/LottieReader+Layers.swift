@@ -546,8 +546,9 @@ extension LottieReader {
   /// (not in an archive) a file `u` + `p` inside the animation's folder. `nil` when it cannot
   /// be read (warned).
   func readImage(_ a: Fields, layer: String) -> Image? {
-    let p = a.string("p") ?? ""
-    let u = a.string("u") ?? ""
+    // Of another kind than a string, `p` and `u` are refused (a number was read as no name).
+    let p = string(a, "p") ?? ""
+    let u = string(a, "u") ?? ""
     var bytes: [UInt8]? = nil
     if p.hasPrefix("data:") {
       guard let comma = p.firstIndex(of: ",") else {

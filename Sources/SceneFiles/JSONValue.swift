@@ -273,7 +273,8 @@ public struct JSONParser {
           guard (0xDC00...0xDFFF).contains(low) else { throw error("unpaired surrogate in string") }
           scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
         }
-        guard let u = Unicode.Scalar(scalar) else { throw error("invalid \\u escape") }
+        // A low surrogate with no high one before it (`\\udc00`): unpaired, as a lone high one.
+        guard let u = Unicode.Scalar(scalar) else { throw error("unpaired surrogate in string") }
         out.append(contentsOf: Array(String(Character(u)).utf8))
       default:
         throw error("invalid escape in string", at: i - 2)

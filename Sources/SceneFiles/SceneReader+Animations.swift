@@ -463,9 +463,20 @@ extension SceneReader {
     {
       what = "the transform's matrix holds \(format(x)), past"
     } else if let x = value.largestComponent, !(abs(x) <= AnimationValue.maximumMagnitude) {
+      // A matrix whose entries are all below 10^15 / 2 (its columns' lengths, the scales,
+      // within the limit) has a huge decomposition only when it is singular or nearly so
+      // (every entry 1: 2^52 + 1): said, as no number written is large.
+      var singular = false
+      if case .transform(let t) = value,
+        let largest = t.entries.map(abs).max(), largest <= AnimationValue.maximumMagnitude / 2
+      {
+        singular = true
+      }
       what =
         value.kind == .transform
-        ? "the transform's decomposition holds \(format(x)), past" : "\(format(x)) is past"
+        ? "the transform's decomposition holds \(format(x))"
+          + (singular ? " (its matrix is singular or nearly so)," : "") + " past"
+        : "\(format(x)) is past"
     } else {
       return value
     }
