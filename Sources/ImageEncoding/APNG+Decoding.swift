@@ -265,23 +265,31 @@ extension APNG {
       data = []
       let before = c.dispose == 2 ? canvas : nil
       let width = width
-      canvas.pixels.withUnsafeMutableBufferPointer { out in
-        for y in 0..<c.height {
-          for x in 0..<c.width {
-            let s = (y * c.width + x) * 4, d = ((c.y + y) * width + c.x + x) * 4
-            let sa = Int(pixels[s + 3])
-            if c.blend == 0 || sa == 255 {
-              for k in 0..<4 { out[d + k] = pixels[s + k] }
-            } else if sa > 0 {
-              let da = Int(out[d + 3])
-              let outA = sa * 255 + da * (255 - sa)  // alpha times 255
-              for k in 0..<3 {
-                let v =
-                  (Int(pixels[s + k]) * sa * 255 + Int(out[d + k]) * da * (255 - sa) + outA
-                    / 2) / outA
-                out[d + k] = UInt8(v)
+      // Over raw pointers; a frame stored with `source` blending is its rows copied (a loop
+      // that blended every pixel, bounds checked, took 0.5 s of an 8000 x 8000 frame).
+      pixels.withUnsafeBufferPointer { source in
+        canvas.pixels.withUnsafeMutableBufferPointer { out in
+          guard let from = source.baseAddress, let to = out.baseAddress else { return }
+          for y in 0..<c.height {
+            let s = from + y * c.width * 4, d = to + ((c.y + y) * width + c.x) * 4
+            guard c.blend != 0 else {
+              d.update(from: s, count: c.width * 4)
+              continue
+            }
+            for x in 0..<c.width {
+              let p = s + x * 4, q = d + x * 4
+              let sa = Int(p[3])
+              if sa == 255 {
+                q.update(from: p, count: 4)
+              } else if sa > 0 {
+                let da = Int(q[3])
+                let outA = sa * 255 + da * (255 - sa)  // alpha times 255
+                for k in 0..<3 {
+                  q[k] = UInt8(
+                    (Int(p[k]) * sa * 255 + Int(q[k]) * da * (255 - sa) + outA / 2) / outA)
+                }
+                q[3] = UInt8((outA + 127) / 255)
               }
-              out[d + 3] = UInt8((outA + 127) / 255)
             }
           }
         }
@@ -317,32 +325,65 @@ extension APNG {
     guard status == Z_OK, Int(length) == raw.count else {
       throw DecodingError(reason: "a frame's image data is damaged")
     }
+    // Each row unfiltered by its filter's own loop, over raw pointers (a loop that worked out
+    // every predictor for every byte, bounds checked, took 1.6 s of an 8000 x 8000 frame).
     var rows = [UInt8](repeating: 0, count: height * stride)
-    for y in 0..<height {
-      let filter = raw[y * (stride + 1)]
-      for i in 0..<stride {
-        let x = Int(raw[y * (stride + 1) + 1 + i])
-        let a = i >= channels ? Int(rows[y * stride + i - channels]) : 0
-        let b = y > 0 ? Int(rows[(y - 1) * stride + i]) : 0
-        let c = (i >= channels && y > 0) ? Int(rows[(y - 1) * stride + i - channels]) : 0
-        let predicted: Int
-        switch filter {
-        case 0: predicted = 0
-        case 1: predicted = a
-        case 2: predicted = b
-        case 3: predicted = (a + b) / 2
-        case 4:
-          let p = a + b - c
-          let (pa, pb, pc) = (abs(p - a), abs(p - b), abs(p - c))
-          predicted = pa <= pb && pa <= pc ? a : (pb <= pc ? b : c)
-        default: throw DecodingError(reason: "an unknown row filter \(filter)")
+    var unknownFilter: UInt8? = nil
+    raw.withUnsafeBufferPointer { rawBuffer in
+      rows.withUnsafeMutableBufferPointer { rowBuffer in
+        guard stride > 0, let input = rawBuffer.baseAddress, let output = rowBuffer.baseAddress
+        else { return }
+        let lead = Swift.min(channels, stride)  // the bytes with no pixel to their left
+        for y in 0..<height {
+          let filter = input[y * (stride + 1)]
+          let src = input + y * (stride + 1) + 1
+          let dst = output + y * stride
+          let up: UnsafePointer<UInt8>? = y > 0 ? UnsafePointer(dst - stride) : nil
+          switch (filter, up) {
+          case (0, _), (2, nil):
+            dst.update(from: src, count: stride)
+          case (1, _), (4, nil):  // Paeth with no row above predicts from the left
+            dst.update(from: src, count: lead)
+            for i in lead..<stride { dst[i] = src[i] &+ dst[i - channels] }
+          case (2, let up?):
+            for i in 0..<stride { dst[i] = src[i] &+ up[i] }
+          case (3, let up):
+            for i in 0..<lead { dst[i] = src[i] &+ (up.map { $0[i] } ?? 0) / 2 }
+            if let up {
+              for i in lead..<stride {
+                dst[i] = src[i] &+ UInt8((UInt16(dst[i - channels]) + UInt16(up[i])) / 2)
+              }
+            } else {
+              for i in lead..<stride { dst[i] = src[i] &+ dst[i - channels] / 2 }
+            }
+          case (4, let up?):
+            for i in 0..<lead { dst[i] = src[i] &+ up[i] }  // a = c = 0: b
+            for i in lead..<stride {
+              let a = Int(dst[i - channels]), b = Int(up[i]), c = Int(up[i - channels])
+              let p = a + b - c
+              let (pa, pb, pc) = (abs(p - a), abs(p - b), abs(p - c))
+              dst[i] =
+                src[i] &+ UInt8(truncatingIfNeeded: pa <= pb && pa <= pc ? a : (pb <= pc ? b : c))
+            }
+          default:
+            unknownFilter = filter
+            return
+          }
         }
-        rows[y * stride + i] = UInt8(truncatingIfNeeded: x + predicted)
       }
     }
+    if let unknownFilter { throw DecodingError(reason: "an unknown row filter \(unknownFilter)") }
     guard channels == 3 else { return rows }  // RGBA, or indices (1)
     var rgba = [UInt8](repeating: 255, count: width * height * 4)
-    for p in 0..<(width * height) { for k in 0..<3 { rgba[p * 4 + k] = rows[p * 3 + k] } }
+    rows.withUnsafeBufferPointer { rgb in
+      rgba.withUnsafeMutableBufferPointer { out in
+        for p in 0..<(width * height) {
+          out[p * 4] = rgb[p * 3]
+          out[p * 4 + 1] = rgb[p * 3 + 1]
+          out[p * 4 + 2] = rgb[p * 3 + 2]
+        }
+      }
+    }
     return rgba
   }
 }
