@@ -94,6 +94,7 @@ let cases: [String: () -> Void] = [
   "text-wrapped": wrappedTextBenchmark,
   "blur": blurBenchmark,
   "shadows": shadowsBenchmark,
+  "filters": filtersBenchmark,
   "perspective": perspectiveBenchmark,
   "perspective-parts": perspectivePartsBenchmark,
   "perspective-tilted": perspectiveTiltedBenchmark,
