@@ -46,25 +46,11 @@ func shadowsBenchmark() {
     }
     return scene
   }
-  // The three scenes take turns frame by frame, so that a machine loaded by other work slows
-  // them alike and the ratios stay meaningful.
-  let scenes = [
-    scene(shadows: false, path: false), scene(shadows: true, path: false),
-    scene(shadows: true, path: true),
-  ]
-  let clock = ContinuousClock()
-  var samples: [[Double]] = [[], [], []]
-  for frame in -3..<120 {
-    for (k, s) in scenes.enumerated() {
-      let elapsed = clock.measure { _ = try? s.makeFrame(at: Double(Swift.max(0, frame)) / 60) }
-      if frame >= 0 {
-        samples[k].append(
-          Double(elapsed.components.seconds) * 1e3
-            + Double(elapsed.components.attoseconds) * 1e-15)
-      }
-    }
-  }
-  let medians = samples.map { $0.sorted()[$0.count / 2] }
+  let medians = alternatingMedians(
+    [
+      scene(shadows: false, path: false), scene(shadows: true, path: false),
+      scene(shadows: true, path: true),
+    ], warmUp: 3, frames: 120, fps: 60)
   let (plain, alpha, path) = (medians[0], medians[1], medians[2])
   print(
     "shadows-20-cards-none     \(format(plain)) ms per frame  (640 x 480, 20 moving, fading cards)")
@@ -103,12 +89,24 @@ func filtersBenchmark() {
     ("tritone", .tritone(bright: white, midtone: .gray, dark: black, amount: 1)),
     ("blur-10", .gaussianBlur(radius: 10)),
   ]
-  let scenes = cases.map { scene($0.1) }
+  let medians = alternatingMedians(cases.map { scene($0.1) }, warmUp: 1, frames: 9, fps: 10)
+  for (k, (name, _)) in cases.enumerated() {
+    let label = ("filters-20-layers-" + name).padding(toLength: 26, withPad: " ", startingAt: 0)
+    print(
+      "\(label)\(format(medians[k])) ms per frame  (1000 x 1000; \(format(medians[k] / medians[0]))x none)"
+    )
+  }
+}
+
+/// The median time of a frame of each scene, in milliseconds: frames 0 ..< `frames` at `fps`,
+/// after `warmUp` frames at time 0, the scenes taking turns frame by frame so that a machine
+/// loaded by other work slows them alike and the ratios stay meaningful.
+func alternatingMedians(_ scenes: [Scene], warmUp: Int, frames: Int, fps: Double) -> [Double] {
   let clock = ContinuousClock()
   var samples = Array(repeating: [Double](), count: scenes.count)
-  for frame in -1..<9 {
+  for frame in -warmUp..<frames {
     for (k, s) in scenes.enumerated() {
-      let elapsed = clock.measure { _ = try? s.makeFrame(at: Double(Swift.max(0, frame)) / 10) }
+      let elapsed = clock.measure { _ = try? s.makeFrame(at: Double(Swift.max(0, frame)) / fps) }
       if frame >= 0 {
         samples[k].append(
           Double(elapsed.components.seconds) * 1e3
@@ -116,11 +114,5 @@ func filtersBenchmark() {
       }
     }
   }
-  let medians = samples.map { $0.sorted()[$0.count / 2] }
-  for (k, (name, _)) in cases.enumerated() {
-    let label = ("filters-20-layers-" + name).padding(toLength: 26, withPad: " ", startingAt: 0)
-    print(
-      "\(label)\(format(medians[k])) ms per frame  (1000 x 1000; \(format(medians[k] / medians[0]))x none)"
-    )
-  }
+  return samples.map { $0.sorted()[$0.count / 2] }
 }

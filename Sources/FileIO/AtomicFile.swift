@@ -188,6 +188,25 @@ public enum AtomicFile {
   }
 
   static func lastError() -> String { String(cString: strerror(errno)) }
+
+  /// Writes all of `bytes` to `fd`, at its position or (with `offset`) from that byte on, going
+  /// on after interrupted and partial writes; the system's reason when it fails, else `nil`.
+  static func writeAll(_ bytes: [UInt8], to fd: Int32, at offset: Int? = nil) -> String? {
+    bytes.withUnsafeBytes { raw -> String? in
+      var done = 0
+      while done < raw.count {
+        let n =
+          offset.map { pwrite(fd, raw.baseAddress! + done, raw.count - done, off_t($0 + done)) }
+          ?? Glibc.write(fd, raw.baseAddress! + done, raw.count - done)
+        if n < 0 {
+          if errno == EINTR { continue }
+          return lastError()
+        }
+        done += n
+      }
+      return nil
+    }
+  }
 }
 
 /// The folders this process has cleared of stale temporary files (once each, so that a folder
@@ -440,39 +459,17 @@ extension AtomicFile {
     /// Appends `bytes`.
     public func write(_ bytes: [UInt8]) throws(FileError) {
       precondition(!done, "AtomicFile.Stream written after commit or abort")
-      var failure: String? = nil
-      bytes.withUnsafeBytes { raw in
-        var offset = 0
-        while offset < raw.count {
-          let n = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
-          if n < 0 {
-            if errno == EINTR { continue }
-            failure = AtomicFile.lastError()
-            return
-          }
-          offset += n
-        }
+      if let failure = AtomicFile.writeAll(bytes, to: fd) {
+        throw FileError(path: path, reason: failure)
       }
-      if let failure { throw FileError(path: path, reason: failure) }
     }
 
     /// Replaces bytes already written from `offset` on (see `ByteOutput.overwrite(_:at:)`).
     public func overwrite(_ bytes: [UInt8], at offset: Int) throws(FileError) {
       precondition(!done, "AtomicFile.Stream written after commit or abort")
-      var failure: String? = nil
-      bytes.withUnsafeBytes { raw in
-        var done = 0
-        while done < raw.count {
-          let n = pwrite(fd, raw.baseAddress! + done, raw.count - done, off_t(offset + done))
-          if n < 0 {
-            if errno == EINTR { continue }
-            failure = AtomicFile.lastError()
-            return
-          }
-          done += n
-        }
+      if let failure = AtomicFile.writeAll(bytes, to: fd, at: offset) {
+        throw FileError(path: path, reason: failure)
       }
-      if let failure { throw FileError(path: path, reason: failure) }
     }
 
     /// Closes the temporary file and renames it over `path`.
@@ -600,19 +597,7 @@ extension AtomicFile {
         throw FileError(path: path + "/" + name, reason: AtomicFile.lastError())
       }
       names.append(name)
-      var failure: String? = nil
-      bytes.withUnsafeBytes { raw in
-        var offset = 0
-        while offset < raw.count {
-          let n = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
-          if n < 0 {
-            if errno == EINTR { continue }
-            failure = AtomicFile.lastError()
-            return
-          }
-          offset += n
-        }
-      }
+      var failure = AtomicFile.writeAll(bytes, to: fd)
       if close(fd) != 0 && failure == nil { failure = AtomicFile.lastError() }
       if let failure { throw FileError(path: path + "/" + name, reason: failure) }
     }

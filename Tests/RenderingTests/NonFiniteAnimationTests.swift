@@ -17,6 +17,15 @@ import Testing
     return layer
   }
 
+  /// position.x from 0 to 10 in 1 s, repeating forever, filling both ways.
+  static func repeatingMove() -> BasicAnimation {
+    var move = BasicAnimation(keyPath: "position.x")
+    (move.fromValue, move.toValue, move.duration) = (0, 10, 1)
+    move.repeatCount = .infinity
+    move.fillMode = .both
+    return move
+  }
+
   @Test func anOverflowingSpanIsRefusedNamingTheLayerAndKeyPath() throws {
     #expect(AnimationValue.maximumMagnitude == 1e15)
     var move = BasicAnimation(keyPath: "position.x")
@@ -60,11 +69,7 @@ import Testing
   /// Nine nested speeds of 3.4e38 (each a Float) multiply past a Double: the layer's time was
   /// infinite and its animation, repeating forever, silently showed the model value.
   @Test func anOverflowingLayerTimeIsRefusedNamingTheLayer() throws {
-    var move = BasicAnimation(keyPath: "position.x")
-    (move.fromValue, move.toValue, move.duration) = (0, 10, 1)
-    move.repeatCount = .infinity
-    move.fillMode = .both
-    var top = square(move)
+    var top = square(Self.repeatingMove())
     for _ in 0..<9 {
       let outer = Layer()
       outer.timing.speed = 3.4e38
@@ -108,10 +113,7 @@ import Testing
   /// repeating forever) silently showed the model value; nine groups of speed 3.4e38 gave NaN,
   /// said as a value overflow. Both are refused naming the layer, the key path and the cause.
   @Test func anOverflowingAnimationTimeIsRefusedNamingTheKeyPath() throws {
-    var move = BasicAnimation(keyPath: "position.x")
-    (move.fromValue, move.toValue, move.duration) = (0, 10, 1)
-    move.repeatCount = .infinity
-    move.fillMode = .both
+    var move = Self.repeatingMove()
     var grouped: any Animation = move
     for _ in 0..<9 {
       var group = AnimationGroup([grouped])
@@ -141,11 +143,7 @@ import Testing
   /// delayed replicator instances included: here only the delayed copy's time overflows
   /// ((0.3 - 1e308) x 3.4e38), the undelayed one's is 1.02e38.
   @Test func aProblemOnlyADelayedReplicatorInstanceHasIsFound() throws {
-    var move = BasicAnimation(keyPath: "position.x")
-    (move.fromValue, move.toValue, move.duration) = (0, 10, 1)
-    move.repeatCount = .infinity
-    move.fillMode = .both
-    let layer = square(move)
+    let layer = square(Self.repeatingMove())
     layer.timing.speed = 3.4e38
     let replicator = ReplicatorLayer()
     replicator.instanceDelay = 1e308
