@@ -51,6 +51,20 @@ extension Canvas {
     return Canvas.maximumDeviceLineWidth / stretch
   }
 
+  /// The miter limit `stroke` gives Cairo for `limit` and a line `width` user units wide: at
+  /// most what makes a miter reach `safeMargin` device pixels. Cairo bounds a mitered stroke
+  /// by the width times the limit in its 24.8 fixed point, which wraps round past about 8
+  /// million pixels: a stroke of width 10 vanished at a limit of 1e6, 1e9 and 1e20 but not 1e7
+  /// (culled as off the canvas). A join sharp enough to need more is bevelled; its miter would
+  /// reach a million pixels past the canvas.
+  func safeMiterLimit(_ limit: Double, lineWidth width: Double) -> Double {
+    let m = deviceTransform
+    let stretch = (m.a * m.a + m.b * m.b + m.c * m.c + m.d * m.d).squareRoot()
+    let deviceWidth = width * stretch
+    guard deviceWidth > 0, limit * deviceWidth > Canvas.safeMargin else { return limit }
+    return Swift.max(1, Canvas.safeMargin / deviceWidth)
+  }
+
   /// Sets Cairo's path to `path` cut to the box `safeMargin` round the canvas, in device
   /// pixels: for a fill or clip (`stroke` nil) the parts outside are moved onto the box's
   /// edge (which keeps the winding number of every point inside it, so both fill rules give

@@ -380,7 +380,7 @@ public final class Canvas {
     case .round: cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
     case .bevel: cairo_set_line_join(cr, CAIRO_LINE_JOIN_BEVEL)
     }
-    cairo_set_miter_limit(cr, style.miterLimit)
+    cairo_set_miter_limit(cr, safeMiterLimit(style.miterLimit, lineWidth: width))
     // Cairo rejects all-zero or negative dash arrays; Core Graphics then draws a solid line.
     let dashes = style.dashPattern
     if !dashes.isEmpty, dashes.allSatisfy({ $0 >= 0 && $0.isFinite }),

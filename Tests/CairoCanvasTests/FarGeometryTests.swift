@@ -51,6 +51,27 @@ import Testing
     }
   }
 
+  /// Fifteenth pass: Cairo bounds a mitered stroke by its width times its miter limit, in fixed
+  /// point that wraps: a stroke of width 10 vanished at limits of 1e6, 1e9 and 1e20 (but not
+  /// 1e7). Every limit past the join's miter ratio (about 2.1 here) draws the same stroke.
+  @Test func aMiterLimitOfAnySizeDrawsTheSameStroke() throws {
+    for width in [10.0, 50] {
+      func stroke(_ limit: Double) throws -> Bitmap {
+        try canvas { c in
+          c.stroke(
+            line([Point(20, 20), Point(120, 120), Point(20, 140)]), with: .black,
+            style: StrokeStyle(lineWidth: width, lineJoin: .miter, miterLimit: limit))
+        }
+      }
+      let reference = try stroke(100)
+      #expect(reference[70, 70] == black)
+      for limit in [1e5, 4e5, 1e6, 1e9, 1e10, 1e20, 1e300] {
+        let same = try stroke(limit) == reference
+        #expect(same, "width \(width), miter limit \(limit)")
+      }
+    }
+  }
+
   /// A circle of radius 10^308 round the canvas, and a rectangle 10^308 wide, drew nothing.
   @Test func shapesOfAstronomicalSizeCoverTheCanvas() throws {
     let circle = try canvas { c in
