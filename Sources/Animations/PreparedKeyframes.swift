@@ -31,12 +31,11 @@ final class PreparedKeyframes: Sendable {
     bias = a.biasValues ?? []
     rotationMode = a.rotationMode
     let values: [AnimationValue]
-    if let p = a.path, !p.isEmpty {
-      let segments = p.measuredSegments()
+    // A path of moves alone has no keyframes: it animates nothing, as the empty path (its
+    // segments, none, read as a point at the origin).
+    if let p = a.path, case let segments = p.measuredSegments(), !segments.isEmpty {
       path = segments
-      values =
-        segments.isEmpty
-        ? [] : [.point(segments[0].segment.start)] + segments.map { .point($0.segment.end) }
+      values = [.point(segments[0].segment.start)] + segments.map { .point($0.segment.end) }
     } else {
       path = nil
       values = a.values

@@ -323,6 +323,13 @@ extension SceneReader {
         a.path = path(v, at: f.place("path")).flatMap { path in
           withinMagnitude(.path(path), at: f.place("path")).map { _ in path }
         }
+        // Each point that is not a move is a keyframe (timing.md §6.5): none, no animation.
+        if let path = a.path, path.measuredSegments().isEmpty {
+          report(
+            f.place("path"),
+            "a keyframe path needs a point that is not a move (a line, curve or close): it has "
+              + "no keyframes")
+        }
         if f["values"] != nil { report(f.place("values"), "give either values or path, not both") }
       }
     }

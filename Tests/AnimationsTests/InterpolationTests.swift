@@ -212,6 +212,26 @@ import Testing
     #expect(isClose(try #require(collected[0].pathRotation), .pi))
   }
 
+  /// Fifteenth hostile pass: a path of moves alone has no keyframes, and put the layer at the
+  /// origin; it animates nothing, as the empty path (scene files refuse both).
+  @Test func aPathOfMovesAloneAnimatesNothing() throws {
+    for data in ["M 10 10", "M 10 10 M 30 30", ""] {
+      var a = KeyframeAnimation(keyPath: "position")
+      a.path = try Path(svgPathData: data)
+      a.duration = 1
+      a.rotationMode = .autoReverse
+      var collected: [AnimationSample] = []
+      samples(of: a, at: 0.5, into: &collected)
+      // Either no sample, or one that keeps the value under it and turns nothing.
+      for sample in collected {
+        #expect(
+          sample.value(model: .point(50, 50), underlying: .point(50, 50)) == .point(50, 50),
+          "\(data)")
+        #expect(sample.pathRotation == nil, "\(data)")
+      }
+    }
+  }
+
   @Test func cumulativeKeyframesAddLastMinusFirstPerCycle() {
     let a = keyframes([0, 10, 30]) {
       $0.repeatCount = 2; $0.isCumulative = true
