@@ -124,7 +124,10 @@ enum ShapeGeometry {
     let n = star ? count * 2 : count
     let angle = 2 * Double.pi / Double(n)
     let dir: Double = reversed ? -1 : 1
-    var current = -Double.pi / 2 + rotation * Double.pi / 180
+    // Within one turn first: past about 1e17 degrees the steps between points were lost to
+    // the angle's precision, and the star drew misplaced or not at all.
+    let turn = rotation.isFinite ? rotation.truncatingRemainder(dividingBy: 360) : 0
+    var current = -Double.pi / 2 + turn * Double.pi / 180
     var shape = BezierShape(vertices: [], inTangents: [], outTangents: [], closed: true)
     for i in 0..<n {
       let long = !star || i % 2 == 0

@@ -73,7 +73,10 @@ extension LottieReader {
       s = Swift.max(0, Swift.min(1, s))
       e = Swift.max(0, Swift.min(1, e))
       if e - s >= 1 { return (0, 1) }
-      let o = component(offset.value(at: frame), 0) / 360
+      // lottie-web's `(o % 360) / 360`: one turn taken first, so that an offset of 1e19
+      // degrees keeps its trim (added whole, it lost s and e to its precision).
+      let degrees = component(offset.value(at: frame), 0)
+      let o = (degrees.isFinite ? degrees.truncatingRemainder(dividingBy: 360) : 0) / 360
       s += o
       e += o
       let shift = (s.isFinite ? s : 0).rounded(.down)

@@ -218,6 +218,42 @@ import Testing
     #expect(abs(layer.strokeEnd - 0.45) < 1e-9)
   }
 
+  /// Fifteenth pass: an offset of 1e18 degrees lost the trim and 1e19 the stroke, added whole
+  /// to the start and end; lottie-web takes `(o % 360) / 360`, as the reader now does.
+  @Test func aHugeTrimOffsetTurnsByItsRemainder() throws {
+    for offset in [1e19, -1e300, 1e300] {
+      let items =
+        #"{"ty": "el", "p": {"a": 0, "k": [0, 0]}, "s": {"a": 0, "k": [20, 20]}}, "#
+        + #"{"ty": "tm", "s": {"a": 0, "k": 20}, "e": {"a": 0, "k": 80}, "#
+        + #""o": {"a": 0, "k": \#(offset)}, "m": 1}"#
+      let s = try Self.scene(
+        items,
+        style:
+          #"{"ty": "st", "nm": "Style", "c": {"a": 0, "k": [0, 0, 0, 1]}, "w": {"a": 0, "k": 2}}"#)
+      let layer = try #require(try LottieTest.layer("Style", in: s, at: 0) as? ShapeLayer)
+      let turn = offset.truncatingRemainder(dividingBy: 360) / 360
+      let start = (0.2 + turn) - (0.2 + turn).rounded(.down)
+      #expect(abs(layer.strokeStart - start) < 1e-9, "\(offset)")
+      // To the end, or (wrapping round) to 1 and a second stroke from 0.
+      #expect(abs(layer.strokeEnd - Swift.min(1, start + 0.6)) < 1e-9, "\(offset)")
+    }
+  }
+
+  /// Fifteenth pass: a star turned 1e18 degrees drew nothing (its points' steps lost to the
+  /// angle's precision); it is turned by the remainder of one turn.
+  @Test func aHugeStarRotationTurnsByItsRemainder() throws {
+    func star(_ r: Double) throws -> [Point] {
+      let s = try Self.scene(
+        #"{"ty": "sr", "sy": 1, "pt": {"a": 0, "k": 5}, "p": {"a": 0, "k": [0, 0]}, "r": {"a": 0, "k": \#(r)}, "or": {"a": 0, "k": 40}, "ir": {"a": 0, "k": 20}, "os": {"a": 0, "k": 0}, "is": {"a": 0, "k": 0}}"#
+      )
+      return Self.points(try Self.path(s))
+    }
+    for r in [1e18, 1e300] {
+      let huge = try star(r), reduced = try star(r.truncatingRemainder(dividingBy: 360))
+      #expect(huge.count == 11 && huge == reduced, "\(r)")
+    }
+  }
+
   @Test func trimPastTheEndWrapsRoundWithASecondStroke() throws {
     let items = #"""
       {"ty": "el", "p": {"a": 0, "k": [0, 0]}, "s": {"a": 0, "k": [20, 20]}},
