@@ -23,6 +23,9 @@ enum DotLottie {
     /// The animation's path in the archive (`animations/heart.json`), for messages.
     var animationName: String
     var images: [String: [UInt8]]
+    /// Why the manifest did not choose the animation, when there is a manifest (it is not
+    /// JSON, names none, or names one the archive does not hold): said as a warning.
+    var manifestProblem: String? = nil
   }
 
   /// Whether the bytes start as a zip archive does: a local file header, or the end record of
@@ -50,12 +53,27 @@ enum DotLottie {
     try checkDisjoint(entries, in: bytes)
     var budget = maximumInflatedBytes
     var byName: [String: Entry] = [:]
-    for e in entries { byName[e.name] = byName[e.name] ?? e }
+    for e in entries {
+      // Readers disagree on which of two entries of one name is the file (the first, the
+      // last): refused rather than chosen.
+      guard byName[e.name] == nil else {
+        throw ArchiveError(message: "a damaged zip archive (two entries named \"\(e.name)\")")
+      }
+      byName[e.name] = e
+    }
     var animationName: String? = nil
+    var manifestProblem: String? = nil
     if let manifest = byName["manifest.json"] {
       let data = try contents(of: manifest, in: bytes, budget: &budget)
-      if let id = firstAnimationID(data) {
+      switch firstAnimationID(data) {
+      case .success(let id):
         animationName = ["animations/\(id).json", "a/\(id).json"].first { byName[$0] != nil }
+        if animationName == nil {
+          manifestProblem =
+            "animations[0].id \"\(id)\" names no animations/\(id).json or a/\(id).json in the "
+            + "archive"
+        }
+      case .failure(let problem): manifestProblem = problem.description
       }
     }
     if animationName == nil {
@@ -86,19 +104,33 @@ enum DotLottie {
         images["images/" + e.name.dropFirst(2)] = try contents(of: e, in: bytes, budget: &budget)
       }
     }
-    return Contents(animation: animation, animationName: animationName, images: images)
+    return Contents(
+      animation: animation, animationName: animationName, images: images,
+      manifestProblem: manifestProblem)
   }
 
-  /// The first animation id in a manifest (`{"animations": [{"id": "..."}]}`).
-  static func firstAnimationID(_ data: [UInt8]) -> String? {
-    guard let json = try? JSONParser.parse(data),
-      case .object(let top) = json,
+  /// Why a manifest names no animation.
+  struct ManifestProblem: Error, CustomStringConvertible {
+    var description: String
+  }
+
+  /// The first animation id in a manifest (`{"animations": [{"id": "..."}]}`), or what is wrong
+  /// with it.
+  static func firstAnimationID(_ data: [UInt8]) -> Result<String, ManifestProblem> {
+    guard let json = try? JSONParser.parse(data) else {
+      return .failure(ManifestProblem(description: "it is not valid JSON"))
+    }
+    guard case .object(let top) = json,
       case .array(let list)? = top.first(where: { $0.key == "animations" })?.value,
-      case .object(let first)? = list.first,
-      case .string(let id)? = first.first(where: { $0.key == "id" })?.value,
-      !id.contains("/"), !id.contains("\u{0}")
-    else { return nil }
-    return id
+      case .object(let first)? = list.first
+    else { return .failure(ManifestProblem(description: "it names no animation (animations[0])")) }
+    guard case .string(let id)? = first.first(where: { $0.key == "id" })?.value else {
+      return .failure(ManifestProblem(description: "animations[0].id is not a string"))
+    }
+    guard !id.contains("/"), !id.contains("\u{0}") else {
+      return .failure(ManifestProblem(description: "animations[0].id \"\(id)\" is not a file name"))
+    }
+    return .success(id)
   }
 
   /// The central directory's entries.

@@ -165,12 +165,20 @@ public enum LottieFormat {
     var json = bytes
     var images: [String: [UInt8]]? = nil
     var entry: String? = nil
+    var archiveWarnings: [Warning] = []
     if DotLottie.isArchive(bytes) {
       do {
         let archive = try DotLottie.read(bytes)
         json = archive.animation
         images = archive.images
         entry = archive.animationName
+        if let problem = archive.manifestProblem {
+          archiveWarnings.append(
+            Warning(
+              file: file, layer: "manifest.json",
+              feature: MessageText.message(
+                "manifest (\(problem)): \(archive.animationName) drawn, the first by name")))
+        }
       } catch {
         throw SceneFormat.DecodingError(
           file: file,
@@ -216,9 +224,19 @@ public enum LottieFormat {
             + "JSON; render the scene file on its own)")
       ])
     }
+    if strict, let warning = archiveWarnings.first {
+      throw SceneFormat.DecodingError(
+        file: file,
+        problems: [
+          SceneFormat.Problem(
+            place: warning.layer, message: "unsupported \(warning.feature) (--strict)")
+        ])
+    }
     do {
-      return try read(
+      var document = try read(
         parsed, file: file, baseDirectory: baseDirectory, images: images, strict: strict)
+      document.warnings = archiveWarnings + document.warnings
+      return document
     } catch {
       throw inEntry(error.problems)
     }
