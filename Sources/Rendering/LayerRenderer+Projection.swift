@@ -100,6 +100,8 @@ extension LayerRenderer {
       (width, height) = (pixels(extent.width), pixels(extent.height))
     }
     let pad = 1 / density
+    // The warp, counted before the group is drawn.
+    try chargeWarp(of: visible, through: toDevice, for: layer, in: canvas)
     let offscreen: Canvas
     do {
       offscreen = try Canvas(pixelWidth: width, pixelHeight: height, scale: density)

@@ -252,10 +252,12 @@ public struct LayerRenderer: Sendable {
       if wholeImage && (p.effects.contentsCenter == unit || p.contentsGravity != .resize) {
         let size = Size(width: Double(image.width) / scale, height: Double(image.height) / scale)
         let rect = p.contentsGravity.rect(forImageOfSize: size, in: bounds)
-        try chargeFill(rect, weight: 4, for: layer, in: canvas)
+        try chargeFill(
+          rect, weight: LayerRenderer.imageWeight(on: canvas), for: layer, in: canvas)
         canvas.draw(image.bitmap, in: rect)
       } else {
-        try chargeFill(bounds, weight: 4, for: layer, in: canvas)
+        try chargeFill(
+          bounds, weight: LayerRenderer.imageWeight(on: canvas), for: layer, in: canvas)
         drawContentsPart(of: layer, image: image, scale: scale, in: canvas, bounds: bounds)
       }
     }
