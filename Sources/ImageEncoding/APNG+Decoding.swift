@@ -39,6 +39,10 @@ extension APNG {
   /// decoded.
   public static let maximumDecodedTotalPixels = 1_000_000_000
 
+  /// The most frames a decoded APNG may have: 100,000, the most a render makes, as for a GIF;
+  /// the count its acTL states is checked before any frame is decoded.
+  public static let maximumDecodedFrames = 100_000
+
   /// Whether `bytes` are a PNG with an `acTL` chunk before its image data (an APNG).
   public static func isAPNG(_ bytes: [UInt8]) -> Bool { kind(of: bytes) == .apng }
 
@@ -122,6 +126,11 @@ extension APNG {
         let type = String(decoding: bytes[(at + 4)..<(at + 8)], as: UTF8.self)
         if type == "fcTL" || type == "IDAT" || type == "IEND" { break }
         _ = try chunk()
+      }
+      guard declaredFrames <= maximumDecodedFrames else {
+        throw DecodingError(
+          reason: "its acTL says \(declaredFrames) frames, over the limit of "
+            + "\(maximumDecodedFrames) a decoded animation")
       }
       let total = declaredFrames.multipliedReportingOverflow(by: Swift.max(1, width * height))
       guard !total.overflow, total.partialValue <= maximumDecodedTotalPixels else {
