@@ -64,7 +64,9 @@ struct InspectCommand: ParsableCommand {
             + "\(MessageText.number(largest)) s: times there are "
             + "\(MessageText.number(largest.ulp)) s apart at the least")
       }
-      if InspectCommand.steps(from: from, to: to, step: step) > 1_000_000 {
+      // Times, both ends included: the steps that fit and one (1,000,000 steps made 1,000,001
+      // times, and were let through).
+      if InspectCommand.steps(from: from, to: to, step: step) >= 1_000_000 {
         throw ValidationError("--from/--to/--step asks for more than 1,000,000 times")
       }
     }

@@ -223,6 +223,18 @@ import Testing
   /// the times list grew to 8.8 GB (and at 1e22 printed the same time endlessly). A step that
   /// cannot advance the time is refused naming --step; the times are counted before they are
   /// made.
+  /// Fifteenth pass: a range of 1,000,000 steps holds 1,000,001 times (both ends), and was let
+  /// through the limit of 1,000,000 times.
+  @Test func aRangeIsCountedByItsTimesBothEndsIncluded() throws {
+    let most = try InspectCommand.parse([
+      Self.scene, "--from", "0", "--to", "999999", "--step", "1",
+    ])
+    #expect(most.times.count == 1_000_000)
+    #expect(throws: (any Error).self) {
+      try InspectCommand.parse([Self.scene, "--from", "0", "--to", "1000000", "--step", "1"])
+    }
+  }
+
   @Test func aStepTooSmallForItsTimesIsRefused() throws {
     let result = run(["inspect", Self.scene, "--from", "1e25", "--to", "1e25", "--step", "1"])
     #expect(result.status == 2)
