@@ -549,8 +549,12 @@ extension TextEngine {
         glyphs.reserveCapacity(Int(glyphString.num_glyphs))
         for i in 0..<Int(glyphString.num_glyphs) {
           let info = glyphString.glyphs[i]
-          let g = info.glyph
-          if g != PANGO_GLYPH_EMPTY && g & PANGO_GLYPH_UNKNOWN_FLAG == 0 {
+          // A character no installed face has (Pango's unknown glyph) is drawn as its font's
+          // missing-glyph box (glyph 0, `.notdef`), as Core Text draws such a character:
+          // drawn as nothing, emoji and rare CJK vanished from their text without a word.
+          var g = info.glyph
+          if g != PANGO_GLYPH_EMPTY && g & PANGO_GLYPH_UNKNOWN_FLAG != 0 { g = 0 }
+          if g != PANGO_GLYPH_EMPTY {
             glyphs.append(
               cairo_glyph_t(
                 index: UInt(g), x: (pen + Double(info.geometry.x_offset)) / scale,

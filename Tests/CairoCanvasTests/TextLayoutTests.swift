@@ -8,6 +8,20 @@ import Testing
     try TextLayout.make(s, style: style)
   }
 
+  /// Fifteenth hostile pass: characters no installed face has (a family emoji, CJK Extension
+  /// B) were drawn as nothing; each is drawn as its font's missing-glyph box.
+  @Test func charactersNoFaceHasAreDrawnAsBoxes() throws {
+    for string in ["\u{20000}", "\u{1F468}"] {
+      let canvas = try Canvas(pixelWidth: 100, pixelHeight: 60)
+      canvas.draw(
+        try layout(string, TextStyle(fontSize: 40)), at: Point(x: 10, y: 5), color: .black)
+      let inked = canvas.makeBitmap().pixels.enumerated().filter {
+        $0.offset % 4 == 3 && $0.element > 128
+      }
+      #expect(inked.count > 40, "\(string.unicodeScalars.first!.value)")
+    }
+  }
+
   @Test func fontNamesResolveAsTheContractSays() {
     #expect(TextLayout.resolvedFace(forFontNamed: "Helvetica") == "Liberation Sans Regular")
     #expect(TextLayout.resolvedFace(forFontNamed: "Helvetica-Bold") == "Liberation Sans Bold")

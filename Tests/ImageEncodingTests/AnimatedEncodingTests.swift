@@ -256,10 +256,20 @@ struct AnimatedEncodingTests {
     (bytes[at + 5], bytes[at + 6], bytes[at + 7]) = (0x01, 0x86, 0xA0)  // 100,000
     let many = try APNG.FrameReader(bytes)
     #expect(many.declaredFrames == 100_000)
-    bytes[at + 7] = 0xA1  // 100,001
+    bytes[at + 7] = 0xA1  // 100,001: past the frames a decoded animation may have, too
     #expect(
       throws: APNG.DecodingError(
-        reason: "100001 frames of 100 x 100 pixels are over the limit of 1000000000 decoded "
+        reason: "its acTL says 100001 frames, over the limit of 100000 a decoded animation")
+    ) { try APNG.FrameReader(bytes) }
+    // Within the frames, the pixels in all still count: 99,999 frames of 100 x 101
+    // (1,009,989,900 pixels) are refused for them (the header's height changed in place).
+    (bytes[at + 5], bytes[at + 6], bytes[at + 7]) = (0x01, 0x86, 0x9F)  // 99,999
+    let ihdr = try #require(
+      (0..<(bytes.count - 4)).first { Array(bytes[$0..<$0 + 4]) == Array("IHDR".utf8) })
+    bytes[ihdr + 11] = 101  // height 101
+    #expect(
+      throws: APNG.DecodingError(
+        reason: "99999 frames of 100 x 101 pixels are over the limit of 1000000000 decoded "
           + "pixels in all the frames")
     ) { try APNG.FrameReader(bytes) }
     #expect(APNG.maximumDecodedTotalPixels == GIF.maximumDecodedTotalPixels)
