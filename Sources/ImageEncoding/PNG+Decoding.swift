@@ -43,6 +43,34 @@ extension PNG {
     return (width, height)
   }
 
+  /// The bytes of image data (all `IDAT` chunks) a PNG has and the most its header's image can
+  /// take compressed, when it has more; `nil` otherwise (or when the header cannot be read:
+  /// the decoder says why). Deflate never makes data much larger than it is (stored blocks
+  /// add 5 bytes in 65,535), so more than the rows themselves, plus a sixty-fourth and 64 KiB,
+  /// is a stream that goes on after the image: libpng inflates it all to find its end (8 MB
+  /// of a 40 x 40 picture inflated 8 GiB of zeros for 17 s).
+  static func imageDataExcess(_ bytes: [UInt8]) -> (given: Int, most: Int)? {
+    guard bytes.count >= 33 else { return nil }
+    func word(_ at: Int) -> Int { bytes[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } }
+    let (width, height) = (word(16), word(20))
+    let channels: [UInt8: Int] = [0: 1, 2: 3, 3: 1, 4: 2, 6: 4]
+    guard let perPixel = channels[bytes[25]], width > 0, height > 0,
+      width <= maximumDecodedSide, height <= maximumDecodedSide
+    else { return nil }
+    let rowBytes = (width * perPixel * Int(bytes[24]) + 7) / 8 + 1
+    // Interlaced: seven passes, each row with its filter byte.
+    let rows = height * rowBytes + (bytes[28] == 1 ? 7 * height + 7 * width : 0)
+    let most = rows + rows / 64 + 65_536
+    var given = 0, at = 8
+    while at + 12 <= bytes.count {
+      let length = word(at)
+      if bytes[at + 4..<at + 8].elementsEqual([0x49, 0x44, 0x41, 0x54]) { given += length }  // IDAT
+      guard length <= bytes.count else { break }
+      at += 12 + length
+    }
+    return given > most ? (given, most) : nil
+  }
+
   /// Decodes PNG bytes (gray, palette, RGB or RGBA; 1 to 16 bits; interlaced or not) into
   /// straight-alpha RGBA8; 16-bit samples keep their high byte, gamma is not changed.
   ///
@@ -52,6 +80,12 @@ extension PNG {
     guard bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) else {
       throw DecodingError(
         reason: bytes.isEmpty ? "the file is empty" : "not a PNG file (no PNG signature)")
+    }
+    if let excess = imageDataExcess(bytes) {
+      throw DecodingError(
+        reason: "its image data (IDAT) is \(excess.given) bytes, more than the \(excess.most) an "
+          + "image of its size can take compressed (a stream that goes on inflating past the "
+          + "image)")
     }
     var message = [CChar](repeating: 0, count: 256)
     var rgba: UnsafeMutablePointer<UInt8>? = nil

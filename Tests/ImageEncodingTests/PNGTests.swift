@@ -44,6 +44,26 @@ import Testing
     }
   }
 
+  /// Fifteenth hostile pass: a 40 x 40 picture whose image data went on with 8 GiB of zeros
+  /// (8 MB compressed) took 17 s, libpng inflating all of it to find the stream's end. Image
+  /// data past what the picture can take compressed is refused before anything is inflated.
+  @Test func imageDataPastWhatThePictureCanTakeIsRefused() throws {
+    // Opaque: written as RGB, 40 rows of 121 bytes, so at most 4,840 + 75 + 65,536.
+    let png = try PNG.encode(Bitmap(width: 40, height: 40, fill: RGBA8(1, 2, 3, 255)))
+    #expect(try PNG.decode(png).width == 40)
+    // A second IDAT chunk of 80,000 bytes before IEND (its CRC is not reached).
+    let iend = png.count - 12
+    var long = Array(png[..<iend])
+    long += [0x00, 0x01, 0x38, 0x80] + Array("IDAT".utf8) + [UInt8](repeating: 0, count: 80_000)
+    long += [0, 0, 0, 0] + Array(png[iend...])
+    #expect(
+      throws: PNG.DecodingError(
+        reason: "its image data (IDAT) is \(80_000 + (png.count - 57)) bytes, more than the "
+          + "70451 an image of its size can take compressed (a stream that goes on inflating "
+          + "past the image)")
+    ) { try PNG.decode(long) }
+  }
+
   @Test func smallerSettingsGiveSmallerFiles() throws {
     let bitmap = try sample(opaque: true)
     let fast = try PNG.encode(bitmap, compression: .fast).count
