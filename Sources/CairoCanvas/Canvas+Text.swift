@@ -110,6 +110,22 @@ extension Canvas {
     cairo_restore(cr)
   }
 
+  /// The device pixels that filling `layout`'s glyphs as outlines goes over, under the current
+  /// transform: each glyph's em box, at most the canvas's pixels; 0 when they are drawn from
+  /// Cairo's glyph images (an em of at most `largestCachedGlyphSize` pixels, not stroked).
+  /// Cairo fills an outline over every row and column of its box, in time that grows with the
+  /// box: 10,000 copies of one CJK character at 3,000 points in a 4000 x 4000 frame took 93 s.
+  public func outlinePixels(of layout: TextLayout, stroked: Bool = false) -> Double {
+    var (ax, ay, bx, by) = (layout.style.fontSize, 0.0, 0.0, layout.style.fontSize)
+    cairo_user_to_device_distance(cr, &ax, &ay)
+    cairo_user_to_device_distance(cr, &bx, &by)
+    let em = Swift.max((ax * ax + ay * ay).squareRoot(), (bx * bx + by * by).squareRoot())
+    guard stroked || em > Canvas.largestCachedGlyphSize, em.isFinite else { return 0 }
+    let glyphs = layout.runs.reduce(0) { $0 + $1.glyphs.count }
+    let each = Swift.min(em * em, Double(pixelWidth) * Double(pixelHeight))
+    return Double(glyphs) * each
+  }
+
   /// The largest em, in pixels on the canvas, whose glyphs are drawn from Cairo's glyph images:
   /// 256. Larger glyphs are filled as outlines. Cairo keeps an image of every glyph it draws,
   /// for each size and transform, in a cache that counts glyphs, not bytes (thousands of

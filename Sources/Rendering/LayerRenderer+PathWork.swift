@@ -103,6 +103,11 @@ extension LayerRenderer {
     return m.b == 0 && m.c == 0 ? 4 : 16
   }
 
+  /// How many times a plain fill's work (per pixel of their boxes) filling glyphs as outlines
+  /// is: 2 (a glyph's outline has many edges, some crossing: one CJK character at 3,000 points
+  /// took some 9 ms over a 4000 x 4000 frame, a Latin letter about 6 ms).
+  static let outlineWeight = 2.0
+
   /// How many times a plain fill's work (per pixel covered) warping a plane's offscreen group
   /// onto the canvas through its perspective map is: 20 (every pixel sampled through the map:
   /// a picture stretched over an 8000 x 8000 frame in perspective took 0.7 s, and 20 such

@@ -46,6 +46,13 @@ extension LayerRenderer {
     } catch {
       throw .unknownFont(layer: LayerLabel(layer), font: layer.font)
     }
+    // Glyphs filled as outlines (large, or stroked) go over their boxes' pixels, as fills do.
+    let outlined = canvas.outlinePixels(of: layout, stroked: stroke != nil)
+    if outlined > 0 {
+      try chargePathWork(
+        LayerRenderer.outlineWeight * outlined / LayerRenderer.pixelsPerUnit, for: layer,
+        in: canvas)
+    }
     guard layer.clipsToBounds else {
       canvas.draw(layout, at: bounds.origin, color: color, stroke: stroke)
       return

@@ -296,6 +296,10 @@ public struct LayerRenderer: Sendable {
         band.addPath(
           Path(roundedRect: inner, cornerRadius: Swift.max(0, p.cornerRadius - p.borderWidth)))
       }
+      // Counted as the fill it is: 2,000 frame-wide rounded borders took 16.6 s, counted by
+      // nothing, where the same band as a shape layer's stroke was refused.
+      try chargePathWork(
+        LayerRenderer.pathWork(of: band, on: canvas, filled: true), for: layer, in: canvas)
       canvas.fill(band, with: border, rule: .evenOdd)
     }
   }
