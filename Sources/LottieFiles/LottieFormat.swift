@@ -259,6 +259,7 @@ public enum LottieFormat {
     guard problems.isEmpty, let scene else {
       throw SceneFormat.DecodingError(file: file, problems: problems)
     }
+    scene.inputFiles = reader.imageFiles.sorted()
     // The document reads the same every time, so its replicas are it read again.
     scene.rebuild {
       let replica = LottieReader(file: file, baseDirectory: baseDirectory, archivedImages: images)

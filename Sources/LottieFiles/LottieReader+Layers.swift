@@ -602,6 +602,9 @@ extension LottieReader {
             + "link leading out of it): not drawn", key: "image files outside the folder")
         return nil
       }
+      // A file the picture comes from (or would, once it is there): `batch` hashes it, so that
+      // an image changed on disk renders the animation again.
+      imageFiles.insert(path)
       do {
         bytes = try AtomicFile.read(path, limit: LottieFormat.maximumFileSize)
       } catch {

@@ -32,6 +32,8 @@ final class LottieReader {
   /// The pictures of the image assets read so far, by the asset's place (`nil`: not drawn):
   /// each is decoded once however many layers show it, and they share its pixels.
   var decodedImages: [String: Image?] = [:]
+  /// The image files read from disk (or tried), for `Scene.inputFiles`.
+  var imageFiles: Set<String> = []
   /// The pixels of the distinct pictures decoded so far (`LottieFormat.maximumImagePixels`).
   var decodedImagePixels = 0
   /// Path elements repeaters' copies and glyph text's characters have made so far, in the

@@ -26,6 +26,23 @@ import Testing
     #expect(!LottieFormat.isLottie(try AtomicFile.read(sceneFile)))
   }
 
+  /// Fifteenth pass: a Lottie file's image files were not among its scene's input files, so
+  /// `batch` kept an output whose picture had changed on disk ("unchanged").
+  @Test func imageFilesReadFromDiskAreTheScenesInputFiles() throws {
+    let folder = FixtureFiles.temporaryFolder() + "/external"
+    try FileManager.default.createDirectory(
+      atPath: folder + "/images", withIntermediateDirectories: true)
+    try AtomicFile.write(
+      try AtomicFile.read(FixtureFiles.root + "/images/quadrants.png"),
+      to: folder + "/images/q.png")
+    let json = LottieTest.document(
+      layers: #"[{"ty": 2, "ind": 1, "refId": "q", "ip": 0, "op": 40, "st": 0, "ks": {}}]"#,
+      assets: #"[{"id": "q", "w": 24, "h": 16, "u": "images/", "p": "q.png"}]"#)
+    try AtomicFile.write(Array(json.utf8), to: folder + "/a.json")
+    let document = try LottieFormat.load(contentsOf: folder + "/a.json")
+    #expect(document.scene.inputFiles == [folder + "/images/q.png"])
+  }
+
   @Test func dotLottieArchiveReadsItsFirstAnimationAndImages() throws {
     let archive = try LottieFormat.load(contentsOf: Self.lottie + "/archive.lottie")
     let embedded = try LottieFormat.load(contentsOf: Self.lottie + "/image.json")
