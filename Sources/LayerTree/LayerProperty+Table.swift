@@ -235,7 +235,8 @@ extension LayerProperty {
     set: { if case .text(let s) = $1 { $0.text.font = s ?? TextProperties().font } })
   /// `fontSize`, in points.
   public static let fontSize = scalarProperty(
-    "fontSize", of: .text, range: .nonNegativeAtMost(TextLayer.maximumFontSize), { $0.text.fontSize }, { $0.text.fontSize = $1 })
+    "fontSize", of: .text, range: .nonNegativeAtMost(TextLayer.maximumFontSize),
+    { $0.text.fontSize }, { $0.text.fontSize = $1 })
   /// `foregroundColor`: the text's color.
   public static let foregroundColor = colorProperty(
     "foregroundColor", of: .text, { $0.text.foregroundColor }, { $0.text.foregroundColor = $1 })
