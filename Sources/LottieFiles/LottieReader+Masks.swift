@@ -91,13 +91,15 @@ extension LottieReader {
         animate(shape, "path", path)
       }
       let piece: ShapeLayer
+      var hole: ShapeLayer? = nil
       if flag(f, "inv") {
         piece = whiteShape(Path(rect: cover), place: f.place)
         piece.compositingFilter = filter == .normal ? .sourceOver : filter
-        let hole = whiteShape(nil, place: f.place("inv"))
-        setPath(hole)
-        hole.compositingFilter = .destinationOut
-        piece.addSublayer(hole)
+        let cutOut = whiteShape(nil, place: f.place("inv"))
+        setPath(cutOut)
+        cutOut.compositingFilter = .destinationOut
+        piece.addSublayer(cutOut)
+        hole = cutOut
       } else {
         piece = whiteShape(nil, place: f.place)
         setPath(piece)
@@ -108,7 +110,25 @@ extension LottieReader {
       animate(piece, "opacity", o) { .scalar(unit($0)) }
       let expansion = component(x.initial, 0)
       if x.isAnimated { warn(label, "animated mask expansion (x): its first value is used") }
-      if expansion > 0 {
+      // The path is expanded (or contracted) first, then inverted, as After Effects does: an
+      // inverted mask's hole grows with a positive expansion (it was ignored) and shrinks with
+      // a negative one (it grew).
+      if let hole, expansion != 0 {
+        if expansion > 0 {
+          hole.strokeColor = .white
+          hole.lineWidth = 2 * expansion
+          hole.lineJoin = .round
+        } else {
+          let back = whiteShape(nil, place: f.place("x"))
+          setPath(back)
+          back.fillColor = nil
+          back.strokeColor = .white
+          back.lineWidth = -2 * expansion
+          back.lineJoin = .round
+          back.compositingFilter = .sourceOver
+          piece.addSublayer(back)
+        }
+      } else if expansion > 0 {
         piece.strokeColor = .white
         piece.lineWidth = 2 * expansion
         piece.lineJoin = .round

@@ -43,6 +43,29 @@ import Testing
     #expect(document.scene.inputFiles == [folder + "/images/q.png"])
   }
 
+  /// Fifteenth pass: an inverted mask's expansion was dropped when positive and grew the hole
+  /// when negative. The path is expanded first, then inverted: a 40 x 40 square with a 20 x 20
+  /// hole shows 1,200 pixels, 720 with the hole grown by 5, 1,500 with it shrunk by 5.
+  @Test func anInvertedMasksExpansionGrowsOrShrinksItsHole() throws {
+    func shown(_ x: Double) throws -> Int {
+      let square =
+        #"[{"ty": "gr", "it": [{"ty": "rc", "p": {"a": 0, "k": [0, 0]}, "s": {"a": 0, "k": [40, 40]}, "r": {"a": 0, "k": 0}}, "#
+        + #"{"ty": "fl", "c": {"a": 0, "k": [1, 0, 0, 1]}, "o": {"a": 0, "k": 100}}, {"ty": "tr"}]}]"#
+      let mask =
+        #""hasMask": true, "masksProperties": [{"inv": true, "mode": "a", "o": {"a": 0, "k": 100}, "#
+        + #""x": {"a": 0, "k": \#(x)}, "pt": {"a": 0, "k": {"c": true, "v": [[-10, -10], [10, -10], [10, 10], [-10, 10]], "#
+        + #""i": [[0, 0], [0, 0], [0, 0], [0, 0]], "o": [[0, 0], [0, 0], [0, 0], [0, 0]]}}}]"#
+      let layer = LottieTest.shapeLayer(
+        "L", ks: #"{"p": {"a": 0, "k": [50, 50]}}"#, shapes: square, extra: mask)
+      let scene = try LottieTest.read(LottieTest.document(layers: "[\(layer)]")).scene
+      let frame = try scene.makeFrame(at: 0).makeBitmap()
+      return stride(from: 3, to: frame.pixels.count, by: 4).filter { frame.pixels[$0] > 128 }.count
+    }
+    #expect(try shown(0) == 1_200)
+    #expect(abs(try shown(5) - 720) <= 8)
+    #expect(abs(try shown(-5) - 1_500) <= 8)
+  }
+
   @Test func dotLottieArchiveReadsItsFirstAnimationAndImages() throws {
     let archive = try LottieFormat.load(contentsOf: Self.lottie + "/archive.lottie")
     let embedded = try LottieFormat.load(contentsOf: Self.lottie + "/image.json")
