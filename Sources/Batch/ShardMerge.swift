@@ -92,7 +92,30 @@ public enum ShardMerge {
         }
         seen[entry.input] = file.name
       }
-      entries += manifest.animations
+      // The files a shard vouches for must be here, at the size it states (shards rendered
+      // elsewhere and only their manifests copied made a page of missing pictures, merged
+      // without a word): an output that is not is left out, and its animation failed.
+      for (k, var entry) in manifest.animations.enumerated() {
+        var missing: [String] = []
+        entry.outputs = entry.outputs.enumerated().filter { j, output in
+          guard Paths.fileSize(folder + "/" + output.file) == output.bytes else {
+            missing.append("animations[\(k)].outputs[\(j)].file \(MessageText.value(output.file))")
+            return false
+          }
+          return true
+        }.map(\.element)
+        if let sheet = entry.frames, Paths.fileSize(folder + "/" + sheet.file) == nil {
+          missing.append("animations[\(k)].frames.file \(MessageText.value(sheet.file))")
+          entry.frames = nil
+        }
+        if !missing.isEmpty {
+          let said =
+            "\(shown(file.name)): \(missing.joined(separator: ", ")) not in the folder at the size "
+            + "it states (copy each shard's outputs beside its manifest)"
+          entry.error = entry.error.map { $0 + "; " + said } ?? said
+        }
+        entries.append(entry)
+      }
     }
     entries.sort { $0.input.utf8.lexicographicallyPrecedes($1.input.utf8) }
     return Manifest(

@@ -207,6 +207,17 @@ import Testing
     #expect(one.keys.sorted() == sharded.keys.sorted())
     for (name, bytes) in one { #expect(sharded[name] == bytes, "\(name) differs") }
     one.removeAll()
+    // Fifteenth pass: a shard's outputs not beside its manifest (rendered elsewhere, only the
+    // manifest copied) were merged as if there: the animation fails, naming them.
+    unlink(folder + "/sharded/b.gif")
+    let gone = run(["batch", "--merge", folder + "/sharded", "--quiet"])
+    #expect(gone.status == 1)
+    #expect(
+      gone.errors.contains(
+        "manifest.2-of-3.json: animations[0].outputs[0].file b.gif not in the folder at the size "
+          + "it states (copy each shard's outputs beside its manifest)"), "\(gone.errors)")
+    let merged = try manifest("sharded")
+    #expect(merged.animations.first { $0.name == "b" }?.outputs.map(\.format) == ["apng", "png"])
   }
 
   @Test func aBadInputIsReportedAndTheOthersRender() throws {
