@@ -105,8 +105,8 @@ struct DiffCommand: ParsableCommand {
     guard aIsGIF == bIsGIF else {
       throw CommandFailure(
         message:
-          "\(expected) is \(aIsGIF ? "a GIF" : "not a GIF") but \(actual) is \(bIsGIF ? "a GIF" : "not a GIF"): compare two PNGs or two GIFs"
-      )
+          "\(expected) is \(Self.described(a, animated: nil)) but \(actual) is "
+          + "\(Self.described(b, animated: nil)): compare two files of one format")
     }
     let passes: Bool
     if aIsGIF {
