@@ -112,36 +112,30 @@ extension LottieReader {
       if x.isAnimated { warn(label, "animated mask expansion (x): its first value is used") }
       // The path is expanded (or contracted) first, then inverted, as After Effects does: an
       // inverted mask's hole grows with a positive expansion (it was ignored) and shrinks with
-      // a negative one (it grew).
-      if let hole, expansion != 0 {
-        if expansion > 0 {
-          hole.strokeColor = .white
-          hole.lineWidth = 2 * expansion
-          hole.lineJoin = .round
-        } else {
-          let back = whiteShape(nil, place: f.place("x"))
-          setPath(back)
-          back.fillColor = nil
-          back.strokeColor = .white
-          back.lineWidth = -2 * expansion
-          back.lineJoin = .round
-          back.compositingFilter = .sourceOver
-          piece.addSublayer(back)
-        }
-      } else if expansion > 0 {
-        piece.strokeColor = .white
-        piece.lineWidth = 2 * expansion
-        piece.lineJoin = .round
+      // a negative one (it grew). Growing strokes the shape (the hole) 2x wide; shrinking
+      // draws a ring 2|x| wide along the path, back into the hole or cut out of the shape.
+      func ring(_ compositing: CompositingFilter) -> ShapeLayer {
+        let ring = whiteShape(nil, place: f.place("x"))
+        setPath(ring)
+        ring.fillColor = nil
+        ring.strokeColor = .white
+        ring.lineWidth = -2 * expansion
+        ring.lineJoin = .round
+        ring.compositingFilter = compositing
+        return ring
+      }
+      if expansion > 0 {
+        let grown = hole ?? piece
+        grown.strokeColor = .white
+        grown.lineWidth = 2 * expansion
+        grown.lineJoin = .round
       } else if expansion < 0 {
-        if piece.compositingFilter == .normal { piece.compositingFilter = .sourceOver }
-        let cut = whiteShape(nil, place: f.place("x"))
-        setPath(cut)
-        cut.fillColor = nil
-        cut.strokeColor = .white
-        cut.lineWidth = -2 * expansion
-        cut.lineJoin = .round
-        cut.compositingFilter = .destinationOut
-        piece.addSublayer(cut)
+        if hole != nil {
+          piece.addSublayer(ring(.sourceOver))
+        } else {
+          if piece.compositingFilter == .normal { piece.compositingFilter = .sourceOver }
+          piece.addSublayer(ring(.destinationOut))
+        }
       }
       maskLayer.addSublayer(piece)
     }
