@@ -247,7 +247,12 @@ extension APNG {
     private func finishFrame() throws(DecodingError) -> (image: Bitmap, delay: Delay)? {
       guard let c = control else { return nil }
       control = nil
-      guard c.width > 0, c.height > 0, c.x + c.width <= width, c.y + c.height <= height else {
+      guard c.width > 0, c.height > 0 else {
+        throw DecodingError(
+          reason: "frame \(framesRead) is \(c.width) x \(c.height) pixels (an APNG frame is at "
+            + "least 1 x 1)")
+      }
+      guard c.x + c.width <= width, c.y + c.height <= height else {
         throw DecodingError(reason: "frame \(framesRead) lies outside the canvas")
       }
       // The frame controls may make more frames than the acTL said: counted as they come.

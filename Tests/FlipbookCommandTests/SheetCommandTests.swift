@@ -61,6 +61,10 @@ import Testing
     #expect(picked.map(\.index) == [0, 1, 1, 2, 3])
     #expect(
       picked.map { ContactSheet.caption($0.time) } == ["0 s", "0.1 s", "0.1 s", "0.3 s", "0.4 s"])
+    // Sixteenth pass: 1e306 s was captioned "inf s" (the milliseconds overflowed).
+    #expect(ContactSheet.caption(1e308) == "1e+308 s")
+    #expect(ContactSheet.caption(1e306) == "1e+306 s")
+    #expect(ContactSheet.caption(2.5) == "2.5 s")
   }
 
   @Test func wrongUsageExitsWith2() {

@@ -69,3 +69,28 @@ import Testing
     ) { try WebP.FrameReader(webp(frames: 30_001)) }
   }
 }
+
+/// Sixteenth pass: a frame of 0 x 0 pixels inside the canvas was said to lie outside it.
+@Suite struct APNGFrameSizeTests {
+  @Test func aFrameOfNoPixelsIsSaidToBeSo() throws {
+    var frames: [Bitmap] = []
+    for k in 0..<2 {
+      var b = Bitmap(width: 24, height: 16, fill: RGBA8(255, 255, 255, 255))
+      b[k, 0] = RGBA8(255, 0, 0, 255)
+      frames.append(b)
+    }
+    let encoder = try APNG.Encoder(width: 24, height: 16, fps: 10)
+    for frame in frames { try encoder.add(frame) }
+    var bytes = try encoder.assemble()
+    // The second fcTL's width (after its length, type and sequence number).
+    let fctl = Array("fcTL".utf8)
+    let at = try #require(
+      (0..<(bytes.count - 4)).filter { Array(bytes[$0..<$0 + 4]) == fctl }.dropFirst().first)
+    for i in 0..<4 { bytes[at + 8 + i] = 0 }
+    let reader = try APNG.FrameReader(bytes)
+    _ = try reader.next()
+    let error = #expect(throws: APNG.DecodingError.self) { try reader.next() }
+    #expect(error?.reason.hasPrefix("frame 1 is 0 x ") == true)
+    #expect(error?.reason.hasSuffix("pixels (an APNG frame is at least 1 x 1)") == true)
+  }
+}
