@@ -414,7 +414,14 @@ public struct LayerRenderer: Sendable {
     case .axial: geometry = .axial(start: start, end: end)
     case .radial:
       let radii = Size(width: abs(end.x - start.x), height: abs(end.y - start.y))
-      let offset = layer.focalOffset
+      // The focus is kept within 0.99 of the way to the ellipse, so an offset of any length
+      // past it draws alike: a huge one is shortened first, in its direction (from 1e154 its
+      // length's square overflowed and the offset was dropped).
+      var offset = layer.focalOffset
+      let largest = Swift.max(abs(offset.x), abs(offset.y))
+      if largest > 1e6, largest.isFinite {
+        offset = Point(x: offset.x / largest * 1e6, y: offset.y / largest * 1e6)
+      }
       let focus =
         offset == Point(x: 0, y: 0)
         ? nil : Point(x: start.x + offset.x * b.width, y: start.y + offset.y * b.height)

@@ -37,6 +37,20 @@ import Testing
     #expect(moved[99, 50].r > 240 && moved[2, 50].r > 240)
   }
 
+  /// Sixteenth pass: an offset of 1e154 or more was dropped (its length's square overflowed);
+  /// any offset past the circle is kept inside alike, whatever its length.
+  @Test func aHugeFocalOffsetIsKeptInsideAsAnyFarOneIs() throws {
+    let far = try render(Point(5, -5))
+    #expect(far[75, 25].r < 40)  // the focus up and to the right, at the circle's edge
+    for v in [1e153, 1e154, 1e300] {
+      let huge = try render(Point(v, -v))
+      // The same focus to rounding near it: within four levels everywhere (dropped, the offset
+      // left the focus at the centre, 145 levels off at the edge).
+      let most = zip(huge.pixels, far.pixels).map { abs(Int($0) - Int($1)) }.max() ?? 0
+      #expect(most <= 4, "\(v): \(most)")
+    }
+  }
+
   @Test func aFocusOnOrPastTheCircleIsKeptInside() throws {
     let past = try render(Point(0.9, 0))
     let edge = try render(Point(0.495, 0))  // 0.99 of the way
