@@ -39,7 +39,15 @@ extension LottieReader {
   /// Animates a path property through a shape's keyframes (path morphing).
   func animate(_ layer: Layer, _ keyPath: String, _ shape: Animated<BezierShape>) {
     guard shape.isAnimated else { return }
-    add(layer, keyPath, keyframes: shape.keyframes, end: shape.segmentEnd, dimension: 0) {
+    // Shapes of different vertex counts do not morph: the first is held until the next
+    // keyframe (`BezierShape.interpolated(to:_:)`), where a path animation would switch half
+    // way through the segment.
+    var keyframes = shape.keyframes
+    for i in 0..<keyframes.count - 1
+    where keyframes[i].start.vertices.count != shape.segmentEnd(i).vertices.count {
+      keyframes[i].hold = true
+    }
+    add(layer, keyPath, keyframes: keyframes, end: shape.segmentEnd, dimension: 0) {
       .path($0.path(curvesOnly: true))
     }
   }

@@ -132,6 +132,21 @@ import Testing
     #expect(Self.points(try Self.path(s, at: 1))[2] == Point(x: 30, y: 30))
   }
 
+  /// Sixteenth pass: keyframes of different vertex counts switched half way through the
+  /// segment (a path animation's rule); the first shape is held until the next keyframe, as
+  /// `BezierShape.interpolated(to:_:)` (and lottie-web) draw them.
+  @Test func pathKeyframesOfDifferentVertexCountsHoldTheFirst() throws {
+    let triangle =
+      #"{"c": true, "v": [[0, 0], [10, 0], [10, 10]], "i": [[0, 0], [0, 0], [0, 0]], "o": [[0, 0], [0, 0], [0, 0]]}"#
+    let s = try Self.scene(
+      #"{"ty": "sh", "ks": {"a": 1, "k": [{"t": 0, "s": [\#(triangle)], "o": {"x": 0, "y": 0}, "i": {"x": 1, "y": 1}}, {"t": 10, "s": [\#(Self.bigSquare)]}]}}"#
+    )
+    for time in [0.0, 0.5, 0.99] {
+      #expect(Self.points(try Self.path(s, at: time)).count == 4, "\(time)")  // 3 and back
+    }
+    #expect(Self.points(try Self.path(s, at: 1))[2] == Point(x: 30, y: 30))
+  }
+
   @Test func fillRuleColorAndOpacity() throws {
     let s = try Self.scene(
       #"{"ty": "rc", "p": {"a": 0, "k": [0, 0]}, "s": {"a": 0, "k": [10, 10]}, "r": {"a": 0, "k": 0}}"#,
