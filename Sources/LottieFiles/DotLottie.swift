@@ -182,9 +182,40 @@ enum DotLottie {
     let damaged = ArchiveError(message: "a damaged zip archive (entry \"\(e.name)\")")
     let h = e.localHeader
     guard h >= 0, h + 30 <= b.count, u32(b, h) == 0x0403_4B50 else { throw damaged }
-    let start = h + 30 + Int(u16(b, h + 26)) + Int(u16(b, h + 28))
+    let nameLength = Int(u16(b, h + 26))
+    let start = h + 30 + nameLength + Int(u16(b, h + 28))
     guard start <= b.count, e.compressedSize <= b.count - start else { throw damaged }
     return start..<(start + e.compressedSize)
+  }
+
+  /// Refuses an entry whose local header disagrees with the directory: a reader that streams
+  /// the archive reads the local one, so a name, method, CRC or size of its own is another file
+  /// to it (checked as the entry is read).
+  static func checkLocalHeader(of e: Entry, in b: [UInt8]) throws(ArchiveError) {
+    let h = e.localHeader
+    let nameLength = Int(u16(b, h + 26))
+    guard h + 30 + nameLength <= b.count else {
+      throw ArchiveError(message: "a damaged zip archive (entry \"\(e.name)\")")
+    }
+    var local = String(decoding: b[(h + 30)..<(h + 30 + nameLength)], as: UTF8.self)
+    if local.hasPrefix("/") { local.removeFirst() }
+    // Sizes and CRC in a data descriptor after the data, or sizes in a zip64 extra field: not
+    // compared.
+    let described =
+      u16(b, h + 6) & 0x08 != 0 || u32(b, h + 18) == 0xFFFF_FFFF || u32(b, h + 22) == 0xFFFF_FFFF
+    let disagreement: String? =
+      local != e.name
+      ? "names \"\(local)\""
+      : Int(u16(b, h + 8)) != e.method
+        ? "says compression method \(u16(b, h + 8))"
+        : !described
+          && (u32(b, h + 14) != e.crc || Int(u32(b, h + 18)) != e.compressedSize
+            || Int(u32(b, h + 22)) != e.size)
+          ? "states another CRC or size" : nil
+    if let disagreement {
+      throw ArchiveError(
+        message: "a damaged zip archive (entry \"\(e.name)\": its local header \(disagreement))")
+    }
   }
 
   /// Refuses entries whose bytes (their local header to the end of their data) overlap: a
@@ -229,6 +260,7 @@ enum DotLottie {
         message: "zip entry \"\(e.name)\" is encrypted (Flipbook reads no encrypted archives)")
     }
     let range = try dataRange(of: e, in: b)
+    try checkLocalHeader(of: e, in: b)
     var out: [UInt8]
     switch e.method {
     case 0:
