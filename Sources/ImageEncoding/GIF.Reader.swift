@@ -46,6 +46,9 @@ extension GIF {
   /// frames took 12 s and 1.2 GB, 40 s and 1.9 GB for a report page).
   public static let maximumDecodedFrames = 100_000
 
+  /// The image data a frame may hold past 2 bytes a pixel: 64 KiB (see `layout(of:)`).
+  static let maximumFrameDataSlack = 65_536
+
   /// What walking a GIF's blocks without decoding them finds: how many frames it has and each
   /// one's delay in hundredths of a second (from the graphic control extension before it).
   public struct Layout: Hashable, Sendable {
@@ -109,7 +112,17 @@ extension GIF {
               "frame \(delays.count - 1) has an LZW minimum code size of \(b[i]), outside 2...8")
         }
         i += 1
+        let dataStart = i
         skipSubBlocks()
+        // At most 2 bytes of image data a pixel (12-bit codes are 1.5, an encoder that clears
+        // its table every other code under 0.6) and 64 KiB: giflib resets its whole table at
+        // every clear code, so a 1 x 1 frame of 50 MB of clear codes took 99 s to compare.
+        let data = i - dataStart
+        guard data <= 2 * area + maximumFrameDataSlack else {
+          throw DecodingError(
+            reason: "frame \(delays.count - 1) holds \(data) bytes of image data, more than its "
+              + "\(area) pixel\(area == 1 ? "" : "s") can take (2 bytes a pixel and 64 KiB)")
+        }
       case 0x21:
         if i + 6 < b.count, b[i + 1] == 0xF9, b[i + 2] >= 4 {
           delay = Int(b[i + 4]) | Int(b[i + 5]) << 8

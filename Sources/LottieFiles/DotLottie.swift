@@ -70,8 +70,8 @@ enum DotLottie {
         animationName = ["animations/\(id).json", "a/\(id).json"].first { byName[$0] != nil }
         if animationName == nil {
           manifestProblem =
-            "animations[0].id \"\(id)\" names no animations/\(id).json or a/\(id).json in the "
-            + "archive"
+            "animations[0].id \"\(MessageText.value(id))\" names no animation the archive holds "
+            + "(animations/ID.json or a/ID.json)"
         }
       case .failure(let problem): manifestProblem = problem.description
       }

@@ -26,6 +26,21 @@ import Testing
     ) { try GIF.FrameReader(Self.gif(frames: 100_001)) }
   }
 
+  /// Sixteenth pass: a 1 x 1 frame of 50 MB of LZW clear codes took 99 s to compare (giflib
+  /// resets its table at each); a frame holds at most 2 bytes of image data a pixel and 64 KiB.
+  @Test func aFrameOfMoreImageDataThanItsPixelsCanTakeIsRefused() throws {
+    var bytes = Array("GIF89a".utf8) + [1, 0, 1, 0, 0x80, 0, 0] + [0, 0, 0, 255, 255, 255]
+    bytes += [0x2C, 0, 0, 0, 0, 1, 0, 1, 0, 0, 2]
+    for _ in 0..<300 { bytes += [255] + [UInt8](repeating: 0x24, count: 255) }
+    bytes += [0, 0x3B]
+    #expect(
+      throws: GIF.DecodingError(
+        reason: "frame 0 holds 76801 bytes of image data, more than its 1 pixel can take (2 "
+          + "bytes a pixel and 64 KiB)")
+    ) { try GIF.FrameReader(bytes) }
+    #expect(try GIF.layout(of: Self.gif(frames: 2)).delays.count == 2)
+  }
+
   @Test func anAPNGStatingMoreFramesIsRefusedBeforeDecoding() throws {
     #expect(APNG.maximumDecodedFrames == 100_000)
     var bytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
