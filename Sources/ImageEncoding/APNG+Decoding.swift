@@ -261,7 +261,12 @@ extension APNG {
           reason: "its acTL says \(declaredFrames) frame\(declaredFrames == 1 ? "" : "s"), "
             + "its frame controls (fcTL) make more")
       }
-      var pixels = try inflateFrame(data, width: c.width, height: c.height, channels: channels)
+      var pixels: [UInt8]
+      do {
+        pixels = try inflateFrame(data, width: c.width, height: c.height, channels: channels)
+      } catch {
+        throw DecodingError(reason: "frame \(framesRead): \(error.reason)")
+      }
       if channels == 1 {
         var rgba = [UInt8](repeating: 0, count: c.width * c.height * 4)
         for p in 0..<(c.width * c.height) {
@@ -337,7 +342,12 @@ extension APNG {
       }
     }
     guard status == Z_OK, Int(length) == raw.count else {
-      throw DecodingError(reason: "a frame's image data is damaged")
+      let cause =
+        status == Z_BUF_ERROR && Int(length) == raw.count
+        ? "goes on past its rows"
+        : status == Z_OK || status == Z_BUF_ERROR
+          ? "ends before its rows do" : "is damaged (zlib status \(status))"
+      throw DecodingError(reason: "its image data \(cause)")
     }
     // Each row unfiltered by its filter's own loop, over raw pointers (a loop that worked out
     // every predictor for every byte, bounds checked, took 1.6 s of an 8000 x 8000 frame).
