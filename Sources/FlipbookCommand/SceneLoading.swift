@@ -33,7 +33,8 @@ func failing<R>(_ file: String, output: String? = nil, _ body: () throws -> R) t
     throw failure
   } catch let error as FileError {
     if let output, isOutput(error.path, output) {
-      throw CommandFailure(message: "cannot write output \(error.path): \(error.reason)")
+      throw CommandFailure(
+        message: "cannot write output \(MessageText.path(error.path)): \(error.reason)")
     }
     throw CommandFailure(message: error.description)
   } catch let error as SceneFormat.DecodingError {

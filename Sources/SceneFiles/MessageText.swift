@@ -14,6 +14,15 @@ package enum MessageText {
     SceneReader.shortenedQuotes(message)
   }
 
+  /// A file's path as messages name it: control characters escaped, and one over 200
+  /// characters cut in its middle, keeping its start and its end (where the file's name is):
+  /// a 5,000-byte `-o` path was printed whole in its error line.
+  package static func path(_ path: String) -> String {
+    let path = SceneReader.hasControlCharacters(path) ? SceneReader.escaped(path) : path
+    guard path.count > 200 else { return path }
+    return String(path.prefix(100)) + "…" + String(path.suffix(99))
+  }
+
   /// A value read from a file as messages quote it: control characters escaped, cut to 40
   /// characters and an ellipsis.
   package static func value(_ text: String) -> String {

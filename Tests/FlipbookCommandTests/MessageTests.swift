@@ -121,6 +121,16 @@ import Testing
     // A folder of frames too (it said only the path and the reason).
     let frames = run(["render", Self.scene, "-o", "/nonexistent/frames/"])
     #expect(frames.errors == "cannot write output /nonexistent/frames: No such file or directory\n")
+    // Sixteenth pass: a 5,000-byte path was printed whole; past 200 characters it is cut in
+    // its middle, keeping its start and the file's name.
+    let deep =
+      "/nonexistent/" + String(repeating: String(repeating: "d", count: 200) + "/", count: 15)
+      + "x.gif"
+    let long = run(["render", Self.scene, "-o", deep])
+    #expect(
+      long.errors
+        == "cannot write output " + String(deep.prefix(100)) + "…" + String(deep.suffix(99))
+        + ": No such file or directory\n")
   }
 
   /// A JSON file named .gif was reported by the screen size its bytes made; `--scale` was
