@@ -41,12 +41,17 @@ extension Canvas {
     return true
   }
 
-  /// The line width `stroke` gives Cairo for `width` user units: at most
-  /// `maximumDeviceLineWidth` device pixels under the current transform (the length of its
-  /// linear part's columns together bounds how far it stretches).
-  func safeLineWidth(_ width: Double) -> Double {
+  /// How far the current transform stretches a length at most, in device pixels a unit: the
+  /// length of its linear part's columns together (a bound, exact for a uniform scale).
+  var deviceStretch: Double {
     let m = deviceTransform
-    let stretch = (m.a * m.a + m.b * m.b + m.c * m.c + m.d * m.d).squareRoot()
+    return (m.a * m.a + m.b * m.b + m.c * m.c + m.d * m.d).squareRoot()
+  }
+
+  /// The line width `stroke` gives Cairo for `width` user units: at most
+  /// `maximumDeviceLineWidth` device pixels under the current transform (`deviceStretch`).
+  func safeLineWidth(_ width: Double) -> Double {
+    let stretch = deviceStretch
     guard width * stretch > Canvas.maximumDeviceLineWidth, stretch > 0 else { return width }
     return Canvas.maximumDeviceLineWidth / stretch
   }
@@ -58,8 +63,7 @@ extension Canvas {
   /// (culled as off the canvas). A join sharp enough to need more is bevelled; its miter would
   /// reach a million pixels past the canvas.
   func safeMiterLimit(_ limit: Double, lineWidth width: Double) -> Double {
-    let m = deviceTransform
-    let stretch = (m.a * m.a + m.b * m.b + m.c * m.c + m.d * m.d).squareRoot()
+    let stretch = deviceStretch
     let deviceWidth = width * stretch
     guard deviceWidth > 0, limit * deviceWidth > Canvas.safeMargin else { return limit }
     return Swift.max(1, Canvas.safeMargin / deviceWidth)

@@ -90,11 +90,7 @@ extension Canvas {
     cairo_save(cr)
     cairo_translate(cr, origin.x, origin.y)
     setSource(color)
-    // The em's largest extent on the canvas, in pixels.
-    var (ax, ay, bx, by) = (layout.style.fontSize, 0.0, 0.0, layout.style.fontSize)
-    cairo_user_to_device_distance(cr, &ax, &ay)
-    cairo_user_to_device_distance(cr, &bx, &by)
-    let em = Swift.max((ax * ax + ay * ay).squareRoot(), (bx * bx + by * by).squareRoot())
+    let em = emPixels(of: layout)
     for run in layout.runs {
       cairo_set_scaled_font(cr, OpaquePointer(bitPattern: run.font))
       run.glyphs.withUnsafeBufferPointer {
@@ -116,14 +112,19 @@ extension Canvas {
   /// Cairo fills an outline over every row and column of its box, in time that grows with the
   /// box: 10,000 copies of one CJK character at 3,000 points in a 4000 x 4000 frame took 93 s.
   public func outlinePixels(of layout: TextLayout, stroked: Bool = false) -> Double {
-    var (ax, ay, bx, by) = (layout.style.fontSize, 0.0, 0.0, layout.style.fontSize)
-    cairo_user_to_device_distance(cr, &ax, &ay)
-    cairo_user_to_device_distance(cr, &bx, &by)
-    let em = Swift.max((ax * ax + ay * ay).squareRoot(), (bx * bx + by * by).squareRoot())
+    let em = emPixels(of: layout)
     guard stroked || em > Canvas.largestCachedGlyphSize, em.isFinite else { return 0 }
     let glyphs = layout.runs.reduce(0) { $0 + $1.glyphs.count }
     let each = Swift.min(em * em, Double(pixelWidth) * Double(pixelHeight))
     return Double(glyphs) * each
+  }
+
+  /// The largest extent of `layout`'s em on the canvas, in pixels, under the current transform.
+  private func emPixels(of layout: TextLayout) -> Double {
+    var (ax, ay, bx, by) = (layout.style.fontSize, 0.0, 0.0, layout.style.fontSize)
+    cairo_user_to_device_distance(cr, &ax, &ay)
+    cairo_user_to_device_distance(cr, &bx, &by)
+    return Swift.max((ax * ax + ay * ay).squareRoot(), (bx * bx + by * by).squareRoot())
   }
 
   /// The largest em, in pixels on the canvas, whose glyphs are drawn from Cairo's glyph images:

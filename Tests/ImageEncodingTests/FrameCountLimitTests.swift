@@ -88,14 +88,8 @@ import Testing
 /// Sixteenth pass: a frame of 0 x 0 pixels inside the canvas was said to lie outside it.
 @Suite struct APNGFrameSizeTests {
   @Test func aFrameOfNoPixelsIsSaidToBeSo() throws {
-    var frames: [Bitmap] = []
-    for k in 0..<2 {
-      var b = Bitmap(width: 24, height: 16, fill: RGBA8(255, 255, 255, 255))
-      b[k, 0] = RGBA8(255, 0, 0, 255)
-      frames.append(b)
-    }
     let encoder = try APNG.Encoder(width: 24, height: 16, fps: 10)
-    for frame in frames { try encoder.add(frame) }
+    for frame in AnimatedEncodingTests.frames.prefix(2) { try encoder.add(frame) }
     var bytes = try encoder.assemble()
     // The second fcTL's width (after its length, type and sequence number).
     let fctl = Array("fcTL".utf8)
