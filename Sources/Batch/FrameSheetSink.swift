@@ -30,7 +30,8 @@ final class FrameSheetSink: FrameSink {
     // Near square, and no wider than a canvas may be.
     var columns = 1
     while columns * columns < kept { columns += 1 }
-    let widest = (16384 - ContactSheet.padding) / (width + ContactSheet.padding)
+    let cell = ContactSheet.cellWidth(frameWidth: width)
+    let widest = (16384 - ContactSheet.padding) / (cell + ContactSheet.padding)
     return (step, kept, Swift.max(1, Swift.min(columns, widest)))
   }
 

@@ -56,6 +56,35 @@ import Testing
     #expect(try AtomicFile.read(sheet) == AtomicFile.read(again))
   }
 
+  /// Seventeenth pass: frames narrower than their captions (`--scale 0.01`: 2 x 1 pixels) had
+  /// their captions drawn over one another and off the sheet.
+  @Test func framesNarrowerThanTheirCaptionsGetCellsAsWideAsACaption() throws {
+    let sheet = folder + "/tiny.png"
+    #expect(
+      run([
+        "sheet", FixtureFiles.root + "/scenes/radar-pulses.json", "-o", sheet, "--scale", "0.01",
+        "--times", "0", "1.125", "10.125", "1e300", "--columns", "4",
+      ]) == 0)
+    let bitmap = try Bitmap(contentsOfPNGFile: sheet)
+    let cell = ContactSheet.minimumCellWidth
+    #expect(ContactSheet.cellWidth(frameWidth: 3) == cell)
+    #expect(ContactSheet.cellWidth(frameWidth: 300) == 300)
+    #expect(bitmap.width == 8 + 4 * (cell + 8) && bitmap.height == 8 + 3 + 18 + 8)
+    // Each caption has ink, and none in the padding between cells: no caption runs into the
+    // next, not even the cut "1e+300 s".
+    for k in 0..<4 {
+      var ink = 0
+      let left = 8 + k * (cell + 8)
+      for y in (8 + 3)..<(8 + 3 + 18) {
+        for x in left..<(left + cell) where bitmap[x, y].r < 128 { ink += 1 }
+        for x in (left + cell)..<(left + cell + 8) {
+          #expect(bitmap[x, y] == RGBA8(255, 255, 255, 255), "gap after \(k)")
+        }
+      }
+      #expect(ink > 10, "caption \(k)")
+    }
+  }
+
   @Test func gifTimesPickTheFrameOnScreen() {
     let picked = SheetCommand.frames(delays: [10, 20, 10, 10], at: [0, 0.1, 0.25, 0.3, 9])
     #expect(picked.map(\.index) == [0, 1, 1, 2, 3])

@@ -12,6 +12,13 @@ public enum ContactSheet {
   public static let captionHeight = 18
   /// The most frames one sheet shows.
   public static let maximumFrames = 1000
+  /// The narrowest a cell is, in pixels: wide enough for a caption such as `-10.125 s` (about
+  /// 52 pixels), so that frames narrower than their captions do not have their captions drawn
+  /// over one another; they are centred in their cells. A longer caption is cut at its cell.
+  public static let minimumCellWidth = 56
+
+  /// The width of a cell holding frames at most `frameWidth` pixels wide, in pixels.
+  public static func cellWidth(frameWidth: Int) -> Int { Swift.max(frameWidth, minimumCellWidth) }
 
   /// Lays `frames` out `columns` to a row, left to right then top to bottom, each over its
   /// caption, at one pixel per pixel.
@@ -22,7 +29,9 @@ public enum ContactSheet {
   ) throws -> Bitmap {
     precondition(columns >= 1, "a sheet needs at least one column")
     precondition(frames.count <= maximumFrames, "a sheet shows at most \(maximumFrames) frames")
-    let cellWidth = frames.map(\.image.width).max() ?? 0
+    let widest = frames.map(\.image.width).max() ?? 0
+    let cellWidth = cellWidth(frameWidth: widest)
+    let inset = Double((cellWidth - widest) / 2)
     let cellHeight = (frames.map(\.image.height).max() ?? 0) + captionHeight
     let columns = Swift.max(1, Swift.min(columns, frames.count))
     let (width, height) = size(
@@ -31,30 +40,35 @@ public enum ContactSheet {
     let canvas = try Canvas(pixelWidth: width, pixelHeight: height)
     canvas.clear(to: .white)
     for (k, frame) in frames.enumerated() {
-      let x = Double(padding + (k % columns) * (cellWidth + padding))
-      let y = Double(padding + (k / columns) * (cellHeight + padding))
+      let cellX = Double(padding + (k % columns) * (cellWidth + padding))
+      let (x, y) = (cellX + inset, Double(padding + (k / columns) * (cellHeight + padding)))
       let rect = Rect(x, y, Double(frame.image.width), Double(frame.image.height))
       canvas.draw(frame.image, in: rect)
       canvas.stroke(
         Path(rect: Rect(x - 0.5, y - 0.5, rect.width + 1, rect.height + 1)),
         with: Color(white: 0.8), style: StrokeStyle(lineWidth: 1))
-      canvas.drawLabel(
-        frame.caption,
-        centeredAt: Point(
-          x + Double(cellWidth) / 2, y + Double(frame.image.height) + Double(captionHeight) / 2 + 1),
-        size: 11, color: Color(white: 0.25))
+      let captionTop = y + Double(frame.image.height)
+      canvas.withSavedState {
+        canvas.clip(
+          to: Path(rect: Rect(cellX, captionTop, Double(cellWidth), Double(captionHeight))))
+        canvas.drawLabel(
+          frame.caption,
+          centeredAt: Point(
+            cellX + Double(cellWidth) / 2, captionTop + Double(captionHeight) / 2 + 1),
+          size: 11, color: Color(white: 0.25))
+      }
     }
     return canvas.makeBitmap()
   }
 
   /// The pixel size of a sheet of `frameCount` frames of at most `frameWidth` x `frameHeight`,
-  /// `columns` to a row.
+  /// `columns` to a row (cells at least `minimumCellWidth` wide).
   public static func size(
     frameCount: Int, frameWidth: Int, frameHeight: Int, columns: Int
   ) -> (width: Int, height: Int) {
     let columns = Swift.max(1, Swift.min(columns, frameCount))
     let rows = (frameCount + columns - 1) / columns
-    let width = padding + columns * (frameWidth + padding)
+    let width = padding + columns * (cellWidth(frameWidth: frameWidth) + padding)
     let height = padding + Swift.max(rows, 1) * (frameHeight + captionHeight + padding)
     return (width, height)
   }
