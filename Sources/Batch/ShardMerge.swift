@@ -64,10 +64,17 @@ public enum ShardMerge {
         throw Failure(description: error.description)
       }
       if let version, version != manifest.flipbookVersion || formats != manifest.formats {
-        throw Failure(
-          description:
-            "\(shown(file.name)): made by another Flipbook version or with other formats "
-            + "than \(Manifest.shardFileName(1, of: count))")
+        let first = Manifest.shardFileName(1, of: count)
+        func listed(_ formats: [String]?) -> String {
+          MessageText.value(formats.map { $0.joined(separator: ",") } ?? "none")
+        }
+        let what =
+          version != manifest.flipbookVersion
+          ? "made by Flipbook \(MessageText.value(manifest.flipbookVersion)), \(first) by "
+            + "\(MessageText.value(version)); render all shards with one build"
+          : "made with formats \(listed(manifest.formats)), \(first) with \(listed(formats)); "
+            + "render all shards with the same --formats"
+        throw Failure(description: "\(shown(file.name)): \(what)")
       }
       // A manifest copied or renamed from another shard's would merge its animations twice
       // and leave its own shard's out: its name and what it says must agree.

@@ -377,6 +377,24 @@ import Testing
       run(["batch", "--merge", folder + "/s"]).errors
         == "\(second): says it is shard 1/2, its name shard 2/2; render "
         + "shard 2/2 again\n")
+    // Another version, or other formats: the message says which, and what the first has.
+    var newer = try Manifest.read(second)
+    newer.flipbookVersion = "9.9.9"
+    try AtomicFile.write(Array(newer.json.serialized().utf8), to: second)
+    let version = try Manifest.read(first).flipbookVersion
+    #expect(
+      run(["batch", "--merge", folder + "/s"]).errors
+        == "\(second): made by Flipbook 9.9.9, manifest.1-of-2.json by \(version); "
+        + "render all shards with one build\n")
+    try AtomicFile.write(two, to: second)
+    newer = try Manifest.read(second)
+    let formats = newer.formats.joined(separator: ",")
+    newer.formats.append("webp")
+    try AtomicFile.write(Array(newer.json.serialized().utf8), to: second)
+    #expect(
+      run(["batch", "--merge", folder + "/s"]).errors
+        == "\(second): made with formats \(formats),webp, manifest.1-of-2.json with \(formats); "
+        + "render all shards with the same --formats\n")
     // The second's own, with one of the first's animations in it too.
     var copied = try Manifest.read(first)
     try AtomicFile.write(two, to: second)
