@@ -33,7 +33,8 @@ struct FrameCommand: ParsableCommand {
   func validate() throws {
     guard time.isFinite else { throw ValidationError("--time must be a finite number of seconds") }
     if let scale, !(scale > 0 && scale.isFinite) {
-      throw ValidationError("--scale must be a finite number greater than 0, found \(scale)")
+      throw ValidationError(
+        "--scale must be a finite number greater than 0, found \(shortestNumber(scale))")
     }
     guard output.lowercased().hasSuffix(".png") else {
       throw ValidationError("the output of 'frame' must be a .png file, got '\(output)'")

@@ -147,16 +147,17 @@ struct OutputOptions: ParsableArguments {
   func validate() throws {
     if let fps, !(fps >= Scene.minimumFPS && fps <= Scene.maximumFPS) {
       throw ValidationError(
-        "--fps must be from \(Scene.minimumFPS) to \(Int(Scene.maximumFPS)) frames per second, found \(fps)"
+        "--fps must be from \(Scene.minimumFPS) to \(Int(Scene.maximumFPS)) frames per second, found \(shortestNumber(fps))"
       )
     }
     if let duration, !(duration > 0 && duration <= Scene.maximumDuration) {
       throw ValidationError(
-        "--duration must be more than 0 and at most \(Int(Scene.maximumDuration)) seconds, found \(duration)"
+        "--duration must be more than 0 and at most \(Int(Scene.maximumDuration)) seconds, found \(shortestNumber(duration))"
       )
     }
     if let scale, !(scale > 0 && scale.isFinite) {
-      throw ValidationError("--scale must be a finite number greater than 0, found \(scale)")
+      throw ValidationError(
+        "--scale must be a finite number greater than 0, found \(shortestNumber(scale))")
     }
     guard from.isFinite else { throw ValidationError("--from must be a finite time") }
     if let to, !(to.isFinite && to > from) {
@@ -172,7 +173,7 @@ struct OutputOptions: ParsableArguments {
       throw ValidationError("--loop must be 0...65536, found \(loop)")
     }
     if let quality, !(quality >= 0 && quality <= 100) {
-      throw ValidationError("--quality must be 0...100, found \(quality)")
+      throw ValidationError("--quality must be 0...100, found \(shortestNumber(quality))")
     }
   }
 

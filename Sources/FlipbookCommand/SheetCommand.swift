@@ -75,13 +75,14 @@ struct SheetCommand: ParsableCommand {
       throw ValidationError("--columns must be 1...100, found \(columns)")
     }
     if let bad = times.first(where: { !($0.isFinite && $0 >= 0) }) {
-      throw ValidationError("--times must be times of 0 s or later, found \(bad)")
+      throw ValidationError("--times must be times of 0 s or later, found \(shortestNumber(bad))")
     }
     guard times.count <= ContactSheet.maximumFrames else {
       throw ValidationError("a sheet shows at most \(ContactSheet.maximumFrames) frames")
     }
     if let scale, !(scale > 0 && scale.isFinite) {
-      throw ValidationError("--scale must be a finite number greater than 0, found \(scale)")
+      throw ValidationError(
+        "--scale must be a finite number greater than 0, found \(shortestNumber(scale))")
     }
     if scale != nil, input.lowercased().hasSuffix(".gif") {
       throw ValidationError(

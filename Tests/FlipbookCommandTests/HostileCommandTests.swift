@@ -55,7 +55,7 @@ import Testing
       #expect(result.status == 2)
       #expect(
         result.errors.hasPrefix(
-          "Error: --scale must be a finite number greater than 0, found -2.0\n"))
+          "Error: --scale must be a finite number greater than 0, found -2\n"))
     }
   }
 

@@ -17,7 +17,7 @@ import Testing
     let fps = run(["render", Self.scenes + "/spinner.json", "-o", folder + "/s.gif", "--fps", "-1"])
     #expect(fps.status == 2)
     #expect(
-      fps.errors.hasPrefix("Error: --fps must be from 0.01 to 240 frames per second, found -1.0\n"))
+      fps.errors.hasPrefix("Error: --fps must be from 0.01 to 240 frames per second, found -1\n"))
     let jobs = run([
       "render", Self.scenes + "/spinner.json", "-o", folder + "/s.gif", "--jobs", "-3",
     ])
