@@ -262,19 +262,41 @@ struct SafeBox {
       || points.allSatisfy { $0.y < minY } || points.allSatisfy { $0.y > maxY }
   }
 
-  /// The parameters where the segment `a`-`b` is inside the box (Liang-Barsky), or `nil`.
-  func inside(_ a: Point, _ b: Point) -> (Double, Double)? {
+  /// The part of the segment `a`-`b` inside the box (Liang-Barsky), or `nil`: its parameters,
+  /// and its ends, each on the side of the box it crosses, reckoned from the segment's nearer
+  /// end. `a + (b - a) t` loses the crossing when one end is 10^17 times farther than the box
+  /// is wide: from (50, 10^23) to (50, 0), t rounds to 1, the entry to `b`, and the stroke
+  /// across the canvas vanished.
+  func clip(_ a: Point, _ b: Point) -> (t0: Double, t1: Double, entry: Point, exit: Point)? {
     var t0 = 0.0, t1 = 1.0
+    var entry = a, exit = b
     let d = Point(x: b.x - a.x, y: b.y - a.y)
-    for (p, q) in [(-d.x, a.x - minX), (d.x, maxX - a.x), (-d.y, a.y - minY), (d.y, maxY - a.y)] {
+    /// Where the segment meets the line `x = edge` (`vertical`) or `y = edge`.
+    func crossing(_ edge: Double, vertical: Bool) -> Point {
+      let (ak, bk, ao, bo) = vertical ? (a.x, b.x, a.y, b.y) : (a.y, b.y, a.x, b.x)
+      let other =
+        Swift.abs(edge - ak) <= Swift.abs(edge - bk)
+        ? ao + (bo - ao) * ((edge - ak) / (bk - ak)) : bo + (ao - bo) * ((edge - bk) / (ak - bk))
+      return vertical ? Point(x: edge, y: other) : Point(x: other, y: edge)
+    }
+    let sides: [(Double, Double, Double, Bool)] = [
+      (-d.x, a.x - minX, minX, true), (d.x, maxX - a.x, maxX, true),
+      (-d.y, a.y - minY, minY, false), (d.y, maxY - a.y, maxY, false),
+    ]
+    for (p, q, edge, vertical) in sides {
       if p == 0 {
         if q < 0 { return nil }
       } else {
         let r = q / p
-        if p < 0 { t0 = Swift.max(t0, r) } else { t1 = Swift.min(t1, r) }
+        if p < 0 {
+          if r > t0 { (t0, entry) = (r, crossing(edge, vertical: vertical)) }
+        } else if r < t1 {
+          (t1, exit) = (r, crossing(edge, vertical: vertical))
+        }
       }
     }
-    return t0 <= t1 ? (t0, t1) : nil
+    guard t0 <= t1 else { return nil }
+    return (t0, t1, clamp(entry), clamp(exit))
   }
 }
 
@@ -467,15 +489,12 @@ struct SafePathCutter {
           // part that comes back after this one.
           distance += (length(a, b) + length(a, c1) + length(c1, c2) + length(c2, b)) / 2
         case .line(let a, let b):
-          guard let (t0, t1) = box.inside(a, b) else {
+          guard let (t0, t1, entry, exit) = box.clip(a, b) else {
             inRun = false
             leftTheBox = true
             distance += length(a, b)
             continue
           }
-          let d = Point(x: b.x - a.x, y: b.y - a.y)
-          let entry = t0 > 0 ? Point(x: a.x + d.x * t0, y: a.y + d.y * t0) : a
-          let exit = t1 < 1 ? Point(x: a.x + d.x * t1, y: a.y + d.y * t1) : b
           if t0 > 0 {
             inRun = false
             leftTheBox = true

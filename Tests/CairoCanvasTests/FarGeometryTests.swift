@@ -33,6 +33,42 @@ import Testing
     #expect(b[100, 60].a == 0 && b[40, 40].a == 0 && b[150, 50].a == 0)
   }
 
+  /// Seventeenth pass: a line from 10^23 pixels away to the canvas, or from -10^300 to 10^300
+  /// across it, was not drawn: its crossing of the box, reckoned from its far end, rounded onto
+  /// its near end. Every such line draws what a line from just outside the canvas draws.
+  @Test func linesFromAstronomicallyFarAwayAreDrawnWhereTheyCrossTheCanvas() throws {
+    let down = try canvas { c in
+      c.stroke(
+        line([Point(50, 300), Point(50, 0)]), with: .black, style: StrokeStyle(lineWidth: 4))
+    }
+    for far in [1e22, 1e23, 1e100, 1e300] {
+      let b = try canvas { c in
+        c.stroke(
+          line([Point(50, far), Point(50, 0)]), with: .black, style: StrokeStyle(lineWidth: 4))
+      }
+      let same = b == down
+      #expect(same, "from \(far)")
+    }
+    let across = try canvas { c in
+      c.stroke(
+        line([Point(-1e300, 100), Point(1e300, 100)]), with: .black,
+        style: StrokeStyle(lineWidth: 4))
+    }
+    #expect(across[0, 100] == black && across[100, 100] == black && across[199, 100] == black)
+    // A triangle reaching 10^300 away keeps both its edges along the canvas's sides.
+    var triangle = line([Point(0, 0), Point(1e300, 0), Point(0, 1e300)])
+    triangle.closeSubpath()
+    let t = try canvas { c in c.stroke(triangle, with: .black, style: StrokeStyle(lineWidth: 4)) }
+    #expect(t[100, 0] == black && t[0, 100] == black && t[100, 100].a == 0)
+    // Under a transform that scales 10^23 times, a unit line is as long as the canvas.
+    let scaled = try canvas { c in
+      c.concatenate(AffineTransform(a: 1e23, b: 0, c: 0, d: 1e23, tx: 100, ty: 0))
+      c.stroke(
+        line([Point(0, 1), Point(0, 0)]), with: .black, style: StrokeStyle(lineWidth: 4e-23))
+    }
+    #expect(scaled[100, 100] == black && scaled[100, 199] == black)
+  }
+
   /// Lines 10^6 and 10^7 wide drew nothing and a band; any width past the canvas covers the
   /// same pixels (the butt caps still end the line where it ends).
   @Test func linesMillionsWideCoverWhatAnyVeryWideLineCovers() throws {
