@@ -264,7 +264,8 @@ extension Canvas {
   /// Draws the part `source` (in image pixels; it may reach outside the image, whose edge pixels
   /// then repeat) of `bitmap` stretched into `rect` (points), sampled bilinearly.
   public func draw(_ bitmap: Bitmap, from source: Rect, in rect: Rect) {
-    let r = rect.standardized, s = source.standardized
+    let r = rect.standardized
+    let s = source.width >= 0 && source.height >= 0 ? source : source.standardized
     guard bitmap.width > 0, bitmap.height > 0, !r.isEmpty, s.width > 0, s.height > 0,
       let image = imageSurfaces.surface(for: bitmap)
     else { return }

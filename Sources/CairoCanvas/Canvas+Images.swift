@@ -28,11 +28,90 @@ extension Canvas {
   /// Fills `rect` (points) with the `source` part (image pixels) of `image`, stretched, sampled
   /// bilinearly with the edge pixels extended.
   ///
+  /// Pixman samples images through a transform in 16.16 fixed point, so a source reaching
+  /// 32,768 pixels from the image (a `contentsRect` of `[8.1, 0, 1, 1]` on a 4,000-pixel-wide
+  /// sprite sheet) drew nothing. A source reaching past `Canvas.padReach` is painted in up to
+  /// three parts an axis: the part within a pixel of the image as it is, and each part beyond
+  /// as a strip of edge pixels, sampled a pixel past the edge (where they repeat); the parts
+  /// are added up in a group, so their shared edges leave no seam.
+  ///
   /// Inside a plane in perspective (`beginPlane(_:)`) nothing is painted: the renderer draws
   /// planes with images offscreen.
   func paint(_ image: OpaquePointer, source: Rect, in rect: Rect) {
     guard projection == nil else { return }
-    let r = rect.standardized, s = source.standardized
+    // A source far from the image keeps its size: standardizing 10^300 + 4 would lose it.
+    let r = rect.standardized,
+      s = source.width >= 0 && source.height >= 0 ? source : source.standardized
+    let columns = Canvas.padParts(
+      s.minX, s.maxX, onto: r.minX, r.maxX, extent: Double(cairo_image_surface_get_width(image)))
+    let rows = Canvas.padParts(
+      s.minY, s.maxY, onto: r.minY, r.maxY, extent: Double(cairo_image_surface_get_height(image)))
+    func part(_ column: PadPart, _ row: PadPart) -> (source: Rect, dest: Rect) {
+      (
+        Rect(
+          x: column.source.0, y: row.source.0, width: column.source.1 - column.source.0,
+          height: row.source.1 - row.source.0),
+        Rect(
+          x: column.dest.0, y: row.dest.0, width: column.dest.1 - column.dest.0,
+          height: row.dest.1 - row.dest.0)
+      )
+    }
+    guard columns.count > 1 || rows.count > 1 else {
+      if let column = columns.first, let row = rows.first {
+        let (source, dest) = part(column, row)
+        paintPart(image, source: source, in: dest)
+      }
+      return
+    }
+    cairo_save(cr)
+    cairo_push_group(cr)
+    cairo_set_operator(cr, CAIRO_OPERATOR_ADD)
+    for column in columns {
+      for row in rows {
+        let (source, dest) = part(column, row)
+        paintPart(image, source: source, in: dest)
+      }
+    }
+    cairo_pop_group_to_source(cr)
+    cairo_paint(cr)
+    cairo_restore(cr)
+  }
+
+  /// A part of an axis `paint(_:source:in:)` paints: its source span (image pixels) and where it
+  /// is painted (points).
+  typealias PadPart = (source: (Double, Double), dest: (Double, Double))
+
+  /// How far past an image's edges a source may reach, in image pixels, before it is painted
+  /// in parts: 8,192, so that every coordinate Pixman samples stays well inside its 16.16 fixed
+  /// point (images are at most 16,384 pixels a side).
+  static let padReach = 8_192.0
+
+  /// The parts an axis of a source from `s0` to `s1` (image pixels of an image `extent` wide)
+  /// painted from `d0` to `d1` is painted in: one, itself, while it stays within `padReach` of
+  /// the image; otherwise the part from a pixel before the image to a pixel after it, and the
+  /// parts beyond, each given a one-pixel source just past the edge it repeats.
+  static func padParts(
+    _ s0: Double, _ s1: Double, onto d0: Double, _ d1: Double, extent: Double
+  ) -> [PadPart] {
+    guard s0 < -padReach || s1 > extent + padReach else { return [((s0, s1), (d0, d1))] }
+    let lo = -1.0, hi = extent + 1
+    /// Where the source coordinate `x` is painted, reckoned from the nearer end.
+    func dest(_ x: Double) -> Double {
+      x - s0 <= s1 - x
+        ? d0 + (d1 - d0) * ((x - s0) / (s1 - s0)) : d1 - (d1 - d0) * ((s1 - x) / (s1 - s0))
+    }
+    var parts: [PadPart] = []
+    if s0 < lo { parts.append(((lo - 1, lo), (d0, s1 <= lo ? d1 : dest(lo)))) }
+    if s1 > lo && s0 < hi {
+      let a = Swift.max(s0, lo), b = Swift.min(s1, hi)
+      parts.append(((a, b), (a == s0 ? d0 : dest(a), b == s1 ? d1 : dest(b))))
+    }
+    if s1 > hi { parts.append(((hi, hi + 1), (s0 >= hi ? d0 : dest(hi), d1))) }
+    return parts.filter { $0.dest.1 > $0.dest.0 }
+  }
+
+  /// Fills `rect` with `source` of `image`, as `paint(_:source:in:)` says, in one transform.
+  private func paintPart(_ image: OpaquePointer, source s: Rect, in r: Rect) {
     guard let pattern = cairo_pattern_create_for_surface(image) else { return }
     defer { cairo_pattern_destroy(pattern) }
     // Pattern space is image pixels: user (x, y) -> (s.minX + (x - r.minX) * s.w / r.w, ...).

@@ -69,6 +69,36 @@ import Testing
     #expect(scaled[100, 100] == black && scaled[100, 199] == black)
   }
 
+  /// Seventeenth pass: Pixman samples images in 16.16 fixed point, and a source 32,768 pixels
+  /// from the image (a `contentsRect` of `[8.1, 0, 1, 1]` on a 4,000-pixel sprite sheet) drew
+  /// nothing. Beyond its edges an image's edge pixels repeat, however far.
+  @Test func anImageSampledFarPastItsEdgesShowsItsEdgePixels() throws {
+    let red = RGBA8(255, 0, 0, 255), green = RGBA8(0, 255, 0, 255)
+    var picture = Bitmap(width: 4, height: 4, fill: green)
+    for y in 0..<4 { picture[0, y] = red }
+    func draw(_ source: Rect) throws -> Bitmap {
+      try canvas { c in c.draw(picture, from: source, in: Rect(0, 0, 200, 200)) }
+    }
+    // Wholly past the right edge: the right column, green, however far.
+    for x in [8.0, 32_768, 1e6, 1e300] {
+      let b = try draw(Rect(x, 0, 4, 4))
+      #expect(b[0, 0] == green && b[199, 199] == green && b[100, 100] == green, "at \(x)")
+    }
+    // Wholly past the left edge: the left column, red.
+    let left = try draw(Rect(-40_000, 0, 4, 4))
+    #expect(left[0, 0] == red && left[199, 199] == red)
+    // The image squeezed into the first 1/9,000 of the width, its right column repeated over
+    // the rest, with no seam where the parts meet.
+    let squeezed = try draw(Rect(0, 0, 36_000, 4))
+    #expect((1..<200).allSatisfy { squeezed[$0, 100] == green })
+    // Translucent pixels added up, not composited twice, where the parts meet.
+    let half = Bitmap(width: 1, height: 1, fill: RGBA8(0, 0, 255, 128))
+    let b = try canvas { c in
+      c.draw(half, from: Rect(-20_000.5, 0, 40_002, 1), in: Rect(0, 0, 200, 200))
+    }
+    #expect((0..<200).allSatisfy { b[$0, 100] == b[0, 0] } && b[0, 0].a == 128)
+  }
+
   /// Lines 10^6 and 10^7 wide drew nothing and a band; any width past the canvas covers the
   /// same pixels (the butt caps still end the line where it ends).
   @Test func linesMillionsWideCoverWhatAnyVeryWideLineCovers() throws {
