@@ -239,6 +239,10 @@ enum Blur {
 
   /// The passes that blur with standard deviation `sigma` pixels.
   static func passes(sigma: Double) -> Passes {
+    // Below a tenth of a pixel the kernel's side taps are under e^-50: the blur is no blur.
+    // (Below about 1e-161, σ² underflowed to 0, the middle tap was 0/0, and a blurred layer or
+    // shadow vanished.)
+    if sigma < 0.1 { return .kernel([0, 1, 0]) }
     if sigma < kernelLimit {
       let r = Int((3 * sigma).rounded(.up))
       var k = (-r...r).map { Float(exp(-Double($0 * $0) / (2 * sigma * sigma))) }

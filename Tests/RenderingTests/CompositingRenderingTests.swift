@@ -195,6 +195,33 @@ import Testing
     #expect(worst <= 2, "largest difference from the Gaussian's edge: \(worst) levels")
   }
 
+  /// Seventeenth pass: below about 1e-161 a radius's square underflowed, the kernel's middle
+  /// tap was 0/0, and the blurred layer (or shadow) vanished. A blur that small is no blur.
+  @Test func aVanishinglySmallBlurIsNoBlur() throws {
+    func frame(_ filters: [LayerFilter], shadowRadius: Double? = nil) throws -> Bitmap {
+      try render(Size(100, 100)) { scene in
+        let l = square(.black, Rect(20, 20, 40, 40))
+        l.filters = filters
+        if let shadowRadius {
+          (l.shadowOpacity, l.shadowRadius) = (1, shadowRadius)
+          l.shadowOffset = Size(width: 20, height: 20)
+        }
+        scene.addLayer(l)
+      }
+    }
+    let plain = try frame([])
+    for radius in [1e-162, 1e-300, 5e-324] {
+      let blurred = try frame([.gaussianBlur(radius: radius)])
+      let directional = try frame([.directionalBlur(radius: radius, axis: .horizontal)])
+      let same = blurred == plain && directional == plain
+      #expect(same, "radius \(radius)")
+    }
+    let shadow = try frame([], shadowRadius: 0)
+    #expect(shadow[70, 70].a == 255)
+    let tiny = try frame([], shadowRadius: 1e-162) == shadow
+    #expect(tiny)
+  }
+
   @Test(arguments: [BlurAxis.horizontal, .vertical], [3.0, 8.0])
   func directionalBlurBlursAlongItsAxisOnly(axis: BlurAxis, radius: Double) throws {
     // A black square whose top-left corner is at (50, 50): one edge of each direction. σ 3
