@@ -233,6 +233,7 @@ extension LottieReader {
     let color = textColour(s, default: .black, layer: label) ?? .black
     let stroke = textStroke(s, layer: label)
     let box = textBox(s, layer: label)
+    let shift = baselineShift(s, layer: label)
     var paragraphEnds = Set(found.indices)
     if let box {
       var ends: Set<Int> = []
@@ -271,7 +272,7 @@ extension LottieReader {
       } else {
         x = justification == 1 ? -lineWidth : justification == 2 ? -lineWidth / 2 : 0
       }
-      let y = (top?.y ?? 0) + Double(row) * lineHeight
+      let y = (top?.y ?? 0) + Double(row) * lineHeight - shift
       for (glyph, advance) in zip(glyphsInLine, advances) {
         defer { x += advance }
         guard let path = glyphPath(glyph, layer: label) else { continue }

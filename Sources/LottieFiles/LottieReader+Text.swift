@@ -49,6 +49,17 @@ extension LottieReader {
     {
       warn(entry.label, "text animators (t.a): the text is drawn without them")
     }
+    // Text on a path (`t.p.m` naming a mask, which lottie-web lays the characters along); the
+    // empty `t.p` exporters write for every text layer asks for nothing.
+    if case .object(let te)? = f["t"],
+      case .object(let pe)? = Fields(entries: te, place: "")["p"],
+      let m = Fields(entries: pe, place: "")["m"], m != .null
+    {
+      warn(
+        entry.label,
+        "text on a path (\(f.place("t.p.m"))): the text is drawn on its own baseline, not along "
+          + "the mask", key: "text on a path")
+    }
     let schedule = Self.textSchedule(documents.map(\.frame))
     let shown = schedule.map { documents[$0.index].fields }
     func string(_ s: Fields) -> String {
@@ -281,6 +292,7 @@ extension LottieReader {
     let j = justification(s, layer: label)
     let tracking = tracking(s, layer: label) * size / 1000
     let stroke = textStroke(s, layer: label)
+    let shift = baselineShift(s, layer: label)
     if let box = textBox(s, layer: label) {
       let modes: [Int: (TextLayer.AlignmentMode, TextLayer.AlignmentMode)] = [
         1: (.right, .natural), 2: (.center, .natural), 3: (.justified, .left),
@@ -302,7 +314,8 @@ extension LottieReader {
       return FontText(
         string: text, size: size, font: font, color: color, alignment: alignment,
         lastLine: lastLine, isWrapped: true, lineSpacing: spacing, tracking: tracking,
-        stroke: stroke, position: Point(x: box.origin.x, y: box.origin.y + ascent - size * 0.8),
+        stroke: stroke,
+        position: Point(x: box.origin.x, y: box.origin.y + ascent - size * 0.8 - shift),
         bounds: Rect(x: 0, y: 0, width: box.width, height: height))
     }
     let width = 4000.0
@@ -316,9 +329,28 @@ extension LottieReader {
     return FontText(
       string: text, size: size, font: font, color: color, alignment: alignment,
       lineSpacing: spacing, tracking: tracking, stroke: stroke,
-      // Lottie places the first baseline at the layer's origin.
-      position: Point(x: x, y: -size * 0.8),
+      // Lottie places the first baseline at the layer's origin (lifted by the baseline shift).
+      position: Point(x: x, y: -size * 0.8 - shift),
       bounds: Rect(x: 0, y: 0, width: width, height: Swift.max(0, lineHeight) * lines + size))
+  }
+
+  /// The largest baseline shift (`ls`, points) a document is drawn with either way: 100,000.
+  static let maximumBaselineShift = 100_000.0
+
+  /// The document's baseline shift `ls`, in points (0 when absent): lottie-web moves every line
+  /// up by it (`TextAnimatorProperty` translates each character by (0, -ls)). Past
+  /// `maximumBaselineShift` either way it is drawn at the nearest, with a warning naming
+  /// `layer`.
+  func baselineShift(_ s: Fields, layer label: String) -> Double {
+    let given = number(s, "ls", default: 0)
+    let drawn = Swift.max(-Self.maximumBaselineShift, Swift.min(Self.maximumBaselineShift, given))
+    if drawn != given {
+      warn(
+        label,
+        "text baseline shift \(MessageText.number(given)) (\(s.place("ls")): -100,000 to "
+          + "100,000): drawn at \(MessageText.number(drawn))", key: "text baseline shift")
+    }
+    return drawn
   }
 
   /// The most tracking (`tr`, thousandths of the size) a document is drawn with either way:

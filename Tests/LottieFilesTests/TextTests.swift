@@ -230,6 +230,69 @@ import Testing
       document.warnings.map(\.feature) == ["text animators (t.a): the text is drawn without them"])
     #expect(document.warnings.first?.layer == "layers[0] \"Counter\"")
   }
+  /// Eighteenth hostile pass: a document's baseline shift `ls` was read by nothing. lottie-web
+  /// moves every character up by it (`TextAnimatorProperty`: `translate(0, -ls)`), font text
+  /// and glyph text alike, point and box text alike.
+  @Test func theBaselineShiftLiftsEveryLine() throws {
+    func fontText(_ ls: String, box: String = "") throws -> TextLayer {
+      let read = try LottieTest.read(
+        Self.counter(#"[{"t": 0, "s": {"t": "a\rb", "s": 20, "f": "Helvetica"\#(ls)\#(box)}}]"#))
+      #expect(read.warnings.isEmpty)
+      return try #require(Self.text(in: try LottieTest.layer("Counter", in: read.scene, at: 0)))
+    }
+    // Point text: the first baseline at the origin, 0.8 of the size below the layer's top.
+    #expect(try fontText("").position.y == -16)
+    #expect(try fontText(#", "ls": 30"#).position.y == -46)
+    #expect(try fontText(#", "ls": -12.5"#).position.y == -3.5)
+    // Box text: the ascent (80 % of the size) below the box's top, lifted the same.
+    let box = #", "sz": [100, 50], "ps": [0, 10]"#
+    #expect(try fontText(#", "ls": 30"#, box: box).position.y == 10 + 16 - 16 - 30)
+    // Glyph text: every line's glyphs lifted (lines 24 apart).
+    let glyphs = try LottieTest.read(
+      Self.counter(
+        #"[{"t": 0, "s": {"t": "A\rA", "s": 20, "f": "Sans-Bold", "lh": 24, "ls": 30}}]"#,
+        chars: "[\(Self.glyphA)]"))
+    var shapes: [ShapeLayer] = []
+    func collect(_ l: Layer) {
+      if let s = l as? ShapeLayer { shapes.append(s) }
+      l.sublayers.forEach(collect)
+    }
+    collect(try LottieTest.layer("Counter", in: glyphs.scene, at: 0))
+    #expect(shapes.map(\.position.y) == [-30, -6])
+    // Past 100,000 either way, drawn at the nearest with a warning naming it.
+    let far = try LottieTest.read(
+      Self.counter(#"[{"t": 0, "s": {"t": "a", "s": 20, "f": "Helvetica", "ls": -1e9}}]"#))
+    #expect(
+      far.warnings.map(\.feature) == [
+        "text baseline shift -1000000000 (layers[0].t.d.k[0].s.ls: -100,000 to 100,000): drawn "
+          + "at -100000"
+      ])
+    let lowered = try #require(Self.text(in: try LottieTest.layer("Counter", in: far.scene, at: 0)))
+    #expect(lowered.position.y == 100_000 - 16)
+  }
+
+  /// Eighteenth hostile pass: text on a path (`t.p.m` naming a mask) was drawn on a straight
+  /// baseline without a word; it is named as unsupported (so `--strict` refuses it). The empty
+  /// `t.p` exporters write for every text layer asks for nothing and is not named.
+  @Test func textOnAPathIsNamedAsUnsupported() throws {
+    let document = #"[{"t": 0, "s": {"t": "a", "f": "Helvetica"}}]"#
+    let onPath = try LottieTest.read(
+      Self.counter(document, extra: #", "p": {"m": 0, "f": {"a": 0, "k": 0}}"#))
+    #expect(
+      onPath.warnings.map(\.feature) == [
+        "text on a path (layers[0].t.p.m): the text is drawn on its own baseline, not along the "
+          + "mask"
+      ])
+    #expect(onPath.warnings.first?.layer == "layers[0] \"Counter\"")
+    #expect(throws: (any Error).self) {
+      try LottieTest.read(
+        Self.counter(document, extra: #", "p": {"m": 0}"#), strict: true)
+    }
+    for plain in [#", "p": {}"#, #", "p": {"m": null}"#, ""] {
+      #expect(try LottieTest.read(Self.counter(document, extra: plain)).warnings.isEmpty)
+    }
+  }
+
   /// A text layer named "Box" with one document (`document`: its JSON keys) and a fonts list.
   static func box(_ document: String, fonts: String) -> String {
     let layer = """
