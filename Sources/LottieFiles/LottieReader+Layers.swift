@@ -91,6 +91,7 @@ extension LottieReader {
     // goes into those of its own parents it shares, so a chain of n parented layers builds n
     // copies, not n² / 2.
     var previousCopies: [ParentCopy] = []
+    let mattes = Mattes(entries: entries, byIndex: byIndex)
     for i in entries.indices {
       guard let entry = entries[i], !flag(entry.fields, "td"), !flag(entry.fields, "hd") else {
         continue
@@ -111,45 +112,108 @@ extension LottieReader {
       guard let layer = buildWithParents(entry, byIndex: byIndex, sharing: []).added else {
         continue
       }
-      // The matte: the layer `tp` names, else the one just above (Lottie lists it first).
-      var source: LayerEntry? = nil
-      if let tpValue = entry.fields["tp"] {
-        // `tp` names the matte layer by its `ind`: a problem with it is reported at `tp`.
-        let place = entry.fields.place("tp")
-        guard let tp = number(tpValue, at: place) else { continue }
-        guard let named = byIndex[tp] else {
-          report(place, "no layer has ind \(MessageText.number(tp)) (the track matte's layer)")
-          continue
-        }
-        guard named.place != entry.place else {
-          report(
-            place, "the track matte's layer is this layer itself (ind \(MessageText.number(tp)))")
-          continue
-        }
-        source = named
-      } else if i > 0 {
-        source = entries[i - 1]
+      if let holder = matted(layer, at: i, type: matteType, in: mattes, chain: [i]) {
+        built.append(holder)
       }
-      guard let source else {
-        report(entry.fields.place("tt"), "a track matte without a matte layer above it")
-        continue
-      }
-      let holder = Layer()
-      // Errors found while compositing the matte name the layer's `tt`.
-      holder.sourcePlace = entry.fields.place("tt")
-      holder.anchorPoint = .zero
-      holder.addSublayer(layer)
-      // The matte as the holder's mask, in the mode `tt` names.
-      let modes: [Int: MaskMode] = [
-        1: .alpha, 2: .alphaInverted, 3: .luminance, 4: .luminanceInverted,
-      ]
-      if let mode = modes[matteType] {
-        holder.mask = buildWithParents(source, byIndex: byIndex, sharing: []).added
-        holder.maskMode = mode
-      }
-      built.append(holder)
     }
     for layer in built.reversed() { container.addSublayer(layer) }
+  }
+
+  /// The deepest track mattes nest (a matte layer that has a track matte of its own, whose
+  /// matte layer has one ...): 8 mattes over one layer. Each is drawn through the one below it
+  /// (as After Effects composes them), and a layer naming a chain by `tp` builds it again.
+  static let maximumMatteDepth = 8
+
+  /// A composition's layers, for finding track mattes' layers.
+  struct Mattes {
+    let entries: [LayerEntry?]
+    let byIndex: [Double: LayerEntry]
+    /// Each entry's position in `entries`, by its place.
+    let positions: [String: Int]
+
+    init(entries: [LayerEntry?], byIndex: [Double: LayerEntry]) {
+      self.entries = entries
+      self.byIndex = byIndex
+      positions = Dictionary(
+        entries.enumerated().compactMap { i, e in e.map { ($0.place, i) } },
+        uniquingKeysWith: { a, _ in a })
+    }
+  }
+
+  /// `layer` (built from the composition's entry `i`) held by a layer whose mask is its track
+  /// matte, in the mode `matteType` (`tt`) names (none when that is no known code): the layer
+  /// `tp` names by `ind`, else the one listed just above. A matte layer with a track matte of its
+  /// own is drawn through it, as After Effects draws it, `maximumMatteDepth` deep. `chain`: the
+  /// positions of the layers whose mattes are being built (a loop among them is refused).
+  /// `nil` when the matte is reported.
+  func matted(
+    _ layer: Layer, at i: Int, type matteType: Int, in mattes: Mattes, chain: [Int]
+  ) -> Layer? {
+    guard let entry = mattes.entries[i] else { return nil }
+    // The matte: the layer `tp` names, else the one just above (Lottie lists it first).
+    var sourceIndex: Int? = nil
+    if let tpValue = entry.fields["tp"] {
+      // `tp` names the matte layer by its `ind`: a problem with it is reported at `tp`.
+      let place = entry.fields.place("tp")
+      guard let tp = number(tpValue, at: place) else { return nil }
+      guard let named = mattes.byIndex[tp] else {
+        report(place, "no layer has ind \(MessageText.number(tp)) (the track matte's layer)")
+        return nil
+      }
+      guard named.place != entry.place else {
+        report(
+          place, "the track matte's layer is this layer itself (ind \(MessageText.number(tp)))")
+        return nil
+      }
+      sourceIndex = mattes.positions[named.place]
+    } else if i > 0, mattes.entries[i - 1] != nil {
+      sourceIndex = i - 1
+    }
+    guard let s = sourceIndex, let source = mattes.entries[s] else {
+      report(entry.fields.place("tt"), "a track matte without a matte layer above it")
+      return nil
+    }
+    let holder = Layer()
+    // Errors found while compositing the matte name the layer's `tt`.
+    holder.sourcePlace = entry.fields.place("tt")
+    holder.anchorPoint = .zero
+    holder.addSublayer(layer)
+    // The matte as the holder's mask, in the mode `tt` names.
+    let modes: [Int: MaskMode] = [
+      1: .alpha, 2: .alphaInverted, 3: .luminance, 4: .luminanceInverted,
+    ]
+    guard let mode = modes[matteType] else { return holder }
+    // A matte layer's own track matte, found as a layer's is (a loop is refused).
+    let ownType = coded(
+      source.fields, "tt", "track matte type", known: [0: 0, 1: 1, 2: 2, 3: 3, 4: 4], absent: 0,
+      layer: source.label
+    ) { _ in (-1, "drawn without its matte") }
+    if ownType != 0, let first = chain.firstIndex(of: s) {
+      let loop = (chain[first...] + [s]).compactMap { mattes.entries[$0]?.place }
+      report(
+        source.fields.place("tt"),
+        "the track mattes loop back to this layer (\(loop.joined(separator: " → ")))")
+      return nil
+    }
+    guard let built = buildWithParents(source, byIndex: mattes.byIndex, sharing: []).added else {
+      return holder
+    }
+    var matte = built
+    if ownType != 0 {
+      if chain.count >= Self.maximumMatteDepth {
+        warn(
+          source.label,
+          "track mattes nested more than \(Self.maximumMatteDepth) deep (\(source.fields.place("tt"))"
+            + "): the matte layer is drawn without its own matte", key: "track mattes nested")
+      } else {
+        guard let inner = matted(built, at: s, type: ownType, in: mattes, chain: chain + [s])
+        else { return nil }
+        matte = inner
+      }
+    }
+    holder.mask = matte
+    holder.maskMode = mode
+    return holder
   }
 
   /// A copy of a parent's transform already built: the parent's `ind` and the layer its

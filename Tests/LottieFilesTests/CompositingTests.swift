@@ -53,6 +53,93 @@ import Testing
     #expect(tree.sublayers[0].sublayers.count == 1)  // the matte is drawn only as the matte
   }
 
+  /// A shape layer named `name` drawing a filled `size` x `size` rectangle (or ellipse) in
+  /// `color`, centred at (50, 50) of a 100 x 100 animation.
+  static func centred(
+    _ name: String, ind: Int, size: Int, ellipse: Bool = false, color: String = "[1, 1, 1, 1]",
+    extra: String
+  ) -> String {
+    let shape =
+      ellipse
+      ? #"{"ty": "el", "p": {"a": 0, "k": [0, 0]}, "s": {"a": 0, "k": [\#(size), \#(size)]}}"#
+      : #"{"ty": "rc", "p": {"a": 0, "k": [0, 0]}, "s": {"a": 0, "k": [\#(size), \#(size)]}, "r": {"a": 0, "k": 0}}"#
+    return """
+      {"ty": 4, "ind": \(ind), "nm": "\(name)", "ip": 0, "op": 100, "st": 0,
+       "ks": {"p": {"a": 0, "k": [50, 50]}}, \(extra)
+       "shapes": [\(shape), {"ty": "fl", "c": {"a": 0, "k": \(color)}, "o": {"a": 0, "k": 100}}]}
+      """
+  }
+
+  /// Eighteenth hostile pass: a matte layer (`td`) with a track matte of its own (`tt`) was
+  /// built without it, so the target showed through the whole square. It is drawn through its
+  /// own matte, as After Effects composes them: the target shows where both mattes are.
+  @Test func aMatteLayersOwnMatteIsApplied() throws {
+    let layers = [
+      Self.centred("Ellipse", ind: 1, size: 60, ellipse: true, extra: #""td": 1,"#),
+      Self.centred("Square", ind: 2, size: 70, extra: #""td": 1, "tt": 1,"#),
+      Self.centred("Target", ind: 3, size: 80, color: "[1, 0, 0, 1]", extra: #""tt": 1,"#),
+    ]
+    let document = try LottieTest.read(
+      LottieTest.document(layers: "[" + layers.joined(separator: ", ") + "]"))
+    #expect(document.warnings.isEmpty)
+    let tree = try document.scene.presentationTree(at: 0)
+    let holder = try #require(tree.layer(named: "Target")?.superlayer)
+    #expect(holder.maskMode == .alpha)
+    let matte = try #require(holder.mask)
+    #expect(matte.layer(named: "Square") != nil)
+    #expect(matte.maskMode == .alpha && matte.mask?.layer(named: "Ellipse") != nil)
+    // Drawn: red inside the 60-point disk, nothing in the square's corner outside it.
+    let bitmap = try document.scene.makeFrame(at: 0).makeBitmap()
+    #expect(bitmap[50, 50] == RGBA8(255, 0, 0, 255))
+    #expect(bitmap[17, 17] == RGBA8(0, 0, 0, 0))
+    #expect(bitmap[24, 24] == RGBA8(0, 0, 0, 0))
+    // Named by `tp` too, and the chain may run as deep as 8 mattes over the target.
+    func chain(_ depth: Int) -> String {
+      var layers = [Self.centred("M0", ind: 1, size: 60, extra: #""td": 1,"#)]
+      for n in 1..<depth {
+        layers.append(Self.centred("M\(n)", ind: n + 1, size: 60, extra: #""td": 1, "tt": 1,"#))
+      }
+      layers.append(
+        Self.centred("Target", ind: depth + 1, size: 60, extra: #""tt": 1, "tp": \#(depth),"#))
+      return LottieTest.document(layers: "[" + layers.joined(separator: ", ") + "]")
+    }
+    func depth(_ json: String) throws -> Int {
+      let tree = try LottieTest.read(json).scene.presentationTree(at: 0)
+      var n = 0
+      var layer = tree.layer(named: "Target")?.superlayer
+      while let mask = layer?.mask {
+        n += 1
+        layer = mask
+      }
+      return n
+    }
+    #expect(try depth(chain(8)) == 8)
+    #expect(try LottieTest.read(chain(8)).warnings.isEmpty)
+    // Past it, the deepest matte layer drawn without its own matte, with a warning.
+    #expect(try depth(chain(9)) == 8)
+    #expect(
+      try LottieTest.read(chain(9)).warnings.map(\.description) == [
+        #"test.json: layers[1] "M1": unsupported track mattes nested more than 8 deep "#
+          + "(layers[1].tt): the matte layer is drawn without its own matte"
+      ])
+  }
+
+  /// Eighteenth hostile pass: mattes named by `tp` that name one another loop; refused, naming
+  /// the loop (as a parent loop is).
+  @Test func trackMattesThatLoopAreRefused() throws {
+    let layers = [
+      Self.centred("A", ind: 1, size: 60, extra: #""td": 1, "tt": 1, "tp": 2,"#),
+      Self.centred("B", ind: 2, size: 60, extra: #""td": 1, "tt": 1, "tp": 1,"#),
+      Self.centred("Target", ind: 3, size: 60, extra: #""tt": 1, "tp": 1,"#),
+    ]
+    #expect(
+      LottieTest.problems(LottieTest.document(layers: "[" + layers.joined(separator: ", ") + "]"))
+        == [
+          "test.json: layers[0].tt: the track mattes loop back to this layer (layers[0] → "
+            + "layers[1] → layers[0])"
+        ])
+  }
+
   @Test func maskModesCombineByCompositingFilters() throws {
     let masks = """
       "masksProperties": [
