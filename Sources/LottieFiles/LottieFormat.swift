@@ -38,7 +38,8 @@ public enum LottieFormat {
   /// vertices at random took 7 s to fill and 76 s to stroke; 10,000 take 0.3 s and 1.4 s).
   public static let maximumVertices = 10_000
   /// The most pixels of the distinct pictures a file's image assets decode to, all together
-  /// (each decoded once, however many layers show it): 256 million, a gigabyte of pixels.
+  /// (each decoded once, however many layers and assets show it: one file however its path is
+  /// spelled, one archive entry, one `data:` URL): 256 million, a gigabyte of pixels.
   /// Pictures past it are not drawn, with a warning naming the asset.
   public static let maximumImagePixels = 256_000_000
   /// The most characters (Unicode scalars) all of a file's text documents may hold together:

@@ -563,18 +563,9 @@ extension LottieReader {
     }
     let a = Fields(entries: entries, place: asset.place)
     if decodedImages[asset.place] == nil {
-      var image = readImage(a, layer: entry.label)
-      if let decoded = image {
-        decodedImagePixels += decoded.width * decoded.height
-        if decodedImagePixels > LottieFormat.maximumImagePixels {
-          warn(
-            entry.label,
-            "images over \(LottieFormat.maximumImagePixels) decoded pixels in all (\(a.place)): "
-              + "not drawn", key: "images over the decoded pixels of a file")
-          image = nil
-        }
-      }
-      decodedImages[asset.place] = .some(image)
+      // Named by this asset's id, the pixels shared with the other assets naming the picture.
+      decodedImages[asset.place] = .some(
+        readImage(a, layer: entry.label).map { Image($0.bitmap, name: a.string("id")) })
     }
     guard let image = decodedImages[asset.place] ?? nil else { return }
     let picture = Layer()
@@ -608,17 +599,23 @@ extension LottieReader {
 
   /// An image asset's picture: embedded (`e: 1`, a `data:` URL), in a dotLottie archive, or
   /// (not in an archive) a file `u` + `p` inside the animation's folder. `nil` when it cannot
-  /// be read (warned).
+  /// be read (warned). Assets naming one picture share it, decoded and counted against
+  /// `LottieFormat.maximumImagePixels` once: one file however its path is spelled (`imgs/`,
+  /// `./imgs/`, `imgs//`: by its canonical path, as scene files' images are), one archive
+  /// entry, or one `data:` URL.
   func readImage(_ a: Fields, layer: String) -> Image? {
     // Of another kind than a string, `p` and `u` are refused (a number was read as no name).
     let p = string(a, "p") ?? ""
     let u = string(a, "u") ?? ""
     var bytes: [UInt8]? = nil
+    // What the picture is read from, which assets naming the same share.
+    var source = ""
     if p.hasPrefix("data:") {
       guard let comma = p.firstIndex(of: ",") else {
         warn(layer, "images with malformed data URLs (\(a.place).p): not drawn", key: "data URL")
         return nil
       }
+      if let shared = decodedSources["data URL " + p] { return shared }
       let header = p[..<comma]
       guard header.hasSuffix(";base64") else {
         warn(layer, "images with malformed data URLs (\(a.place).p): not drawn", key: "data URL")
@@ -628,19 +625,21 @@ extension LottieReader {
         warn(layer, "images with malformed data URLs (\(a.place).p): not drawn", key: "data URL")
         return nil
       }
+      source = "data URL " + p
       bytes = decoded
     } else if let archivedImages {
       // A dotLottie's images come from inside it: a name it does not hold is never looked
       // for on the disk (an archive naming "/proc/self/mem" read the process's memory).
-      guard
-        let archived = archivedImages[String((u + p).drop { $0 == "/" })]
-          ?? archivedImages["images/" + p]
-      else {
+      let inside = String((u + p).drop { $0 == "/" })
+      let entry = archivedImages[inside] != nil ? inside : "images/" + p
+      guard let archived = archivedImages[entry] else {
         warn(
           layer, "images the archive does not hold (\(a.place): \"\(u + p)\"): not drawn",
           key: "images the archive does not hold")
         return nil
       }
+      source = "archive entry " + entry
+      if let shared = decodedSources[source] { return shared }
       bytes = archived
     } else {
       guard !p.isEmpty, !p.utf8.contains(0), !u.utf8.contains(0) else {
@@ -669,16 +668,37 @@ extension LottieReader {
       // A file the picture comes from (or would, once it is there): `batch` hashes it, so that
       // an image changed on disk renders the animation again.
       imageFiles.insert(path)
+      source = "file " + SceneReader.canonicalPath(path)
+      if let shared = decodedSources[source] { return shared }
       do {
         bytes = try AtomicFile.read(path, limit: LottieFormat.maximumFileSize)
       } catch {
         warn(
           layer, "image files that cannot be read (\"\(u + p)\": \(error.reason)): not drawn",
           key: "unreadable")
+        decodedSources[source] = .some(nil)
         return nil
       }
     }
     guard let bytes else { return nil }
+    var image = decodeImage(bytes, a, layer: layer)
+    if let decoded = image {
+      decodedImagePixels += decoded.width * decoded.height
+      if decodedImagePixels > LottieFormat.maximumImagePixels {
+        warn(
+          layer,
+          "images over \(LottieFormat.maximumImagePixels) decoded pixels in all (\(a.place)): "
+            + "not drawn", key: "images over the decoded pixels of a file")
+        image = nil
+      }
+    }
+    decodedSources[source] = .some(image)
+    return image
+  }
+
+  /// The picture `bytes` hold (JPEG, WebP's first frame, or PNG), named by the asset `a`'s id;
+  /// `nil` when it cannot be decoded (warned on `layer`).
+  func decodeImage(_ bytes: [UInt8], _ a: Fields, layer: String) -> Image? {
     // Said with the decoder's reason (an image over the decoded-size limit says so), once.
     func undecodable(_ reason: Any) {
       warn(

@@ -32,6 +32,9 @@ final class LottieReader {
   /// The pictures of the image assets read so far, by the asset's place (`nil`: not drawn):
   /// each is decoded once however many layers show it, and they share its pixels.
   var decodedImages: [String: Image?] = [:]
+  /// The same by what the picture was read from (`readImage`): a file by its canonical path,
+  /// an archive's entry, a `data:` URL; assets naming one share it, decoded and counted once.
+  var decodedSources: [String: Image?] = [:]
   /// The image files read from disk (or tried), for `Scene.inputFiles`.
   var imageFiles: Set<String> = []
   /// The pixels of the distinct pictures decoded so far (`LottieFormat.maximumImagePixels`).

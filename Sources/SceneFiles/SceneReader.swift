@@ -9,7 +9,7 @@ import Scenes
 
 /// Turns a parsed scene document into a `Scene`, collecting every problem instead of stopping
 /// at the first.
-final class SceneReader {
+package final class SceneReader {
   private(set) var problems: [SceneFormat.Problem] = []
   let baseDirectory: String
   /// The image files named so far, by their path resolved against `baseDirectory`, and what
@@ -560,8 +560,9 @@ final class SceneReader {
   }
 
   /// `path` with symbolic links, `.` and `..` resolved (`realpath`), or as it is when that
-  /// fails (a missing file, said when it is read).
-  static func canonicalPath(_ path: String) -> String {
+  /// fails (a missing file, said when it is read): the key one image file is decoded once by,
+  /// however it is spelled (the Lottie reader shares image assets' files by it too).
+  package static func canonicalPath(_ path: String) -> String {
     guard let resolved = realpath(path, nil) else { return path }
     defer { free(resolved) }
     return String(cString: resolved)

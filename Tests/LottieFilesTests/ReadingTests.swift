@@ -125,6 +125,51 @@ import Testing
       ])
   }
 
+  /// Eighteenth hostile pass: image assets naming one file (however spelled) or holding one
+  /// `data:` URL were each decoded, and counted against the file's decoded pixels, again (five
+  /// assets naming a 64-megapixel picture took 1.5 GB and the fifth was not drawn). They share
+  /// one decoding, each named by its own asset.
+  @Test func assetsNamingOnePictureShareItsDecoding() throws {
+    try AtomicFile.makeFolder(folder + "/imgs")
+    try AtomicFile.write(
+      try AtomicFile.read(FixtureFiles.root + "/images/quadrants.png"),
+      to: folder + "/imgs/q.png")
+    let data =
+      "data:image/png;base64,"
+      + Self.base64(try AtomicFile.read(FixtureFiles.root + "/images/quadrants.png"))
+    let spellings = [
+      ("imgs/", "q.png"), ("./imgs/", "q.png"), ("imgs//", "q.png"), ("./././imgs/./", "q.png"),
+      ("", data), ("", data),
+    ]
+    let assets = spellings.enumerated().map { n, s in
+      #"{"id": "a\#(n)", "w": 24, "h": 16, "u": "\#(s.0)", "p": "\#(s.1)"}"#
+    }
+    let layers = spellings.indices.map { n in
+      #"{"ty": 2, "ind": \#(n + 1), "nm": "P\#(n)", "refId": "a\#(n)", "ks": {}, "ip": 0, "op": 9}"#
+    }
+    let document = try LottieFormat.decode(
+      Array(
+        LottieTest.document(
+          layers: "[" + layers.joined(separator: ", ") + "]",
+          assets: "[" + assets.joined(separator: ", ") + "]"
+        ).utf8), file: "a.json", baseDirectory: folder)
+    #expect(document.warnings.isEmpty)
+    func picture(_ n: Int) throws -> Image {
+      let layer = try LottieTest.layer("P\(n)", in: document.scene, at: 0)
+      return try #require(CompositingTests.first(layer) { $0.contents != nil }?.contents)
+    }
+    func storage(_ image: Image) -> UnsafeRawPointer? {
+      image.bitmap.pixels.withUnsafeBytes { $0.baseAddress.map { UnsafeRawPointer($0) } }
+    }
+    let file = try picture(0), embedded = try picture(4)
+    for n in 1..<4 {
+      #expect(storage(try picture(n)) == storage(file))
+      #expect(try picture(n).name == "a\(n)")
+    }
+    #expect(storage(try picture(5)) == storage(embedded))
+    #expect(storage(file) != storage(embedded))
+  }
+
   @Test func embeddedJPEGImagesAreDrawn() throws {
     let jpeg = try AtomicFile.read(FixtureFiles.root + "/images/two-colors.jpg")
     let data = "data:image/jpeg;base64," + Self.base64(jpeg)
