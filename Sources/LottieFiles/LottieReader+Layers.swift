@@ -453,8 +453,11 @@ extension LottieReader {
   /// A precomposition layer: the asset's layers on their own time (`sr` stretches it; `tm` maps
   /// it), clipped to the layer's `w` x `h`.
   func readPrecomposition(_ f: Fields, entry: LayerEntry, into content: Layer) {
-    guard let id = f.string("refId") else {
-      report(f.place("refId"), "missing required key (the precomposition's asset id)")
+    guard let id = string(f, "refId") else {
+      // Another kind (a number) was refused as such by `string`, not as missing.
+      if (f["refId"] ?? .null) == .null {
+        report(f.place("refId"), "missing required key (the precomposition's asset id)")
+      }
       return
     }
     guard let asset = assets[id] else {
@@ -553,8 +556,11 @@ extension LottieReader {
 
   /// An image layer: the asset's picture at its `w` x `h`.
   func readImageLayer(_ f: Fields, entry: LayerEntry, into content: Layer) {
-    guard let id = f.string("refId") else {
-      report(f.place("refId"), "missing required key (the image's asset id)")
+    guard let id = string(f, "refId") else {
+      // Another kind (a number) was refused as such by `string`, not as missing.
+      if (f["refId"] ?? .null) == .null {
+        report(f.place("refId"), "missing required key (the image's asset id)")
+      }
       return
     }
     guard let asset = assets[id], case .object(let entries) = asset.json else {
@@ -562,6 +568,14 @@ extension LottieReader {
       return
     }
     let a = Fields(entries: entries, place: asset.place)
+    // A precomposition's asset holds no picture (lottie-web shows an image of no source).
+    guard a["layers"] == nil else {
+      warn(
+        entry.label,
+        "image layers naming a precomposition (\(f.place("refId")): asset \"\(id)\" has "
+          + "layers, not a picture): not drawn", key: "image layer naming a precomposition")
+      return
+    }
     if decodedImages[asset.place] == nil {
       // Named by this asset's id, the pixels shared with the other assets naming the picture.
       decodedImages[asset.place] = .some(
