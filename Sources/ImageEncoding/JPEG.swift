@@ -44,10 +44,10 @@ public enum JPEG {
     }
     defer { flipbook_jpeg_free(rgba) }
     let count = Int(width) * Int(height) * 4
-    let stored = Bitmap(
-      width: Int(width), height: Int(height),
-      pixels: Array(UnsafeBufferPointer(start: rgba, count: count)))
-    return oriented(stored, exifOrientation(of: bytes))
+    // Turned straight from libjpeg's rows (no copy of them as stored is held on the way).
+    return oriented(
+      UnsafeRawBufferPointer(start: rgba, count: count), width: Int(width), height: Int(height),
+      exifOrientation(of: bytes))
   }
 
   /// The EXIF orientation the JPEG states (tag 0x0112 in the first IFD of its first `Exif`
@@ -117,27 +117,37 @@ public enum JPEG {
   /// height. Another value leaves it as it is.
   public static func oriented(_ bitmap: Bitmap, _ orientation: Int) -> Bitmap {
     guard (2...8).contains(orientation) else { return bitmap }
-    let (w, h) = (bitmap.width, bitmap.height)
+    return bitmap.pixels.withUnsafeBytes {
+      oriented($0, width: bitmap.width, height: bitmap.height, orientation)
+    }
+  }
+
+  /// The RGBA8 rows `source` holds (`width` x `height`, as stored) turned upright as
+  /// `oriented(_:_:)` says.
+  static func oriented(
+    _ source: UnsafeRawBufferPointer, width w: Int, height h: Int, _ orientation: Int
+  ) -> Bitmap {
+    guard (2...8).contains(orientation) else {
+      return Bitmap(width: w, height: h, pixels: Array(source.bindMemory(to: UInt8.self)))
+    }
     let (ow, oh) = orientation >= 5 ? (h, w) : (w, h)
     var out = [UInt8](repeating: 0, count: w * h * 4)
-    bitmap.pixels.withUnsafeBytes { source in
-      out.withUnsafeMutableBytes { target in
-        let s = source.bindMemory(to: UInt32.self), t = target.bindMemory(to: UInt32.self)
-        for y in 0..<oh {
-          for x in 0..<ow {
-            // The stored pixel shown at (x, y).
-            let (sx, sy): (Int, Int)
-            switch orientation {
-            case 2: (sx, sy) = (w - 1 - x, y)
-            case 3: (sx, sy) = (w - 1 - x, h - 1 - y)
-            case 4: (sx, sy) = (x, h - 1 - y)
-            case 5: (sx, sy) = (y, x)
-            case 6: (sx, sy) = (y, h - 1 - x)
-            case 7: (sx, sy) = (w - 1 - y, h - 1 - x)
-            default: (sx, sy) = (w - 1 - y, x)
-            }
-            t[y * ow + x] = s[sy * w + sx]
+    out.withUnsafeMutableBytes { target in
+      let s = source.bindMemory(to: UInt32.self), t = target.bindMemory(to: UInt32.self)
+      for y in 0..<oh {
+        for x in 0..<ow {
+          // The stored pixel shown at (x, y).
+          let (sx, sy): (Int, Int)
+          switch orientation {
+          case 2: (sx, sy) = (w - 1 - x, y)
+          case 3: (sx, sy) = (w - 1 - x, h - 1 - y)
+          case 4: (sx, sy) = (x, h - 1 - y)
+          case 5: (sx, sy) = (y, x)
+          case 6: (sx, sy) = (y, h - 1 - x)
+          case 7: (sx, sy) = (w - 1 - y, h - 1 - x)
+          default: (sx, sy) = (w - 1 - y, x)
           }
+          t[y * ow + x] = s[sy * w + sx]
         }
       }
     }
