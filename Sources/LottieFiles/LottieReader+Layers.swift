@@ -188,7 +188,7 @@ extension LottieReader {
       source.fields, "tt", "track matte type", known: [0: 0, 1: 1, 2: 2, 3: 3, 4: 4], absent: 0,
       layer: source.label
     ) { _ in (-1, "drawn without its matte") }
-    if ownType != 0, let first = chain.firstIndex(of: s) {
+    if ownType > 0, let first = chain.firstIndex(of: s) {
       let loop = (chain[first...] + [s]).compactMap { mattes.entries[$0]?.place }
       report(
         source.fields.place("tt"),
@@ -199,7 +199,7 @@ extension LottieReader {
       return holder
     }
     var matte = built
-    if ownType != 0 {
+    if ownType > 0 {
       if chain.count >= Self.maximumMatteDepth {
         warn(
           source.label,

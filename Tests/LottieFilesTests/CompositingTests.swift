@@ -124,6 +124,22 @@ import Testing
       ])
   }
 
+  /// A matte layer's own track matte of an unknown type is drawn without, with the warning any
+  /// layer's gets (its matte layer is not looked for).
+  @Test func aMatteLayersUnknownMatteTypeIsDrawnWithout() throws {
+    let layers = [
+      Self.centred("Matte", ind: 1, size: 60, extra: #""td": 1, "tt": 9,"#),
+      Self.centred("Target", ind: 2, size: 80, extra: #""tt": 1,"#),
+    ]
+    let document = try LottieTest.read(
+      LottieTest.document(layers: "[" + layers.joined(separator: ", ") + "]"))
+    #expect(document.warnings.map(\.feature).count == 1)
+    #expect(document.warnings.first?.layer == #"layers[0] "Matte""#)
+    let tree = try document.scene.presentationTree(at: 0)
+    let matte = try #require(tree.layer(named: "Target")?.superlayer?.mask)
+    #expect(matte.name == "Matte" && matte.mask == nil)
+  }
+
   /// Eighteenth hostile pass: mattes named by `tp` that name one another loop; refused, naming
   /// the loop (as a parent loop is).
   @Test func trackMattesThatLoopAreRefused() throws {
