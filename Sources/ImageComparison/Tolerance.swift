@@ -43,10 +43,13 @@ public struct Tolerance: Hashable, Sendable, CustomStringConvertible {
   public static let antialiasing = Tolerance()
 
   /// Whether `differing` pixels out of `total` are within the limits.
+  ///
+  /// The share is compared as `differing / total <= ratio`, so exactly the ratio passes: 29 of
+  /// 100 pixels is the same double as 0.29, where `0.29 * 100` rounds below 29.
   public func allows(differing: Int, of total: Int) -> Bool {
     if differing <= maxDifferingPixels { return true }
     if let ratio = maxDifferingRatio, total > 0 {
-      return Double(differing) <= ratio * Double(total)
+      return Double(differing) / Double(total) <= ratio
     }
     return false
   }

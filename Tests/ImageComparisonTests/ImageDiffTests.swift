@@ -65,6 +65,18 @@ import Testing
       try !ImageDiff(expected: a, actual: b, tolerance: Tolerance(maxDifferingPixels: 99)).passes)
   }
 
+  /// Eighteenth hostile pass: `--max-diff-ratio 0.29` failed 29 of 100 differing pixels, as
+  /// `0.29 * 100` is 28.999999999999996 in doubles. Exactly the ratio passes; one more fails.
+  @Test func exactlyTheRatioOfDifferingPixelsPasses() {
+    for (differing, ratio) in [(29, 0.29), (57, 0.57), (25, 0.25), (1, 0.01), (7, 0.07)] {
+      let tolerance = Tolerance(maxDifferingRatio: ratio)
+      #expect(tolerance.allows(differing: differing, of: 100), "\(differing) at \(ratio)")
+      #expect(!tolerance.allows(differing: differing + 1, of: 100), "\(differing + 1) at \(ratio)")
+    }
+    #expect(Tolerance(maxDifferingRatio: 0.001).allows(differing: 3, of: 3000))
+    #expect(!Tolerance(maxDifferingRatio: 0.001).allows(differing: 4, of: 3000))
+  }
+
   @Test func aFewLevelsAreUnderTheDefaultThresholdButNotExact() throws {
     let a = try disc()
     let b = recolored(a, (2, 2, 10, 10), by: 3)
