@@ -39,8 +39,7 @@ public struct AnimationDiff: Sendable {
     func shown(_ a: GIF.Animation) -> Shown {
       Shown(
         width: a.width, height: a.height, frames: a.frames, delays: a.delays.map { "\($0) cs" },
-        loop: a.loopExtension.map { $0 == 0 ? "forever (0)" : "\($0)" }
-          ?? "once (no loop extension)")
+        loop: LoopWords.gif(a.loopExtension))
     }
     self.init(shown(expected), shown(actual), tolerance: tolerance)
   }
@@ -53,7 +52,7 @@ public struct AnimationDiff: Sendable {
     func shown(_ a: WebP.Animation) -> Shown {
       Shown(
         width: a.width, height: a.height, frames: a.frames, delays: a.durations.map { "\($0) ms" },
-        loop: a.loopCount == 0 ? "forever (0)" : "\(a.loopCount)")
+        loop: LoopWords.plays(a.loopCount))
     }
     self.init(shown(expected), shown(actual), tolerance: tolerance)
   }
@@ -70,7 +69,7 @@ public struct AnimationDiff: Sendable {
           APNG.Delay.closest(numerator: $0.numerator, denominator: max(1, $0.denominator))
             .description
         },
-        loop: a.loopCount == 0 ? "forever (0)" : "\(a.loopCount)")
+        loop: LoopWords.plays(a.loopCount))
     }
     self.init(shown(expected), shown(actual), tolerance: tolerance)
   }

@@ -29,9 +29,7 @@ public struct FrameStream {
     FrameStream(
       width: reader.width, height: reader.height, statedFrameCount: reader.layout.delays.count,
       next: { try reader.next().map { ($0.image, "\($0.delay) cs") } },
-      loop: {
-        reader.loopExtension.map { $0 == 0 ? "forever (0)" : "\($0)" } ?? "once (no loop extension)"
-      })
+      loop: { LoopWords.gif(reader.loopExtension) })
   }
 
   /// An animated WebP's frames, durations in milliseconds.
@@ -39,7 +37,7 @@ public struct FrameStream {
     FrameStream(
       width: reader.width, height: reader.height, statedFrameCount: reader.frameCount,
       next: { try reader.next().map { ($0.image, "\($0.duration) ms") } },
-      loop: { reader.loopCount == 0 ? "forever (0)" : "\(reader.loopCount)" })
+      loop: { LoopWords.plays(reader.loopCount) })
   }
 
   /// An APNG's frames, delays as reduced fractions (so 2/60 equals 1/30).
@@ -56,6 +54,23 @@ public struct FrameStream {
           )
         }
       },
-      loop: { reader.loopCount == 0 ? "forever (0)" : "\(reader.loopCount)" })
+      loop: { LoopWords.plays(reader.loopCount) })
+  }
+}
+
+/// A loop count in words, in one unit whatever the format: how many times the animation plays
+/// in all, 0 forever (as `render --loop` counts). A GIF's NETSCAPE repeat count is one less than
+/// its plays, so it is named beside them.
+enum LoopWords {
+  /// An APNG's or an animated WebP's loop count, which counts plays in all.
+  static func plays(_ count: Int) -> String {
+    count == 0 ? "forever (0)" : count == 1 ? "1 play" : "\(count) plays"
+  }
+
+  /// A GIF's loop extension (its repeat count), or `nil` without one.
+  static func gif(_ loopExtension: Int?) -> String {
+    guard let repeats = loopExtension else { return "1 play (no loop extension)" }
+    let words = plays(GIF.plays(loopExtension: repeats))
+    return repeats == 0 ? words : "\(words) (NETSCAPE repeat count \(repeats))"
   }
 }

@@ -26,6 +26,14 @@ extension GIF {
     }
   }
 
+  /// How many times a GIF plays in all (0 forever) for its loop extension's repeat count, as
+  /// browsers read it and as `Options.loopCount` counts: no extension plays once, a repeat
+  /// count of 0 loops forever, and a repeat count of N plays N + 1 times.
+  public static func plays(loopExtension: Int?) -> Int {
+    guard let repeats = loopExtension else { return 1 }
+    return repeats == 0 ? 0 : repeats + 1
+  }
+
   /// Why bytes could not be read as a GIF.
   public struct DecodingError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What was wrong, in words.

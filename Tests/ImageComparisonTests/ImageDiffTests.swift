@@ -154,7 +154,38 @@ import Testing
         "delays differ from frame 0: expected 4 cs, actual 5 cs (3 frames differ)"))
     #expect(
       diff.mismatches.contains(
-        "loop counts differ: expected forever (0), actual once (no loop extension)"))
+        "loop counts differ: expected forever (0), actual 1 play (no loop extension)"))
+  }
+
+  /// Eighteenth hostile pass: a GIF's loop count was said as its NETSCAPE repeat count (plays
+  /// minus 1), so `--loop 2` read "1" beside "once", where APNG and WebP say plays in all.
+  @Test func loopCountsAreSaidInPlaysInAllInEveryFormat() {
+    let once = AnimationDiff(
+      expected: animation(frames: 1, loop: nil), actual: animation(frames: 1, loop: 1))
+    #expect(
+      once.mismatches == [
+        "loop counts differ: expected 1 play (no loop extension), actual 2 plays"
+          + " (NETSCAPE repeat count 1)"
+      ])
+    let forever = AnimationDiff(
+      expected: animation(frames: 1, loop: 0), actual: animation(frames: 1, loop: 1))
+    #expect(
+      forever.mismatches == [
+        "loop counts differ: expected forever (0), actual 2 plays (NETSCAPE repeat count 1)"
+      ])
+    func apng(_ loops: Int) -> APNG.Animation {
+      let gif = animation(frames: 1)
+      return APNG.Animation(
+        width: 8, height: 8, frames: gif.frames,
+        delays: [APNG.Delay(numerator: 1, denominator: 25)],
+        loopCount: loops)
+    }
+    #expect(
+      AnimationDiff(expected: apng(1), actual: apng(2)).mismatches == [
+        "loop counts differ: expected 1 play, actual 2 plays"
+      ])
+    #expect(GIF.plays(loopExtension: nil) == 1 && GIF.plays(loopExtension: 0) == 0)
+    #expect(GIF.plays(loopExtension: 65535) == 65536)
   }
 
   @Test func oneFrameIsSaidInTheSingular() {
