@@ -106,7 +106,9 @@ struct SheetCommand: ParsableCommand {
       // time and only those kept: a sheet holds its frames, not every frame of the GIF. Every
       // frame is read, so a broken one is said as the whole GIF's decoding would.
       let gif = try failing(input) { try GIF.FrameReader(try bytes ?? AtomicFile.read(input)) }
-      let chosen = Self.frames(delays: gif.layout.delays, at: times)
+      let chosen = Self.frames(
+        delays: gif.layout.delays, at: times,
+        plays: GIF.plays(loopExtension: gif.layout.loopExtension))
       var images: [Int: Bitmap] = [:]
       let wanted = Set(chosen.map(\.index))
       while let frame = try failing(input, { try gif.next() }) {
@@ -123,7 +125,7 @@ struct SheetCommand: ParsableCommand {
         try sink.begin(
           FramePlan(
             frameCount: chosen.count, fps: 100, pixelWidth: gif.width, pixelHeight: gif.height,
-            loopCount: gif.loopExtension ?? 1, jobs: 1))
+            loopCount: GIF.plays(loopExtension: gif.loopExtension), jobs: 1))
         let work = try sink.frameWork()
         for (i, frame) in chosen.enumerated() {
           let info = FrameInfo(index: i, time: frame.time, duration: 0)
@@ -146,23 +148,41 @@ struct SheetCommand: ParsableCommand {
     }
   }
 
-  /// The GIF's frames to show (their indices), each with the time it starts at: those on
+  /// The GIF's frames to show (their indices), each with the time it comes on screen: those on
   /// screen at `times`, or by default every frame (12 or fewer) or 8 spread evenly; `delays`
   /// are the frames' in hundredths of a second.
-  static func frames(delays: [Int], at times: [Double]) -> [(index: Int, time: Double)] {
+  ///
+  /// A GIF that plays `plays` times in all (0 forever, as `GIF.plays(loopExtension:)` counts)
+  /// shows at a time past its length the frame on screen in the play that time falls in, as a
+  /// viewer does; after its last play, its last frame stays.
+  static func frames(
+    delays: [Int], at times: [Double], plays: Int = 1
+  ) -> [(index: Int, time: Double)] {
     var starts: [Double] = []
     var t = 0.0
     for delay in delays {
       starts.append(t)
       t += Double(delay) / 100
     }
-    let indices: [Int]
+    let length = t
     if times.isEmpty {
       let n = delays.count
-      indices = n <= 12 ? Array(0..<n) : (0..<defaultCount).map { $0 * n / defaultCount }
-    } else {
-      indices = times.map { time in starts.lastIndex { $0 <= time + 1e-9 } ?? 0 }
+      let indices = n <= 12 ? Array(0..<n) : (0..<defaultCount).map { $0 * n / defaultCount }
+      return indices.map { (index: $0, time: starts[$0]) }
     }
-    return indices.map { (index: $0, time: starts[$0]) }
+    return times.map { time in
+      // The play the time falls in; the frames of play k start k lengths later.
+      var play = 0.0
+      if length > 0, time + 1e-9 >= length {
+        play = ((time + 1e-9) / length).rounded(.down)
+        if plays > 0 && play >= Double(plays) {
+          let last = starts.count - 1
+          return (index: last, time: Double(plays - 1) * length + starts[last])
+        }
+      }
+      let within = max(0, time - play * length)
+      let index = starts.lastIndex { $0 <= within + 1e-9 } ?? 0
+      return (index: index, time: play * length + starts[index])
+    }
   }
 }

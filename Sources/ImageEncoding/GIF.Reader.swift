@@ -13,7 +13,8 @@ extension GIF {
     public var delays: [Int]
     /// Each frame's disposal method (GIF89a: 0 unspecified, 1 keep, 2 background, 3 previous).
     public var disposals: [Int]
-    /// The NETSCAPE2.0 repeat count (0 forever), or `nil` without the extension (play once).
+    /// The loop extension's repeat count (0 forever), or `nil` without one (play once): a
+    /// NETSCAPE2.0 or an ANIMEXTS1.0 application extension (`loopApplications`).
     public var loopExtension: Int?
 
     /// Creates an animation from its parts (for tests and tools that build one).
@@ -64,7 +65,14 @@ extension GIF {
     public var width: Int, height: Int
     /// Each frame's delay in hundredths of a second (0 without a graphic control extension).
     public var delays: [Int]
+    /// The loop extension's repeat count (0 forever), or `nil` without one, as
+    /// `FrameReader.loopExtension` reads it.
+    public var loopExtension: Int? = nil
   }
+
+  /// The application identifiers of a loop extension: NETSCAPE2.0, and ANIMEXTS1.0, the older
+  /// name that browsers read too (Chromium's and Firefox's GIF readers take both).
+  public static let loopApplications: Set<String> = ["NETSCAPE2.0", "ANIMEXTS1.0"]
 
   /// Walks the blocks of `b` without decoding them and refuses a screen, a frame or a frame
   /// count over the size limits before giflib allocates anything: a frame's descriptor states
@@ -84,9 +92,13 @@ extension GIF {
     if b[10] & 0x80 != 0 { i += 3 << (Int(b[10] & 7) + 1) }
     var delays: [Int] = []
     var delay: Int? = nil
-    func skipSubBlocks() {
+    var loopExtension: Int? = nil
+    func skipSubBlocks(loop: Bool = false) {
       while i < b.count {
         let n = Int(b[i])
+        if loop && n >= 3 && i + 3 < b.count && b[i + 1] == 1 {
+          loopExtension = Int(b[i + 2]) | Int(b[i + 3]) << 8
+        }
         i += 1 + n
         if n == 0 { return }
       }
@@ -135,8 +147,16 @@ extension GIF {
         if i + 6 < b.count, b[i + 1] == 0xF9, b[i + 2] >= 4 {
           delay = Int(b[i + 4]) | Int(b[i + 5]) << 8
         }
+        let loop =
+          i + 14 <= b.count && b[i + 1] == 0xFF && b[i + 2] == 11
+          && loopApplications.contains(String(decoding: b[(i + 3)..<(i + 14)], as: UTF8.self))
         i += 2
-        skipSubBlocks()
+        if loop {
+          i += 12
+          skipSubBlocks(loop: true)
+        } else {
+          skipSubBlocks()
+        }
       default:
         break walk  // the trailer, or something the decoder will name
       }
@@ -147,7 +167,7 @@ extension GIF {
         reason: "\(delays.count) frames of \(width) x \(height) pixels are over the limit of "
           + "\(maximumDecodedTotalPixels) decoded pixels in all the frames")
     }
-    return Layout(width: width, height: height, delays: delays)
+    return Layout(width: width, height: height, delays: delays, loopExtension: loopExtension)
   }
 
   /// One frame as a viewer shows it, from `FrameReader`.
@@ -171,7 +191,8 @@ extension GIF {
     public let width: Int, height: Int
     /// The frame count and delays, found before decoding.
     public let layout: Layout
-    /// The NETSCAPE2.0 repeat count (0 forever) once its extension has been read, else `nil`.
+    /// The loop extension's repeat count (0 forever) once it has been read, else `nil`: a
+    /// NETSCAPE2.0 or an ANIMEXTS1.0 application extension (`loopApplications`).
     public private(set) var loopExtension: Int?
     /// How many frames `next()` has returned.
     public private(set) var framesRead = 0
@@ -263,9 +284,8 @@ extension GIF {
             if first && code == GRAPHICS_EXT_FUNC_CODE {
               DGifExtensionToGCB(n, b + 1, &control)
             } else if first && code == APPLICATION_EXT_FUNC_CODE && n == 11 {
-              netscape =
-                String(decoding: UnsafeBufferPointer(start: b + 1, count: 11), as: UTF8.self)
-                == "NETSCAPE2.0"
+              netscape = loopApplications.contains(
+                String(decoding: UnsafeBufferPointer(start: b + 1, count: 11), as: UTF8.self))
             } else if netscape && n >= 3 && b[1] == 1 {
               loopExtension = Int(b[2]) | Int(b[3]) << 8
             }

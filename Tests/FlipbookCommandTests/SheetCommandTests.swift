@@ -96,6 +96,21 @@ import Testing
     #expect(ContactSheet.caption(2.5) == "2.5 s")
   }
 
+  /// Eighteenth hostile pass: `--times` past a looping GIF's length showed its last frame
+  /// where a viewer shows the frame on screen in a later play. A GIF that loops wraps within
+  /// its plays, captioned with the time the frame comes on screen; after its last play, its
+  /// last frame stays.
+  @Test func gifTimesPastTheEndWrapWithinItsPlays() {
+    let forever = SheetCommand.frames(delays: [10, 10], at: [0.25, 0.35, 100.05], plays: 0)
+    #expect(forever.map(\.index) == [0, 1, 0])
+    #expect(forever.map { ContactSheet.caption($0.time) } == ["0.2 s", "0.3 s", "100 s"])
+    let twice = SheetCommand.frames(delays: [10, 10], at: [0.25, 0.45, 9], plays: 2)
+    #expect(twice.map(\.index) == [0, 1, 1])
+    #expect(twice.map { ContactSheet.caption($0.time) } == ["0.2 s", "0.3 s", "0.3 s"])
+    let once = SheetCommand.frames(delays: [10, 10], at: [0.25], plays: 1)
+    #expect(once.map(\.index) == [1])
+  }
+
   @Test func wrongUsageExitsWith2() {
     let scene = FixtureFiles.root + "/scenes/radar-pulses.json"
     #expect(run(["sheet", scene]) == 2)

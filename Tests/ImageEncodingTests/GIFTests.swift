@@ -82,6 +82,28 @@ import Testing
       try DecodedGIF(try encode([a, b], options: GIF.Options(loopCount: 3))).loopExtension == 2)
   }
 
+  /// Eighteenth hostile pass: a loop extension named ANIMEXTS1.0, the older name browsers read
+  /// as NETSCAPE2.0, was ignored, so a GIF a browser loops forever was said to play once.
+  @Test func anANIMEXTSLoopExtensionIsReadAsNETSCAPE() throws {
+    let a = try uiFrame(0), b = try uiFrame(1)
+    for loopCount in [0, 3] {
+      var bytes = try encode([a, b], options: GIF.Options(loopCount: loopCount))
+      let netscape = Array("NETSCAPE2.0".utf8)
+      let at = try #require(
+        (0...(bytes.count - 11)).first { Array(bytes[$0..<($0 + 11)]) == netscape })
+      bytes.replaceSubrange(at..<(at + 11), with: Array("ANIMEXTS1.0".utf8))
+      let repeats = loopCount == 0 ? 0 : loopCount - 1
+      #expect(try GIF.decode(bytes).loopExtension == repeats)
+      #expect(try GIF.layout(of: bytes).loopExtension == repeats)
+      #expect(
+        try GIF.layout(of: encode([a, b], options: GIF.Options(loopCount: loopCount)))
+          .loopExtension == repeats)
+    }
+    #expect(
+      try GIF.layout(of: encode([a, b], options: GIF.Options(loopCount: 1))).loopExtension
+        == nil)
+  }
+
   @Test func onlyTheChangedRectangleIsStored() throws {
     let frames = try (0..<3).map { try uiFrame($0) }
     let full = try encode([frames[0], frames[0]] + [frames[1]])
