@@ -121,6 +121,7 @@ struct DiffCommand: ParsableCommand {
         let mismatch = ImageDiff.SizeMismatch(expected: sa, actual: sb)
         throw CommandFailure(message: "\(expected) and \(actual) differ: \(mismatch.description)")
       }
+      if let sa = PNG.statedSize(of: a) { try checkStrip(width: sa.width, height: sa.height) }
       let e = try failing(expected) { try Bitmap(pngData: a) },
         c = try failing(actual) { try Bitmap(pngData: b) }
       let diff: ImageDiff
@@ -139,6 +140,23 @@ struct DiffCommand: ParsableCommand {
       passes = diff.passes
     }
     guard passes else { throw CommandFailure(message: "\(expected) and \(actual) differ") }
+  }
+
+  /// Refuses `--strip` when the strip of two `width` x `height` frames would be over the frame
+  /// size limits (`Canvas.maximumSide`, `Canvas.maximumPixelCount`), before a frame is decoded:
+  /// two 16000 x 4000 PNGs made a 48008 x 4000 strip Flipbook could not read back, in 1.6 GB.
+  func checkStrip(width: Int, height: Int) throws {
+    guard strip, let output else { return }
+    let size = ImageDiff.stripSize(width: width, height: height)
+    guard
+      size.width > Canvas.maximumSide || size.height > Canvas.maximumSide
+        || size.width * size.height > Canvas.maximumPixelCount
+    else { return }
+    throw CommandFailure(
+      message: "\(output): --strip would make a picture of \(size.width) x \(size.height) pixels "
+        + "(expected, actual and heatmap side by side), over the limits of a frame "
+        + "(\(Canvas.maximumSide) pixels a side, \(Canvas.maximumPixelCount / 1_000_000) "
+        + "megapixels): write the heatmap alone, without --strip")
   }
 
   private func write(
@@ -165,6 +183,7 @@ struct DiffCommand: ParsableCommand {
     }
     let kept = (Kept(), Kept())
     let isReport = isReport
+    try checkStrip(width: e.width, height: e.height)
     func overBudget(_ s: FrameStream, _ path: String, frames: Int) -> CommandFailure {
       CommandFailure(
         message:

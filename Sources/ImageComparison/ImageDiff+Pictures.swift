@@ -31,9 +31,18 @@ extension ImageDiff {
     ImageDiff.sideBySide([expected, actual, heatmap(over: expected)])
   }
 
-  /// `images` left to right on one canvas, 4 gray pixels apart, top-aligned.
+  /// The gray gap between pictures side by side, in pixels.
+  public static let sideBySideGap = 4
+
+  /// The size `strip(expected:actual:)` makes of two images of `width` x `height` pixels: three
+  /// pictures side by side, `sideBySideGap` apart (known before anything is decoded).
+  public static func stripSize(width: Int, height: Int) -> (width: Int, height: Int) {
+    (3 * width + 2 * sideBySideGap, height)
+  }
+
+  /// `images` left to right on one canvas, `sideBySideGap` gray pixels apart, top-aligned.
   public static func sideBySide(_ images: [Bitmap]) -> Bitmap {
-    let gap = 4
+    let gap = sideBySideGap
     let width = images.reduce(0) { $0 + $1.width } + gap * Swift.max(0, images.count - 1)
     let height = images.map(\.height).max() ?? 0
     var out = Bitmap(width: width, height: height)

@@ -45,6 +45,44 @@ import Testing
     #expect(result.errors.contains("sizes differ: expected 400 x 400, actual 16000 x 4000"))
   }
 
+  /// Eighteenth hostile pass: `--strip` of two 16000 x 4000 PNGs wrote a 48008 x 4000 strip
+  /// (1.6 GB while it was made) that Flipbook then refused to read. The strip's size is checked
+  /// from the headers, before anything is decoded, and refused naming --strip and the limits.
+  @Test func aStripOverTheFrameLimitsIsRefusedBeforeDecoding() throws {
+    let big = folder + "/big-strip.png"
+    var bytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13]
+    bytes += Array("IHDR".utf8) + [0, 0, 0x3E, 0x80, 0, 0, 0x0F, 0xA0, 8, 6, 0, 0, 0]
+    bytes += [UInt8](repeating: 0xAB, count: 100)
+    try AtomicFile.write(bytes, to: big)
+    let strip = folder + "/too-wide-strip.png"
+    let result = run(["diff", big, big, "-o", strip, "--strip"])
+    #expect(result.status == 1)
+    #expect(
+      result.errors.contains(
+        "\(strip): --strip would make a picture of 48008 x 4000 pixels (expected, actual and "
+          + "heatmap side by side), over the limits of a frame (16384 pixels a side, 64 "
+          + "megapixels): write the heatmap alone, without --strip"))
+    #expect(access(strip, F_OK) != 0)
+    // An animation's frames are checked as its header states them: 5500 pixels wide, so
+    // three side by side are 16508.
+    var frame = Bitmap(width: 5500, height: 1)
+    for x in 0..<5500 { frame[x, 0] = RGBA8(UInt8(x % 256), 0, 0, 255) }
+    let builder = GIF.PaletteBuilder()
+    builder.add(frame)
+    var gif: [UInt8] = []
+    let encoder = try GIF.Encoder(
+      width: 5500, height: 1, palette: builder.makePalette(maxColors: 256), options: GIF.Options()
+    ) { gif += $0 }
+    try encoder.add(frame, delay: 10)
+    try encoder.finish()
+    let wide = folder + "/wide.gif"
+    try AtomicFile.write(gif, to: wide)
+    let animated = run(["diff", wide, wide, "-o", strip, "--strip"])
+    #expect(animated.status == 1)
+    #expect(animated.errors.contains("--strip would make a picture of 16508 x 1 pixels"))
+    #expect(run(["diff", wide, wide, "-o", strip]).status == 0)
+  }
+
   @Test func gifsAreComparedFrameByFrameWithTheirTiming() throws {
     let a = folder + "/a.gif", b = folder + "/b.gif", c = folder + "/c.gif"
     #expect(run(["demo", "spinner", "-o", a, "--quiet"]).status == 0)
