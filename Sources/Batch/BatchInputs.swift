@@ -101,6 +101,10 @@ public enum BatchInputs {
     }
     let excluded = excluding.map { Paths.absolute($0, base: workingDirectory) }
 
+    // Found files whose names are not UTF-8, by the path shown for them (`bad\xFFname.json`),
+    // and named files missing now, with why they are not rendered.
+    var problems: [String: String] = [:]
+
     // The lists being read, outermost first, as named: a list that names one of them would be
     // read for ever; more than `maximumListDepth` deep is refused too.
     var reading: [(path: String, name: String)] = []
@@ -170,13 +174,19 @@ public enum BatchInputs {
       if Paths.isFolder(path) {
         if searched.insert(path).inserted { try search(path) }
       } else {
-        try add(path)  // taken as named; a missing or bad file is reported by the batch
+        // Taken as named; a missing or bad file is reported by the batch. One missing now is
+        // said so now: OUTDIR, made later, may make a folder of its name (`batch nothere -o
+        // nothere` said "is a folder, not a file" of an input that did not exist).
+        if !Paths.exists(path) {
+          do {
+            _ = try AtomicFile.read(path, first: 0)
+          } catch {
+            problems[path] = "cannot read the file: \(error.reason)"
+          }
+        }
+        try add(path)
       }
     }
-
-    // Found files whose names are not UTF-8, by the path shown for them (`bad\xFFname.json`),
-    // with why they are not rendered.
-    var problems: [String: String] = [:]
     func search(_ folder: String) throws(Failure) {
       if folder == excluded { return }
       for bytes in Paths.entryBytes(of: folder) where bytes.first != 0x2E {  // not hidden

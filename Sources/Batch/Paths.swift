@@ -110,6 +110,12 @@ public enum Paths {
     return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
   }
 
+  /// Whether anything is at `path` (following symbolic links: a link to nothing is not).
+  static func exists(_ path: String) -> Bool {
+    var info = stat()
+    return stat(path, &info) == 0
+  }
+
   /// The size in bytes of the file at `path`, or `nil` when there is none.
   static func fileSize(_ path: String) -> Int? {
     var info = stat()

@@ -239,6 +239,19 @@ import Testing
     #expect(page.contains("bad.json: layers[0].bounds:"))
   }
 
+  /// Seventeenth hostile pass: `batch nothere -o nothere` said "is a folder, not a file" of an
+  /// input that did not exist: OUTDIR, made after the inputs were listed, made a folder of its
+  /// name. A named input missing when the inputs are listed is said to be missing.
+  @Test func aMissingInputThatOutdirWouldMakeIsSaidMissing() throws {
+    for (input, outdir) in [("nothere", "nothere"), ("gone/", "gone/sub")] {
+      let (status, errors) = run(
+        ["batch", folder + "/" + input, "-o", folder + "/" + outdir, "--quiet"])
+      #expect(status == 1)
+      #expect(errors.contains("cannot read the file: No such file or directory"), "\(errors)")
+      #expect(!errors.contains("is a folder"), "\(errors)")
+    }
+  }
+
   @Test func theBytesDoNotDependOnJobs() throws {
     try makeInputs()
     for jobs in [1, 3] {
