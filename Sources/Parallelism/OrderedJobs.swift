@@ -8,8 +8,10 @@ import Dispatch
 /// a scene and its canvas, never crosses threads). A job starts only when its index is below
 /// `next + window`, `next` being the index the caller takes next: at most `window` results wait,
 /// whatever `count` is. The results, and so anything built from them, do not depend on
-/// `threads`. The first error, from a job, `makeState` or `deliver`, stops every thread and is
-/// rethrown; `run` returns only after every thread has finished.
+/// `threads`. An error stops every thread and is rethrown: a job's, that of the lowest-indexed
+/// job that fails (the jobs before it still run and are delivered), so which error is said does
+/// not depend on `threads` or on timing either; the first from `makeState` or `deliver` at
+/// once. `run` returns only after every thread has finished.
 ///
 /// ```swift
 /// try OrderedJobs.run(count: 300, threads: 2, window: 4, makeState: { try Worker() },
@@ -47,17 +49,29 @@ public enum OrderedJobs {
             // Wait for room in the window; stop when anything failed.
             let taken = monitor.wait { p -> Int?? in
               if p.failure != nil { return .some(nil) }
+              let end = p.firstFailedJob ?? count  // jobs past a failed one need not run
               if balanced {
-                guard p.claimed < count else { return .some(nil) }
+                guard p.claimed < end else { return .some(nil) }
                 guard p.claimed < p.next + window else { return nil }  // not yet: wait
                 p.claimed += 1
                 return p.claimed - 1
               }
+              guard i < end else { return .some(nil) }
               guard i < p.next + window else { return nil }  // not yet: wait
               return i
             }
             guard let index = taken else { break }
-            let output = try job(&state, index)
+            let output: Output
+            do {
+              output = try job(&state, index)
+            } catch {
+              // Said when the caller reaches it; this thread's later jobs are past it.
+              monitor.update { p in
+                p.jobErrors[index] = error
+                p.firstFailedJob = Swift.min(p.firstFailedJob ?? index, index)
+              }
+              break
+            }
             monitor.update { $0.ready[index] = output }
             i = balanced ? 0 : i + threads
           }
@@ -74,6 +88,7 @@ public enum OrderedJobs {
     for i in 0..<count {
       let taken = monitor.wait { p -> Result<Output, any Error>? in
         if let failure = p.failure { return .failure(failure) }
+        if let error = p.jobErrors[i] { return .failure(error) }
         guard let output = p.ready.removeValue(forKey: i) else { return nil }
         p.next = i + 1
         return .success(output)
@@ -96,8 +111,11 @@ public enum OrderedJobs {
     var next = 0
     /// Balanced runs: how many indices threads have taken (the next one to take).
     var claimed = 0
-    /// The first error; set, it stops every thread.
+    /// The first error from `makeState` or `deliver`; set, it stops every thread.
     var failure: (any Error)? = nil
+    /// The errors of failed jobs, by index, and the lowest such index: no job past it starts.
+    var jobErrors: [Int: any Error] = [:]
+    var firstFailedJob: Int? = nil
   }
 
   /// Tells the threads to stop once the caller is done (not an error anyone sees).

@@ -80,6 +80,28 @@ import Testing
     #expect(delivered <= 7)
   }
 
+  /// Seventeenth hostile pass: the error said was the first in time, so a render whose frames
+  /// 6 and 7 both fail named frame 6 or 7 by the threads' timing. The lowest-indexed job's
+  /// error is said, whatever the threads and timing, after the jobs before it are delivered.
+  @Test(arguments: [2, 3, 8])
+  func theLowestFailingJobsErrorIsSaid(threads: Int) {
+    var delivered: [Int] = []
+    #expect(throws: Boom(index: 7)) {
+      try OrderedJobs.run(
+        count: 1000, threads: threads, window: 2 * threads, makeState: { () },
+        job: { _, i in
+          if i == 7 {
+            usleep(50_000)  // the later failures come first in time
+            throw Boom(index: 7)
+          }
+          if i > 7 { throw Boom(index: i) }
+          return i
+        }
+      ) { i, _ in delivered.append(i) }
+    }
+    #expect(delivered == Array(0..<7))
+  }
+
   @Test func aDeliveryErrorStopsEverything() {
     #expect(throws: Boom(index: 3)) {
       try OrderedJobs.run(count: 1000, threads: 2, window: 4, makeState: { () }, job: { _, i in i })
