@@ -46,9 +46,14 @@ struct FrameCommand: ParsableCommand {
     let path = scene, strict = strict
     let recipe = SceneRecipe { try reloadScene(path, strict: strict) }
     _ = try failing(scene, output: output) {
-      try Export.render(
-        recipe, at: [time], scale: scale, into: PNGSink(.file(output), compression: pngCompression),
-        startingWith: loaded)
+      do {
+        try Export.render(
+          recipe, at: [time], scale: scale,
+          into: PNGSink(.file(output), compression: pngCompression), startingWith: loaded)
+      } catch let error as FrameDrawingError {
+        // The one time is the user's own: said as `inspect --time` says its errors.
+        throw error.underlying
+      }
     }
   }
 }

@@ -78,7 +78,8 @@ struct SheetCommand: ParsableCommand {
       throw ValidationError("--times must be times of 0 s or later, found \(shortestNumber(bad))")
     }
     guard times.count <= ContactSheet.maximumFrames else {
-      throw ValidationError("a sheet shows at most \(ContactSheet.maximumFrames) frames")
+      throw ValidationError(
+        "--times: a sheet shows at most \(ContactSheet.maximumFrames) frames, found \(times.count)")
     }
     if let scale, !(scale > 0 && scale.isFinite) {
       throw ValidationError(

@@ -84,7 +84,13 @@ public struct FrameRenderer: Sendable {
       try OrderedJobs.run(
         count: sequence.count, threads: workers, window: 2 * workers,
         makeState: { try Worker(recipe: recipe, scale: scale, spares: spares) },
-        job: { worker, i in try process(i, try worker.frame(at: sequence.time(at: i))) },
+        job: { worker, i in
+          let time = sequence.time(at: i)
+          let frame = try FrameDrawingError.drawing(at: time, frame: i) {
+            try worker.frame(at: time)
+          }
+          return try process(i, frame)
+        },
         deliver: deliver)
     }
   }

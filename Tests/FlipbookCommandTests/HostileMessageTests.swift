@@ -262,4 +262,57 @@ import Testing
       #expect(result.errors == message)
     }
   }
+
+  /// Seventeenth hostile pass: an error found while drawing a frame of a render did not say
+  /// which frame ("the frame would draw more than 100000 layers": frames 0 to 5 were fine). It
+  /// is said after the file's name, once, in `render`, `sheet` and `batch`; `frame --time`
+  /// says it as `inspect --time` does, without the time the user gave.
+  @Test func aDrawingErrorSaysTheFramesTime() throws {
+    let path = folder + "/mf.json"
+    // Two replicators, one inside the other, whose counts jump from 1 to 400 at 0.51 s:
+    // 160,000 layers from frame 6 on.
+    let grow = #"""
+      {"type": "keyframe", "keyPath": "instanceCount", "values": [1, 400],
+       "keyTimes": [0, 0.51, 1], "calculationMode": "discrete", "duration": 1}
+      """#
+    try #"""
+    {"flipbook": 1, "size": [20, 20], "duration": 1, "fps": 10, "layers": [
+     {"type": "replicator", "name": "outer", "bounds": [0, 0, 4, 4], "position": [2, 2],
+      "animations": [\#(grow)], "sublayers": [
+       {"type": "replicator", "name": "inner", "bounds": [0, 0, 4, 4], "position": [2, 2],
+        "animations": [\#(grow)], "sublayers": [
+         {"name": "a", "bounds": [0, 0, 1, 1], "position": [1, 1], "backgroundColor": "#000"}]}]}]}
+    """#.write(toFile: path, atomically: true, encoding: .utf8)
+    let cause = "the frame would draw more than 100000 layers, the limit, at layer 'a'"
+    let render = run(["render", path, "-o", folder + "/mf.gif", "--jobs", "2"])
+    #expect(render.status == 1)
+    #expect(render.errors.hasPrefix("\(path): at 0.6 s (frame 6): \(cause)"), "\(render.errors)")
+    let sheet = run(["sheet", path, "-o", folder + "/mf.png", "--times", "0", "0.7"])
+    #expect(sheet.status == 1)
+    #expect(sheet.errors.hasPrefix("\(path): at 0.7 s: \(cause)"), "\(sheet.errors)")
+    let frame = run(["frame", path, "--time", "0.8", "-o", folder + "/f.png"])
+    #expect(frame.status == 1)
+    #expect(frame.errors.hasPrefix("\(path): \(cause)"), "\(frame.errors)")
+    let batch = run(["batch", path, "-o", folder + "/out", "--quiet"])
+    #expect(batch.status == 1)
+    #expect(batch.errors.contains("at 0.6 s (frame 6): \(cause)"), "\(batch.errors)")
+    let x = CommandFailure(message: "x")
+    #expect(
+      FrameDrawingError(time: 0.30000000000000004, underlying: x).description == "at 0.3 s: x")
+    #expect(
+      FrameDrawingError(time: 0.0001, frame: 0, underlying: x).description
+        == "at 0.0001 s (frame 0): x")
+  }
+
+  /// Seventeenth hostile pass: `sheet --times` with 1001 values said "a sheet shows at most
+  /// 1000 frames", naming neither the option nor what was found.
+  @Test func tooManySheetTimesNameTheOptionAndTheCount() throws {
+    let path = try scene()
+    let times = (0...1000).map { String(Double($0) / 1000) }
+    let result = run(["sheet", path, "-o", folder + "/s.png", "--times"] + times)
+    #expect(result.status == 2)
+    #expect(
+      result.errors.contains("--times: a sheet shows at most 1000 frames, found 1001"),
+      "\(result.errors)")
+  }
 }

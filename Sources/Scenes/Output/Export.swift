@@ -288,8 +288,10 @@ public enum Export {
           for (i, time) in times.enumerated() {
             if scene.hasTimeline && time < scene.modelTime { scene = try recipe.make() }
             let info = FrameInfo(index: i, time: time, duration: duration)
-            try sink.absorb(
-              try work(try scene.makeFrame(at: time, scale: scale).makeBitmap(), info), info)
+            let frame = try FrameDrawingError.drawing(at: time) {
+              try scene.makeFrame(at: time, scale: scale).makeBitmap()
+            }
+            try sink.absorb(try work(frame, info), info)
           }
           scene = try recipe.make()
         }
@@ -297,8 +299,10 @@ public enum Export {
         for (i, time) in times.enumerated() {
           if scene.hasTimeline && time < scene.modelTime { scene = try recipe.make() }
           let info = FrameInfo(index: i, time: time, duration: duration)
-          try sink.add(
-            try work(try scene.makeFrame(at: time, scale: scale).makeBitmap(), info), info)
+          let frame = try FrameDrawingError.drawing(at: time) {
+            try scene.makeFrame(at: time, scale: scale).makeBitmap()
+          }
+          try sink.add(try work(frame, info), info)
         }
         return try finish(sink, frameCount: times.count)
       } catch {
