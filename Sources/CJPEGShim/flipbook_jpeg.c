@@ -95,8 +95,11 @@ int flipbook_jpeg_decode(const uint8_t *bytes, size_t count, int max_side, uint6
       info.output_height > (unsigned)max_side ||
       (uint64_t)info.output_width * info.output_height > max_pixels) {
     if (message && message_size > 0) {
-      snprintf(message, message_size, "an image of %u x %u pixels is over the limit",
-               info.output_width, info.output_height);
+      /* Worded as the PNG decoder's refusal, naming the limits. */
+      snprintf(message, message_size,
+               "the image is %u x %u pixels, outside the limits (1 to %d pixels a side, at most "
+               "%llu pixels)",
+               info.output_width, info.output_height, max_side, (unsigned long long)max_pixels);
     }
     jpeg_destroy_decompress(&info);
     return 1;

@@ -55,12 +55,15 @@ struct DiffCommand: ParsableCommand {
   var strip = false
 
   func validate() throws {
-    guard (0...1).contains(threshold) else { throw ValidationError("--threshold must be in 0...1") }
+    guard (0...1).contains(threshold) else {
+      throw ValidationError("--threshold must be in 0...1, found \(shortestNumber(threshold))")
+    }
     if let maxDiffPixels, maxDiffPixels < 0 {
       throw ValidationError("--max-diff-pixels must not be negative")
     }
     if let maxDiffRatio, !(0...1).contains(maxDiffRatio) {
-      throw ValidationError("--max-diff-ratio must be in 0...1")
+      throw ValidationError(
+        "--max-diff-ratio must be in 0...1, found \(shortestNumber(maxDiffRatio))")
     }
     if maxDiffPixels != nil && maxDiffRatio != nil {
       throw ValidationError("give --max-diff-pixels or --max-diff-ratio, not both")
@@ -115,6 +118,13 @@ struct DiffCommand: ParsableCommand {
       passes = try compare(
         .gif(e), .gif(c), durations: e.layout.delays.map { Double($0) / 100 })
     } else {
+      // A file that is no PNG is said to be what it is (a JPEG was "not a readable PNG image").
+      for (bytes, path) in [(a, expected), (b, actual)]
+      where !bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) {
+        throw CommandFailure(
+          message: "\(path): is \(Self.described(bytes, animated: nil)): diff compares two PNGs, "
+            + "or two GIFs, APNGs or WebPs")
+      }
       // Sizes the headers state are compared first: two large images that cannot match are
       // not decoded (a pair of 64-megapixel PNGs would take about 780 MB).
       if let sa = PNG.statedSize(of: a), let sb = PNG.statedSize(of: b), sa != sb {
@@ -318,11 +328,13 @@ struct DiffCommand: ParsableCommand {
 
 extension DiffCommand {
   /// What a file is, as the message of a mismatch says it: `an APNG`, `a WebP` (`animated`,
-  /// when it is one of those), `a GIF`, `a PNG`, or `neither a PNG, a GIF, an APNG nor a WebP`.
+  /// when it is one of those), `a GIF`, `a PNG`, another picture as its bytes say
+  /// (`a JPEG image`), or `neither a PNG, a GIF, an APNG nor a WebP`.
   static func described(_ bytes: [UInt8], animated: String?) -> String {
     if let animated { return withArticle(animated) }
     if isGIF(bytes) { return "a GIF" }
     if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return "a PNG" }
+    if let picture = SceneFormat.describedImage(bytes) { return picture }
     return "neither a PNG, a GIF, an APNG nor a WebP"
   }
 

@@ -97,9 +97,9 @@ struct SheetCommand: ParsableCommand {
     // picture is said to be one that sheet does not take.
     let bytes = try? AtomicFile.read(input)
     let kind = bytes.flatMap { SceneFormat.imageKind($0) }
-    if let kind, kind != "GIF" {
+    if let kind, kind != "GIF", let described = bytes.flatMap(SceneFormat.describedImage) {
       throw CommandFailure(
-        message: "\(input): is a \(kind) image: sheet takes a scene file, a Lottie animation or "
+        message: "\(input): is \(described): sheet takes a scene file, a Lottie animation or "
           + "a GIF")
     }
     if kind == "GIF" || input.lowercased().hasSuffix(".gif") {
@@ -123,10 +123,16 @@ struct SheetCommand: ParsableCommand {
       }
       try failing(output, output: output) {
         // The GIF's frames go into the same sink a scene's would, each at the time it starts.
-        try sink.begin(
-          FramePlan(
-            frameCount: chosen.count, fps: 100, pixelWidth: gif.width, pixelHeight: gif.height,
-            loopCount: GIF.plays(loopExtension: gif.loopExtension), jobs: 1))
+        // They are shown at their own size: no smaller scale is suggested.
+        do {
+          try sink.begin(
+            FramePlan(
+              frameCount: chosen.count, fps: 100, pixelWidth: gif.width, pixelHeight: gif.height,
+              loopCount: GIF.plays(loopExtension: gif.loopExtension), jobs: 1))
+        } catch var error as ContactSheet.TooLarge {
+          error.framesAtOwnSize = true
+          throw error
+        }
         let work = try sink.frameWork()
         for (i, frame) in chosen.enumerated() {
           let info = FrameInfo(index: i, time: frame.time, duration: 0)

@@ -624,6 +624,7 @@ extension LottieReader {
     var bytes: [UInt8]? = nil
     // What the picture is read from, which assets naming the same share.
     var source = ""
+    var mediaType = ""  // a data URL's, to name what was embedded
     if p.hasPrefix("data:") {
       guard let comma = p.firstIndex(of: ",") else {
         warn(layer, "images with malformed data URLs (\(a.place).p): not drawn", key: "data URL")
@@ -641,6 +642,7 @@ extension LottieReader {
       }
       source = "data URL " + p
       bytes = decoded
+      mediaType = String(header.dropFirst(5).dropLast(7))
     } else if let archivedImages {
       // A dotLottie's images come from inside it: a name it does not hold is never looked
       // for on the disk (an archive naming "/proc/self/mem" read the process's memory).
@@ -656,8 +658,15 @@ extension LottieReader {
       if let shared = decodedSources[source] { return shared }
       bytes = archived
     } else {
-      guard !p.isEmpty, !p.utf8.contains(0), !u.utf8.contains(0) else {
+      guard !p.isEmpty else {
         warn(layer, "image assets without a file name (\(a.place).p): not drawn", key: "no name")
+        return nil
+      }
+      guard !p.utf8.contains(0), !u.utf8.contains(0) else {
+        let key = p.utf8.contains(0) ? "p" : "u"
+        warn(
+          layer, "image file names holding a NUL character (\(a.place).\(key)): not drawn",
+          key: "NUL in name")
         return nil
       }
       // Only files inside the Lottie file's folder: a path from the root or climbing out of
@@ -741,6 +750,15 @@ extension LottieReader {
         undecodable(error)
         return nil
       }
+    }
+    // Another kind of file is named for what it is (a JSON file or an SVG was "not a readable
+    // PNG image"), from its bytes, and a data URL's by its media type too.
+    guard bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) else {
+      let neither = "neither a PNG, a JPEG nor a WebP"
+      undecodable(
+        SceneFormat.describedImage(bytes).map { "\($0), \(neither)" }
+          ?? (mediaType.isEmpty ? neither : "\(mediaType), \(neither)"))
+      return nil
     }
     do {
       return Image(try Bitmap(pngData: bytes), name: a.string("id"))

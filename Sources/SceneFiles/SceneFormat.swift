@@ -1,5 +1,6 @@
 import FileIO
 import Geometry
+import ImageEncoding
 import Scenes
 
 /// Reads Flipbook scene files (`docs/scene-format.md`, version 1) into `Scene`s.
@@ -68,17 +69,24 @@ public enum SceneFormat {
     return try decode(bytes, file: path, baseDirectory: folder)
   }
 
-  /// The kind of picture `bytes` hold by their signature (`PNG`, `GIF`, `JPEG`, `WebP`), or
-  /// `nil`.
+  /// The kind of picture `bytes` hold by their signature (`PNG`, `APNG`, `GIF`, `JPEG`,
+  /// `WebP`), or `nil`.
   package static func imageKind(_ bytes: [UInt8]) -> String? {
     func starts(_ signature: [UInt8]) -> Bool { bytes.starts(with: signature) }
-    if starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return "PNG" }
+    if starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
+      return APNG.isAPNG(bytes) ? "APNG" : "PNG"
+    }
     if starts(Array("GIF87a".utf8)) || starts(Array("GIF89a".utf8)) { return "GIF" }
     if starts([0xFF, 0xD8, 0xFF]) { return "JPEG" }
     if bytes.count >= 12, starts(Array("RIFF".utf8)), Array(bytes[8..<12]) == Array("WEBP".utf8) {
       return "WebP"
     }
     return nil
+  }
+
+  /// `imageKind(_:)` as a message says it, with its article: `a JPEG image`, `an APNG image`.
+  package static func describedImage(_ bytes: [UInt8]) -> String? {
+    imageKind(bytes).map { ($0 == "APNG" ? "an " : "a ") + $0 + " image" }
   }
 
   /// Reads a scene from the bytes of a scene file.
@@ -114,13 +122,13 @@ public enum SceneFormat {
       json = try JSONParser.parse(bytes)
     } catch {
       // A picture handed where a scene goes is named for what it is, not as broken JSON.
-      if let kind = imageKind(bytes) {
+      if let kind = describedImage(bytes) {
         throw DecodingError(
           file: file,
           problems: [
             Problem(
               place: "",
-              message: "is a \(kind) image, not a scene file or Lottie animation (JSON, or a "
+              message: "is \(kind), not a scene file or Lottie animation (JSON, or a "
                 + "dotLottie archive)")
           ])
       }

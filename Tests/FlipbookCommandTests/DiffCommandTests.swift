@@ -25,6 +25,29 @@ import Testing
     #expect(try Bitmap(contentsOfPNGFile: folder + "/strip.png").width == 3 * 400 + 8)
   }
 
+  /// Eighteenth hostile pass: a JPEG, a JSON scene or a text file was "not a readable PNG
+  /// image"; each is said to be what its bytes say, with what diff compares. A --threshold out
+  /// of range says the value found, as other usage errors do.
+  @Test func aFileDiffDoesNotTakeIsNamedForWhatItIs() throws {
+    let jpeg = FixtureFiles.root + "/images/two-colors.jpg"
+    let result = run(["diff", jpeg, jpeg])
+    #expect(result.status == 1)
+    #expect(
+      result.errors
+        == "\(jpeg): is a JPEG image: diff compares two PNGs, or two GIFs, APNGs or WebPs\n")
+    let scene = FixtureFiles.root + "/scenes/spinner.json"
+    #expect(
+      run(["diff", scene, scene]).errors
+        == "\(scene): is neither a PNG, a GIF, an APNG nor a WebP: diff compares two PNGs, or "
+        + "two GIFs, APNGs or WebPs\n")
+    let threshold = run(["diff", jpeg, jpeg, "--threshold", "2"])
+    #expect(threshold.status == 2)
+    #expect(threshold.errors.contains("--threshold must be in 0...1, found 2\n"))
+    #expect(
+      run(["diff", jpeg, jpeg, "--max-diff-ratio", "1.5"]).errors.contains(
+        "--max-diff-ratio must be in 0...1, found 1.5\n"))
+  }
+
   @Test func differentSizesNameBoth() {
     let result = run(["diff", Self.goldens + "/cat.png", Self.goldens + "/spinner.png"])
     #expect(result.status == 1)

@@ -73,7 +73,7 @@ import Testing
       result.errors
         == "\(Self.scenes)/spinner.json: a sheet of 1000 frames of 4000 x 4000 pixels would be "
         + "16040 x 1006508 pixels, over the limits (16384 pixels a side, 64 megapixels): show fewer "
-        + "frames, at a smaller scale, or in other columns\n")
+        + "frames (--times), at a smaller scale (--scale), or in other columns (--columns)\n")
     #expect(Date().timeIntervalSince(start) < 20)
     #expect(!FixtureFiles.exists(folder + "/s.png"))
   }

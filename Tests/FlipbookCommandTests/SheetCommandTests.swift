@@ -111,6 +111,45 @@ import Testing
     #expect(once.map(\.index) == [1])
   }
 
+  /// Eighteenth hostile pass: sheet called an APNG "a PNG image", and advised a GIF's sheet
+  /// over the limits "at a smaller scale", which --scale refuses for a GIF. The APNG is named
+  /// for what it is; a GIF's sheet suggests only the options that apply to it.
+  @Test func anAPNGAndAGIFOverTheLimitsAreSaidAsTheyAre() throws {
+    let apng = folder + "/a.apng"
+    #expect(
+      runFlipbook([
+        "render", FixtureFiles.root + "/scenes/spinner.json", "-o", apng, "--to", "0.2",
+        "--quiet",
+      ]).status == 0)
+    let sheet = runFlipbook(["sheet", apng, "-o", folder + "/s.png"])
+    #expect(sheet.status == 1)
+    #expect(
+      sheet.errors
+        == "\(apng): is an APNG image: sheet takes a scene file, a Lottie animation or a GIF\n")
+    // Four frames of 5000 x 1 side by side are over 16384 pixels wide.
+    let builder = GIF.PaletteBuilder()
+    let frames = (0..<4).map { k in
+      var frame = Bitmap(width: 5000, height: 1)
+      for x in 0..<5000 { frame[x, 0] = RGBA8(UInt8(k * 60), UInt8(x % 256), 0, 255) }
+      builder.add(frame)
+      return frame
+    }
+    var bytes: [UInt8] = []
+    let encoder = try GIF.Encoder(
+      width: 5000, height: 1, palette: builder.makePalette(maxColors: 256), options: GIF.Options()
+    ) { bytes += $0 }
+    for frame in frames { try encoder.add(frame, delay: 10) }
+    try encoder.finish()
+    let gif = folder + "/wide.gif"
+    try AtomicFile.write(bytes, to: gif)
+    let wide = runFlipbook(["sheet", gif, "-o", folder + "/w.png"])
+    #expect(wide.status == 1)
+    #expect(
+      wide.errors.hasSuffix(
+        "over the limits (16384 pixels a side, 64 megapixels): show fewer frames (--times), or "
+          + "in other columns (--columns)\n"), "\(wide.errors)")
+  }
+
   @Test func wrongUsageExitsWith2() {
     let scene = FixtureFiles.root + "/scenes/radar-pulses.json"
     #expect(run(["sheet", scene]) == 2)

@@ -31,6 +31,21 @@ import Testing
     #expect(p[0] == p[1] && p[1] == p[2] && p[3] == 255)
   }
 
+  /// Eighteenth hostile pass: a JPEG over the decoded-size limit said "is over the limit"
+  /// without saying which; it names the limits as a PNG's refusal does.
+  @Test func aJPEGOverTheSizeLimitsNamesThem() throws {
+    var bytes = try Self.read("two-colors.jpg")
+    // The start of frame (FF C0): length, precision, then height and width.
+    let sof = try #require(
+      (0..<(bytes.count - 1)).first { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xC0 })
+    bytes.replaceSubrange((sof + 5)..<(sof + 9), with: [0x0F, 0x43, 0x40, 0x00])  // 3907, 16384
+    #expect(
+      throws: JPEG.DecodingError(
+        reason: "the image is 16384 x 3907 pixels, outside the limits (1 to 16384 pixels a side, "
+          + "at most 64000000 pixels)")
+    ) { try JPEG.decode(bytes) }
+  }
+
   @Test func refusesDamagedData() throws {
     let bytes = try Self.read("two-colors.jpg")
     #expect(throws: JPEG.DecodingError.self) { try JPEG.decode(Array(bytes.prefix(30))) }

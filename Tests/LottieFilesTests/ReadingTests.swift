@@ -183,6 +183,34 @@ import Testing
     #expect(abs(Int(frame.pixels[i]) - 200) <= 4 && frame.pixels[i + 3] == 255)
   }
 
+  /// Eighteenth hostile pass: an SVG data URL or a JSON file as an image asset was warned as
+  /// "not a readable PNG image", and a file name holding a NUL as "without a file name". Each
+  /// is named for what it is.
+  @Test func imageAssetsOfOtherKindsAreNamedForWhatTheyAre() throws {
+    func warnings(_ asset: String, folder: String = "") throws -> [String] {
+      let json = LottieTest.document(
+        layers: #"[{"ty": 2, "ind": 1, "nm": "P", "refId": "img", "ks": {}, "ip": 0, "op": 9}]"#,
+        assets: #"[{"id": "img", "w": 16, "h": 8, \#(asset)}]"#)
+      return try LottieFormat.decode(Array(json.utf8), file: "a.json", baseDirectory: folder)
+        .warnings.map(\.description)
+    }
+    let svg = "data:image/svg+xml;base64," + Self.base64(Array("<svg/>".utf8))
+    #expect(
+      try warnings(#""e": 1, "u": "", "p": "\#(svg)""#) == [
+        #"a.json: layers[0] "P": unsupported images that cannot be decoded (assets[0]: image/svg+xml, neither a PNG, a JPEG nor a WebP): not drawn"#
+      ])
+    let folder = FixtureFiles.temporaryFolder()
+    try AtomicFile.write(Array("{}".utf8), to: folder + "/x.json")
+    #expect(
+      try warnings(#""u": "", "p": "x.json""#, folder: folder + "/") == [
+        #"a.json: layers[0] "P": unsupported images that cannot be decoded (assets[0]: neither a PNG, a JPEG nor a WebP): not drawn"#
+      ])
+    #expect(
+      try warnings(#""u": "", "p": "x.webp\u0000.png""#) == [
+        #"a.json: layers[0] "P": unsupported image file names holding a NUL character (assets[0].p): not drawn"#
+      ])
+  }
+
   /// Layers showing one image asset share one decode of it (40 layers of a 64-megapixel
   /// picture took 7.8 GB and aborted when each decoded its own).
   @Test func layersShowingOneImageShareItsPixels() throws {

@@ -90,13 +90,17 @@ public enum ContactSheet {
     public var frameCount: Int, frameWidth: Int, frameHeight: Int
     /// The sheet's pixel size.
     public var width: Int, height: Int
+    /// Whether the frames are shown at their own pixel size (a GIF's), so that no smaller scale
+    /// can be asked for and none is suggested.
+    public var framesAtOwnSize = false
 
-    /// One line: the sheet's size, the limits and what to change.
+    /// One line: the sheet's size, the limits and what to change, naming `sheet`'s options.
     public var description: String {
       "a sheet of \(frameCount) frames of \(frameWidth) x \(frameHeight) pixels would be "
         + "\(width) x \(height) pixels, over the limits (\(Canvas.maximumSide) pixels a side, "
-        + "\(Canvas.maximumPixelCount / 1_000_000) megapixels): show fewer frames, at a smaller "
-        + "scale, or in other columns"
+        + "\(Canvas.maximumPixelCount / 1_000_000) megapixels): show fewer frames (--times), "
+        + (framesAtOwnSize ? "or " : "at a smaller scale (--scale), or ")
+        + "in other columns (--columns)"
     }
   }
 
