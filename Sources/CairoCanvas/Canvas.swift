@@ -363,6 +363,13 @@ public final class Canvas {
     // A line too wide for Cairo's stroker covers all the canvas it can reach at the widest it
     // draws: its path is then cut to the box round the canvas as a far-reaching one is.
     let width = safeLineWidth(style.lineWidth)
+    // Curves bending tighter than half the width are stroked as chords (Cairo turns their
+    // inner side inside out: `Path.flatteningCurves(tighterThan:tolerance:)`), within Cairo's
+    // own tolerance of a tenth of a device pixel.
+    let stretch = deviceStretch
+    let path =
+      stretch > 0
+      ? path.flatteningCurves(tighterThan: width / 2, tolerance: 0.1 / stretch) : path
     if width < style.lineWidth, projection == nil {
       setSafePath(path, stroke: style)
     } else {
