@@ -704,7 +704,7 @@ extension LottieReader {
       }
     }
     guard let bytes else { return nil }
-    var image = decodeImage(bytes, a, layer: layer)
+    var image = decodeImage(bytes, a, layer: layer, mediaType: mediaType)
     if let decoded = image {
       decodedImagePixels += decoded.width * decoded.height
       if decodedImagePixels > LottieFormat.maximumImagePixels {
@@ -720,8 +720,9 @@ extension LottieReader {
   }
 
   /// The picture `bytes` hold (JPEG, WebP's first frame, or PNG), named by the asset `a`'s id;
-  /// `nil` when it cannot be decoded (warned on `layer`).
-  func decodeImage(_ bytes: [UInt8], _ a: Fields, layer: String) -> Image? {
+  /// `nil` when it cannot be decoded (warned on `layer`, naming the data URL's `mediaType` when
+  /// the bytes are of no kind known).
+  func decodeImage(_ bytes: [UInt8], _ a: Fields, layer: String, mediaType: String) -> Image? {
     // Said with the decoder's reason (an image over the decoded-size limit says so), once.
     func undecodable(_ reason: Any) {
       warn(
