@@ -262,8 +262,9 @@ extension GIF {
 
     /// The next frame, or `nil` after the last (at the trailer).
     ///
-    /// - Throws: `DecodingError` when the data is broken or cut short, a frame is empty or lies
-    ///   outside the screen, or has no color table.
+    /// - Throws: `DecodingError` when the data is broken or cut short, a frame is empty or has
+    ///   no color table. A frame reaching past the screen is clipped to it (a frame wholly off
+    ///   the screen draws nothing), as browsers show it.
     public func next() throws(DecodingError) -> Frame? {
       guard !finished else { return nil }
       var control = GraphicsControlBlock(
@@ -317,12 +318,12 @@ extension GIF {
       guard w > 0, h > 0 else {
         throw DecodingError(reason: "frame \(k) is \(w) x \(h) pixels: a frame has at least one")
       }
-      guard left + w <= width, top + h <= height else {
-        throw DecodingError(
-          reason:
-            "frame \(k) (\(w) x \(h) at \(left), \(top)) lies outside the \(width) x \(height) screen"
-        )
-      }
+      // A frame reaching past the screen is clipped to it, as browsers and ImageMagick show it
+      // (GIF89a says a frame should fit, but encoders that crop the screen and not the frames
+      // make such files); a frame wholly off the screen draws nothing. Its declared size still
+      // counts against the limits (`layout(of:)`): all of it is decoded.
+      let xs = Swift.min(left, width)..<Swift.min(left + w, width)
+      let ys = Swift.min(top, height)..<Swift.min(top + h, height)
       guard let map = d.ColorMap ?? gif.pointee.SColorMap else {
         throw DecodingError(reason: "frame \(k) has no color table")
       }
@@ -342,10 +343,10 @@ extension GIF {
       let width = width
       indices.withUnsafeBufferPointer { raster in
         screen.pixels.withUnsafeMutableBufferPointer { out in
-          for y in 0..<h {
-            var o = ((top + y) * width + left) * 4
-            for x in 0..<w {
-              let index = Int(raster[y * w + x])
+          for y in ys {
+            var o = (y * width + xs.lowerBound) * 4
+            for x in xs {
+              let index = Int(raster[(y - top) * w + x - left])
               if index != transparent && index < colors {
                 let c = map.pointee.Colors[index]
                 out[o] = c.Red; out[o + 1] = c.Green; out[o + 2] = c.Blue; out[o + 3] = 255
@@ -359,8 +360,10 @@ extension GIF {
         image: screen, delay: Int(control.DelayTime), disposal: Int(control.DisposalMode))
       if control.DisposalMode == DISPOSE_BACKGROUND {
         screen.pixels.withUnsafeMutableBufferPointer { out in
-          for y in top..<(top + h) {
-            for i in ((y * width + left) * 4)..<((y * width + left + w) * 4) { out[i] = 0 }
+          for y in ys {
+            for i in ((y * width + xs.lowerBound) * 4)..<((y * width + xs.upperBound) * 4) {
+              out[i] = 0
+            }
           }
         }
       } else if let before {
@@ -373,8 +376,9 @@ extension GIF {
 
   /// Decodes every frame of `bytes` (see `FrameReader`, which gives them one at a time).
   ///
-  /// - Throws: `DecodingError` when the bytes are not a GIF giflib can read, a frame lies
-  ///   outside the screen, a frame has no palette, or the screen is over the size limit.
+  /// - Throws: `DecodingError` when the bytes are not a GIF giflib can read, a frame has no
+  ///   palette, or the screen is over the size limit. A frame reaching past the screen is
+  ///   clipped to it.
   public static func decode(_ bytes: [UInt8]) throws(DecodingError) -> Animation {
     let reader = try FrameReader(bytes)
     var animation = Animation(

@@ -199,6 +199,30 @@ import Testing
     #expect(try GIF.decode(gif(frame + frame + [0x3B])).frames.count == 2)
   }
 
+  /// Eighteenth hostile pass: a frame reaching past the logical screen (a 2 x 2 frame at 1, 1
+  /// on a 2 x 2 screen) was refused whole as lying "outside" the screen. It is clipped to the
+  /// screen, as browsers and ImageMagick show it: its part on the screen is drawn, disposing of
+  /// it clears only that part, and a frame wholly off the screen draws nothing. Its declared
+  /// size still counts against the limits.
+  @Test func aFramePastTheScreenIsClippedToIt() throws {
+    let white = RGBA8(255, 255, 255, 255), none = RGBA8(0, 0, 0, 0)
+    // Restore to background (disposal 2), then a 2 x 2 frame at 1, 1: white, black / white,
+    // white; only its top-left pixel is on the screen.
+    let past: [UInt8] =
+      [0x21, 0xF9, 4, 2 << 2, 10, 0, 0, 0]
+      + [0x2C, 1, 0, 1, 0, 2, 0, 2, 0, 0, 2, 4, 12, 193, 48, 44, 0]
+    let corner: [UInt8] = [0x2C, 0, 0, 0, 0, 1, 0, 1, 0, 0, 2, 2, 12, 11, 0]
+    let far: [UInt8] = [0x2C, 0x60, 0xEA, 0x60, 0xEA, 1, 0, 1, 0, 0, 2, 2, 12, 11, 0]
+    let frames = try GIF.decode(gif(past + corner + far + [0x3B])).frames
+    #expect(frames.count == 3)
+    #expect(frames[0].pixels == [none, none, none, white].flatMap { [$0.r, $0.g, $0.b, $0.a] })
+    #expect(frames[1].pixels == [white, none, none, none].flatMap { [$0.r, $0.g, $0.b, $0.a] })
+    #expect(frames[2] == frames[1])
+    // A frame at 1, 1 claiming 65535 x 65535 pixels is still refused by its declared size.
+    let huge: [UInt8] = [0x2C, 1, 0, 1, 0, 0xFF, 0xFF, 0xFF, 0xFF, 0, 2, 2, 12, 11, 0]
+    #expect(throws: GIF.DecodingError.self) { try GIF.decode(gif(huge + [0x3B])) }
+  }
+
   /// An interlaced frame's rows come in four passes (GIF89a, appendix E) and are put in place
   /// as they come: the same rows marked interlaced show stored row k at the k-th row of the
   /// passes' order.
