@@ -129,6 +129,7 @@ struct DiffCommand: ParsableCommand {
       // not decoded (a pair of 64-megapixel PNGs would take about 780 MB).
       if let sa = PNG.statedSize(of: a), let sb = PNG.statedSize(of: b), sa != sb {
         let mismatch = ImageDiff.SizeMismatch(expected: sa, actual: sb)
+        try notCompared(because: mismatch.description)
         throw CommandFailure(message: "\(expected) and \(actual) differ: \(mismatch.description)")
       }
       if let sa = PNG.statedSize(of: a) { try checkStrip(width: sa.width, height: sa.height) }
@@ -138,6 +139,7 @@ struct DiffCommand: ParsableCommand {
       do {
         diff = try ImageDiff(expected: e, actual: c, tolerance: tolerance)
       } catch {
+        try notCompared(because: error.description)
         throw CommandFailure(message: "\(expected) and \(actual) differ: \(error.description)")
       }
       print(diff.summary)
@@ -167,6 +169,19 @@ struct DiffCommand: ParsableCommand {
         + "(expected, actual and heatmap side by side), over the limits of a frame "
         + "(\(Canvas.maximumSide) pixels a side, \(Canvas.maximumPixelCount / 1_000_000) "
         + "megapixels): write the heatmap alone, without --strip")
+  }
+
+  /// With `-o`, what two PNGs whose pixels were not compared (`cause`: their sizes differ)
+  /// leave, as for animations whose frames were not compared: the report page saying `cause`
+  /// with no frames, or a line saying the picture was not written (it was left for the user to
+  /// find no file).
+  private func notCompared(because cause: String) throws {
+    if isReport {
+      try writeReport(summary: cause, expected: [], actual: [], diffs: [], times: [])
+    } else if let output {
+      FileHandleStandardError.write(
+        "\(output): not written: the images were not compared (\(cause))")
+    }
   }
 
   private func write(

@@ -54,6 +54,26 @@ import Testing
     #expect(result.errors.contains("expected 400 x 400, actual 120 x 120"))
   }
 
+  /// Eighteenth hostile pass: `diff a.png b.png -o x.png` (or `-o x.html`) of two PNGs whose
+  /// sizes differ wrote nothing and said nothing, where animations whose frames were not
+  /// compared say so. The picture's absence is said, and the page is written with the cause and
+  /// no frames, as an animation's is.
+  @Test func aPictureNotWrittenForDifferentSizesIsSaid() throws {
+    let cat = Self.goldens + "/cat.png", spinner = Self.goldens + "/spinner.png"
+    let cause = "sizes differ: expected 400 x 400, actual 120 x 120"
+    let picture = try Tools.run(Tools.flipbook, ["diff", cat, spinner, "-o", folder + "/s.png"])
+    #expect(picture.status == 1)
+    #expect(
+      picture.errors
+        == "\(folder)/s.png: not written: the images were not compared (\(cause))\n"
+        + "\(cat) and \(spinner) differ: \(cause)\n")
+    #expect(access(folder + "/s.png", F_OK) != 0)
+    let page = try Tools.run(Tools.flipbook, ["diff", cat, spinner, "-o", folder + "/s.html"])
+    #expect(page.status == 1 && page.errors == "\(cat) and \(spinner) differ: \(cause)\n")
+    let html = String(decoding: try AtomicFile.read(folder + "/s.html"), as: UTF8.self)
+    #expect(html.contains(cause))
+  }
+
   /// Sizes come from the PNG headers before anything is decoded: a file whose header states
   /// another size is reported as a size mismatch even though its pixel data is garbage (which
   /// decoding would have refused), so a large pair that cannot match costs no memory.
