@@ -70,7 +70,15 @@ public struct MediaTiming: Hashable, Sendable {
     /// -1e308 at a speed of 3.4e38, or nine nested groups of speed 3.4e38) where that decides
     /// what shows (the animation repeats forever, or the time is NaN): such a state has a NaN
     /// `basicTime` and `cycle`, and whoever applies it refuses it rather than show a value.
-    public var isTimeFinite: Bool { basicTime.isFinite && cycle.isFinite }
+    /// A cycle index past a `Double`'s range (a duration of 1e-310 repeating forever) is
+    /// infinite in a finite time: only a cumulative animation reads it
+    /// (`isCycleCountFinite`).
+    public var isTimeFinite: Bool { basicTime.isFinite && !cycle.isNaN }
+
+    /// Whether the cycle index is finite: it is not when the time over the cycle's length
+    /// passes the largest `Double` (a duration of 1e-310 repeating forever), which a cumulative
+    /// animation, adding `cycle × (end − start)`, cannot show.
+    public var isCycleCountFinite: Bool { cycle.isFinite }
 
     /// The state of an animation whose time is not finite (see `isTimeFinite`).
     static func timeNotFinite(simpleDuration d: Double) -> State {
@@ -119,8 +127,18 @@ public struct MediaTiming: Hashable, Sendable {
     guard d > 0 else { return State(basicTime: 0, cycle: 0, simpleDuration: d) }
     let cycleLength = autoreverses ? 2 * d : d
     var k = (t / cycleLength).rounded(.down)
-    guard k.isFinite else { return .timeNotFinite(simpleDuration: d) }
-    var c = t - k * cycleLength
+    // Past 2^53 cycles `k × C` rounds by more than a cycle, and past 1.8e308 (a duration of
+    // 1e-310 at any time) `k` is infinite: the phase is then the exact floor-modulo (`fmod`),
+    // which needs no cycle count, and the index is `floor(t / C)` as a Double holds it, infinite
+    // past its range (only a cumulative animation reads it: it refuses an infinite one).
+    // With autoreverses a cycle is both legs, so the leg needs no parity either.
+    var c: Double
+    if abs(k) < 0x1p53 {
+      c = t - k * cycleLength
+    } else {
+      c = t.truncatingRemainder(dividingBy: cycleLength)
+      if c < 0 { c += cycleLength }
+    }
     if c < 0 { c = 0 }
     if c >= cycleLength {
       k += 1

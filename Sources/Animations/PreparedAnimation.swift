@@ -90,6 +90,13 @@ package struct AnimationSample: Sendable {
   /// Where the animation is.
   package let state: MediaTiming.State
 
+  /// Whether the sample can be shown: its time is finite (`MediaTiming.State.isTimeFinite`)
+  /// and, for a cumulative animation, so is its cycle index (a duration of 1e-310 repeating
+  /// forever has more cycles than a `Double` counts).
+  package var isTimeFinite: Bool {
+    state.isTimeFinite && (state.isCycleCountFinite || !evaluator.cumulative)
+  }
+
   /// What the sample animates: the target its key path was resolved to when the animation was
   /// prepared.
   package var target: Int { evaluator.target }

@@ -51,13 +51,15 @@ extension Layer {
     case drawableSharing
   }
 
-  /// `presentation(at:)` with one sample buffer shared by the whole tree.
+  /// `presentation(at:)` with one sample buffer shared by the whole tree. `delayed`: the
+  /// replicator whose delayed instance made `time` not finite, if one did.
   func presentation(
-    at time: Double, scratch: inout [AnimationSample], mode: PresentationMode = .full
+    at time: Double, scratch: inout [AnimationSample], mode: PresentationMode = .full,
+    delayed: InstanceTimeOverflow? = nil
   ) -> Layer {
     let local = timing.localTime(time)
     if mode == .drawableSharing, animationEntries.isEmpty, !(self is ReplicatorLayer) {
-      return sharedUnlessAnimatedBelow(at: local, scratch: &scratch)
+      return sharedUnlessAnimatedBelow(at: local, scratch: &scratch, delayed: delayed)
     }
     // A copy of the model values, then animated in place.
     let copy = type(of: self).init(copying: self)
@@ -66,20 +68,22 @@ extension Layer {
         applyAnimations(at: local, to: &copy.storage, scratch: &scratch)
       } else {
         copy.properties.timeNotFinite = true  // said when drawn (nine speeds of 3.4e38 overflow)
+        copy.properties.instanceTimeOverflow = delayed
       }
     }
     if mode != .full && copy.drawsNothing { return copy }
     if !sublayers.isEmpty {
       copy.sublayers.reserveCapacity(sublayers.count)
       for sublayer in sublayers {
-        let presented = sublayer.presentation(at: local, scratch: &scratch, mode: mode)
+        let presented = sublayer.presentation(
+          at: local, scratch: &scratch, mode: mode, delayed: delayed)
         if mode == .full { presented.superlayer = copy }
         copy.sublayers.append(presented)
       }
     }
     // The mask lives in this layer's space and time.
     if let mask {
-      copy.mask = mask.presentation(at: local, scratch: &scratch, mode: mode)
+      copy.mask = mask.presentation(at: local, scratch: &scratch, mode: mode, delayed: delayed)
     }
     // Replicator instance k shows the sublayers k × instanceDelay earlier.
     if let replicator = copy as? ReplicatorLayer, replicator.instanceCount > 1, !sublayers.isEmpty {
@@ -99,9 +103,16 @@ extension Layer {
             replicator.delayedInstancesCut = true
             break
           }
+          // Past the largest Double (10,000 instances of a delay of 1e305) the instance's
+          // animated layers have no finite time: said naming this replicator and its delay.
+          let instanceTime = local - Double(k) * delay
+          let overflow =
+            local.isFinite && !instanceTime.isFinite
+            ? InstanceTimeOverflow(
+              name: name, place: sourcePlace, instance: k, instanceDelay: delay) : delayed
           let presented = sublayers.map { sublayer in
             let presented = sublayer.presentation(
-              at: local - Double(k) * delay, scratch: &scratch, mode: mode)
+              at: instanceTime, scratch: &scratch, mode: mode, delayed: overflow)
             if mode == .full { presented.superlayer = copy }
             return presented
           }
@@ -137,19 +148,21 @@ extension Layer {
   /// time): the model layer itself when they all are their model layers too, else a copy of
   /// it holding them.
   private func sharedUnlessAnimatedBelow(
-    at local: Double, scratch: inout [AnimationSample]
+    at local: Double, scratch: inout [AnimationSample], delayed: InstanceTimeOverflow?
   ) -> Layer {
     if drawsNothing { return self }
     var presented: [Layer]? = nil  // made when a sublayer is not its model layer
     for (i, sublayer) in sublayers.enumerated() {
-      let shown = sublayer.presentation(at: local, scratch: &scratch, mode: .drawableSharing)
+      let shown = sublayer.presentation(
+        at: local, scratch: &scratch, mode: .drawableSharing, delayed: delayed)
       if presented == nil, shown !== sublayer {
         presented = Array(sublayers[..<i])
         presented!.reserveCapacity(sublayers.count)
       }
       presented?.append(shown)
     }
-    let shownMask = mask?.presentation(at: local, scratch: &scratch, mode: .drawableSharing)
+    let shownMask = mask?.presentation(
+      at: local, scratch: &scratch, mode: .drawableSharing, delayed: delayed)
     if presented == nil && shownMask === mask { return self }
     let copy = type(of: self).init(copying: self)
     copy.sublayers = presented ?? sublayers
@@ -171,9 +184,9 @@ extension Layer {
     for sample in scratch {
       let keyPath = LayerKeyPath(target: sample.target)
       guard keyPath.property.layerType.includes(shown) else { continue }
-      // Its time overflowed (a beginTime of -1e308 at a speed of 3.4e38, repeating forever):
-      // said when drawn, not shown as the model value.
-      guard sample.state.isTimeFinite else {
+      // Its time overflowed (a beginTime of -1e308 at a speed of 3.4e38, repeating forever), or
+      // a cumulative one's cycle count did: said when drawn, not shown as the model value.
+      guard sample.isTimeFinite else {
         if shown.properties.animationTimeNotFinite == nil {
           shown.properties.animationTimeNotFinite = keyPath.name
         }

@@ -240,6 +240,13 @@ package struct LayerProperties: Hashable, Sendable {
     get { depth.value.timeNotFinite }
     set { depth.value.timeNotFinite = newValue }
   }
+  /// In a presentation copy whose time is not finite (`timeNotFinite`): the replicator whose
+  /// delayed instance made it so, if one did (kept in `depth`); the renderer then names the
+  /// replicator and its `instanceDelay` (`RenderingError.instanceTimeNotFinite`).
+  package var instanceTimeOverflow: InstanceTimeOverflow? {
+    get { depth.value.instanceTimeOverflow }
+    set { depth.value.instanceTimeOverflow = newValue }
+  }
   /// In a presentation copy: the key path of the first animation whose own time at the copy's
   /// instant is not finite, left unapplied (kept in `depth`); the renderer refuses the layer
   /// naming it (`RenderingError.animationTimeNotFinite`) rather than draw its model value.

@@ -89,8 +89,16 @@ public enum RenderingError: Error, Hashable, Sendable, CustomStringConvertible {
   /// shows: its and its groups' `beginTime`, `speed` and `timeOffset` together overflow (a
   /// `beginTime` of -1e308 at a speed of 3.4e38, or nine nested groups of speed 3.4e38, the
   /// animation repeating forever). Refused rather than drawn at the model value without a word
-  /// (`MediaTiming.State.isTimeFinite`). Carries the layer and the animated key path.
+  /// (`MediaTiming.State.isTimeFinite`), or a cumulative animation's cycle count (the time
+  /// over its duration) does. Carries the layer and the animated key path.
   case animationTimeNotFinite(layer: LayerLabel?, keyPath: String)
+
+  /// A layer with animations in a replicator's delayed instance has a time that is not finite
+  /// because the instance is `instance × instanceDelay` seconds earlier, past the largest
+  /// `Double` (10,000 instances of a delay of 1e305). Carries the layer, the replicator, the
+  /// first instance whose time overflows and the delay.
+  case instanceTimeNotFinite(
+    layer: LayerLabel?, replicator: LayerLabel?, instance: Int, instanceDelay: Double)
 
   /// A layer's transform in the frame (its own, its superlayers' and the pixel density
   /// together) multiplies areas by more than the largest `Double`, about 1.8e308 (a scale of
@@ -178,10 +186,18 @@ public enum RenderingError: Error, Hashable, Sendable, CustomStringConvertible {
       return
         "\(LayerLabel.text(name)) has animations but no finite time at this instant: its and its "
         + "superlayers' speed, beginTime and timeOffset together overflow"
+    case .instanceTimeNotFinite(let name, let replicator, let instance, let delay):
+      let delay = String(shortestNumber(delay).filter { $0 != "+" })  // 1e305, not 1e+305
+      return
+        "\(LayerLabel.text(name)) has animations but no finite time at this instant: it is in "
+        + "instance \(instance) of the replicator \(LayerLabel.text(replicator)), shown "
+        + "\(instance) x its instanceDelay of \(delay) s earlier, past the largest time a Double "
+        + "holds (1.8e308 s)"
     case .animationTimeNotFinite(let name, let keyPath):
       return
         "the animation of \"\(keyPath)\" at \(LayerLabel.text(name)) has no finite time at this "
-        + "instant: its and its groups' beginTime, speed and timeOffset together overflow"
+        + "instant: its and its groups' beginTime, speed and timeOffset together overflow, or, "
+        + "for a cumulative animation, its cycle count (the time over its duration) does"
     case .transformTooLarge(let name):
       return
         "\(LayerLabel.text(name)) is scaled past what can be drawn: its transform in the frame "
@@ -242,7 +258,17 @@ extension RenderingError {
     if let keyPath = p.nonFiniteAnimation {
       return .animationNotFinite(layer: LayerLabel(layer), keyPath: keyPath)
     }
-    if p.timeNotFinite { return .layerTimeNotFinite(layer: LayerLabel(layer)) }
+    if p.timeNotFinite {
+      guard let delayed = p.instanceTimeOverflow else {
+        return .layerTimeNotFinite(layer: LayerLabel(layer))
+      }
+      let replicator =
+        delayed.name != nil || delayed.place != nil
+        ? LayerLabel(name: delayed.name, place: delayed.place) : nil
+      return .instanceTimeNotFinite(
+        layer: LayerLabel(layer), replicator: replicator, instance: delayed.instance,
+        instanceDelay: delayed.instanceDelay)
+    }
     if let keyPath = p.animationTimeNotFinite {
       return .animationTimeNotFinite(layer: LayerLabel(layer), keyPath: keyPath)
     }

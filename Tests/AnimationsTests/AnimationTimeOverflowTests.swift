@@ -60,4 +60,58 @@ import Testing
     a.isRemovedOnCompletion = false
     #expect(isClose(value(of: a, at: 0.3) / 1e20, 1, 1e-6))
   }
+
+  /// Seventeenth hostile pass: a duration of 1e-310 (here 2^-1030, 8.3e-311) repeating forever,
+  /// or 1e-300 at 1e9 s, was refused as a time that overflows, blaming beginTime, speed and
+  /// timeOffset, none of them set: what overflowed was the cycle count, the time over the
+  /// duration. The phase within the cycle is the exact floor-modulo (`fmod`), which needs no
+  /// count: these show a value, with autoreverses too (a cycle is both legs, so the leg needs
+  /// no parity).
+  @Test func aCycleCountPastADoubleStillGivesThePhase() {
+    let cases = [(0x1p-1030, 0.3), (1e-300, 1e9), (Double.leastNonzeroMagnitude, 0.5)]
+    for (d, t) in cases {
+      let a = basic {
+        $0.duration = d; $0.repeatCount = .infinity
+      }
+      let phase = t.truncatingRemainder(dividingBy: d) / d
+      #expect(isClose(value(of: a, at: t), 100 * phase, 1e-6), "duration \(d) at \(t)")
+      let shown = states(a, at: t)
+      #expect(shown.map(\.isTimeFinite) == [true])
+      #expect(shown.map(\.isCycleCountFinite) == [false])
+      let back = basic {
+        $0.duration = d; $0.repeatCount = .infinity; $0.autoreverses = true
+      }
+      let c = t.truncatingRemainder(dividingBy: 2 * d)
+      let expected = 100 * (c > d ? 2 * d - c : c) / d
+      #expect(isClose(value(of: back, at: t), expected, 1e-6), "autoreversing \(d) at \(t)")
+    }
+    // A group of 1e-300 repeating forever, at 1e9 s, gives its child a finite time.
+    var group = AnimationGroup([basic { $0.duration = 0 }])
+    (group.duration, group.repeatCount) = (1e-300, .infinity)
+    #expect(states(group, at: 1e9).map(\.isTimeFinite) == [true])
+  }
+
+  /// Seventeenth hostile pass: past 2^53 cycles `t − k × C` rounds by more than a cycle; the
+  /// phase is the exact floor-modulo there. 2^60 s over cycles of 0.375 s is 2^63 / 3 cycles,
+  /// a remainder of 0.25 s: two thirds of the way.
+  @Test func pastTwoToTheFiftyThirdCyclesThePhaseIsExact() {
+    let a = basic {
+      $0.duration = 0.375; $0.repeatCount = .infinity
+    }
+    #expect(value(of: a, at: 0x1p60) == 100 * (0.25 / 0.375))
+  }
+
+  /// Seventeenth hostile pass: a cumulative animation adds the cycle index times its span, so
+  /// one whose index is past a `Double` (1e-310 s cycles) cannot be shown: its sample says its
+  /// time is not finite (refused when drawn), where a plain one shows the phase.
+  @Test func aCumulativeAnimationPastADoublesCyclesIsNotFinite() {
+    for cumulative in [true, false] {
+      let a = basic {
+        $0.duration = 0x1p-1030; $0.repeatCount = .infinity; $0.isCumulative = cumulative
+      }
+      var collected: [AnimationSample] = []
+      samples(of: a, at: 0.3, into: &collected)
+      #expect(collected.map(\.isTimeFinite) == [!cumulative])
+    }
+  }
 }

@@ -252,7 +252,8 @@ import Testing
     """#.write(toFile: path, atomically: true, encoding: .utf8)
     let message =
       "\(path): the animation of \"position.x\" at layer layers[0] has no finite time at this "
-      + "instant: its and its groups' beginTime, speed and timeOffset together overflow\n"
+      + "instant: its and its groups' beginTime, speed and timeOffset together overflow, or, for "
+      + "a cumulative animation, its cycle count (the time over its duration) does\n"
     for command in [
       ["inspect", path, "--time", "0.3"],
       ["frame", path, "--time", "0.3", "-o", folder + "/t.png"],
@@ -261,6 +262,39 @@ import Testing
       #expect(result.status == 1)
       #expect(result.errors == message)
     }
+  }
+
+  /// Seventeenth hostile pass: an opacity animation of 1e-310 s repeating forever failed to
+  /// render as a time overflowing through beginTime, speed and timeOffset (none set): it
+  /// renders, its phase taken by floor-modulo. A replicator of 10,000 instances delayed 1e305 s
+  /// blamed the same three; it names the replicator and its instanceDelay, and a render says
+  /// the frame's time.
+  @Test func cycleCountsAndInstanceDelaysPastADoubleAreSaidForWhatTheyAre() throws {
+    let tiny = folder + "/tiny.json"
+    try #"""
+    {"flipbook": 1, "size": [20, 20], "duration": 1, "fps": 10, "layers": [{"name": "a",
+    "bounds": [0, 0, 10, 10], "backgroundColor": "#f00", "animations": [{"type": "basic",
+    "keyPath": "opacity", "fromValue": 0, "toValue": 1, "duration": 1e-310,
+    "repeatCount": "infinity"}]}]}
+    """#.write(toFile: tiny, atomically: true, encoding: .utf8)
+    #expect(run(["render", tiny, "-o", folder + "/tiny.gif", "--quiet"]).status == 0)
+    let delayed = folder + "/delayed.json"
+    try #"""
+    {"flipbook": 1, "size": [20, 20], "duration": 1, "fps": 10, "layers": [{"type":
+    "replicator", "name": "r", "instanceCount": 10000, "instanceDelay": 1e305,
+    "bounds": [0, 0, 20, 20], "position": [10, 10], "sublayers": [{"name": "a",
+    "bounds": [0, 0, 10, 10], "backgroundColor": "#f00", "animations": [{"type": "basic",
+    "keyPath": "opacity", "fromValue": 0, "toValue": 1, "duration": 1,
+    "repeatCount": "infinity"}]}]}]}
+    """#.write(toFile: delayed, atomically: true, encoding: .utf8)
+    let result = run(["render", delayed, "-o", folder + "/delayed.gif", "--quiet"])
+    #expect(result.status == 1)
+    #expect(
+      result.errors
+        == "\(delayed): at 0 s (frame 0): layer 'a' (layers[0].sublayers[0]) has animations but "
+        + "no finite time at this instant: it is in instance 1798 of the replicator layer 'r' "
+        + "(layers[0]), shown 1798 x its instanceDelay of 1e305 s earlier, past the largest time "
+        + "a Double holds (1.8e308 s)\n")
   }
 
   /// Seventeenth hostile pass: an error found while drawing a frame of a render did not say

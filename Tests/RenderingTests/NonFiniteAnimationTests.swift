@@ -136,7 +136,34 @@ import Testing
     #expect(
       error.description
         == "the animation of \"position.x\" at layer 'square' has no finite time at this "
-        + "instant: its and its groups' beginTime, speed and timeOffset together overflow")
+        + "instant: its and its groups' beginTime, speed and timeOffset together overflow, or, "
+        + "for a cumulative animation, its cycle count (the time over its duration) does")
+  }
+
+  /// Seventeenth hostile pass: a replicator of 10,000 instances delayed 1e305 s each blamed its
+  /// sublayer's speed, beginTime and timeOffset, none of them set: what overflows is instance
+  /// 1798's delay, 1798 x 1e305. The error names the replicator, the instance and its delay.
+  @Test func anOverflowingInstanceDelayNamesTheReplicator() throws {
+    let replicator = ReplicatorLayer()
+    replicator.name = "r"
+    replicator.instanceDelay = 1e305
+    replicator.addSublayer(square(Self.repeatingMove()))
+    replicator.instanceCount = 1798
+    let drawn = replicator.drawablePresentation(at: 0.5)
+    #expect(RenderingError.firstPresentationProblem(in: drawn) == nil)
+    replicator.instanceCount = 10_000
+    let error = RenderingError.instanceTimeNotFinite(
+      layer: "square", replicator: "r", instance: 1798, instanceDelay: 1e305)
+    let tree = replicator.drawablePresentation(at: 0.5)
+    #expect(RenderingError.firstPresentationProblem(in: tree) == error)
+    #expect(throws: error) {
+      try LayerRenderer().draw(tree, in: try Canvas(pixelWidth: 20, pixelHeight: 20))
+    }
+    #expect(
+      error.description
+        == "layer 'square' has animations but no finite time at this instant: it is in "
+        + "instance 1798 of the replicator layer 'r', shown 1798 x its instanceDelay of 1e305 "
+        + "s earlier, past the largest time a Double holds (1.8e308 s)")
   }
 
   /// `inspect` refuses what drawing refuses (`RenderingError.firstPresentationProblem`),
