@@ -132,9 +132,11 @@ public struct MediaTiming: Hashable, Sendable {
     // which needs no cycle count, and the index is `floor(t / C)` as a Double holds it, infinite
     // past its range (only a cumulative animation reads it: it refuses an infinite one).
     // With autoreverses a cycle is both legs, so the leg needs no parity either.
+    // A cycle of two legs past the largest Double (a duration of 1e308 with autoreverses) is
+    // infinite: its only cycle starts at 0 (`0 × ∞` is NaN).
     var c: Double
     if abs(k) < 0x1p53 {
-      c = t - k * cycleLength
+      c = k == 0 ? t : t - k * cycleLength
     } else {
       c = t.truncatingRemainder(dividingBy: cycleLength)
       if c < 0 { c += cycleLength }
@@ -148,7 +150,7 @@ public struct MediaTiming: Hashable, Sendable {
       k -= 1
       c = cycleLength
     }
-    let basic = autoreverses && c > d ? 2 * d - c : c
+    let basic = autoreverses && c > d ? (cycleLength.isFinite ? cycleLength - c : d - (c - d)) : c
     return State(basicTime: basic, cycle: k, simpleDuration: d)
   }
 }

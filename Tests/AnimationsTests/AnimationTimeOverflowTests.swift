@@ -114,4 +114,17 @@ import Testing
       #expect(collected.map(\.isTimeFinite) == [!cumulative])
     }
   }
+
+  /// Beside the seventeenth hostile pass's tiny durations: an autoreversing duration of 1e308
+  /// made a cycle of two legs past the largest Double, and its phase NaN (`0 × ∞`): it was
+  /// refused as a time that overflows. Its one cycle starts at 0, and the backward leg mirrors
+  /// within it.
+  @Test func anAutoreversingCyclePastADoubleIsOneCycle() {
+    let a = basic {
+      $0.duration = 1e308; $0.autoreverses = true; $0.repeatCount = .infinity
+    }
+    #expect(isClose(value(of: a, at: 0.5e308), 50))
+    #expect(isClose(value(of: a, at: 1.5e308), 50))
+    #expect(states(a, at: 1.5e308).map(\.isTimeFinite) == [true])
+  }
 }
