@@ -608,12 +608,18 @@ final class World {
     var before = n.dot(start - from)
     if before < 0 { (n, before) = (-n, -before) }
     let after = n.dot(end - from)
-    guard before > 0, after < 0 else { return false }
+    // Ending on the line counts as crossing it: a body left there starts its next step on
+    // neither side, and nothing holds it any more.
+    guard before > 0, after <= 0 else { return false }
     // Where the center's path meets the segment's line: inside the segment?
     let t = before / (before - after)
     let u = (start + (end - start) * t - from).dot(edge) / (length * length)
     guard u >= 0, u <= 1 else { return false }
-    bodies[i].position = end + n * (Swift.min(before, innerRadii[i]) - after)
+    // Never onto the line itself: a body of no area (a shape layer whose bounds were never
+    // set) was left exactly on it, started the next step on neither side of it, and fell
+    // through the floor for ever. A hair's breadth inside, however small the body.
+    let hair = Swift.max(1e-6, (Swift.abs(end.x) + Swift.abs(end.y)) * 1e-12)
+    bodies[i].position = end + n * (Swift.min(before, Swift.max(innerRadii[i], hair)) - after)
     // The impact its contacts missed, at most as fast as it came.
     let vn = bodies[i].velocity.dot(n)
     if vn < 0 {

@@ -143,6 +143,28 @@ final class Ball: DynamicItem {
     #expect(box > 220 && box < 300, "rebound \(box) pt")
   }
 
+  /// Seventeenth pass: an item of no area (a shape layer whose bounds were never set, a bar
+  /// 60 x 0) was put back exactly onto the floor it crossed, started the next step on neither
+  /// side of it, and fell out of the box for ever. Such items stay in, as their centres do.
+  @Test func itemsOfNoAreaStayInsideTheReferenceBounds() throws {
+    let items = [
+      Ball(Point(100, 50), size: 0), Ball(Point(50, 50), width: 60, height: 0),
+      Ball(Point(150, 50), width: 0, height: 20), Ball(Point(30, 50), size: 0, ellipse: false),
+    ]
+    let animator = DynamicAnimator(referenceBounds: Rect(0, 0, 200, 200))
+    animator.addBehavior(GravityBehavior(items: items))
+    let collision = CollisionBehavior(items: items)
+    collision.translatesReferenceBoundsIntoBoundary = true
+    animator.addBehavior(collision)
+    for second in 1...5 {
+      animator.advance(to: Double(second))
+      for (k, item) in items.enumerated() {
+        let s = try #require(animator.state(of: item))
+        #expect(s.center.y <= 200 && s.center.y > 190, "item \(k) at \(second) s: \(s.center)")
+      }
+    }
+  }
+
   @Test func itemsGainingEnergyStayInsideTheirBoundariesAtTheTopSpeed() throws {
     // Six spinning boxes of elasticity 2 in a 120-point box, one shot at 45,000 pt/s: each
     // bounce adds energy until they move at the top speed, and none leaves the box (their
