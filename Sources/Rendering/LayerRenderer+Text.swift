@@ -47,7 +47,8 @@ extension LayerRenderer {
       throw .unknownFont(layer: LayerLabel(layer), font: layer.font)
     }
     // Glyphs filled as outlines (large, or stroked) go over their boxes' pixels, as fills do.
-    let outlined = canvas.outlinePixels(of: layout, stroked: stroke != nil)
+    let outlined = canvas.outlinePixels(
+      of: layout, stroked: stroke != nil, at: bounds.origin, reach: (stroke?.width ?? 0) / 2)
     if outlined > 0 {
       try chargePathWork(
         LayerRenderer.outlineWeight * outlined / LayerRenderer.pixelsPerUnit, for: layer,
