@@ -31,7 +31,9 @@ import Testing
     let canvas = try Canvas(pixelWidth: 200, pixelHeight: 100)
     #expect(LayerRenderer.pathWork(of: square, on: canvas) == 5 + 400 + 25.0 / 32)
     let doubled = try Canvas(pixelWidth: 200, pixelHeight: 100, scale: 2)
-    #expect(LayerRenderer.pathWork(of: square, on: doubled) == 5 + 800 + 25.0 / 32)
+    // At twice the density its bottom edge (y = 200 pixels) lies beyond the 100-pixel canvas
+    // grown by half its height: three sides sweep rows.
+    #expect(LayerRenderer.pathWork(of: square, on: doubled) == 5 + 600 + 25.0 / 32)
     // A line far longer than the canvas sweeps its rows once: counted as width plus height.
     var far = Path()
     far.move(to: Point(x: 0, y: 0))
@@ -48,12 +50,32 @@ import Testing
     }
     let work = LayerRenderer.pathWork(of: circle, on: canvas)
     #expect(work > 100_000 + 251 && work < 100_000 + 252 + 1)
-    // A path whose box misses the canvas grown by half its size crosses nothing there.
+    // A path whose lines all lie beyond the canvas grown by half its size sweeps nothing
+    // there: its elements alone.
     var away = Path()
     away.move(to: Point(x: 1000, y: 0))
     away.addLine(to: Point(x: 1010, y: 0))
     away.addLine(to: Point(x: 1000, y: 0))
-    #expect(LayerRenderer.pathWork(of: away, on: canvas) == 3 + 20)
+    #expect(LayerRenderer.pathWork(of: away, on: canvas) == 3)
+  }
+
+  /// Seventeenth pass: a chart line 40,000 points long scrolled through a 1000 x 200 frame,
+  /// about 100 of its segments on screen, was refused for the length and crossings of all of
+  /// them. Lines beyond the canvas grown by half its size count their elements only.
+  @Test func aLongPathMostlyOffTheCanvasCountsTheLinesNearIt() throws {
+    let canvas = try Canvas(pixelWidth: 1000, pixelHeight: 200)
+    func zigzag(from x0: Double) -> Path {
+      var path = Path()
+      path.move(to: Point(x: x0, y: 0))
+      for k in 1..<40_000 {
+        path.addLine(to: Point(x: x0 + Double(k) * 10, y: k % 2 == 0 ? 0 : 200))
+      }
+      return path
+    }
+    let scrolled = LayerRenderer.pathWork(of: zigzag(from: -200_000), on: canvas)
+    // 40,000 elements; the 200 lines within x -500...1500, each about 200 pixels long.
+    #expect(scrolled > 40_000 + 200 * 200 && scrolled < 40_000 + 202 * 201 + 20_000)
+    #expect(scrolled < Double(LayerRenderer.maximumPathWorkPerFrame) / 100)
   }
 
   @Test func pathsPastTheFrameBudgetAreRefusedBeforeTheyAreDrawn() throws {
