@@ -342,13 +342,25 @@ extension LottieReader {
   /// `maximumBaselineShift` either way it is drawn at the nearest, with a warning naming
   /// `layer`.
   func baselineShift(_ s: Fields, layer label: String) -> Double {
-    let given = number(s, "ls", default: 0)
-    let drawn = Swift.max(-Self.maximumBaselineShift, Swift.min(Self.maximumBaselineShift, given))
+    clampedNumber(
+      s, "ls", within: Self.maximumBaselineShift, "-100,000 to 100,000",
+      what: "text baseline shift",
+      layer: label)
+  }
+
+  /// The document's number `key` (0 when absent) within ±`limit`: past it, the nearest, with a
+  /// warning naming `layer`, the place, the `range` as the docs say it, and `what` it is.
+  private func clampedNumber(
+    _ s: Fields, _ key: String, within limit: Double, _ range: String, what: String,
+    layer label: String
+  ) -> Double {
+    let given = number(s, key, default: 0)
+    let drawn = Swift.max(-limit, Swift.min(limit, given))
     if drawn != given {
       warn(
         label,
-        "text baseline shift \(MessageText.number(given)) (\(s.place("ls")): -100,000 to "
-          + "100,000): drawn at \(MessageText.number(drawn))", key: "text baseline shift")
+        "\(what) \(MessageText.number(given)) (\(s.place(key)): \(range)): drawn at "
+          + MessageText.number(drawn), key: what)
     }
     return drawn
   }
@@ -361,15 +373,9 @@ extension LottieReader {
   /// each character (0 when absent). Past `maximumTracking` either way it is drawn at the
   /// nearest, with a warning naming `layer`.
   func tracking(_ s: Fields, layer label: String) -> Double {
-    let given = number(s, "tr", default: 0)
-    let drawn = Swift.max(-Self.maximumTracking, Swift.min(Self.maximumTracking, given))
-    if drawn != given {
-      warn(
-        label,
-        "text tracking \(MessageText.number(given)) (\(s.place("tr")): -10,000 to 10,000): "
-          + "drawn at \(MessageText.number(drawn))", key: "text tracking")
-    }
-    return drawn
+    clampedNumber(
+      s, "tr", within: Self.maximumTracking, "-10,000 to 10,000", what: "text tracking",
+      layer: label)
   }
 
   /// The document's justification `j`: 0 left, 1 right, 2 centred, 3 to 6 After Effects'
