@@ -210,7 +210,7 @@ import Testing
       }
     }
     let plain = try frame([])
-    for radius in [1e-162, 1e-300, 5e-324] {
+    for radius in [1e-162, 1e-300, Double.leastNonzeroMagnitude] {
       let blurred = try frame([.gaussianBlur(radius: radius)])
       let directional = try frame([.directionalBlur(radius: radius, axis: .horizontal)])
       let same = blurred == plain && directional == plain
