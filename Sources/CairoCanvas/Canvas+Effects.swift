@@ -379,7 +379,10 @@ extension Canvas {
     cutsToContent: Bool = false, pixelLimit: Int, density wanted: Double = 1,
     admit: ((Int) throws(E) -> Void)? = nil, _ draw: (Canvas) throws(E) -> Void
   ) throws(E) -> AlphaMaskOutcome {
-    let limit = Double(Canvas.maximumSide) * 4
+    // A shape whose origin is this far from the frame draws nothing in its region, unless the
+    // margin (a shadow's offset and blur) brings it back: a layer 66,000 pixels off the canvas
+    // whose shadowOffset brought its shadow onto it (CSS's "shadow only" trick) lost it.
+    let limit = Double(Canvas.maximumSide) * 4 + Double(Swift.max(0, margin))
     guard abs(origin.x) < limit, abs(origin.y) < limit else { return .empty }
     let originX = Int(origin.x.rounded()), originY = Int(origin.y.rounded())
     let fullWidth = framePixelSize.width + 2 * margin

@@ -195,6 +195,26 @@ import Testing
     #expect(worst <= 2, "largest difference from the Gaussian's edge: \(worst) levels")
   }
 
+  /// Seventeenth pass: a layer more than 65,536 pixels off the canvas whose shadowOffset brings
+  /// its shadow onto it (CSS's "shadow only" trick) lost its shadow. It is the shadow a layer
+  /// beside the canvas casts the same way.
+  @Test func aFarLayersShadowOffsetOntoTheCanvasIsDrawn() throws {
+    func frame(_ away: Double) throws -> Bitmap {
+      try render(Size(200, 200)) { scene in
+        let l = square(.black, Rect(50 - away, 50, 100, 100))
+        (l.shadowOpacity, l.shadowRadius) = (1, 4)
+        l.shadowOffset = Size(width: away, height: 0)
+        scene.addLayer(l)
+      }
+    }
+    let near = try frame(1_000)
+    #expect(near[100, 100].a == 255)
+    for away in [66_000.0, 500_000] {
+      let same = try frame(away) == near
+      #expect(same, "\(away) points away")
+    }
+  }
+
   /// Seventeenth pass: below about 1e-161 a radius's square underflowed, the kernel's middle
   /// tap was 0/0, and the blurred layer (or shadow) vanished. A blur that small is no blur.
   @Test func aVanishinglySmallBlurIsNoBlur() throws {
