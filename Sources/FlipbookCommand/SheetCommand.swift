@@ -115,6 +115,10 @@ struct SheetCommand: ParsableCommand {
       while let frame = try failing(input, { try gif.next() }) {
         if wanted.contains(gif.framesRead - 1) { images[gif.framesRead - 1] = frame.image }
       }
+      // The blocks' own error (a damaged block chain) is said by the reading above.
+      guard !chosen.isEmpty else {
+        throw CommandFailure(message: "\(input): the GIF has no frames")
+      }
       guard images.count == wanted.count else {
         throw CommandFailure(
           message:
@@ -165,6 +169,8 @@ struct SheetCommand: ParsableCommand {
   static func frames(
     delays: [Int], at times: [Double], plays: Int = 1
   ) -> [(index: Int, time: Double)] {
+    // No frame stated, none shown (`starts[index]` trapped on a GIF of no image blocks).
+    guard !delays.isEmpty else { return [] }
     var starts: [Double] = []
     var t = 0.0
     for delay in delays {

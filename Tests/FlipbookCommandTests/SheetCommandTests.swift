@@ -150,6 +150,21 @@ import Testing
           + "in other columns (--columns)\n"), "\(wide.errors)")
   }
 
+  /// Verification pass after the eighteenth: `sheet --times` on a GIF whose blocks state no
+  /// frame trapped (SIGILL) choosing the frames to show.
+  @Test func aGIFOfNoFramesIsSaidSoWhateverTheTimes() throws {
+    // Header, a 1 x 1 screen with a 2-colour table, then the trailer.
+    let gif: [UInt8] =
+      Array("GIF89a".utf8) + [1, 0, 1, 0, 0x80, 0, 0] + [0, 0, 0, 255, 255, 255] + [0x3B]
+    let path = folder + "/empty.gif"
+    try AtomicFile.write(gif, to: path)
+    #expect(SheetCommand.frames(delays: [], at: [0, 1]).isEmpty)
+    var errors = ""
+    let status = FlipbookTool.run(
+      ["sheet", path, "-o", folder + "/e.png", "--times", "0"], standardError: { errors += $0 })
+    #expect(status == 1 && errors.contains("the GIF has no frames"), "\(errors)")
+  }
+
   @Test func wrongUsageExitsWith2() {
     let scene = FixtureFiles.root + "/scenes/radar-pulses.json"
     #expect(run(["sheet", scene]) == 2)
