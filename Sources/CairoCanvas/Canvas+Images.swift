@@ -111,7 +111,19 @@ extension Canvas {
   }
 
   /// Fills `rect` with `source` of `image`, as `paint(_:source:in:)` says, in one transform.
-  private func paintPart(_ image: OpaquePointer, source s: Rect, in r: Rect) {
+  private func paintPart(_ image: OpaquePointer, source given: Rect, in r: Rect) {
+    // A source narrower than a millionth of a pixel shows the colour at its place, as one a
+    // millionth wide does: narrower, the pattern's matrix is singular and nothing was drawn.
+    var s = given
+    s.size.width = Swift.max(s.width, 1e-6)
+    s.size.height = Swift.max(s.height, 1e-6)
+    // More than 16,384 image pixels to a device pixel overflow Pixman's 16.16 matrix (and
+    // Cairo then drew nothing of the whole picture): such a part is under a pixel's
+    // 1/16,384th wide on the canvas, and is left out.
+    let stretch = deviceStretch
+    guard s.width <= 16_384 * r.width * stretch, s.height <= 16_384 * r.height * stretch else {
+      return
+    }
     guard let pattern = cairo_pattern_create_for_surface(image) else { return }
     defer { cairo_pattern_destroy(pattern) }
     // Pattern space is image pixels: user (x, y) -> (s.minX + (x - r.minX) * s.w / r.w, ...).

@@ -239,7 +239,11 @@ public final class DynamicAnimator {
       let size = item.dynamicBounds.standardized.size
       let (w, h) = (size.width, size.height)
       let ellipse = item.collisionBoundsType == .ellipse
-      let shape: Shape = ellipse ? .ellipse(width: w, height: h) : .box(width: w, height: h)
+      // An item of no width or height collides as one a thousandth of a point across: with no
+      // inside, its contacts with slanted or curved boundaries had no normal, and it fell
+      // through them (its mass, below, is still that of no area).
+      let (sw, sh) = (Swift.max(w, 0.001), Swift.max(h, 0.001))
+      let shape: Shape = ellipse ? .ellipse(width: sw, height: sh) : .box(width: sw, height: sh)
       let area = ellipse ? Double.pi * w * h / 4 : w * h
       // An item of no mass (no area, or density 0) has mass 1, as Box2D gives every dynamic
       // body a positive mass: gravity and pushes move it (it stood still, held as if anchored),

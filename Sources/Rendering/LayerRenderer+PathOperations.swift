@@ -37,7 +37,7 @@ extension LayerRenderer {
     // filled over it.
     let m = canvas.deviceTransform
     let boxes = operands.map { $0.boundingBox.applying(m) }
-    let reach = strokeReach(style, on: canvas)
+    let reach = LayerRenderer.strokeReach(style, on: canvas)
     // Finding the operands near each piece tests every pair (some 14 ns each, a unit of path
     // work for 16): counted first, so 20,000 operands are refused before 4 × 10^8 tests.
     if strokes {
@@ -83,7 +83,7 @@ extension LayerRenderer {
       }
     }
     for plan in plans {
-      work += LayerRenderer.pathWork(of: plan.piece, on: canvas)
+      work += LayerRenderer.pathWork(of: plan.piece, on: canvas, stroke: style)
       let boxWork =
         plan.box.map { Double($0.width * $0.height) / LayerRenderer.pixelsPerUnit } ?? groupWork
       for (j, keep) in plan.others {
@@ -135,7 +135,7 @@ extension LayerRenderer {
   /// more for antialiasing (so a clip that far out cuts nothing): half the line width times
   /// the miter limit for mitred joins (at least √2, for square caps), at the transform's
   /// largest scale.
-  private func strokeReach(_ style: StrokeStyle, on canvas: Canvas) -> Double {
+  static func strokeReach(_ style: StrokeStyle, on canvas: Canvas) -> Double {
     let m = canvas.deviceTransform
     let largest = Swift.max(
       (m.a * m.a + m.b * m.b).squareRoot(), (m.c * m.c + m.d * m.d).squareRoot())

@@ -357,7 +357,10 @@ public struct LayerRenderer: Sendable {
     of layer: Layer, image: Image, scale: Double, in canvas: Canvas, bounds: Rect
   ) {
     let w = Double(image.width), h = Double(image.height)
-    let part = layer.contentsRect.standardized
+    // Standardized only when flipped: far from the image, minX + width - minX loses the width
+    // (a contentsRect of [1e16, 0, 1, 1] drew nothing).
+    let given = layer.contentsRect
+    let part = given.width >= 0 && given.height >= 0 ? given : given.standardized
     guard part.width > 0, part.height > 0 else { return }
     // The part, in image pixels, placed by the gravity as if it were the whole image.
     let source = Rect(
@@ -454,7 +457,13 @@ public struct LayerRenderer: Sendable {
     }
     let fills = (shape.fillColor?.alpha ?? 0) > 0
     var work = fills ? LayerRenderer.pathWork(of: path, on: canvas, filled: true) : 0
-    if strokes { work += LayerRenderer.pathWork(of: stroked, on: canvas) }
+    if strokes {
+      work += LayerRenderer.pathWork(of: stroked, on: canvas, stroke: style)
+      // Each dash is a stroke of its own, sweeping the stroke's width.
+      if style.isDashed {
+        work += style.dashCount(along: stroked) * LayerRenderer.strokeSweep(style, on: canvas)
+      }
+    }
     try chargePathWork(work, for: layer, in: canvas)
     if fills, let fill = shape.fillColor {
       canvas.fill(path, with: fill, rule: shape.fillRule)

@@ -84,6 +84,11 @@ import Testing
       let b = try draw(Rect(x, 0, 4, 4))
       #expect(b[0, 0] == green && b[199, 199] == green && b[100, 100] == green, "at \(x)")
     }
+    // 10^16 widths away (where minX + width - minX loses the width), and a source narrower
+    // than a millionth of a pixel: the edge, and the pixel at its place.
+    #expect(try draw(Rect(4e16, 0, 4, 4))[100, 100] == green)
+    #expect(try draw(Rect(0, 0, 5e-324, 5e-324))[100, 100] == red)
+    #expect(try draw(Rect(3.999, 0, 1e-17, 4))[100, 100] == green)
     // Wholly past the left edge: the left column, red.
     let left = try draw(Rect(-40_000, 0, 4, 4))
     #expect(left[0, 0] == red && left[199, 199] == red)

@@ -78,6 +78,32 @@ import Testing
     #expect(scrolled < Double(LayerRenderer.maximumPathWorkPerFrame) / 100)
   }
 
+  /// Verification pass after the seventeenth: a stroke sweeps its outline's rows, so lines
+  /// beyond the canvas still count when their stroke reaches it (99,998 lines 100 pixels past
+  /// the region stroked 4,000 wide ran past two minutes), and every line of a wide stroke
+  /// counts its width (a circle of 99,999 lines stroked 4,000 wide took 29 s, admitted).
+  @Test func wideStrokesCountTheirWidthAndReach() throws {
+    let canvas = try Canvas(pixelWidth: 1000, pixelHeight: 1000)
+    var beyond = Path()
+    beyond.move(to: Point(x: 1600, y: 0))
+    beyond.addLine(to: Point(x: 1700, y: 1000))
+    var wide = StrokeStyle(lineWidth: 4000)
+    wide.lineJoin = .round
+    // Unstroked (a fill's outline) it is beyond the region; stroked 4,000 wide it reaches in,
+    // and sweeps 2,000 rows (the canvas's width plus height) beside its length.
+    #expect(LayerRenderer.pathWork(of: beyond, on: canvas) == 2)
+    let stroked = LayerRenderer.pathWork(of: beyond, on: canvas, stroke: wide)
+    #expect(stroked > 2 + 1000 + 2000 && stroked < 2 + 1005 + 2000 + 100)
+    // A narrow stroke counts its length only, as before.
+    var line = Path()
+    line.move(to: Point(x: 0, y: 0))
+    line.addLine(to: Point(x: 100, y: 0))
+    #expect(
+      LayerRenderer.pathWork(of: line, on: canvas, stroke: StrokeStyle(lineWidth: 4))
+        == LayerRenderer.pathWork(of: line, on: canvas))
+    #expect(LayerRenderer.strokeSweep(StrokeStyle(lineWidth: 10), on: canvas) == 6)
+  }
+
   @Test func pathsPastTheFrameBudgetAreRefusedBeforeTheyAreDrawn() throws {
     #expect(LayerRenderer.maximumPathWorkPerFrame == 10_000_000)
     let canvas = try Canvas(pixelWidth: 10, pixelHeight: 10)
