@@ -459,9 +459,13 @@ public struct LayerRenderer: Sendable {
     var work = fills ? LayerRenderer.pathWork(of: path, on: canvas, filled: true) : 0
     if strokes {
       work += LayerRenderer.pathWork(of: stroked, on: canvas, stroke: style)
-      // Each dash is a stroke of its own, sweeping the stroke's width.
+      // Each dash is a stroke of its own, sweeping the stroke's width, and its two caps' outlines
+      // when they are round or square (8 times: 5,600 round-capped dashes 1,000 wide took 7.4 s,
+      // butt-capped 1 s).
       if style.isDashed {
-        work += style.dashCount(along: stroked) * LayerRenderer.strokeSweep(style, on: canvas)
+        let caps = style.lineCap == .butt ? 1.0 : 8.0
+        work +=
+          style.dashCount(along: stroked) * LayerRenderer.strokeSweep(style, on: canvas) * caps
       }
     }
     try chargePathWork(work, for: layer, in: canvas)
