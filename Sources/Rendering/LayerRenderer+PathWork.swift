@@ -235,7 +235,8 @@ private struct PathWalk {
   mutating func close() { line(to: start) }
 
   private mutating func extend(_ p: Point) {
-    let (x, y) = (device(p).x, device(p).y)
+    let d = device(p)
+    let (x, y) = (d.x, d.y)
     if x < minX { minX = x }
     if x > maxX { maxX = x }
     if y < minY { minY = y }
