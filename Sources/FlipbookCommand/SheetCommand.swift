@@ -110,6 +110,23 @@ struct SheetCommand: ParsableCommand {
       let chosen = Self.frames(
         delays: gif.layout.delays, at: times,
         plays: GIF.plays(loopExtension: gif.layout.loopExtension))
+      // The sheet's size is checked before any frame is decoded: a GIF of many big frames
+      // asked for a sheet over the limits is refused at once.
+      if !chosen.isEmpty {
+        try failing(output, output: output) {
+          do {
+            try sink.begin(
+              FramePlan(
+                frameCount: chosen.count, fps: 100, pixelWidth: gif.width,
+                pixelHeight: gif.height,
+                loopCount: GIF.plays(loopExtension: gif.layout.loopExtension), jobs: 1))
+          } catch var error as ContactSheet.TooLarge {
+            // They are shown at their own size: no smaller scale is suggested.
+            error.framesAtOwnSize = true
+            throw error
+          }
+        }
+      }
       var images: [Int: Bitmap] = [:]
       let wanted = Set(chosen.map(\.index))
       while let frame = try failing(input, { try gif.next() }) {
@@ -127,16 +144,6 @@ struct SheetCommand: ParsableCommand {
       }
       try failing(output, output: output) {
         // The GIF's frames go into the same sink a scene's would, each at the time it starts.
-        // They are shown at their own size: no smaller scale is suggested.
-        do {
-          try sink.begin(
-            FramePlan(
-              frameCount: chosen.count, fps: 100, pixelWidth: gif.width, pixelHeight: gif.height,
-              loopCount: GIF.plays(loopExtension: gif.loopExtension), jobs: 1))
-        } catch var error as ContactSheet.TooLarge {
-          error.framesAtOwnSize = true
-          throw error
-        }
         let work = try sink.frameWork()
         for (i, frame) in chosen.enumerated() {
           let info = FrameInfo(index: i, time: frame.time, duration: 0)
@@ -161,7 +168,9 @@ struct SheetCommand: ParsableCommand {
 
   /// The GIF's frames to show (their indices), each with the time it comes on screen: those on
   /// screen at `times`, or by default every frame (12 or fewer) or 8 spread evenly; `delays`
-  /// are the frames' in hundredths of a second.
+  /// are the frames' in hundredths of a second, as the blocks state them. A delay under 2 cs
+  /// (0 or 1) is shown for 10 cs, as browsers play it (`GIF.DelayPlan` warns of the same rule
+  /// when writing), so the frame picked is the one a viewer sees at that time.
   ///
   /// A GIF that plays `plays` times in all (0 forever, as `GIF.plays(loopExtension:)` counts)
   /// shows at a time past its length the frame on screen in the play that time falls in, as a
@@ -175,7 +184,7 @@ struct SheetCommand: ParsableCommand {
     var t = 0.0
     for delay in delays {
       starts.append(t)
-      t += Double(delay) / 100
+      t += Double(delay < 2 ? 10 : delay) / 100
     }
     let length = t
     if times.isEmpty {

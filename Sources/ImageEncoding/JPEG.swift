@@ -52,8 +52,9 @@ public enum JPEG {
 
   /// The EXIF orientation the JPEG states (tag 0x0112 in the first IFD of its first `Exif`
   /// APP1 segment, one SHORT): 1 (as stored) to 8, as TIFF numbers them; 1 when it states
-  /// none, or another value or kind. Only the segments before the image data are looked at,
-  /// each bounds-checked.
+  /// none, or another value or kind (a LONG too: Chromium and Firefox read only a SHORT, so a
+  /// browser shows such a file as stored). Only the segments before the image data are looked
+  /// at, each bounds-checked.
   public static func exifOrientation(of bytes: [UInt8]) -> Int {
     guard isJPEG(bytes) else { return 1 }
     func u16(_ i: Int, big: Bool) -> Int {

@@ -96,6 +96,18 @@ import Testing
     #expect(ContactSheet.caption(2.5) == "2.5 s")
   }
 
+  /// A GIF's delays of 0 and 1 cs are shown for 10 cs, as browsers play them: at 0.15 s a
+  /// viewer shows the second frame of a GIF whose delays are all 0, not its last.
+  @Test func gifDelaysUnderTwoCentisecondsLastTenAsInABrowser() {
+    let picked = SheetCommand.frames(delays: [0, 1, 0, 2], at: [0.05, 0.15, 0.25, 0.31, 9])
+    #expect(picked.map(\.index) == [0, 1, 2, 3, 3])
+    #expect(
+      picked.map { ContactSheet.caption($0.time) } == ["0 s", "0.1 s", "0.2 s", "0.3 s", "0.3 s"])
+    let forever = SheetCommand.frames(delays: [0, 0], at: [0.25], plays: 0)
+    #expect(forever.map(\.index) == [0])
+    #expect(forever.map { ContactSheet.caption($0.time) } == ["0.2 s"])
+  }
+
   /// Eighteenth hostile pass: `--times` past a looping GIF's length showed its last frame
   /// where a viewer shows the frame on screen in a later play. A GIF that loops wraps within
   /// its plays, captioned with the time the frame comes on screen; after its last play, its
@@ -148,6 +160,44 @@ import Testing
       wide.errors.hasSuffix(
         "over the limits (16384 pixels a side, 64 megapixels): show fewer frames (--times), or "
           + "in other columns (--columns)\n"), "\(wide.errors)")
+    // The size is checked before any frame is decoded: with its last frame's data damaged,
+    // the GIF is still refused for the sheet's size, not for the damage found decoding it.
+    var damaged = bytes
+    let data = Self.lastFrameData(of: bytes)
+    for i in data { damaged[i] = 0xFF }
+    let bad = folder + "/wide-damaged.gif"
+    try AtomicFile.write(damaged, to: bad)
+    let early = runFlipbook(["sheet", bad, "-o", folder + "/d.png"])
+    #expect(early.status == 1)
+    #expect(early.errors.contains("over the limits"), "\(early.errors)")
+    #expect(!FixtureFiles.exists(folder + "/d.png"))
+    // In one column the sheet fits, and the damage is found.
+    let late = runFlipbook(["sheet", bad, "-o", folder + "/d.png", "--columns", "1"])
+    #expect(late.status == 1)
+    #expect(late.errors.contains("unreadable GIF data"), "\(late.errors)")
+  }
+
+  /// The offsets of the bytes of the first data sub-block of a GIF's last frame (after the
+  /// size byte), found by walking its blocks.
+  static func lastFrameData(of gif: [UInt8]) -> Range<Int> {
+    var i = 13
+    if gif[10] & 0x80 != 0 { i += 3 << (Int(gif[10] & 7) + 1) }
+    func skipSubBlocks() { while gif[i] != 0 { i += Int(gif[i]) + 1 }; i += 1 }
+    var last = 0..<0
+    while gif[i] != 0x3B {
+      if gif[i] == 0x21 {
+        i += 2
+        skipSubBlocks()
+      } else {
+        let flags = gif[i + 9]
+        i += 10
+        if flags & 0x80 != 0 { i += 3 << (Int(flags & 7) + 1) }
+        i += 1  // the LZW minimum code size
+        last = (i + 1)..<(i + 1 + Int(gif[i]))
+        skipSubBlocks()
+      }
+    }
+    return last
   }
 
   /// Verification pass after the eighteenth: `sheet --times` on a GIF whose blocks state no
