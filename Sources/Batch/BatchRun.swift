@@ -49,6 +49,9 @@ public struct BatchRun: Sendable {
   public var previous: [String: Manifest.Entry] = [:]
   /// The loader.
   public var load: Loader
+  /// Where each rendered animation's record goes as it finishes, so that a run stopped before
+  /// its manifest is written loses no finished work (`nil`: nowhere).
+  public var journal: BatchJournal? = nil
 
   /// The render options every output uses (the batch has no per-format flags yet); described
   /// in `optionsDescription`, which the content hash covers.
@@ -105,7 +108,11 @@ public struct BatchRun: Sendable {
         let bytes = BatchRun.sceneBytes(Paths.fileSize(run.inputs[i].path) ?? 0)
         _ = BatchRun.sceneMemory.acquire(workers: 1, bytesPerWorker: bytes)
         defer { BatchRun.sceneMemory.release(workers: 1, bytesPerWorker: bytes) }
-        return run.entry(for: run.inputs[i], frameJobs: framesJobs, progress: progress)
+        let outcome = run.entry(for: run.inputs[i], frameJobs: framesJobs, progress: progress)
+        if outcome.rendered > 0 && outcome.entry.error == nil {
+          run.journal?.record(outcome.entry)
+        }
+        return outcome
       }
     ) { _, outcome in
       outcomes.append(outcome)

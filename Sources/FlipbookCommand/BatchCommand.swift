@@ -177,6 +177,11 @@ struct BatchCommand: ParsableCommand {
       guard let old = try? Manifest.read(outdir + "/" + name) else { continue }
       for entry in old.animations { run.previous[entry.name] = entry }
     }
+    // What a run stopped before writing its manifest finished, newer than any manifest.
+    let journalPath = BatchJournal.path(in: outdir, manifestName: manifestName)
+    for entry in BatchJournal.entries(at: journalPath) { run.previous[entry.name] = entry }
+    run.journal = BatchJournal(
+      path: journalPath, version: run.version, formats: formats.map(\.rawValue))
     let progress =
       !quiet && isatty(2) == 1
       ? BatchProgress(total: selected.count) { FileHandleStandardError.writeRaw($0) } : nil
@@ -186,6 +191,8 @@ struct BatchCommand: ParsableCommand {
       flipbookVersion: run.version, formats: formats.map(\.rawValue),
       shard: shard.map { "\($0.index)/\($0.count)" }, animations: outcomes.map(\.entry))
     try write(manifest, to: outdir, manifestName: manifestName, page: shard == nil)
+    run.journal = nil
+    BatchJournal.remove(at: journalPath)
     let failed = outcomes.filter { $0.entry.error != nil }
     if !quiet { print("\(output ?? outdir): \(Self.summary(outcomes))") }
     if !failed.isEmpty {

@@ -131,6 +131,73 @@ import Testing
     #expect(forced.animations.allSatisfy { $0.outputs[0].renderSeconds != 999 })
   }
 
+  /// A batch stopped before its manifest was written (an interrupt, a CI time limit) lost all
+  /// it had rendered: the next run rendered everything again. Each finished animation's record
+  /// is appended to a journal as it finishes, read back by the next run (a line a kill cut
+  /// short skipped), and the journal is removed once the manifest is written.
+  @Test func aStoppedBatchResumesFromItsJournal() throws {
+    try makeInputs()
+    let args = ["batch", folder + "/in", "-o", folder + "/out", "--quiet"]
+    #expect(run(args).status == 0)
+    let journal = BatchJournal.path(in: folder + "/out", manifestName: "manifest.json")
+    #expect(journal == folder + "/out/.manifest.json.journal")
+    #expect(!FixtureFiles.exists(journal))
+    // A run stopped after a, b and icons/c had finished: their records in the journal (marked,
+    // so that a kept record shows), one line cut short between them, and no manifest.
+    let first = try manifest("out")
+    try FileManager.default.removeItem(atPath: folder + "/out/manifest.json")
+    try FileManager.default.removeItem(atPath: folder + "/out/index.html")
+    do {
+      let writer = BatchJournal(
+        path: journal, version: first.flipbookVersion, formats: first.formats)
+      for var entry in first.animations.prefix(2) {
+        entry.outputs[0].renderSeconds = 999
+        writer.record(entry)
+      }
+    }
+    var bytes = try AtomicFile.read(journal)
+    bytes += Array(#"{"flipbookVersion": "0.1.0", "formats": ["#.utf8)  // killed mid-line
+    try AtomicFile.write(bytes, to: journal)
+    do {
+      let writer = BatchJournal(
+        path: journal, version: first.flipbookVersion, formats: first.formats)
+      var entry = first.animations[2]
+      entry.outputs[0].renderSeconds = 999
+      writer.record(entry)
+    }
+    #expect(BatchJournal.entries(at: journal).map(\.name) == ["a", "b", "icons/c"])
+    #expect(run(args).status == 0)
+    let resumed = try manifest("out")
+    #expect(resumed.animations.map(\.name) == first.animations.map(\.name))
+    #expect(
+      resumed.animations.map { $0.outputs[0].renderSeconds == 999 } == [
+        true, true, true, false, false,
+      ])
+    #expect(FixtureFiles.exists(folder + "/out/index.html"))
+    #expect(!FixtureFiles.exists(journal))
+    // A shard keeps its own journal, removed as its manifest is written.
+    #expect(run(args + ["--shard", "1/2"]).status == 0)
+    #expect(FixtureFiles.exists(folder + "/out/manifest.1-of-2.json"))
+    #expect(!FixtureFiles.exists(folder + "/out/.manifest.1-of-2.json.journal"))
+    // A run whose manifest cannot be written (a folder in its place) leaves its journal, with
+    // every animation it rendered; the next run renders none of them again.
+    try Paths.makeFolders(folder + "/out2/manifest.json")
+    let args2 = ["batch", folder + "/in", "-o", folder + "/out2", "--quiet"]
+    #expect(run(args2).status == 1)
+    let journal2 = folder + "/out2/.manifest.json.journal"
+    let recorded = BatchJournal.entries(at: journal2)
+    #expect(recorded.map(\.name).sorted() == first.animations.map(\.name))
+    try FileManager.default.removeItem(atPath: folder + "/out2/manifest.json")
+    #expect(run(args2).status == 0)
+    let kept = try manifest("out2")
+    #expect(
+      kept.animations.map { $0.outputs.map(\.renderSeconds) }
+        == kept.animations.map { entry in
+          recorded.first { $0.name == entry.name }!.outputs.map(\.renderSeconds)
+        })
+    #expect(!FixtureFiles.exists(journal2))
+  }
+
   /// A Lottie file's warnings went to standard error only and its record said `"warnings": []`
   /// (found by a hostile pass): they are in the manifest with the render's own, by relative
   /// path, and an animation whose outputs are reused keeps them.
