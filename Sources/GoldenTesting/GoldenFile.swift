@@ -236,7 +236,19 @@ public struct GoldenFile: Sendable {
         try GoldenFile.makeFolders(for: base)
         try AtomicFile.write(try PNG.encode(expected), to: base + ".expected.png")
         try AtomicFile.write(try PNG.encode(actual), to: base + ".actual.png")
-        if let diff {
+        let strip = ImageDiff.stripSize(width: expected.width, height: expected.height)
+        if let diff,
+          strip.width > Canvas.maximumSide || strip.height > Canvas.maximumSide
+            || strip.width * strip.height > Canvas.maximumPixelCount
+        {
+          // Three frames side by side past the frame limits would be a picture Flipbook (and
+          // many viewers) cannot open, made in as much memory: the three files alone.
+          try AtomicFile.write(try PNG.encode(diff.heatmap(over: expected)), to: base + ".diff.png")
+          lines.append(
+            "pictures: \(base).expected.png, .actual.png and .diff.png (differences in red; no "
+              + "strip: side by side they would be \(strip.width) x \(strip.height) pixels, over "
+              + "the frame limits)")
+        } else if let diff {
           try AtomicFile.write(try PNG.encode(diff.heatmap(over: expected)), to: base + ".diff.png")
           try AtomicFile.write(
             try PNG.encode(diff.strip(expected: expected, actual: actual)), to: base + ".strip.png")

@@ -56,6 +56,22 @@ import Testing
     #expect(try Bitmap(contentsOfPNGFile: golden.path) == disc(color: .red))
   }
 
+  /// A failing golden wider than a third of the frame limit wrote a strip no reader of
+  /// Flipbook's could open (three 6,000-pixel frames side by side): the three pictures alone,
+  /// and the message says why there is no strip.
+  @Test func aStripPastTheFrameLimitsIsNotWritten() throws {
+    let wide = GoldenFile(path: folder + "/goldens/wide.png", artifactsFolder: folder + "/failures")
+    var picture = Bitmap(width: 6000, height: 4)
+    _ = wide.verify(picture, mode: .missing)
+    picture[10, 1] = RGBA8(255, 0, 0, 255)
+    let message = try #require(wide.verify(picture, mode: .never).message)
+    #expect(message.contains("no strip: side by side they would be 18008 x 4 pixels"), "\(message)")
+    for suffix in ["expected", "actual", "diff"] {
+      #expect(FixtureFiles.exists("\(folder)/failures/wide.\(suffix).png"), "\(suffix)")
+    }
+    #expect(!FixtureFiles.exists("\(folder)/failures/wide.strip.png"))
+  }
+
   @Test func neverRecordsAndAllAlwaysDoes() throws {
     #expect(golden.verify(try disc(), mode: .never).message?.contains("no golden") == true)
     #expect(!FixtureFiles.exists(golden.path))
