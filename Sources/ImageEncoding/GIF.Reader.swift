@@ -58,6 +58,14 @@ extension GIF {
   /// The image data a frame may hold past 2 bytes a pixel: 64 KiB (see `layout(of:)`).
   static let maximumFrameDataSlack = 65_536
 
+  /// The decoded pixels one LZW clear code counts as against `maximumDecodedTotalPixels`: 64.
+  /// giflib resets its whole 4,096-entry table at every clear code, some 0.33 µs, where a
+  /// pixel takes about 7 ns: a GIF of 1,000 frames of 256 x 256 with a clear code after every
+  /// pixel (0.75 bytes a pixel, within the data limit) took 44 s to compare with itself, and
+  /// its frames have a fifteenth of the pixels the limit allows. An encoder clears its table
+  /// when it is full, every few thousand codes (every 254 for an uncompressed 8-bit GIF).
+  public static let pixelsPerClearCode = 64
+
   /// What walking a GIF's blocks without decoding them finds: how many frames it has and each
   /// one's delay in hundredths of a second (from the graphic control extension before it).
   public struct Layout: Hashable, Sendable {
@@ -93,6 +101,9 @@ extension GIF {
     var delays: [Int] = []
     var delay: Int? = nil
     var loopExtension: Int? = nil
+    // Every frame is decoded on the whole screen; clear codes count as pixels too.
+    let framePixels = Swift.max(screen, 1)
+    var clearCodes = 0
     func skipSubBlocks(loop: Bool = false) {
       while i < b.count {
         let n = Int(b[i])
@@ -143,6 +154,21 @@ extension GIF {
             reason: "frame \(delays.count - 1) holds \(data) bytes of image data, more than its "
               + "\(area) pixel\(area == 1 ? "" : "s") can take (2 bytes a pixel and 64 KiB)")
         }
+        clearCodes += countClearCodes(
+          in: b, from: dataStart, to: i, minimumCodeSize: Int(b[dataStart - 1]))
+        // Checked frame by frame, so a file of many is refused at the first over the limit
+        // (frames over it without their clear codes are said as such after the walk).
+        let pixels = delays.count * framePixels
+        guard
+          pixels > maximumDecodedTotalPixels
+            || pixels + clearCodes * pixelsPerClearCode <= maximumDecodedTotalPixels
+        else {
+          throw DecodingError(
+            reason: "\(delays.count) frame\(delays.count == 1 ? "" : "s") of \(width) x "
+              + "\(height) pixels and \(clearCodes) LZW clear codes (each counted as "
+              + "\(pixelsPerClearCode) pixels: the decoder resets its table at each) are over the "
+              + "limit of \(maximumDecodedTotalPixels) decoded pixels in all the frames")
+        }
       case 0x21:
         if i + 6 < b.count, b[i + 1] == 0xF9, b[i + 2] >= 4 {
           delay = Int(b[i + 4]) | Int(b[i + 5]) << 8
@@ -161,13 +187,62 @@ extension GIF {
         break walk  // the trailer, or something the decoder will name
       }
     }
-    let total = delays.count.multipliedReportingOverflow(by: Swift.max(screen, 1))
+    let total = delays.count.multipliedReportingOverflow(by: framePixels)
     guard !total.overflow, total.partialValue <= maximumDecodedTotalPixels else {
       throw DecodingError(
         reason: "\(delays.count) frames of \(width) x \(height) pixels are over the limit of "
           + "\(maximumDecodedTotalPixels) decoded pixels in all the frames")
     }
     return Layout(width: width, height: height, delays: delays, loopExtension: loopExtension)
+  }
+
+  /// How many clear codes the LZW code stream of a frame holds: its data sub-blocks from
+  /// `start` (the first size byte) to `end`, read with the code widths giflib reads them with
+  /// (`minimumCodeSize` + 1 bits after each clear, one more each time its next code passes the
+  /// width, at most 12), up to the end-of-information code. Only the widths are followed, not
+  /// the table, so the count costs a few nanoseconds a code.
+  static func countClearCodes(
+    in b: [UInt8], from start: Int, to end: Int, minimumCodeSize: Int
+  ) -> Int {
+    let clear = 1 << minimumCodeSize, endOfInformation = clear + 1
+    var bits = minimumCodeSize + 1, limit = 1 << bits, running = endOfInformation + 1
+    var buffer: UInt64 = 0, held = 0
+    var clears = 0
+    var block = start
+    let last = Swift.min(end, b.count)
+    while block < last {
+      let n = Int(b[block])
+      if n == 0 { break }
+      var k = block + 1
+      let blockEnd = Swift.min(block + 1 + n, last)
+      while k < blockEnd {
+        buffer |= UInt64(b[k]) << UInt64(held)
+        held += 8
+        k += 1
+        while held >= bits {
+          let code = Int(buffer & UInt64((1 << bits) - 1))
+          buffer >>= UInt64(bits)
+          held -= bits
+          // As giflib's DGifDecompressInput: the next code, and the width with it.
+          if running < 4097 {
+            running += 1
+            if running > limit && bits < 12 {
+              limit <<= 1
+              bits += 1
+            }
+          }
+          if code == clear {
+            clears += 1
+            (bits, running) = (minimumCodeSize + 1, endOfInformation + 1)
+            limit = 1 << bits
+          } else if code == endOfInformation {
+            return clears
+          }
+        }
+      }
+      block += 1 + n
+    }
+    return clears
   }
 
   /// One frame as a viewer shows it, from `FrameReader`.

@@ -41,6 +41,103 @@ import Testing
     #expect(try GIF.layout(of: Self.gif(frames: 2)).delays.count == 2)
   }
 
+  /// LZW data of `codes` at minimum code size 2, each code 3 bits (no code widens the table
+  /// past 8 entries when a clear follows every other code), in sub-blocks and a terminator.
+  static func lzwData(_ codes: [Int]) -> [UInt8] {
+    var packed: [UInt8] = []
+    var buffer = 0, held = 0
+    for code in codes {
+      buffer |= code << held
+      held += 3
+      while held >= 8 {
+        packed.append(UInt8(buffer & 0xFF))
+        buffer >>= 8
+        held -= 8
+      }
+    }
+    if held > 0 { packed.append(UInt8(buffer & 0xFF)) }
+    var out: [UInt8] = [2]
+    for start in stride(from: 0, to: packed.count, by: 255) {
+      let block = packed[start..<Swift.min(start + 255, packed.count)]
+      out += [UInt8(block.count)] + block
+    }
+    return out + [0]
+  }
+
+  /// The offset of the LZW minimum code size of a GIF's first frame, found by walking its
+  /// blocks.
+  static func firstFrameCodeSize(of gif: [UInt8]) -> Int {
+    var i = 13
+    if gif[10] & 0x80 != 0 { i += 3 << (Int(gif[10] & 7) + 1) }
+    while gif[i] == 0x21 {
+      i += 2
+      while gif[i] != 0 { i += Int(gif[i]) + 1 }
+      i += 1
+    }
+    let flags = gif[i + 9]
+    i += 10
+    if flags & 0x80 != 0 { i += 3 << (Int(flags & 7) + 1) }
+    return i
+  }
+
+  /// A GIF of a `side` x `side` screen (4 colours) and `frames` whole-screen frames, each of
+  /// `data` (from `lzwData`).
+  static func gif(side: Int, frames: Int, data: [UInt8]) -> [UInt8] {
+    let s = [UInt8(side & 0xFF), UInt8(side >> 8)]
+    var out = Array("GIF89a".utf8) + s + s + [0x81, 0, 0] + [UInt8](repeating: 0, count: 12)
+    let frame = [0x2C, 0, 0, 0, 0] + s + s + [0] + data
+    for _ in 0..<frames { out += frame }
+    return out + [0x3B]
+  }
+
+  /// Twentieth hostile pass: a GIF of 1,000 frames of 256 x 256 with a clear code after every
+  /// pixel (0.75 bytes a pixel, within the data limit) took 44 s to compare with itself: giflib
+  /// resets its whole table at each clear code. Each clear code counts as 64 pixels against
+  /// the decoded-pixel limit, counted as the blocks are walked with giflib's code widths.
+  @Test func clearCodesCountAgainstTheDecodedPixels() throws {
+    #expect(GIF.pixelsPerClearCode == 64)
+    // Four pixels of colours 0...3, each after a clear code: the picture is right, and the
+    // clear codes are counted (the first, and one after each pixel).
+    let pixels = [0, 1, 2, 3]
+    let cleared = Self.lzwData([4] + pixels.flatMap { [$0, 4] } + [5])
+    let small = Self.gif(side: 2, frames: 1, data: cleared)
+    #expect(GIF.countClearCodes(in: small, from: 36, to: small.count - 1, minimumCodeSize: 2) == 5)
+    #expect(try GIF.FrameReader(small).next()?.image.width == 2)
+    // A frame giflib's own encoder wrote, codes widening to 12 bits and its table cleared when
+    // full: the widths followed, the count is that of a full table's every 4,093 codes.
+    var noise = Bitmap(width: 256, height: 256)
+    var seed: UInt64 = 7
+    for y in 0..<256 {
+      for x in 0..<256 {
+        seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        let v = UInt8(truncatingIfNeeded: seed >> 56)
+        noise[x, y] = RGBA8(v, v &* 3, v &* 7, 255)
+      }
+    }
+    let builder = GIF.PaletteBuilder()
+    builder.add(noise)
+    var encoded: [UInt8] = []
+    let encoder = try GIF.Encoder(
+      width: 256, height: 256, palette: builder.makePalette(maxColors: 256), options: GIF.Options()
+    ) { encoded += $0 }
+    try encoder.add(noise, delay: 10)
+    try encoder.finish()
+    let start = Self.firstFrameCodeSize(of: encoded)
+    let count = GIF.countClearCodes(
+      in: encoded, from: start + 1, to: encoded.count - 1, minimumCodeSize: Int(encoded[start]))
+    #expect(count >= 1 && count <= 65_536 / 1_000, "\(count)")
+    // Frames of nothing but clear codes (2.67 a byte, within 2 bytes a pixel and 64 KiB):
+    // 30 frames of 256 x 256 are 1,966,080 pixels and 15.6 million clear codes, over the limit.
+    let clears = Self.lzwData([Int](repeating: 4, count: 520_000))
+    #expect(try GIF.layout(of: Self.gif(side: 256, frames: 29, data: clears)).delays.count == 29)
+    #expect(
+      throws: GIF.DecodingError(
+        reason: "30 frames of 256 x 256 pixels and 15600000 LZW clear codes (each counted as 64 "
+          + "pixels: the decoder resets its table at each) are over the limit of 1000000000 "
+          + "decoded pixels in all the frames")
+    ) { try GIF.FrameReader(Self.gif(side: 256, frames: 40, data: clears)) }
+  }
+
   @Test func anAPNGStatingMoreFramesIsRefusedBeforeDecoding() throws {
     #expect(APNG.maximumDecodedFrames == 100_000)
     var bytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
