@@ -169,8 +169,15 @@ extension LottieReader {
   }
 
   /// A gradient's stops from Lottie's flat list: `count` colour stops (offset, r, g, b), then
-  /// opacity stops (offset, alpha); the opacity at each colour stop, and a stop for each opacity
-  /// stop, so both show.
+  /// opacity stops (offset, alpha), as lottie-web draws them: a colour gradient times an
+  /// opacity gradient (its SVG renderer masks the one by the other).
+  ///
+  /// Each list's offsets are taken as SVG takes a gradient's: each clamped to 0...1, then to
+  /// at least the one before it, so stops out of order meet at the later place and two stops
+  /// at one offset make a hard edge (a stripe, a cut in the opacity). The two lists are merged
+  /// stop by stop (at one offset, colour stops first), each merged stop the colour and the
+  /// opacity there once the stops before it are passed: every stop of either list is one
+  /// stop, so every keyframe of a gradient gives as many and they interpolate one by one.
   static func gradientStops(
     _ v: [Double], count: Int
   ) -> (colors: [Color], locations: [Double]) {
@@ -185,28 +192,58 @@ extension LottieReader {
       alphaStops.append((v[i], Swift.max(0, Swift.min(1, v[i + 1]))))
       i += 2
     }
-    func colorAt(_ x: Double) -> Color {
-      interpolate(colorStops, x) { a, b, t in
-        Color(
-          red: a.red + (b.red - a.red) * t, green: a.green + (b.green - a.green) * t,
-          blue: a.blue + (b.blue - a.blue) * t)
+    colorStops = inOrder(colorStops)
+    alphaStops = inOrder(alphaStops)
+    func mixColors(_ a: Color, _ b: Color, _ t: Double) -> Color {
+      Color(
+        red: a.red + (b.red - a.red) * t, green: a.green + (b.green - a.green) * t,
+        blue: a.blue + (b.blue - a.blue) * t)
+    }
+    var colors: [Color] = [], locations: [Double] = []
+    var passedColor = -1, passedAlpha = -1
+    while passedColor + 1 < colorStops.count || passedAlpha + 1 < alphaStops.count {
+      let nextColor = passedColor + 1 < colorStops.count ? colorStops[passedColor + 1].0 : .infinity
+      let nextAlpha = passedAlpha + 1 < alphaStops.count ? alphaStops[passedAlpha + 1].0 : .infinity
+      let x: Double
+      if nextColor <= nextAlpha {
+        passedColor += 1
+        x = nextColor
+      } else {
+        passedAlpha += 1
+        x = nextAlpha
       }
+      let color = value(colorStops, at: x, passed: passedColor, mixColors)
+      let alpha =
+        alphaStops.isEmpty
+        ? 1 : value(alphaStops, at: x, passed: passedAlpha) { $0 + ($1 - $0) * $2 }
+      colors.append(color.multiplyingAlpha(by: alpha))
+      locations.append(x)
     }
-    func alphaAt(_ x: Double) -> Double {
-      alphaStops.isEmpty ? 1 : interpolate(alphaStops, x) { a, b, t in a + (b - a) * t }
-    }
-    let offsets = Array(Set(colorStops.map(\.0) + alphaStops.map(\.0))).sorted()
-    let locations = offsets.map { Swift.max(0, Swift.min(1, $0)) }
-    return (offsets.map { colorAt($0).multiplyingAlpha(by: alphaAt($0)) }, locations)
+    return (colors, locations)
   }
 
-  /// The value at `x` between sorted stops (the end stops' values outside).
-  static func interpolate<T>(_ stops: [(Double, T)], _ x: Double, _ mix: (T, T, Double) -> T) -> T {
-    if x <= stops[0].0 { return stops[0].1 }
-    for j in 1..<stops.count where x <= stops[j].0 {
-      let (x0, a) = stops[j - 1], (x1, b) = stops[j]
-      return x1 > x0 ? mix(a, b, (x - x0) / (x1 - x0)) : b
+  /// `stops` with their offsets as SVG takes them: each clamped to 0...1, then to at least the
+  /// offset before it (a NaN offset as 0).
+  static func inOrder<T>(_ stops: [(Double, T)]) -> [(Double, T)] {
+    var out: [(Double, T)] = []
+    var floor = 0.0
+    for (x, value) in stops {
+      let clamped = x.isNaN ? 0 : Swift.max(0, Swift.min(1, x))
+      floor = Swift.max(floor, clamped)
+      out.append((floor, value))
     }
-    return stops[stops.count - 1].1
+    return out
+  }
+
+  /// The value of ordered `stops` at `x` once the stops up to index `passed` (-1: none) are
+  /// passed: the last one passed when it is at `x` (after a hard edge, the later value), else
+  /// between it and the next (the first's value before it, the last's after it).
+  static func value<T>(
+    _ stops: [(Double, T)], at x: Double, passed: Int, _ mix: (T, T, Double) -> T
+  ) -> T {
+    guard passed >= 0 else { return stops[0].1 }
+    if stops[passed].0 == x || passed + 1 >= stops.count { return stops[passed].1 }
+    let (x0, a) = stops[passed], (x1, b) = stops[passed + 1]
+    return x1 > x0 ? mix(a, b, Swift.max(0, Swift.min(1, (x - x0) / (x1 - x0)))) : b
   }
 }

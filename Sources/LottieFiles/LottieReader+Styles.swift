@@ -200,11 +200,31 @@ extension LottieReader {
     }
   }
 
+  /// Whether a keyframe of `v` (its value or its segment's end value) has a first component
+  /// below 0.
+  static func goesNegative(_ v: Animated<[Double]>) -> Bool {
+    v.keyframes.contains {
+      component($0.start, 0) < 0 || $0.end.map { component($0, 0) < 0 } == true
+    }
+  }
+
   /// A stroke's width, caps, joins, miter limit and dashes.
   func readStrokeStyle(_ f: Fields, onto shape: ShapeLayer, layer label: String) {
     if let w = vector(f, "w", default: [1], layer: label) {
-      shape.lineWidth = Swift.max(0, component(w.initial, 0))
-      animate(shape, "lineWidth", w) { .scalar(Swift.max(0, component($0, 0))) }
+      // A negative width is an error in SVG, which then draws its initial width of 1, as
+      // lottie-web's SVG renderer does (its canvas keeps the width it had).
+      func width(_ v: [Double]) -> Double {
+        let x = component(v, 0)
+        return x < 0 ? 1 : x
+      }
+      if Self.goesNegative(w) {
+        warn(
+          label,
+          "negative stroke widths (\(f.place("w"))): drawn 1 wide, as lottie-web's SVG "
+            + "draws them", key: "negative stroke width")
+      }
+      shape.lineWidth = width(w.initial)
+      animate(shape, "lineWidth", w) { .scalar(width($0)) }
     }
     // lottie-web reads `lc || 2` and `lj || 2` (0 is round, as absent) and sets SVG's
     // stroke-linecap and stroke-linejoin to the code's name: another code names none, and SVG
@@ -260,9 +280,16 @@ extension LottieReader {
       }
       if d.string("n") == "o" { offset = v } else { lengths.append(v) }
     }
+    // A negative length makes the pattern an error in SVG, and lottie-web's SVG draws the
+    // stroke solid: kept as it is, the stroke draws solid (`StrokeStyle.isDashed`).
+    if lengths.contains(where: Self.goesNegative) {
+      warn(
+        label,
+        "negative dash lengths (\(f.place("d"))): drawn solid, as lottie-web's SVG draws "
+          + "them", key: "negative dash length")
+    }
     func pattern(_ values: [Double]) -> [Double] {
-      let p = values.map { Swift.max(0, $0) }
-      return p.count % 2 == 1 ? p + p : p
+      values.count % 2 == 1 ? values + values : values
     }
     func pattern(at frame: Double) -> [Double] {
       pattern(lengths.map { component($0.value(at: frame), 0) })

@@ -218,6 +218,33 @@ import Testing
     #expect(try pattern(1.5) == [6, 4] && pattern(2.5) == [6, 2])
   }
 
+  /// Twentieth hostile pass: negative dash lengths were made 0 (round caps drew dots) and a
+  /// negative width drew nothing, silently. SVG takes either as an error and draws its
+  /// initial value, as lottie-web's SVG renderer does: a solid stroke, 1 wide; each warned.
+  @Test func negativeDashesDrawSolidAndANegativeWidthOneWide() throws {
+    let rectangle =
+      #"{"ty": "rc", "p": {"a": 0, "k": [50, 50]}, "s": {"a": 0, "k": [60, 60]}, "r": {"a": 0, "k": 0}}"#
+    let stroke =
+      #"{"ty": "st", "nm": "Style", "c": {"a": 0, "k": [0, 0, 0, 1]}, "w": {"a": 1, "k": [{"t": 0, "s": [-5]}, {"t": 10, "s": [5]}]}, "lc": 2, "d": [{"n": "d", "v": {"a": 0, "k": -5}}, {"n": "g", "v": {"a": 0, "k": 5}}]}"#
+    let document = try LottieTest.read(
+      LottieTest.document(
+        layers: "[\(LottieTest.shapeLayer("L", shapes: "[\(rectangle), \(stroke)]"))]"))
+    #expect(
+      document.warnings.map(\.description) == [
+        #"test.json: layers[0] "L": unsupported negative stroke widths (layers[0].shapes[1].w): drawn 1 wide, as lottie-web's SVG draws them"#,
+        #"test.json: layers[0] "L": unsupported negative dash lengths (layers[0].shapes[1].d): drawn solid, as lottie-web's SVG draws them"#,
+      ])
+    let layer = try #require(
+      try LottieTest.layer("Style", in: document.scene, at: 0) as? ShapeLayer)
+    #expect(layer.lineWidth == 1)
+    #expect(
+      try (LottieTest.layer("Style", in: document.scene, at: 1) as? ShapeLayer)?.lineWidth == 5)
+    #expect(!layer.strokeStyle.isDashed)
+    // Drawn: the whole top edge, no gaps.
+    let frame = try document.scene.makeFrame(at: 1).makeBitmap()
+    #expect((25...75).allSatisfy { frame[$0, 20].a > 200 })
+  }
+
   @Test func trimBecomesStrokeStartAndEndWithOffset() throws {
     let items = #"""
       {"ty": "el", "p": {"a": 0, "k": [0, 0]}, "s": {"a": 0, "k": [20, 20]}},
@@ -590,6 +617,61 @@ import Testing
     #expect(g.type == .radial)
     #expect(abs(g.focalOffset.x) < 1e-9)
     #expect(abs(g.focalOffset.y - 25.0 / 102) < 1e-9)
+  }
+
+  /// Twentieth hostile pass: stops at one offset (a hard edge, stripes) were merged into one,
+  /// so `0 red, .5 red, .5 blue, 1 blue` drew a ramp and `.5 red, .5 blue` all red. Offsets are
+  /// taken as SVG takes them (clamped to 0...1, then to at least the one before), and every
+  /// colour and opacity stop is a stop: an edge in either list stays an edge.
+  @Test func stopsAtOneOffsetMakeAHardEdge() throws {
+    func gradient(in layer: Layer) -> GradientLayer? {
+      if let g = layer as? GradientLayer { return g }
+      return layer.sublayers.lazy.compactMap { gradient(in: $0) }.first
+    }
+    /// The gradient layer's stops for Lottie's `g.k` list `k` of `p` colour stops.
+    func stops(_ k: [Double], p: Int) throws -> (colors: [Color], locations: [Double]) {
+      let list = k.map { "\($0)" }.joined(separator: ", ")
+      let style = """
+        {"ty": "gf", "nm": "Style", "t": 1, "o": {"a": 0, "k": 100},
+         "g": {"p": \(p), "k": {"a": 0, "k": [\(list)]}},
+         "s": {"a": 0, "k": [10, 0]}, "e": {"a": 0, "k": [90, 0]}}
+        """
+      let s = try Self.scene(
+        #"{"ty": "rc", "p": {"a": 0, "k": [50, 50]}, "s": {"a": 0, "k": [80, 80]}, "r": {"a": 0, "k": 0}}"#,
+        style: style)
+      let g = try #require(gradient(in: try s.presentationTree(at: 0)))
+      return (g.colors ?? [], g.locations ?? [])
+    }
+    let red = Color(red: 1, green: 0, blue: 0), blue = Color(red: 0, green: 0, blue: 1)
+    let hard = try stops([0, 1, 0, 0, 0.5, 1, 0, 0, 0.5, 0, 0, 1, 1, 0, 0, 1], p: 4)
+    #expect(hard.locations == [0, 0.5, 0.5, 1])
+    #expect(hard.colors == [red, red, blue, blue])
+    let same = try stops([0.5, 1, 0, 0, 0.5, 0, 0, 1], p: 2)
+    #expect(same.locations == [0.5, 0.5] && same.colors == [red, blue])
+    // An opacity cut at the middle of a red-to-blue ramp: the colour there, opaque, then clear.
+    let cut = try stops([0, 1, 0, 0, 1, 0, 0, 1, 0, 1, 0.5, 1, 0.5, 0, 1, 0], p: 2)
+    #expect(cut.locations == [0, 0, 0.5, 0.5, 1, 1])
+    let purple = Color(red: 0.5, green: 0, blue: 0.5)
+    let clear = [purple, blue].map { $0.multiplyingAlpha(by: 0) }
+    #expect(cut.colors == [red, red, purple, clear[0], clear[1], clear[1]])
+    // Out of order (1 red, then 0 blue) the second meets the first: red, then blue from 1 on;
+    // offsets past 0...1 clamped.
+    let backwards = try stops([1, 1, 0, 0, 0, 0, 0, 1], p: 2)
+    #expect(backwards.locations == [1, 1] && backwards.colors == [red, blue])
+    let outside = try stops([-1, 1, 0, 0, 2, 0, 0, 1], p: 2)
+    #expect(outside.locations == [0, 1] && outside.colors == [red, blue])
+    // Drawn: pure red left of the middle, pure blue right of it.
+    let style = #"""
+      {"ty": "gf", "nm": "Style", "t": 1, "o": {"a": 0, "k": 100},
+       "g": {"p": 4, "k": {"a": 0, "k": [0, 1, 0, 0, 0.5, 1, 0, 0, 0.5, 0, 0, 1, 1, 0, 0, 1]}},
+       "s": {"a": 0, "k": [10, 0]}, "e": {"a": 0, "k": [90, 0]}}
+      """#
+    let s = try Self.scene(
+      #"{"ty": "rc", "p": {"a": 0, "k": [50, 50]}, "s": {"a": 0, "k": [80, 80]}, "r": {"a": 0, "k": 0}}"#,
+      style: style)
+    let frame = try s.makeFrame(at: 0).makeBitmap()
+    for x in [15, 45] { #expect(frame[x, 50] == RGBA8(255, 0, 0, 255), "\(x)") }
+    for x in [55, 85] { #expect(frame[x, 50] == RGBA8(0, 0, 255, 255), "\(x)") }
   }
 
   /// A gradient without colour stops (`g.p` 0) draws nothing, as lottie-web's (a gradient
