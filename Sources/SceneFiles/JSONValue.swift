@@ -28,7 +28,10 @@ public enum JSONValue: Equatable, Sendable {
     switch self {
     case .null: return "null"
     case .bool: return "a boolean"
-    case .number: return "a number"
+    // A literal past the largest double (`1e400`) is read as infinite: said as such, not as
+    // the number it could not be ("expected a number, found a number").
+    case .number(let x):
+      return x.isFinite ? "a number" : "a number beyond ±1.8e308 (what a double holds)"
     case .string: return "a string"
     case .array: return "a list"
     case .object: return "an object"

@@ -41,6 +41,12 @@ import Testing
         "test.json: layers[0].ks.p.k[0].s: -1e+308 is past the limit of 10^15 in magnitude for "
           + "keyframe values and tangents (the span between keyframes overflows)"
       ])
+    // Twentieth pass: a literal past a double was "expected a number, found a number".
+    #expect(
+      LottieTest.problems(position("[1e400, 0]", "[0, 0]")) == [
+        "test.json: layers[0].ks.p.k[0].s[0]: expected a number, found a number beyond "
+          + "±1.8e308 (what a double holds)"
+      ])
   }
 
   @Test func outOfRangeTextFieldsDrawAtTheNearest() throws {
