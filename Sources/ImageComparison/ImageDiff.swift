@@ -170,6 +170,7 @@ public struct ImageDiff: Sendable {
     let limit = maxYIQDelta * tolerance.threshold * tolerance.threshold
     let blendLimit = Swift.max(limit, 64)
     let forgives = tolerance.ignoresAntialiasing
+    let bytewise = tolerance.comparesBytes
     var differing = 0, antialiased = 0, maxChannel: UInt8 = 0
     var maxDelta = 0.0
     // The last pair of differing pixels and its delta: runs of one pair (flat areas that
@@ -191,7 +192,7 @@ public struct ImageDiff: Sendable {
           case .cachedFlat where lastDelta >= 0:
             // The pair's delta is known; both images are flat to the left, so no pixel is
             // forgiven as anti-aliasing (the scalar test's answer for each of the eight).
-            if lastDelta > limit || limit == 0 {
+            if lastDelta > limit || bytewise {
               let first = y * w + x - outBase
               for k in first..<(first + 8) { out[k] = 2 }
               differing += 8
@@ -220,8 +221,8 @@ public struct ImageDiff: Sendable {
           (lastA, lastB, lastDelta) = (pa, pb, delta)
           if delta > maxDelta { maxDelta = delta }
         }
-        // Threshold 0 is byte for byte: even differences that look alike over white count.
-        guard delta > limit || limit == 0 else { continue }
+        // Compared byte for byte, even differences that look alike over white count.
+        guard delta > limit || bytewise else { continue }
         if forgives
           && ((!isFlatLeft(a, p, x, y, w, h) && isAntialiased(a, x, y, w, h, other: b))
             || (!isFlatLeft(b, p, x, y, w, h) && isAntialiased(b, x, y, w, h, other: a)))

@@ -18,6 +18,11 @@ public struct Tolerance: Hashable, Sendable, CustomStringConvertible {
   /// The share of all pixels (0...1) that may differ in a match, or `nil` to use only
   /// `maxDifferingPixels`. A match needs only one of the two limits to hold.
   public var maxDifferingRatio: Double?
+  /// Whether every byte counts, whatever the threshold: a pixel differs when any of its four
+  /// bytes does, the color under a fully transparent pixel too (`.exact`). Otherwise a pixel
+  /// differs only when its perceptual difference exceeds `threshold`, also at 0, as pixelmatch
+  /// compares: two transparent pixels of other hidden colors look alike.
+  public var comparesBytes = false
 
   /// Creates a tolerance; the defaults are `.antialiasing`'s.
   public init(
@@ -35,7 +40,11 @@ public struct Tolerance: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// Every pixel identical, byte for byte.
-  public static let exact = Tolerance(threshold: 0, ignoresAntialiasing: false)
+  public static let exact: Tolerance = {
+    var tolerance = Tolerance(threshold: 0, ignoresAntialiasing: false)
+    tolerance.comparesBytes = true
+    return tolerance
+  }()
 
   /// Colors within pixelmatch's default threshold (0.1) and anti-aliased edge pixels forgiven;
   /// no other pixel may differ. What golden tests of rendered animations want: a shape shifted
@@ -56,7 +65,7 @@ public struct Tolerance: Hashable, Sendable, CustomStringConvertible {
 
   public var description: String {
     var parts = [
-      "threshold \(threshold)",
+      comparesBytes ? "byte for byte" : "threshold \(threshold)",
       ignoresAntialiasing ? "anti-aliasing forgiven" : "anti-aliasing counted",
       "at most \(maxDifferingPixels) differing pixels",
     ]

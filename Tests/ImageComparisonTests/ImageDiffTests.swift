@@ -122,6 +122,29 @@ import Testing
     #expect(try ImageDiff(expected: clear, actual: white).passes)
     #expect(try !ImageDiff(expected: clear, actual: white, tolerance: .exact).passes)
   }
+
+  /// Twentieth hostile pass: `--threshold 0` compared byte for byte, so two transparent pixels
+  /// of other hidden colors "differed" with a largest perceptual difference of 0. A pixel
+  /// differs when its perceptual difference exceeds the threshold, at 0 too (any visible
+  /// change); `.exact` alone compares bytes.
+  @Test func thresholdZeroCountsEveryVisibleChangeAndExactEveryByte() throws {
+    var hidden = Bitmap(width: 4, height: 4)
+    for y in 0..<4 { for x in 0..<4 { hidden[x, y] = RGBA8(200, 10, 10, 0) } }
+    let clear = Bitmap(width: 4, height: 4)
+    let zero = Tolerance(threshold: 0, ignoresAntialiasing: false)
+    #expect(try ImageDiff(expected: clear, actual: hidden, tolerance: zero).passes)
+    #expect(try ImageDiff(expected: clear, actual: hidden, tolerance: .exact).differingPixels == 16)
+    // One level of one channel is a visible change.
+    var black = Bitmap(width: 4, height: 4), nearly = Bitmap(width: 4, height: 4)
+    for y in 0..<4 {
+      for x in 0..<4 {
+        black[x, y] = RGBA8(0, 0, 0, 255)
+        nearly[x, y] = RGBA8(0, 0, x == 1 && y == 1 ? 1 : 0, 255)
+      }
+    }
+    #expect(try ImageDiff(expected: black, actual: nearly, tolerance: zero).differingPixels == 1)
+    #expect(Tolerance.exact.description.hasPrefix("byte for byte"))
+  }
 }
 
 @Suite struct AnimationDiffTests {
