@@ -46,9 +46,13 @@ func decimal(_ text: String) throws -> Double {
 func wholeNumber(_ range: String) -> @Sendable (String) throws -> Int {
   { text in
     let digits = text.first == "+" || text.first == "-" ? text.dropFirst() : Substring(text)
-    guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }), let n = Int(text)
-    else {
+    guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else {
       throw NumberError(description: "expected a whole number \(range)")
+    }
+    // Digits past what an Int holds are a whole number still: said too large, not "no number".
+    guard let n = Int(text) else {
+      throw NumberError(
+        description: "expected a whole number \(range), found one past \(Int.max) in magnitude")
     }
     return n
   }

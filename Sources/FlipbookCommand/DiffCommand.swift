@@ -59,7 +59,7 @@ struct DiffCommand: ParsableCommand {
       throw ValidationError("--threshold must be in 0...1, found \(shortestNumber(threshold))")
     }
     if let maxDiffPixels, maxDiffPixels < 0 {
-      throw ValidationError("--max-diff-pixels must not be negative")
+      throw ValidationError("--max-diff-pixels must be 0 or more, found \(maxDiffPixels)")
     }
     if let maxDiffRatio, !(0...1).contains(maxDiffRatio) {
       throw ValidationError(
@@ -73,6 +73,12 @@ struct DiffCommand: ParsableCommand {
     }
     if strip && isReport { throw ValidationError("--strip applies to a .png picture only") }
     if strip && output == nil { throw ValidationError("--strip needs -o") }
+    // The picture or page must not replace what it compares.
+    if let output, let written = Self.identity(of: output),
+      [expected, actual].contains(where: { Self.identity(of: $0) == written })
+    {
+      throw ValidationError("-o \(output) names one of the compared files")
+    }
   }
 
   var tolerance: Tolerance {
@@ -92,12 +98,6 @@ struct DiffCommand: ParsableCommand {
   var isReport: Bool { output?.lowercased().hasSuffix(".html") ?? false }
 
   func run() throws {
-    // The picture or page must not replace what it compares.
-    if let output, let written = Self.identity(of: output),
-      [expected, actual].contains(where: { Self.identity(of: $0) == written })
-    {
-      throw ValidationError("-o \(output) names one of the compared files")
-    }
     let a = try failing(expected) { try AtomicFile.read(expected) }
     let b = try failing(actual) { try AtomicFile.read(actual) }
     if let animated = try compareAnimations(a, b) {

@@ -55,7 +55,7 @@ import Testing
       (
         ["render", Self.scene, "-o", gif, "--loop", "99999999999999999999"],
         "Error: The value '99999999999999999999' is invalid for '--loop <loop>': expected a whole "
-          + "number in 0...65536"
+          + "number in 0...65536, found one past 9223372036854775807 in magnitude"
       ),
       (
         ["render", Self.scene, "-o", folder + "/x.mp4", "--crf", "1e3"],
@@ -76,6 +76,18 @@ import Testing
         "Error: The value 'x' is invalid for '--max-diff-pixels <max-diff-pixels>': expected a "
           + "whole number of 0 or more"
       ),
+      // Twentieth hostile pass: a whole number too large was "not a whole number", a negative
+      // one was not shown, and -o naming an input printed the root usage, not diff's.
+      (
+        ["diff", png, png, "--max-diff-pixels", "9223372036854775808"],
+        "Error: The value '9223372036854775808' is invalid for '--max-diff-pixels "
+          + "<max-diff-pixels>': expected a whole number of 0 or more, found one past "
+          + "9223372036854775807 in magnitude"
+      ),
+      (
+        ["diff", png, png, "--max-diff-pixels", "-1"],
+        "Error: --max-diff-pixels must be 0 or more, found -1"
+      ),
       (
         ["batch", Self.scene, "-o", folder, "--jobs", "0x4"],
         "Error: The value '0x4' is invalid for '--jobs <jobs>': expected a whole number in 1...256"
@@ -87,6 +99,13 @@ import Testing
       #expect(result.errors.hasPrefix(message + "\n"), "\(arguments): \(result.errors)")
     }
     #expect(throws: Never.self) { _ = try wholeNumber("in 1...2")("+2") }
+    try? AtomicFile.write([0], to: png)
+    let input = run(["diff", png, folder + "/other.png", "-o", png])
+    #expect(input.status == 2)
+    #expect(
+      input.errors.hasPrefix(
+        "Error: -o \(png) names one of the compared files\nUsage: flipbook diff"),
+      "\(input.errors)")
   }
 
   /// `--fps 10 --fps 20` took the last without a word.
