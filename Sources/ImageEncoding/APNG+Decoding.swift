@@ -108,6 +108,8 @@ extension APNG {
     /// The sequence number the next fcTL or fdAT chunk must have: they count 0, 1, 2, ... in
     /// the order they come (the APNG specification), so one out of order is said, not guessed.
     private var nextSequence = 0
+    /// Whether an acTL, and an IDAT, have been read.
+    private var sawAnimationControl = false, sawImageData = false
 
     /// Opens `bytes` as an APNG and reads its chunks up to the first frame's.
     ///
@@ -184,6 +186,11 @@ extension APNG {
       case "tRNS": alphas = body
       case "acTL":
         guard length == 8 else { throw DecodingError(reason: "a bad acTL") }
+        // One acTL (the APNG specification): a second one's count was taken silently.
+        guard !sawAnimationControl else {
+          throw DecodingError(reason: "a second acTL chunk (an APNG has one)")
+        }
+        sawAnimationControl = true
         declaredFrames = Int(body.bigEndian32(0))
         loopCount = Int(body.bigEndian32(4))
       case "fcTL":
@@ -201,6 +208,15 @@ extension APNG {
             reason: "frame \(framesRead)'s fcTL has blend_op \(body[25]) (APNG's are 0 and 1)")
         }
         let den = Int(body[22]) << 8 | Int(body[23])
+        // An fcTL before the IDAT makes the default image the first frame, which must then
+        // cover the canvas (the APNG specification); its data was said to run past its rows.
+        let (fx, fy) = (Int(body.bigEndian32(12)), Int(body.bigEndian32(16)))
+        let (fw, fh) = (Int(body.bigEndian32(4)), Int(body.bigEndian32(8)))
+        if framesRead == 0 && !sawImageData && (fx != 0 || fy != 0 || fw != width || fh != height) {
+          throw DecodingError(
+            reason: "frame 0's fcTL is \(fw) x \(fh) at \(fx), \(fy), but it is the default image "
+              + "(it comes before the IDAT), which covers the whole \(width) x \(height) canvas")
+        }
         control = Control(
           x: Int(body.bigEndian32(12)), y: Int(body.bigEndian32(16)),
           width: Int(body.bigEndian32(4)), height: Int(body.bigEndian32(8)),
@@ -211,6 +227,7 @@ extension APNG {
         return finished
       case "IDAT":
         if control != nil { data += body }
+        sawImageData = true
       case "fdAT":
         guard length >= 4 else { throw DecodingError(reason: "a bad fdAT") }
         try checkSequence(body, frame: framesRead, chunk: "fdAT")
@@ -260,6 +277,10 @@ extension APNG {
         throw DecodingError(
           reason: "its acTL says \(declaredFrames) frame\(declaredFrames == 1 ? "" : "s"), "
             + "its frame controls (fcTL) make more")
+      }
+      guard !data.isEmpty else {
+        throw DecodingError(
+          reason: "frame \(framesRead) has no image data (no IDAT or fdAT chunk after its fcTL)")
       }
       var pixels: [UInt8]
       do {
@@ -346,7 +367,9 @@ extension APNG {
         status == Z_BUF_ERROR && Int(length) == raw.count
         ? "goes on past its rows"
         : status == Z_OK || status == Z_BUF_ERROR
-          ? "ends before its rows do" : "is damaged (zlib status \(status))"
+          ? "ends before its rows do"
+          : status == Z_DATA_ERROR
+            ? "is damaged (not zlib data, or a broken stream)" : "is damaged (zlib error \(status))"
       throw DecodingError(reason: "its image data \(cause)")
     }
     // Each row unfiltered by its filter's own loop, over raw pointers (a loop that worked out

@@ -234,6 +234,57 @@ struct AnimatedEncodingTests {
         + "(APNG numbers its fcTL and fdAT chunks 0, 1, 2, ... in order)")
   }
 
+  /// Twentieth hostile pass: a frame without data, a first frame not covering the canvas and
+  /// a second acTL were said as damaged data ("zlib status -3", "goes on past its rows") or
+  /// taken silently: each is named as what it is.
+  @Test func apngStructureFaultsAreNamedAsSuch() throws {
+    let bytes = try encodeAPNG(Self.frames)
+    func chunks() -> [(type: String, at: Int, end: Int)] {
+      var out: [(String, Int, Int)] = [], at = 8
+      while at + 12 <= bytes.count {
+        let end = at + 12 + Int(bytes.bigEndian32(at))
+        out.append((String(decoding: bytes[(at + 4)..<(at + 8)], as: UTF8.self), at, end))
+        at = end
+      }
+      return out
+    }
+    let all = chunks()
+    func refusal(_ changed: [UInt8]) -> String? {
+      do {
+        _ = try APNG.decode(changed)
+        return nil
+      } catch { return error.reason }
+    }
+    // The first fcTL comes before the IDAT: the default image is frame 0.
+    let fcTL = all.filter { $0.type == "fcTL" },
+      idat = try #require(all.first { $0.type == "IDAT" })
+    #expect(fcTL[0].at < idat.at)
+    // Frame 1's fdAT chunks left out.
+    let dropped = all.filter { $0.type == "fdAT" && $0.at > fcTL[1].at && $0.at < fcTL[2].at }
+    #expect(!dropped.isEmpty)
+    var noData = bytes
+    for chunk in dropped.reversed() { noData.removeSubrange(chunk.at..<chunk.end) }
+    #expect(
+      refusal(noData) == "frame 1 has no image data (no IDAT or fdAT chunk after its fcTL)")
+    // Frame 0 moved one pixel right (x_offset is at 12 in the fcTL's data).
+    var moved = bytes
+    moved[fcTL[0].at + 8 + 15] = 1
+    #expect(
+      refusal(moved)
+        == "frame 0's fcTL is 24 x 16 at 1, 0, but it is the default image (it comes before the "
+        + "IDAT), which covers the whole 24 x 16 canvas")
+    // The acTL twice.
+    let actl = try #require(all.first { $0.type == "acTL" })
+    var twice = bytes
+    twice.insert(contentsOf: bytes[actl.at..<actl.end], at: actl.end)
+    #expect(refusal(twice) == "a second acTL chunk (an APNG has one)")
+    // The IDAT's zlib header broken: damaged, in words.
+    var broken = bytes
+    broken[idat.at + 8] ^= 0xFF
+    #expect(
+      refusal(broken) == "frame 0: its image data is damaged (not zlib data, or a broken stream)")
+  }
+
   /// Issue 18: APNGs and WebPs are decoded one frame at a time and take 1,000,000,000 pixels in
   /// all their frames, as GIFs do (64,000,000 refused Flipbook's own 420 frames of 400 x 400);
   /// the count the file states is checked before any frame is decoded.
