@@ -92,6 +92,7 @@ extension LottieReader {
     // copies, not n² / 2.
     var previousCopies: [ParentCopy] = []
     let mattes = Mattes(entries: entries, byIndex: byIndex)
+    reportMatteLoops(in: mattes)
     for i in entries.indices {
       guard let entry = entries[i], !flag(entry.fields, "td"), !flag(entry.fields, "hd") else {
         continue
@@ -117,6 +118,47 @@ extension LottieReader {
       }
     }
     for layer in built.reversed() { container.addSublayer(layer) }
+  }
+
+  /// Reports each loop of track mattes in the composition once, whether or not a drawn layer
+  /// goes through it (two matte layers whose `tp` name each other): at the `tt` of its first
+  /// layer in the list, naming the loop from there (`layers[0] → layers[1] → layers[0]`). A
+  /// layer's matte is the layer its `tp` names by `ind`, else the one listed just above, and a
+  /// matte with a track matte type of 1 to 4 has a matte of its own.
+  func reportMatteLoops(in mattes: Mattes) {
+    func hasMatte(_ i: Int) -> Bool {
+      guard case .number(let type)? = mattes.entries[i]?.fields["tt"] else { return false }
+      return (1...4).contains(type)
+    }
+    func source(of i: Int) -> Int? {
+      guard let entry = mattes.entries[i] else { return nil }
+      if let tpValue = entry.fields["tp"] {
+        guard case .number(let tp) = tpValue, let named = mattes.byIndex[tp],
+          named.place != entry.place
+        else { return nil }
+        return mattes.positions[named.place]
+      }
+      return i > 0 && mattes.entries[i - 1] != nil ? i - 1 : nil
+    }
+    for start in mattes.entries.indices where hasMatte(start) {
+      var chain = [start]
+      while chain.count <= mattes.entries.count, let s = source(of: chain[chain.count - 1]),
+        hasMatte(s)
+      {
+        if let first = chain.firstIndex(of: s) {
+          // The loop from its first layer in the list, so each loop reads the same.
+          var loop = Array(chain[first...])
+          let lowest = loop.indices.min { loop[$0] < loop[$1] }!
+          loop = Array(loop[lowest...] + loop[..<lowest])
+          let places = (loop + [loop[0]]).compactMap { mattes.entries[$0]?.place }
+          report(
+            mattes.entries[loop[0]]!.fields.place("tt"),
+            "the track mattes loop back to this layer (\(places.joined(separator: " → ")))")
+          break
+        }
+        chain.append(s)
+      }
+    }
   }
 
   /// The deepest track mattes nest (a matte layer that has a track matte of its own, whose
@@ -188,13 +230,8 @@ extension LottieReader {
       source.fields, "tt", "track matte type", known: [0: 0, 1: 1, 2: 2, 3: 3, 4: 4], absent: 0,
       layer: source.label
     ) { _ in (-1, "drawn without its matte") }
-    if ownType > 0, let first = chain.firstIndex(of: s) {
-      let loop = (chain[first...] + [s]).compactMap { mattes.entries[$0]?.place }
-      report(
-        source.fields.place("tt"),
-        "the track mattes loop back to this layer (\(loop.joined(separator: " → ")))")
-      return nil
-    }
+    // A loop was reported by `reportMatteLoops(in:)`, once.
+    if ownType > 0, chain.contains(s) { return nil }
     guard let built = buildWithParents(source, byIndex: mattes.byIndex, sharing: []).added else {
       return holder
     }

@@ -154,6 +154,31 @@ import Testing
           "test.json: layers[0].tt: the track mattes loop back to this layer (layers[0] → "
             + "layers[1] → layers[0])"
         ])
+    // Twentieth pass: a loop was said once for each of its layers a drawn layer reached, and
+    // not at all when none did. Said once, from its first layer, whichever layers are drawn.
+    let drawnPair = [
+      Self.centred("A", ind: 1, size: 60, extra: #""tt": 1, "tp": 2,"#),
+      Self.centred("B", ind: 2, size: 60, extra: #""tt": 1, "tp": 1,"#),
+    ]
+    let mattesOnly = [
+      Self.centred("A", ind: 1, size: 60, extra: #""td": 1, "tt": 1, "tp": 3,"#),
+      Self.centred("Plain", ind: 2, size: 60, extra: ""),
+      Self.centred("C", ind: 3, size: 60, extra: #""td": 1, "tt": 1, "tp": 1,"#),
+    ]
+    #expect(
+      LottieTest.problems(
+        LottieTest.document(layers: "[" + drawnPair.joined(separator: ", ") + "]"))
+        == [
+          "test.json: layers[0].tt: the track mattes loop back to this layer (layers[0] → "
+            + "layers[1] → layers[0])"
+        ])
+    #expect(
+      LottieTest.problems(
+        LottieTest.document(layers: "[" + mattesOnly.joined(separator: ", ") + "]"))
+        == [
+          "test.json: layers[0].tt: the track mattes loop back to this layer (layers[0] → "
+            + "layers[2] → layers[0])"
+        ])
   }
 
   @Test func maskModesCombineByCompositingFilters() throws {
