@@ -648,6 +648,31 @@ extension LottieReader {
     return file.hasPrefix(base == "/" ? "/" : base + "/")
   }
 
+  /// The octets of a data URL's percent-encoded data (RFC 2397, RFC 3986): `%XX` is the byte
+  /// XX, another character its UTF-8 bytes; `nil` when a `%` is not followed by two hex digits.
+  static func percentDecoded(_ text: Substring) -> [UInt8]? {
+    var out: [UInt8] = []
+    out.reserveCapacity(text.utf8.count)
+    var utf8 = text.utf8.makeIterator()
+    func hex(_ c: UInt8?) -> UInt8? {
+      switch c {
+      case (0x30...0x39)?: return c! - 0x30
+      case (0x41...0x46)?: return c! - 0x41 + 10
+      case (0x61...0x66)?: return c! - 0x61 + 10
+      default: return nil
+      }
+    }
+    while let c = utf8.next() {
+      guard c == 0x25 else {
+        out.append(c)
+        continue
+      }
+      guard let high = hex(utf8.next()), let low = hex(utf8.next()) else { return nil }
+      out.append(high << 4 | low)
+    }
+    return out
+  }
+
   /// An image asset's picture: embedded (`e: 1`, a `data:` URL), in a dotLottie archive, or
   /// (not in an archive) a file `u` + `p` inside the animation's folder. `nil` when it cannot
   /// be read (warned). Assets naming one picture share it, decoded and counted against
@@ -669,17 +694,17 @@ extension LottieReader {
       }
       if let shared = decodedSources["data URL " + p] { return shared }
       let header = p[..<comma]
-      guard header.hasSuffix(";base64") else {
-        warn(layer, "images with malformed data URLs (\(a.place).p): not drawn", key: "data URL")
-        return nil
-      }
-      guard let decoded = Base64.decode(p[p.index(after: comma)...]) else {
+      // Base64 (`;base64,`), or else percent-encoded octets (RFC 2397), as a browser reads
+      // either (`data:image/svg+xml,%3Csvg…` was said to be malformed).
+      let base64 = header.hasSuffix(";base64")
+      let payload = p[p.index(after: comma)...]
+      guard let decoded = base64 ? Base64.decode(payload) : Self.percentDecoded(payload) else {
         warn(layer, "images with malformed data URLs (\(a.place).p): not drawn", key: "data URL")
         return nil
       }
       source = "data URL " + p
       bytes = decoded
-      mediaType = String(header.dropFirst(5).dropLast(7))
+      mediaType = String(header.dropFirst(5).dropLast(base64 ? 7 : 0))
     } else if let archivedImages {
       // A dotLottie's images come from inside it: a name it does not hold is never looked
       // for on the disk (an archive naming "/proc/self/mem" read the process's memory).

@@ -526,7 +526,15 @@ package final class SceneReader {
             imagePixels += bitmap.width * bitmap.height
             result = .success(Image(bitmap, name: name))
           } catch {
-            result = .failure(.image(error.description))
+            // A picture of another kind is said to be what it is (a JPEG was "not a readable
+            // PNG image: not a PNG file").
+            if let kind = SceneFormat.imageKind(bytes), kind != "PNG", kind != "APNG",
+              let described = SceneFormat.describedImage(bytes)
+            {
+              result = .failure(.image("it is \(described); contents takes PNG files"))
+            } else {
+              result = .failure(.image(error.description))
+            }
           }
         }
       } catch {

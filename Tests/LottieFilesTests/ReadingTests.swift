@@ -209,6 +209,20 @@ import Testing
       try warnings(#""u": "", "p": "x.webp\u0000.png""#) == [
         #"a.json: layers[0] "P": unsupported image file names holding a NUL character (assets[0].p): not drawn"#
       ])
+    // Twentieth pass: a data URL without `;base64` (percent-encoded, RFC 2397, as browsers
+    // read it) was "malformed": it is decoded, and named for what it holds; a `%` without two
+    // hex digits is malformed.
+    #expect(
+      try warnings(#""e": 1, "u": "", "p": "data:image/svg+xml,%3Csvg%2F%3E""#) == [
+        #"a.json: layers[0] "P": unsupported images that cannot be decoded (assets[0]: image/svg+xml, neither a PNG, a JPEG nor a WebP): not drawn"#
+      ])
+    #expect(
+      try warnings(#""e": 1, "u": "", "p": "data:image/png,%G1""#) == [
+        #"a.json: layers[0] "P": unsupported images with malformed data URLs (assets[0].p): not drawn"#
+      ])
+    let png = try AtomicFile.read(FixtureFiles.root + "/images/quadrants.png")
+    let encoded = png.map { "%" + String($0 >> 4, radix: 16) + String($0 & 15, radix: 16) }.joined()
+    #expect(try warnings(#""e": 1, "u": "", "p": "data:image/png,\#(encoded)""#).isEmpty)
   }
 
   /// Layers showing one image asset share one decode of it (40 layers of a 64-megapixel

@@ -22,6 +22,26 @@ import Testing
       + layers.joined(separator: ", ") + "]}"
   }
 
+  /// Twentieth hostile pass: a JPEG as contents was "not a readable PNG image: not a PNG file
+  /// (no PNG signature)": a picture of another kind is named for what it is.
+  @Test func contentsOfAnotherKindAreNamedForWhatTheyAre() throws {
+    let folder = FixtureFiles.temporaryFolder()
+    let jpeg = try AtomicFile.read(FixtureFiles.root + "/images/two-colors.jpg")
+    try AtomicFile.write(jpeg, to: folder + "/a.png")
+    #expect(throws: SceneFormat.DecodingError.self) {
+      try SceneFormat.decode(Array(scene(["a.png"]).utf8), file: "s.json", baseDirectory: folder)
+    }
+    do {
+      _ = try SceneFormat.decode(
+        Array(scene(["a.png"]).utf8), file: "s.json", baseDirectory: folder)
+    } catch {
+      #expect(
+        error.description
+          == "s.json: layers[0].contents: cannot read image \"a.png\": it is a JPEG image; "
+          + "contents takes PNG files")
+    }
+  }
+
   @Test func imagesPastTheDecodedPixelBudgetAreRefusedByPlace() throws {
     #expect(SceneFormat.maximumImagePixels == 256_000_000)
     let folder = FixtureFiles.temporaryFolder()
