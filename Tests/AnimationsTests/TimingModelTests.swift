@@ -115,6 +115,14 @@ import Testing
     #expect(value(of: a, at: 0.25) == 75)
     #expect(value(of: a, at: 0.75) == 25)
     #expect(value(of: a, at: 1) == -1)
+    // The ends are the contract's boundaries (timing.md §2.6, asked about by the nineteenth
+    // hostile pass): at its beginTime t = 1 wraps to a new cycle's start, and filling forwards
+    // t_end = 0 is the end of the cycle before.
+    #expect(value(of: a, at: 0) == 0)
+    let filled = basic {
+      $0.speed = -1; $0.timeOffset = 1; $0.fillMode = .forwards; $0.isRemovedOnCompletion = false
+    }
+    #expect(value(of: filled, at: 1) == 100 && value(of: filled, at: 1.5) == 100)
   }
 
   @Test func speedIsStoredAsFloat() {
