@@ -391,6 +391,13 @@ public final class TextLayout: Sendable {
 extension TextEngine {
   /// Lays `string` out with Pango and copies out lines and glyphs.
   func layOut(_ string: String, style: TextStyle) throws(CanvasError) -> TextLayout {
+    // Pango reads text up to its first NUL (the rest was dropped without a word): each is
+    // shown as the control picture for it, ␀ (U+2400), as Pango shows other control
+    // characters as boxes.
+    let string =
+      string.utf8.contains(0)
+      ? String(String.UnicodeScalarView(string.unicodeScalars.map { $0 == "\0" ? "\u{2400}" : $0 }))
+      : string
     guard let base = description(named: style.fontName) else { throw .unknownFont(style.fontName) }
     let scale = Double(PANGO_SCALE)
     let layout = pango_layout_new(context)!

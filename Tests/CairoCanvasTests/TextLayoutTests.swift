@@ -22,6 +22,18 @@ import Testing
     }
   }
 
+  /// Nineteenth hostile pass: Pango reads text up to its first NUL, so `abc\0def` drew `abc`
+  /// and `\0abc` nothing. Each NUL is shown as ␀ (here the font's box) and the rest follows.
+  @Test func aNULIsShownAndTheTextAfterItToo() throws {
+    let style = TextStyle(fontSize: 20)
+    let plain = try layout("abcdef", style), nul = try layout("abc\0def", style)
+    #expect(nul.glyphIndices.count == 7)
+    #expect(nul.size.width > plain.size.width + 5)
+    #expect(
+      try layout("abc\0def", style).glyphIndices == layout("abc\u{2400}def", style).glyphIndices)
+    #expect(try layout("\0abc", style).glyphIndices.count == 4)
+  }
+
   @Test func fontNamesResolveAsTheContractSays() {
     #expect(TextLayout.resolvedFace(forFontNamed: "Helvetica") == "Liberation Sans Regular")
     #expect(TextLayout.resolvedFace(forFontNamed: "Helvetica-Bold") == "Liberation Sans Bold")
