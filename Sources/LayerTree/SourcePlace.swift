@@ -23,4 +23,42 @@ package enum SourcePlace {
     return parts[..<head].joined(separator: ".") + ".…\(tail - head) more…."
       + parts[tail...].joined(separator: ".")
   }
+
+  /// A value read from a file (a layer's name) as messages quote it: control and invisible
+  /// characters escaped (`hasControlCharacters(_:)`), cut to 40 characters and an ellipsis, so
+  /// that a message stays one readable line.
+  package static func quoted(_ value: String) -> String {
+    let text = hasControlCharacters(value) ? escaped(value) : value
+    guard text.utf8.count > 40 else { return text }
+    return String(text.prefix(40)) + "…"
+  }
+
+  /// Whether `text` has a control character (U+0000...U+001F, U+007F...U+009F) or an
+  /// invisible formatting character (a byte-order mark U+FEFF, zero-width spaces and joiners,
+  /// direction marks, embeddings, overrides and isolates, line and paragraph separators): in
+  /// a message they would break the line or hide or reorder what it says.
+  package static func hasControlCharacters(_ text: String) -> Bool {
+    text.utf8.contains { $0 < 0x20 || $0 == 0x7F || $0 >= 0xC2 }
+      && text.unicodeScalars.contains { isHidden($0.value) }
+  }
+
+  /// Whether the scalar `v` is one `hasControlCharacters` looks for.
+  package static func isHidden(_ v: UInt32) -> Bool {
+    v < 0x20 || (0x7F...0x9F).contains(v) || v == 0xFEFF || (0x200B...0x200F).contains(v)
+      || (0x2028...0x202E).contains(v) || (0x2060...0x2069).contains(v)
+  }
+
+  /// `text` with those characters written as JSON escapes (`\u0000`, `\uFEFF`).
+  package static func escaped(_ text: String) -> String {
+    var out = ""
+    for scalar in text.unicodeScalars {
+      if isHidden(scalar.value) {
+        let hex = String(scalar.value, radix: 16, uppercase: true)
+        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+      } else {
+        out.unicodeScalars.append(scalar)
+      }
+    }
+    return out
+  }
 }

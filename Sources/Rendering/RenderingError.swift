@@ -231,10 +231,12 @@ public struct LayerLabel: Hashable, Sendable, ExpressibleByStringLiteral, Custom
     self.init(name: layer.name, place: layer.sourcePlace)
   }
 
-  /// `layer 'name' (layers[2])`, `layer 'name'`, `layer layers[2]` or `layer (unnamed)`; a place
-  /// longer than 200 characters cut in its middle, as the readers cut theirs.
+  /// `layer 'name' (layers[2])`, `layer 'name'`, `layer layers[2]` or `layer (unnamed)`; the
+  /// name quoted as the readers quote values (control characters escaped, cut to 40
+  /// characters: a name holding a newline split the message, an escape sequence coloured the
+  /// terminal), a place longer than 200 characters cut in its middle, as the readers cut theirs.
   public var description: String {
-    switch (name, place.map(SourcePlace.shortened)) {
+    switch (name.map(SourcePlace.quoted), place.map(SourcePlace.shortened)) {
     case (let name?, let place?): return "layer '\(name)' (\(place))"
     case (let name?, nil): return "layer '\(name)'"
     case (nil, let place?): return "layer \(place)"

@@ -1,3 +1,4 @@
+import LayerTree
 /// The scene reader's message conventions, shared with the other document readers of this
 /// package (the Lottie reader): places and quoted values cut to a readable length, control
 /// characters escaped, numbers written shortest.
@@ -25,10 +26,7 @@ package enum MessageText {
 
   /// A value read from a file as messages quote it: control characters escaped, cut to 40
   /// characters and an ellipsis.
-  package static func value(_ text: String) -> String {
-    let text = SceneReader.hasControlCharacters(text) ? SceneReader.escaped(text) : text
-    return SceneReader.shortened(text, to: 40)
-  }
+  package static func value(_ text: String) -> String { SourcePlace.quoted(text) }
 
   /// `bytes` (a file name or an argument as the system gave it) as messages show it when it is
   /// not UTF-8: its UTF-8 runs as they are and every other byte as `\xFF` (a `String` made of

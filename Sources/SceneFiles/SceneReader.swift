@@ -106,34 +106,16 @@ package final class SceneReader {
     return out.joined(separator: "\"")
   }
 
-  /// Whether `text` has a control character (U+0000...U+001F, U+007F...U+009F) or an
-  /// invisible formatting character (a byte-order mark U+FEFF, zero-width spaces and joiners,
-  /// direction marks, embeddings, overrides and isolates, line and paragraph separators): in
-  /// a message they would break the line or hide or reorder what it says.
+  /// Whether `text` has a control or invisible character (`SourcePlace.hasControlCharacters`).
   static func hasControlCharacters(_ text: String) -> Bool {
-    text.utf8.contains { $0 < 0x20 || $0 == 0x7F || $0 >= 0xC2 }
-      && text.unicodeScalars.contains { isHidden($0.value) }
+    SourcePlace.hasControlCharacters(text)
   }
 
   /// Whether the scalar `v` is one `hasControlCharacters` looks for.
-  static func isHidden(_ v: UInt32) -> Bool {
-    v < 0x20 || (0x7F...0x9F).contains(v) || v == 0xFEFF || (0x200B...0x200F).contains(v)
-      || (0x2028...0x202E).contains(v) || (0x2060...0x2069).contains(v)
-  }
+  static func isHidden(_ v: UInt32) -> Bool { SourcePlace.isHidden(v) }
 
-  /// `text` with those characters written as JSON escapes (`\u0000`, `\uFEFF`).
-  static func escaped(_ text: String) -> String {
-    var out = ""
-    for scalar in text.unicodeScalars {
-      if isHidden(scalar.value) {
-        let hex = String(scalar.value, radix: 16, uppercase: true)
-        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-      } else {
-        out.unicodeScalars.append(scalar)
-      }
-    }
-    return out
-  }
+  /// `text` with those characters written as JSON escapes (`SourcePlace.escaped`).
+  static func escaped(_ text: String) -> String { SourcePlace.escaped(text) }
 
   /// A stroke of more dashes than `StrokeStyle.maximumDashCount` (its path's length over its
   /// dash pattern's), or that takes the scene's strokes past

@@ -292,4 +292,15 @@ import Testing
     #expect(text.contains(".…") && text.contains(" more…."))
     #expect(LayerLabel(name: "a", place: "layers[2]").description == "layer 'a' (layers[2])")
   }
+
+  /// Nineteenth hostile pass: a name was printed whole and raw, so a newline split the message
+  /// in two, an escape sequence coloured the terminal and 1,000 characters made one line of
+  /// 1,400. It is quoted as the readers quote values: escaped, cut to 40 characters.
+  @Test func aNameIsEscapedAndCut() {
+    #expect(
+      LayerLabel(name: "evil\nnext\u{1B}[31mred").description
+        == "layer 'evil\\u000Anext\\u001B[31mred'")
+    let long = LayerLabel(name: String(repeating: "N", count: 1000) + "\u{202E}").description
+    #expect(long == "layer '" + String(repeating: "N", count: 40) + "…'")
+  }
 }
