@@ -157,3 +157,65 @@ extension JSONValue {
     return s
   }
 }
+
+/// Long command lines. swift-argument-parser takes time in the square of the arguments it
+/// parses (each one consumed is removed from an array, each repeated value's origins merged
+/// into a set): 16,000 `--time` options took 16 s, 64,000 batch inputs 100 s, before any work
+/// or usage error. A batch's inputs, however many, are set aside and given to the command after
+/// parsing; every other command line is limited to `maximumArguments`.
+enum BulkArguments {
+  /// The most arguments a command line may have besides a batch's inputs: 4,096 (about 0.3 s
+  /// of parsing). Many times are asked for with `--from`, `--to` and `--step`; many inputs are
+  /// given as folders, `@LIST` files, or as many arguments as the system takes.
+  static let maximumArguments = 4_096
+
+  /// The batch inputs set aside only when there are more than this many (fewer parse fast, and
+  /// the parser then sees the command line as given).
+  static let setAsideFrom = 256
+
+  /// The message for a command line of `count` arguments.
+  static func tooMany(_ count: Int) -> String {
+    "\(count) arguments, more than the \(maximumArguments) flipbook takes on one command line "
+      + "besides a batch's inputs: ask for many times with --from, --to and --step, and give "
+      + "many inputs as folders or @LIST files"
+  }
+
+  /// `arguments` with a `batch` command's inputs after its first left out, and those inputs in
+  /// order, when there are more than `setAsideFrom`; otherwise `arguments` and none. Options
+  /// and their values stay (`-o OUT`, `--jobs=2`), and so does `--`, after which every
+  /// argument is an input.
+  static func settingAsideBatchInputs(_ arguments: [String]) -> ([String], [String]) {
+    guard arguments.first == "batch", arguments.count > setAsideFrom,
+      let options = RepeatedOptions.commandOptions["batch"]
+    else { return (arguments, []) }
+    var kept = [arguments[0]], inputs: [String] = []
+    var keptInput = false, afterDashes = false
+    var i = 1
+    while i < arguments.count {
+      let argument = arguments[i]
+      i += 1
+      if afterDashes || !argument.hasPrefix("-") || argument == "-" {
+        if keptInput {
+          inputs.append(argument)
+        } else {
+          kept.append(argument)
+          keptInput = true
+        }
+        continue
+      }
+      kept.append(argument)
+      if argument == "--" {
+        afterDashes = true
+        continue
+      }
+      let name = String(argument.split(separator: "=", maxSplits: 1)[0])
+      if !argument.contains("="), i < arguments.count,
+        options.contains(where: { $0.takesValue && $0.names.contains(name) })
+      {
+        kept.append(arguments[i])
+        i += 1
+      }
+    }
+    return inputs.count >= setAsideFrom ? (kept, inputs) : (arguments, [])
+  }
+}

@@ -96,19 +96,33 @@ public struct FlipbookTool: ParsableCommand {
   /// Parses and runs `arguments`, reporting errors through `standardError`, and returns the exit
   /// status; `main` calls this, and tests call it directly.
   public static func run(_ arguments: [String], standardError: (String) -> Void) -> Int32 {
-    if let problem = RepeatedOptions.problem(in: arguments),
-      let command = configuration.subcommands.first(where: {
-        $0.configuration.commandName == arguments.first
-      })
-    {
-      let name = arguments[0]
+    let subcommand = configuration.subcommands.first {
+      $0.configuration.commandName == arguments.first
+    }
+    func usageError(_ problem: String) -> Int32 {
       standardError(
-        "Error: \(problem)\nUsage: \(usageString(for: command))\n"
-          + "  See 'flipbook \(name) --help' for more information.")
+        "Error: \(problem)"
+          + (subcommand.map {
+            "\nUsage: \(usageString(for: $0))\n  See 'flipbook \(arguments[0]) --help' for more "
+              + "information."
+          } ?? ""))
       return 2
     }
+    // A batch's inputs are set aside before parsing (the parser takes time in the square of
+    // the arguments it is given), and the other arguments are limited.
+    let (parsed, batchInputs) = BulkArguments.settingAsideBatchInputs(arguments)
+    guard parsed.count <= BulkArguments.maximumArguments else {
+      return usageError(BulkArguments.tooMany(parsed.count))
+    }
+    if let problem = RepeatedOptions.problem(in: parsed), subcommand != nil {
+      return usageError(problem)
+    }
     do {
-      var command = try parseAsRoot(SheetCommand.attachingTimes(arguments))
+      var command = try parseAsRoot(SheetCommand.attachingTimes(parsed))
+      if !batchInputs.isEmpty, var batch = command as? BatchCommand {
+        batch.inputs += batchInputs
+        command = batch
+      }
       try command.run()
       return 0
     } catch let failure as CommandFailure {

@@ -108,6 +108,43 @@ import Testing
       "\(input.errors)")
   }
 
+  /// Nineteenth hostile pass: the argument parser takes time in the square of the arguments
+  /// (16,000 `--time` options took 16 s, 64,000 batch inputs 100 s before any work). A batch's
+  /// inputs past the first are set aside and given to it after parsing, in order; any other
+  /// command line is limited to 4,096 arguments, said at once.
+  @Test func longCommandLinesAreReadInLinearTime() throws {
+    let inputs = (0..<300).map { "in/s\($0).json" }
+    let (parsed, aside) = BulkArguments.settingAsideBatchInputs(
+      ["batch", "first.json", "-o", "out", "--jobs=2", "--formats", "png"] + inputs
+        + ["--", "-odd.json"])
+    #expect(
+      parsed == ["batch", "first.json", "-o", "out", "--jobs=2", "--formats", "png", "--"])
+    #expect(aside == inputs + ["-odd.json"])
+    let few = ["batch", "a.json", "b.json", "-o", "out"]
+    #expect(BulkArguments.settingAsideBatchInputs(few) == (few, []))
+    // A batch of 300 inputs renders them all.
+    let scene = #"{"flipbook": 1, "size": [4, 4], "duration": 0.1, "fps": 10, "layers": []}"#
+    let paths = try (0..<300).map { k in
+      let path = folder + "/s\(k).json"
+      try AtomicFile.write(Array(scene.utf8), to: path)
+      return path
+    }
+    let batch = run(["batch"] + paths + ["-o", folder + "/out", "--formats", "png", "--quiet"])
+    #expect(batch.status == 0, "\(batch.errors)")
+    let manifest = try AtomicFile.read(folder + "/out/manifest.json")
+    #expect(
+      String(decoding: manifest, as: UTF8.self).components(separatedBy: "\"name\"").count == 301)
+    // Past the limit, at once, with the command's usage.
+    let times = (0..<2049).flatMap { ["--time", "\($0)"] }
+    let long = run(["inspect", Self.scene] + times)
+    #expect(long.status == 2)
+    #expect(
+      long.errors.hasPrefix(
+        "Error: 4100 arguments, more than the 4096 flipbook takes on one command line besides a "
+          + "batch's inputs: ask for many times with --from, --to and --step, and give many inputs "
+          + "as folders or @LIST files\nUsage: flipbook inspect"), "\(long.errors.prefix(300))")
+  }
+
   /// `--fps 10 --fps 20` took the last without a word.
   @Test func anOptionGivenTwiceIsRefusedByName() {
     let twice = run(["render", Self.scene, "-o", folder + "/x.gif", "--fps", "10", "--fps=20"])
