@@ -247,7 +247,7 @@ extension SceneReader {
     // A step from the model value, which may go down.
     let by = f["byValue"].flatMap { json in
       locationsMatchColors(json, at: f.place("byValue"), keyPath: keyPath)
-        ? animationValue(json, at: f.place("byValue"), kind: kind) : nil
+        ? animationValue(json, at: f.place("byValue"), kind: kind, offsets: true) : nil
     }.flatMap { withinMagnitude($0, at: f.place("byValue")) }
     if f["fromValue"] != nil && f["toValue"] != nil && f["byValue"] != nil {
       report(f.place("byValue"), "set at most two of fromValue, toValue and byValue")
@@ -439,7 +439,7 @@ extension SceneReader {
   ) -> AnimationValue? {
     guard locationsMatchColors(json, at: place, keyPath: keyPath) else { return nil }
     guard !additive, keyPath.property.range != .unit else {
-      return animationValue(json, at: place, kind: keyPath.valueKind)
+      return animationValue(json, at: place, kind: keyPath.valueKind, offsets: additive)
     }
     guard let component = keyPath.component else {
       switch propertyValue(json, at: place, of: keyPath.property) {
@@ -494,9 +494,11 @@ extension SceneReader {
     return nil
   }
 
-  /// A value of the kind `kind`, in the scene file's syntax for it.
+  /// A value of the kind `kind`, in the scene file's syntax for it; `offsets`: an offset from
+  /// the model value (`byValue`, an additive animation's), which a filter list's radii and
+  /// amounts may be of any sign or size (§7.3).
   func animationValue(
-    _ json: JSONValue, at place: String, kind: AnimationValueKind
+    _ json: JSONValue, at place: String, kind: AnimationValueKind, offsets: Bool = false
   ) -> AnimationValue? {
     switch kind {
     case .scalar: return number(json, at: place).map(AnimationValue.scalar)
@@ -536,7 +538,7 @@ extension SceneReader {
         out.append(x)
       }
       return .numbers(out)
-    case .filters: return filterList(json, at: place).map(AnimationValue.filters)
+    case .filters: return filterList(json, at: place, offsets: offsets).map(AnimationValue.filters)
     case .text:
       if json == .null { return .text(nil) }
       return textString(json, at: place).map { .text($0) }

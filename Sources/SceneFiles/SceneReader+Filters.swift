@@ -20,8 +20,11 @@ extension SceneReader {
   static let filterTypeNames = ["gaussianBlur", "directionalBlur", "fill", "tint", "tritone"]
     .map { "\"\($0)\"" }.joined(separator: ", ")
 
-  /// A list of filters; `nil` when any is wrong (each problem reported).
-  func filterList(_ json: JSONValue, at place: String) -> [LayerFilter]? {
+  /// A list of filters; `nil` when any is wrong (each problem reported). `offsets`: the list is
+  /// an animation's offsets from the model value (`byValue`, an additive animation's values),
+  /// whose radii and amounts may be of any sign or size, as other offsets' (scene-format.md
+  /// §7.3): drawing clamps what they add up to.
+  func filterList(_ json: JSONValue, at place: String, offsets: Bool = false) -> [LayerFilter]? {
     guard let items = array(json, at: place) else { return nil }
     guard items.count <= SceneFormat.maximumFilters else {
       report(
@@ -32,7 +35,7 @@ extension SceneReader {
     var out: [LayerFilter] = []
     var failed = false
     for (i, item) in items.enumerated() {
-      if let filter = layerFilter(item, at: "\(place)[\(i)]") {
+      if let filter = layerFilter(item, at: "\(place)[\(i)]", offsets: offsets) {
         out.append(filter)
       } else {
         failed = true
@@ -42,7 +45,7 @@ extension SceneReader {
   }
 
   /// One filter object; `nil` when wrong (reported).
-  private func layerFilter(_ json: JSONValue, at place: String) -> LayerFilter? {
+  private func layerFilter(_ json: JSONValue, at place: String, offsets: Bool) -> LayerFilter? {
     guard case .object(let entries) = json else {
       report(place, "expected a filter (an object with a \"type\"), found \(json.kindDescription)")
       return nil
@@ -70,7 +73,14 @@ extension SceneReader {
       }
       return v
     }
-    func amount(_ key: String) -> Double? { value(key).flatMap { unit($0, at: f.place(key)) } }
+    func amount(_ key: String) -> Double? {
+      value(key).flatMap { offsets ? number($0, at: f.place(key)) : unit($0, at: f.place(key)) }
+    }
+    func radius() -> Double? {
+      value("radius").flatMap {
+        offsets ? number($0, at: f.place("radius")) : nonNegative($0, at: f.place("radius"))
+      }
+    }
     func solid(_ key: String) -> Color? {
       guard let v = value(key), let c = color(v, at: f.place(key)) else { return nil }
       guard let c else {
@@ -81,12 +91,10 @@ extension SceneReader {
     }
     switch type {
     case "gaussianBlur":
-      guard let r = value("radius").flatMap({ nonNegative($0, at: f.place("radius")) }) else {
-        return nil
-      }
+      guard let r = radius() else { return nil }
       return .gaussianBlur(radius: r)
     case "directionalBlur":
-      let r = value("radius").flatMap { nonNegative($0, at: f.place("radius")) }
+      let r = radius()
       let axis = value("axis").flatMap { choice($0, at: f.place("axis"), BlurAxis.self) }
       guard let r, let axis else { return nil }
       return .directionalBlur(radius: r, axis: axis)

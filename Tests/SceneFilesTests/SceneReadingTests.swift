@@ -133,6 +133,34 @@ import Testing
     #expect((try scene.presentationTree(at: 2.5).layer(named: "t") as? TextLayer)?.string == nil)
   }
 
+  /// Nineteenth hostile pass: a filter list's `byValue` and additive values were checked as
+  /// filter values (a blur offset of -50 "must not be negative"), where every other offset may
+  /// go down (§7.3). They are offsets; the sum is what is drawn, clamped as drawing clamps it.
+  /// A list's own values (from, to, keyframes) are still checked.
+  @Test func filterOffsetsMayGoDownAndPastOne() throws {
+    func scene(_ animation: String) throws -> Scene {
+      try decode(
+        #"{"flipbook": 1, "size": [10, 10], "layers": [{"name": "b", "filters": "#
+          + #"[{"type": "gaussianBlur", "radius": 5}], "animations": [\#(animation)]}]}"#)
+    }
+    let by = try scene(
+      #"{"type": "basic", "keyPath": "filters", "byValue": [{"type": "gaussianBlur", "radius": -4}], "duration": 1}"#
+    )
+    #expect(
+      try by.presentationTree(at: 0.5).layer(named: "b")?.filters == [.gaussianBlur(radius: 3)])
+    let additive = try scene(
+      #"{"type": "basic", "keyPath": "filters", "additive": true, "fromValue": [{"type": "gaussianBlur", "radius": 0}], "toValue": [{"type": "gaussianBlur", "radius": -50}], "duration": 1}"#
+    )
+    #expect(
+      try additive.presentationTree(at: 1).layer(named: "b")?.filters == [.gaussianBlur(radius: 5)])
+    _ = try additive.makeFrame(at: 0.5)  // -20 in all: drawn unblurred
+    #expect(throws: SceneFormat.DecodingError.self) {
+      try scene(
+        #"{"type": "basic", "keyPath": "filters", "toValue": [{"type": "gaussianBlur", "radius": -50}], "duration": 1}"#
+      )
+    }
+  }
+
   @Test func imagesResolveAgainstTheSceneFolder() throws {
     let scene = try SceneFormat.load(
       contentsOf: FixtureFiles.root + "/scenes/contents-gravity.json")
