@@ -11,6 +11,31 @@ public struct Manifest: Equatable, Sendable {
   public var formats: [String]
   /// `I/N` when this is one shard's manifest (`manifest.I-of-N.json`), `nil` for a whole batch.
   public var shard: String?
+  /// For a shard: the whole batch's inputs, which every shard of it must share (`InputSet`);
+  /// `nil` for a whole batch.
+  public var inputs: InputSet? = nil
+
+  /// The animations a batch was given before it was sharded: how many, and the SHA-256 of
+  /// their relative paths in order (`sha256:` and 64 hexadecimal digits). Shards given other
+  /// INPUTs (one shard's checkout or glob differing) merged into an incomplete gallery without
+  /// a word; with these recorded the merge refuses them.
+  public struct InputSet: Equatable, Sendable {
+    /// How many animations the whole batch has.
+    public var count: Int
+    /// The SHA-256 of their relative paths, each ended by a newline, sorted as a batch sorts
+    /// them.
+    public var hash: String
+
+    /// The set of `relativePaths`, sorted as a batch sorts them.
+    public init(relativePaths: [String]) {
+      var sha = SHA256()
+      for path in relativePaths { sha.update(Array((path + "\n").utf8)) }
+      (count, hash) = (relativePaths.count, "sha256:" + sha.finalizeHex())
+    }
+
+    /// A set as a manifest states it.
+    public init(count: Int, hash: String) { (self.count, self.hash) = (count, hash) }
+  }
   /// The animations, sorted by name.
   public var animations: [Entry]
 
@@ -109,6 +134,13 @@ extension Manifest {
       ("formats", .array(formats.map(JSONValue.string))),
     ]
     if let shard { members.append(("shard", .string(shard))) }
+    if let inputs {
+      members.append(
+        (
+          "inputs",
+          .object([("count", .number(Double(inputs.count))), ("hash", .string(inputs.hash))])
+        ))
+    }
     members.append(("animations", .array(animations.map(\.json))))
     return .object(members)
   }
@@ -162,11 +194,19 @@ extension Manifest {
       formats.append(format)
     }
     let shard = try reader.optionalName(json["shard"], "shard")
+    var inputs: InputSet? = nil
+    if let value = json["inputs"], value != .null {
+      guard case .object = value else { throw reader.fail("inputs", "an object", value) }
+      inputs = InputSet(
+        count: try reader.count(value["count"], "inputs.count"),
+        hash: try reader.name(value["hash"], "inputs.hash"))
+    }
     var entries: [Entry] = []
     for (k, item) in try reader.list(json["animations"], "animations").enumerated() {
       entries.append(try Entry(json: item, at: "animations[\(k)]", formats: formats))
     }
     self.init(flipbookVersion: version, formats: formats, shard: shard, animations: entries)
+    self.inputs = inputs
   }
 
   /// Reads the manifest at `path`.

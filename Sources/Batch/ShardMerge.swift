@@ -52,6 +52,7 @@ public enum ShardMerge {
     }
     var version: String? = nil
     var formats: [String]? = nil
+    var inputs: Manifest.InputSet? = nil
     var entries: [Manifest.Entry] = []
     var seen: [String: String] = [:]  // each input's manifest
     // Every manifest named as its path in `folder` as given (`Manifest.read` names it so).
@@ -86,8 +87,21 @@ public enum ShardMerge {
               ?? "says no shard")
             + ", its name shard \(named); render shard \(named) again")
       }
+      // Shards given other INPUTs (a checkout or a glob that differs) would merge into a
+      // gallery missing animations, or holding some twice.
+      if file.index > 1, manifest.inputs != inputs {
+        func said(_ set: Manifest.InputSet?) -> String {
+          set.map { "\(MessageText.counted($0.count, "animation")) (\($0.hash.prefix(19))…)" }
+            ?? "no record of its inputs"
+        }
+        throw Failure(
+          description: "\(shown(file.name)): made from \(said(manifest.inputs)), "
+            + "\(Manifest.shardFileName(1, of: count)) from \(said(inputs)); give every shard "
+            + "the same INPUTs")
+      }
       version = manifest.flipbookVersion
       formats = manifest.formats
+      inputs = manifest.inputs
       for entry in manifest.animations {
         if let first = seen[entry.input] {
           let place =
@@ -123,6 +137,13 @@ public enum ShardMerge {
         }
         entries.append(entry)
       }
+    }
+    // Every animation of the batch is in one shard: the shards' together are all of them.
+    if let inputs, entries.count != inputs.count {
+      throw Failure(
+        description:
+          "\(folder): the shards hold \(MessageText.counted(entries.count, "animation")), "
+          + "their batch \(inputs.count); render the shards again")
     }
     entries.sort { $0.input.utf8.lexicographicallyPrecedes($1.input.utf8) }
     return Manifest(

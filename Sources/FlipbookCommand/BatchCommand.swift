@@ -187,9 +187,13 @@ struct BatchCommand: ParsableCommand {
       ? BatchProgress(total: selected.count) { FileHandleStandardError.writeRaw($0) } : nil
     let outcomes = try run.run(progress: progress)
     progress?.finish()
-    let manifest = Manifest(
+    var manifest = Manifest(
       flipbookVersion: run.version, formats: formats.map(\.rawValue),
       shard: shard.map { "\($0.index)/\($0.count)" }, animations: outcomes.map(\.entry))
+    // A shard records the whole batch's inputs, which a merge checks every shard shares.
+    if shard != nil {
+      manifest.inputs = Manifest.InputSet(relativePaths: found.inputs.map(\.relativePath))
+    }
     try write(manifest, to: outdir, manifestName: manifestName, page: shard == nil)
     run.journal = nil
     BatchJournal.remove(at: journalPath)

@@ -493,6 +493,41 @@ import Testing
         + "batch share no animation; render the shards again\n")
   }
 
+  /// Nineteenth hostile pass: a shard given other INPUTs (one file of the folder the first
+  /// shard had) merged without a word into a gallery missing an animation. Each shard records
+  /// the whole batch's inputs; the merge refuses shards that differ, and a merge holding fewer
+  /// animations than the batch had.
+  @Test func mergeRefusesShardsGivenOtherInputs() throws {
+    try makeInputs()
+    #expect(
+      run(["batch", folder + "/in", "-o", folder + "/s", "--shard", "1/2", "--quiet"]).status == 0)
+    #expect(
+      run(["batch", folder + "/in/a.json", "-o", folder + "/s", "--shard", "2/2", "--quiet"])
+        .status == 0)
+    let first = try Manifest.read(folder + "/s/manifest.1-of-2.json")
+    #expect(first.inputs?.count == 5 && first.inputs?.hash.hasPrefix("sha256:") == true)
+    let merged = run(["batch", "--merge", folder + "/s", "--quiet"])
+    #expect(merged.status == 1)
+    #expect(
+      merged.errors.hasPrefix(
+        "\(folder)/s/manifest.2-of-2.json: made from 1 animation (sha256:"), "\(merged.errors)")
+    #expect(merged.errors.hasSuffix("give every shard the same INPUTs\n"))
+    #expect(!FixtureFiles.exists(folder + "/s/manifest.json"))
+    // The same inputs: merged; the merged manifest records none (it is a whole batch's).
+    #expect(
+      run(["batch", folder + "/in", "-o", folder + "/s", "--shard", "2/2", "--quiet"]).status == 0)
+    #expect(run(["batch", "--merge", folder + "/s", "--quiet"]).status == 0)
+    #expect(try Manifest.read(folder + "/s/manifest.json").inputs == nil)
+    // A shard that lost an animation (its record removed by hand): fewer than the batch had.
+    var second = try Manifest.read(folder + "/s/manifest.2-of-2.json")
+    second.animations.removeLast()
+    try AtomicFile.write(
+      Array(second.json.serialized().utf8), to: folder + "/s/manifest.2-of-2.json")
+    #expect(
+      run(["batch", "--merge", folder + "/s"]).errors
+        == "\(folder)/s: the shards hold 4 animations, their batch 5; render the shards again\n")
+  }
+
   /// A merged shard's error of 50,000,000 characters was printed as one line: each line of a
   /// batch's failures is said cut to 1,000 characters, control characters escaped.
   @Test func failureLinesAreCut() {
