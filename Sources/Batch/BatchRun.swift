@@ -282,7 +282,10 @@ public struct BatchRun: Sendable {
           entry.warnings.append(warning)
         }
       } catch {
-        errors.append("\(format.rawValue): \(relativeMessage(error))")
+        errors.append("\(format.rawValue): \(outputMessage(error))")
+        // The frame sheet rides with the first animated output: when that fails, the next
+        // format renders alone (each was blamed on the sheet the first could not write).
+        sheetPending = false
       }
     }
     if !errors.isEmpty { entry.error = errors.joined(separator: "; ") }
@@ -301,6 +304,18 @@ public struct BatchRun: Sendable {
   /// folder, or absolute when that folder is `/`.
   public func shownPath(_ relativePath: String) -> String {
     root == "/" ? "/" + relativePath : relativePath
+  }
+
+  /// A format's failure as said: a file in OUTDIR that cannot be written is `cannot write
+  /// output NAME.gif: reason`, named relative to OUTDIR as `render` names its output (it was
+  /// the absolute path, so manifests differed between machines); another error as
+  /// `relativeMessage(_:)` says it.
+  func outputMessage(_ error: any Error) -> String {
+    let prefix = outputFolder.hasSuffix("/") ? outputFolder : outputFolder + "/"
+    if let error = error as? FileError, error.path.hasPrefix(prefix) {
+      return "cannot write output \(error.path.dropFirst(prefix.count)): \(error.reason)"
+    }
+    return relativeMessage(error)
   }
 
   /// An error's message with the common folder taken off the paths it names, so manifests do

@@ -194,16 +194,29 @@ struct BatchCommand: ParsableCommand {
     if shard != nil {
       manifest.inputs = Manifest.InputSet(relativePaths: found.inputs.map(\.relativePath))
     }
-    try write(manifest, to: outdir, manifestName: manifestName, page: shard == nil)
-    run.journal = nil
-    BatchJournal.remove(at: journalPath)
+    // The animations' failures are said whether or not the manifest and page could be
+    // written (a full disk cut the report to the page's write error alone).
+    var unwritten: String? = nil
+    do {
+      try write(manifest, to: outdir, manifestName: manifestName, page: shard == nil)
+      run.journal = nil
+      BatchJournal.remove(at: journalPath)
+    } catch {
+      unwritten = (error as? CommandFailure)?.message ?? String(describing: error)
+    }
     let failed = outcomes.filter { $0.entry.error != nil }
     if !quiet { print("\(output ?? outdir): \(Self.summary(outcomes))") }
-    if !failed.isEmpty {
-      throw CommandFailure(
-        message: Self.failureMessage(
-          failed.map { Self.failureLine($0.entry.error ?? "", file: run.shownPath($0.entry.input)) }
-        ))
+    if !failed.isEmpty || unwritten != nil {
+      let lines =
+        failed.isEmpty
+        ? []
+        : [
+          Self.failureMessage(
+            failed.map {
+              Self.failureLine($0.entry.error ?? "", file: run.shownPath($0.entry.input))
+            })
+        ]
+      throw CommandFailure(message: (lines + [unwritten].compactMap { $0 }).joined(separator: "\n"))
     }
   }
 

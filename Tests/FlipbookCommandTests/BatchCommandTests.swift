@@ -528,6 +528,29 @@ import Testing
         == "\(folder)/s: the shards hold 4 animations, their batch 5; render the shards again\n")
   }
 
+  /// Nineteenth hostile pass: an output that could not be written was named by its absolute
+  /// path (so manifests differed between machines), the next format was blamed on the frame
+  /// sheet the first could not write, and when the page could not be written the animations'
+  /// failures were not said at all. Outputs are named as `render` names them, relative to
+  /// OUTDIR; the next format renders without the sheet; every failure is said.
+  @Test func failuresToWriteAreSaidRelativeToTheOutputFolderAndAllOfThem() throws {
+    try write(Self.scene("#ff0000"), "in/a.json")
+    try write(Self.scene("#00ff00"), "in/b.json")
+    try Paths.makeFolders(folder + "/out/a.gif")
+    try Paths.makeFolders(folder + "/out/index.html")
+    let result = run([
+      "batch", folder + "/in", "-o", folder + "/out", "--formats", "gif,webp", "--quiet",
+    ])
+    #expect(result.status == 1)
+    #expect(
+      result.errors
+        == "a.json: gif: cannot write output a.gif: Is a directory\n"
+        + "cannot write output \(folder)/out/index.html: Is a directory\n")
+    let a = try #require(try manifest("out").animations.first)
+    #expect(a.error == "gif: cannot write output a.gif: Is a directory")
+    #expect(a.outputs.map(\.format) == ["webp"] && a.frames == nil)
+  }
+
   /// A merged shard's error of 50,000,000 characters was printed as one line: each line of a
   /// batch's failures is said cut to 1,000 characters, control characters escaped.
   @Test func failureLinesAreCut() {
