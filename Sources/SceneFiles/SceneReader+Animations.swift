@@ -138,13 +138,19 @@ extension SceneReader {
       let spring = Spring(
         mass: a.mass, stiffness: a.stiffness, damping: a.damping,
         initialVelocity: a.initialVelocity, allowsOverdamping: a.allowsOverdamping)
-      if !spring.motionIsFinite {
+      if let problem = spring.motionProblem {
+        let parameters =
+          "mass \(MessageText.number(a.mass)), stiffness \(MessageText.number(a.stiffness)), "
+          + "damping \(MessageText.number(a.damping)) and initial velocity "
+          + "\(MessageText.number(a.initialVelocity))"
         report(
           f.place,
-          "mass \(MessageText.number(a.mass)), stiffness \(MessageText.number(a.stiffness)), "
-            + "damping \(MessageText.number(a.damping)) and initial velocity "
-            + "\(MessageText.number(a.initialVelocity)) make a motion that overflows (it must "
-            + "stay within 10^12 times its distance)")
+          problem == .overshoots
+            ? "\(parameters) make a motion that overflows (it must stay within 10^12 times its "
+              + "distance)"
+            : "\(parameters) are too extreme to compute in doubles (damping ratio "
+              + "\(MessageText.number(spring.effectiveDampingRatio)), natural frequency "
+              + "\(MessageText.number(spring.naturalFrequency)) rad/s)")
         return nil
       }
       return a
