@@ -1,3 +1,4 @@
+import Geometry
 import SceneFiles
 
 extension JSONValue {
@@ -61,8 +62,7 @@ extension JSONValue {
   /// reads back to the same double.
   static func text(of x: Double) -> String {
     guard x.isFinite else { return "null" }
-    if x == x.rounded() && x.magnitude < 1e15 { return String(Int64(x)) }
-    return "\(x)"
+    return shortestNumber(x)
   }
 
   /// `s` as a JSON string, with `"`, `\` and control characters escaped (also what

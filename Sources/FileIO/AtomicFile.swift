@@ -189,6 +189,23 @@ public enum AtomicFile {
 
   static func lastError() -> String { String(cString: strerror(errno)) }
 
+  /// Why a file or folder beside which a temporary one was being made (`path`) cannot be
+  /// written: the system's reason, or, when the folder it goes in does not exist, that folder
+  /// named (`-o a/b/c/` said "No such file or directory" of `a/b/c`, whose parent was missing).
+  static func creationError(for path: String) -> String {
+    let code = errno
+    let reason = lastError()
+    guard code == ENOENT else { return reason }
+    var parent = folder(of: path)
+    if parent.count > 1 && parent.hasSuffix("/") { parent.removeLast() }
+    var info = stat()
+    guard !parent.isEmpty, stat(parent, &info) != 0 else { return reason }
+    // Named when it reads as it is; a long or odd one is in the path the message names.
+    let plain = parent.utf8.count <= 200 && !parent.utf8.contains { $0 < 0x20 || $0 == 0x7F }
+    return plain
+      ? "the folder it goes in, \(parent), does not exist" : "the folder it goes in does not exist"
+  }
+
   /// Writes all of `bytes` to `fd`, at its position or (with `offset`) from that byte on, going
   /// on after interrupted and partial writes; the system's reason when it fails, else `nil`.
   static func writeAll(_ bytes: [UInt8], to fd: Int32, at offset: Int? = nil) -> String? {
@@ -448,7 +465,7 @@ extension AtomicFile {
       TemporaryFiles.register(temporary)
       fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
       guard fd >= 0 else {
-        let reason = AtomicFile.lastError()
+        let reason = AtomicFile.creationError(for: path)
         TemporaryFiles.unregister(temporary)
         throw FileError(path: path, reason: reason)
       }
@@ -579,7 +596,7 @@ extension AtomicFile {
       StaleFiles.removeOnce(in: AtomicFile.folder(of: trimmed))
       TemporaryFiles.registerFolder(temporary)
       guard mkdir(temporary, 0o755) == 0 else {
-        let reason = AtomicFile.lastError()
+        let reason = AtomicFile.creationError(for: trimmed)
         TemporaryFiles.unregisterFolder(temporary)
         throw FileError(path: trimmed, reason: reason)
       }

@@ -161,7 +161,14 @@ struct BatchCommand: ParsableCommand {
     let selected =
       shard.map { BatchInputs.shard(found.inputs, index: $0.index, of: $0.count) }
       ?? found.inputs
-    try failing(outdir, output: outdir) { try Paths.makeFolders(outdir) }
+    do {
+      try Paths.makeFolders(outdir)
+    } catch {
+      // A folder above OUTDIR that is a file (an input: `-o in/a.json/x`) is said as the output
+      // that cannot be written, not as a file of its own.
+      let what = error.path == outdir ? error.reason : "\(error.path) \(error.reason)"
+      throw CommandFailure(message: "cannot write output \(MessageText.path(outdir)): \(what)")
+    }
     let manifestName =
       shard.map { Manifest.shardFileName($0.index, of: $0.count) } ?? "manifest.json"
     var run = BatchRun(

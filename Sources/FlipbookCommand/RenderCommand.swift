@@ -159,9 +159,13 @@ struct OutputOptions: ParsableArguments {
       throw ValidationError(
         "--scale must be a finite number greater than 0, found \(shortestNumber(scale))")
     }
-    guard from.isFinite else { throw ValidationError("--from must be a finite time") }
+    guard from.isFinite else {
+      throw ValidationError("--from must be a finite time, found \(shortestNumber(from))")
+    }
     if let to, !(to.isFinite && to > from) {
-      throw ValidationError("--to must be a finite time after --from")
+      throw ValidationError(
+        "--to must be a finite time after --from (\(shortestNumber(from)) s), found "
+          + "\(shortestNumber(to))")
     }
     guard jobs >= 1 && jobs <= 256 else {
       throw ValidationError("--jobs must be 1...256, found \(jobs)")

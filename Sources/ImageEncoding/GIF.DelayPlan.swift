@@ -1,3 +1,5 @@
+import Geometry
+
 extension GIF {
   /// GIF delays for frames at evenly spaced times: whole centiseconds whose running total
   /// follows the exact frame times (30 fps gives 3, 3, 4, 3, 3, 4, ...).
@@ -24,8 +26,6 @@ extension GIF {
         "\(shortestNumberText(fps)) fps needs GIF delays of \(shortest) cs; browsers play delays under 2 cs at 10 cs (use 50 fps or less)"
     }
 
-    static func shortestNumberText(_ x: Double) -> String {
-      x == x.rounded() && abs(x) < 1e15 ? String(Int(x)) : "\(x)"
-    }
+    static func shortestNumberText(_ x: Double) -> String { shortestNumber(x) }
   }
 }

@@ -440,10 +440,7 @@ extension SceneReader {
 }
 
 /// A number as a person writes it: `2`, `0.5`, `1e-07`.
-func format(_ x: Double) -> String {
-  if x == x.rounded(), abs(x) < 1e15 { return String(Int(x)) }
-  return "\(x)"
-}
+func format(_ x: Double) -> String { shortestNumber(x) }
 
 /// The Levenshtein distance between two keys, for "did you mean" suggestions.
 func editDistance(_ a: String, _ b: String) -> Int {

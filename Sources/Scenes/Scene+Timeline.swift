@@ -6,9 +6,7 @@ import Geometry
 /// Why a scene could not show a time.
 public enum SceneError: Error, Hashable, Sendable, CustomStringConvertible {
   /// A number of seconds as a message shows it: whole numbers without a fraction.
-  static func text(_ x: Double) -> String {
-    x == x.rounded() && x.magnitude < 1e15 ? "\(Int(x))" : "\(x)"
-  }
+  static func text(_ x: Double) -> String { shortestNumber(x) }
 
   /// The scene's timeline has already run past `requested` and the scene has no builder to
   /// make a replica that shows it (events mutate the model, which only moves forward).

@@ -67,7 +67,17 @@ import Testing
     let out = folder + "/missing/frame.png"
     let result = run(["frame", Self.fixtures + "/scenes/strokes.json", "--time", "0", "-o", out])
     #expect(result.status == 1)
-    #expect(result.errors == "cannot write output \(out): No such file or directory\n")
+    // Nineteenth pass: the folder missing is named (it said "No such file or directory" of
+    // the output, and of a frames folder whose parent was missing).
+    #expect(
+      result.errors
+        == "cannot write output \(out): the folder it goes in, \(folder)/missing, does not exist\n")
+    let frames = folder + "/missing/a/b/"
+    let folderResult = run(["render", Self.fixtures + "/scenes/strokes.json", "-o", frames])
+    #expect(
+      folderResult.errors
+        == "cannot write output \(folder)/missing/a/b: the folder it goes in, \(folder)/missing/a, "
+        + "does not exist\n")
   }
 
   @Test func inspectRangeTimesAreComputedNotAccumulated() throws {

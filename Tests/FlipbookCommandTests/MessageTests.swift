@@ -172,11 +172,16 @@ import Testing
     ] {
       let result = run(command + ["-o", output])
       #expect(result.status == 1)
-      #expect(result.errors == "cannot write output \(output): No such file or directory\n")
+      #expect(
+        result.errors
+          == "cannot write output \(output): the folder it goes in, /nonexistent, does not exist\n")
     }
     // A folder of frames too (it said only the path and the reason).
     let frames = run(["render", Self.scene, "-o", "/nonexistent/frames/"])
-    #expect(frames.errors == "cannot write output /nonexistent/frames: No such file or directory\n")
+    #expect(
+      frames.errors
+        == "cannot write output /nonexistent/frames: the folder it goes in, /nonexistent, does not "
+        + "exist\n")
     // Sixteenth pass: a 5,000-byte path was printed whole; past 200 characters it is cut in
     // its middle, keeping its start and the file's name.
     let deep =
@@ -186,7 +191,7 @@ import Testing
     #expect(
       long.errors
         == "cannot write output " + String(deep.prefix(100)) + "…" + String(deep.suffix(99))
-        + ": No such file or directory\n")
+        + ": the folder it goes in does not exist\n")
   }
 
   /// A JSON file named .gif was reported by the screen size its bytes made; `--scale` was

@@ -5,6 +5,20 @@ import Testing
 @Suite struct SVGPathTests {
   func parse(_ d: String) throws -> [Path.Element] { try Path(svgPathData: d).elements }
 
+  /// Nineteenth hostile pass: whole numbers from 10^15 to 10^16 were written out in full
+  /// (`1000000000000000.0`) beside `1e+16`, in messages and sheet captions alike.
+  @Test func shortestNumbersUseOneFormForLargeWholeNumbers() {
+    #expect(shortestNumber(2) == "2" && shortestNumber(0.1) == "0.1" && shortestNumber(-0.0) == "0")
+    #expect(shortestNumber(1e15) == "1e+15" && shortestNumber(-1e15) == "-1e+15")
+    #expect(shortestNumber(1234567890123456) == "1.234567890123456e+15")
+    #expect(shortestNumber(999_999_999_999_999) == "999999999999999")
+    #expect(shortestNumber(1e16) == "1e+16" && shortestNumber(1.5e300) == "1.5e+300")
+    for x in [1e15, -1e15, 1234567890123456, 9.007199254740993e15, 5e15 + 2] {
+      #expect(Double(shortestNumber(x)) == x, "\(x)")
+    }
+    #expect(shortestNumber(.infinity) == "inf")
+  }
+
   @Test func moveLineCloseAbsoluteAndRelative() throws {
     #expect(
       try parse("M 10 20 L 30 40 Z") == [

@@ -108,7 +108,7 @@ public enum ContactSheet {
   public static func caption(_ time: Double) -> String {
     // Past 10^15 s no millisecond is held anyway (and time x 1000 overflowed past 1.8e305,
     // captioned "inf s"): the time as it is.
-    guard abs(time) < 1e15 else { return "\(time) s" }
+    guard abs(time) < 1e15 else { return shortestNumber(time) + " s" }
     let rounded = (time * 1000).rounded() / 1000
     if rounded == rounded.rounded() && abs(rounded) < 1e15 { return "\(Int(rounded)) s" }
     return "\(rounded) s"

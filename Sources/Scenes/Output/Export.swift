@@ -114,9 +114,7 @@ public enum Export {
     }
 
     /// `x` shortest: `2`, `2.5`, `1e-09`.
-    private func text(_ x: Double) -> String {
-      x == x.rounded() && x.magnitude < 1e15 ? "\(Int(x))" : "\(x)"
-    }
+    private func text(_ x: Double) -> String { shortestNumber(x) }
   }
 
   /// Throws `LimitError.frameSize` when `scene` at `scale` (or its own) makes no canvas.
