@@ -556,11 +556,9 @@ extension LottieReader {
         key: "layer stretch out of range")
     }
     container.timing = LayerTiming(beginTime: entry.startTime / frameRate, speed: Float(speed))
-    let remap = f["tm"].flatMap { tm in
-      animated(tm, at: f.place("tm"), layer: entry.label) { json, place in
-        self.numbers(json, at: place)
-      }
-    }
+    // Read as every number property is: an empty value is refused (it was read as 0, the
+    // precomposition frozen at its first frame).
+    let remap = f["tm"] == nil ? nil : vector(f, "tm", default: [0], layer: entry.label)
     // The precomposition's frames that can show: the layer's, stretched or mapped.
     let local = layerFrames ?? visibleFrames
     var inner = local
