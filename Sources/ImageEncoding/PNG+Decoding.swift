@@ -64,8 +64,11 @@ extension PNG {
     var given = 0, at = 8
     while at + 12 <= bytes.count {
       let length = word(at)
-      if bytes[at + 4..<at + 8].elementsEqual([0x49, 0x44, 0x41, 0x54]) { given += length }  // IDAT
-      guard length <= bytes.count else { break }
+      // Only the bytes the file holds: a chunk that states more than is left is a truncated
+      // file, which the decoder says as such (it was said to be a stream inflating on).
+      let held = Swift.min(length, bytes.count - (at + 8))
+      if bytes[at + 4..<at + 8].elementsEqual([0x49, 0x44, 0x41, 0x54]) { given += held }  // IDAT
+      guard held == length else { break }
       at += 12 + length
     }
     return given > most ? (given, most) : nil

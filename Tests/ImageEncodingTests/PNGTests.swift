@@ -62,6 +62,16 @@ import Testing
           + "70451 an image of its size can take compressed (a stream that goes on inflating "
           + "past the image)")
     ) { try PNG.decode(long) }
+    // Twenty-second pass: an IDAT stating 1,000,000 bytes in a file that ends 30 bytes into it
+    // was said to inflate on; only the bytes the file holds count, and it is truncated.
+    var cut = Array(png[..<iend])
+    cut += [0x00, 0x0F, 0x42, 0x40] + Array("IDAT".utf8) + [UInt8](repeating: 0, count: 30)
+    #expect(throws: PNG.DecodingError.self) { try PNG.decode(cut) }
+    do {
+      _ = try PNG.decode(cut)
+    } catch {
+      #expect(error.reason.contains("longer than the file"), "\(error.reason)")
+    }
   }
 
   @Test func smallerSettingsGiveSmallerFiles() throws {
