@@ -643,7 +643,8 @@ extension LottieReader {
     }
     guard let file = resolved(path) else { return nil }
     guard let base = resolved(folder.isEmpty ? "." : folder) else { return false }
-    return file.hasPrefix(base == "/" ? "/" : base + "/")
+    // The folder itself (`p: "."`) is inside: reading it then says it is a folder.
+    return file == base || file.hasPrefix(base == "/" ? "/" : base + "/")
   }
 
   /// The octets of a data URL's percent-encoded data (RFC 2397, RFC 3986): `%XX` is the byte
@@ -685,7 +686,8 @@ extension LottieReader {
     // What the picture is read from, which assets naming the same share.
     var source = ""
     var mediaType = ""  // a data URL's, to name what was embedded
-    if p.hasPrefix("data:") {
+    // URL schemes are case-insensitive (RFC 3986 §3.1): `DATA:IMAGE/PNG;BASE64,` as well.
+    if p.utf8.count >= 5, p.prefix(5).lowercased() == "data:" {
       guard let comma = p.firstIndex(of: ",") else {
         warn(layer, "images with malformed data URLs (\(a.place).p): not drawn", key: "data URL")
         return nil
@@ -694,7 +696,7 @@ extension LottieReader {
       let header = p[..<comma]
       // Base64 (`;base64,`), or else percent-encoded octets (RFC 2397), as a browser reads
       // either (`data:image/svg+xml,%3Csvg…` was said to be malformed).
-      let base64 = header.hasSuffix(";base64")
+      let base64 = header.lowercased().hasSuffix(";base64")
       let payload = p[p.index(after: comma)...]
       guard let decoded = base64 ? Base64.decode(payload) : Self.percentDecoded(payload) else {
         warn(layer, "images with malformed data URLs (\(a.place).p): not drawn", key: "data URL")
@@ -727,6 +729,16 @@ extension LottieReader {
         warn(
           layer, "image file names holding a NUL character (\(a.place).\(key)): not drawn",
           key: "NUL in name")
+        return nil
+      }
+      // A URL (`http://…`, `file:///…`) is not fetched: Flipbook reads files only (it looked
+      // for a file named `http:/…` and said there was none).
+      let name = (u + p).lowercased()
+      if ["http:", "https:", "file:", "ftp:", "blob:"].contains(where: { name.hasPrefix($0) }) {
+        warn(
+          layer,
+          "image assets named by a URL (\(a.place): \"\(MessageText.value(u + p))\"; URLs are not "
+            + "fetched): not drawn", key: "image URLs")
         return nil
       }
       // Only files inside the Lottie file's folder: a path from the root or climbing out of
@@ -788,6 +800,11 @@ extension LottieReader {
       warn(
         layer, "images that cannot be decoded (\(a.place): \(reason)): not drawn",
         key: "images that cannot be decoded")
+    }
+    // No bytes at all (`data:image/png;base64,`) are said as such, not as a kind of picture.
+    guard !bytes.isEmpty else {
+      undecodable("no bytes")
+      return nil
     }
     if JPEG.isJPEG(bytes) {
       do {

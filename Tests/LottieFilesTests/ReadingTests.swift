@@ -223,6 +223,23 @@ import Testing
     let png = try AtomicFile.read(FixtureFiles.root + "/images/quadrants.png")
     let encoded = png.map { "%" + String($0 >> 4, radix: 16) + String($0 & 15, radix: 16) }.joined()
     #expect(try warnings(#""e": 1, "u": "", "p": "data:image/png,\#(encoded)""#).isEmpty)
+    // Twenty-second pass: `.` (the Lottie file's own folder) was said to be outside it through
+    // a symbolic link, an empty data URL to be of no known kind, an upper-case `DATA:` URL was
+    // read as a file name, and a `http:` URL as a file that does not exist.
+    #expect(
+      try warnings(#""u": "", "p": ".""#, folder: folder + "/") == [
+        #"a.json: layers[0] "P": unsupported image files that cannot be read (".": is a folder, not a file): not drawn"#
+      ])
+    #expect(
+      try warnings(#""e": 1, "u": "", "p": "data:image/png;base64,""#) == [
+        #"a.json: layers[0] "P": unsupported images that cannot be decoded (assets[0]: no bytes): not drawn"#
+      ])
+    #expect(
+      try warnings(#""e": 1, "u": "", "p": "DATA:IMAGE/PNG;BASE64,\#(Self.base64(png))""#).isEmpty)
+    #expect(
+      try warnings(#""u": "", "p": "http://example.com/x.png""#) == [
+        #"a.json: layers[0] "P": unsupported image assets named by a URL (assets[0]: "http://example.com/x.png"; URLs are not fetched): not drawn"#
+      ])
   }
 
   /// Layers showing one image asset share one decode of it (40 layers of a 64-megapixel
