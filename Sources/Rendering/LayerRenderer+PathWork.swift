@@ -17,7 +17,9 @@ extension LayerRenderer {
   /// beyond the canvas grown by half its width and height on one side, none), and the places
   /// its lines can cross: its length squared over eight times the area its points span (cut to
   /// the canvas grown by half its width and height on each side), at most its elements squared
-  /// over 32 (the pairs). Each replicator instance, shadow pass and path-operation operand is
+  /// over 32 (the pairs); a stroke wider than 4 pixels counts its width again for each line
+  /// (`strokeSweep`) and its crossings over its outline (its length and those widths, in a box
+  /// grown by half its width). Each replicator instance, shadow pass and path-operation operand is
   /// counted; so are the pixels a fill covers (`fillWork`). A smooth curve of 100,000 elements
   /// costs little more than its elements; 17,713 lines back and forth over one spot reach the
   /// limit.
@@ -77,12 +79,20 @@ extension LayerRenderer {
     let n = Double(path.elements.count)
     // The box of the points (which holds every line and curve), cut to the rows and columns
     // where crossings cost Cairo work; a path whose box misses them crosses nothing there.
+    // A wide stroke's outline is what Cairo sweeps: its lines and, at each join, edges its
+    // width long (the inner side of a join goes back through the path's point), in a box
+    // grown by half its width. A path wound 37 times round a circle of radius 8, stroked 50
+    // wide, crossed itself that much: a second a path, 20 s a frame, counted as its length.
     var crossings = 0.0
-    if let spanX = walk.span(walk.minX, walk.maxX, from: -width / 2, to: width * 1.5),
-      let spanY = walk.span(walk.minY, walk.maxY, from: -height / 2, to: height * 1.5)
+    let grown = walk.sweep / 2
+    if let spanX = walk.span(
+      walk.minX - grown, walk.maxX + grown, from: -width / 2, to: width * 1.5),
+      let spanY = walk.span(
+        walk.minY - grown, walk.maxY + grown, from: -height / 2, to: height * 1.5)
     {
       let area = (spanX + 1) * (spanY + 1)
-      crossings = Swift.min(n * n / 32, walk.length * walk.length / (8 * area))
+      let outline = walk.length + walk.swept
+      crossings = Swift.min(n * n / 32, outline * outline / (8 * area))
     }
     let covered = filled ? walk.coveredPixels(width: width, height: height) / pixelsPerUnit : 0
     return n + walk.length + crossings + covered + walk.swept

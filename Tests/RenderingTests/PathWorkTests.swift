@@ -121,6 +121,36 @@ import Testing
     #expect(round - butt == 10 * 100 * 7)  // 10 dashes, 100 rows past 4 each, 7 more times
   }
 
+  /// Twenty-second hostile pass: a path wound 37 times round a circle of radius 8 (10,000
+  /// lines of 0.2 pixels), stroked 50 wide, took a second to stroke and counted about 500,000
+  /// units, so 20 of them (20 s) fit a frame. A wide stroke's crossings are its outline's:
+  /// such a path counts its pairs (elements squared over 32), and the third is refused.
+  @Test func aWideStrokeWoundOverItselfCountsItsOutlinesCrossings() throws {
+    let canvas = try Canvas(pixelWidth: 1000, pixelHeight: 1000)
+    var wound = Path()
+    for i in 0..<10_000 {
+      let a = 2 * Double.pi * Double(i) / 10_000 * 37
+      let p = Point(x: 50 + 8 * cos(a), y: 50 + 8 * sin(a))
+      if i == 0 { wound.move(to: p) } else { wound.addLine(to: p) }
+    }
+    wound.closeSubpath()
+    var wide = StrokeStyle(lineWidth: 50)
+    wide.lineJoin = .round
+    let work = LayerRenderer.pathWork(of: wound, on: canvas, stroke: wide)
+    #expect(work > 3_000_000 && work < 4_000_000, "\(work)")
+    #expect(3 * work > Double(LayerRenderer.maximumPathWorkPerFrame))
+    // Narrow, or unwound (a circle once round), it counts about its length and widths.
+    #expect(
+      LayerRenderer.pathWork(of: wound, on: canvas, stroke: StrokeStyle(lineWidth: 2)) < 20_000)
+    var circle = Path()
+    for i in 0..<10_000 {
+      let a = 2 * Double.pi * Double(i) / 10_000
+      let p = Point(x: 500 + 300 * cos(a), y: 500 + 300 * sin(a))
+      if i == 0 { circle.move(to: p) } else { circle.addLine(to: p) }
+    }
+    #expect(LayerRenderer.pathWork(of: circle, on: canvas, stroke: wide) < 1_000_000)
+  }
+
   @Test func pathsPastTheFrameBudgetAreRefusedBeforeTheyAreDrawn() throws {
     #expect(LayerRenderer.maximumPathWorkPerFrame == 10_000_000)
     let canvas = try Canvas(pixelWidth: 10, pixelHeight: 10)
