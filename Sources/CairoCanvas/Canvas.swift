@@ -237,10 +237,16 @@ public final class Canvas {
     cairo_get_matrix(cr, &current)
     var product = cairo_matrix_t()
     cairo_matrix_multiply(&product, &m, &current)
-    guard !transformRefused, Canvas.cairoInverts(m), Canvas.cairoInverts(product) else {
-      let linear = [product.xx, product.yx, product.xy, product.yy]
+    let linear = [product.xx, product.yx, product.xy, product.yy]
+    // An entry past 1.3e154 squares past a double: Cairo's scale factors (the lengths of the
+    // matrix's columns) overflow, and a group drawn under it (a blur, an intersection) failed
+    // an assertion in `_cairo_pattern_get_extents` and aborted, though the determinant of
+    // `[1e300, 0, 1e15, 1e-300]` is 1.
+    let stretched = linear.contains { $0.isFinite && abs($0) > Canvas.largestTransformEntry }
+    guard !transformRefused, !stretched, Canvas.cairoInverts(m), Canvas.cairoInverts(product)
+    else {
       if linear.allSatisfy(\.isFinite)
-        && !(product.xx * product.yy - product.yx * product.xy).isFinite
+        && (stretched || !(product.xx * product.yy - product.yx * product.xy).isFinite)
         && transform.isInvertible
       {
         transformOverflowed = true
@@ -250,6 +256,10 @@ public final class Canvas {
     }
     cairo_transform(cr, &m)
   }
+
+  /// The largest entry a transform may have on the canvas, about 1.3e154: its square is still
+  /// a double, so the lengths Cairo computes from it are.
+  static let largestTransformEntry = Double.greatestFiniteMagnitude.squareRoot()
 
   /// Whether Cairo accepts `m` as a transform: its determinant a finite nonzero number
   /// (`_cairo_matrix_is_invertible`).

@@ -201,8 +201,8 @@ public enum RenderingError: Error, Hashable, Sendable, CustomStringConvertible {
     case .transformTooLarge(let name):
       return
         "\(LayerLabel.text(name)) is scaled past what can be drawn: its transform in the frame "
-        + "multiplies areas by more than 1.8e308 (about 1.3e154 along each side), the most "
-        + "Cairo's transforms hold"
+        + "stretches by more than about 1.3e154 or multiplies areas by more than 1.8e308, the "
+        + "most Cairo's transforms hold"
     case .offscreenUnavailable(let name, let reason):
       return
         "\(LayerLabel.text(name)) needs an offscreen canvas that cannot "

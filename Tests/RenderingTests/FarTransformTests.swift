@@ -25,14 +25,27 @@ import Testing
     #expect(throws: error) { try LayerRenderer().draw(square("huge", scale: 1e155), in: canvas) }
     #expect(
       error.description
-        == "layer 'huge' is scaled past what can be drawn: its transform in the frame multiplies "
-        + "areas by more than 1.8e308 (about 1.3e154 along each side), the most Cairo's "
+        == "layer 'huge' is scaled past what can be drawn: its transform in the frame stretches "
+        + "by more than about 1.3e154 or multiplies areas by more than 1.8e308, the most Cairo's "
         + "transforms hold")
     // Two layers each scaled 1e100: the product is past the range, the inner one is named.
     let outer = square("outer", scale: 1e100)
     outer.addSublayer(square("inner", scale: 1e100))
     #expect(throws: RenderingError.transformTooLarge(layer: "inner")) {
       try LayerRenderer().draw(outer, in: try Canvas(pixelWidth: 40, pixelHeight: 40))
+    }
+  }
+
+  /// Twenty-first hostile pass: `[1e300, 0, 1e15, 1e-300]` has determinant 1, so Cairo took
+  /// it, and a blur or an intersection drawn under it aborted the process in an assertion
+  /// (Cairo's scale factors, the columns' lengths, overflow). An entry past 1.3e154 is refused
+  /// as a scale past the range is.
+  @Test func aSkewWhoseEntriesOverflowIsRefusedNotAborted() throws {
+    let layer = square("skewed", scale: 1)
+    layer.transform = Transform3D(AffineTransform(a: 1e300, b: 0, c: 1e15, d: 1e-300, tx: 0, ty: 0))
+    layer.filters = [.gaussianBlur(radius: 1)]
+    #expect(throws: RenderingError.transformTooLarge(layer: "skewed")) {
+      try LayerRenderer().draw(layer, in: try Canvas(pixelWidth: 40, pixelHeight: 40))
     }
   }
 
