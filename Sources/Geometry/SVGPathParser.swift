@@ -66,7 +66,17 @@ struct SVGPathParser {
       // After a moveto, further coordinate pairs are implicit linetos.
       if cmd == UInt8(ascii: "M") { command = UInt8(ascii: "L") }
       if cmd == UInt8(ascii: "m") { command = UInt8(ascii: "l") }
-      skipSeparators(allowComma: false)
+      // A comma may part one argument group from the next of the same command (SVG 1.1's
+      // `comma-wsp` between groups: `l1,1,2,2`), but not come before a command or the end.
+      let before = index
+      skipSeparators(allowComma: true)
+      if bytes[before..<index].contains(UInt8(ascii: ",")),
+        index >= bytes.count || !startsNumber(bytes[index])
+          || cmd == UInt8(ascii: "Z") || cmd == UInt8(ascii: "z")
+      {
+        throw SVGPathError(
+          offset: index, reason: "expected a number after ',', found \(describe(index))")
+      }
     }
     return path
   }

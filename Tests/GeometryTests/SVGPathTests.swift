@@ -45,6 +45,19 @@ import Testing
         .move(to: Point(0, 0)), .line(to: Point(5, 0)), .line(to: Point(10, 0)),
         .line(to: Point(10, 2)), .line(to: Point(10, 5)),
       ])
+    // Twenty-first hostile pass: a comma between argument groups (SVG 1.1's comma-wsp, which
+    // minifiers write) was refused as "expected a path command".
+    #expect(try parse("M0,0L1,1,2,2") == parse("M0 0 L1 1 2 2"))
+    #expect(try parse("M0,0,1,1") == parse("M0 0 1 1"))
+    #expect(try parse("M0 0 l1,1,1,1") == parse("M0 0 l1 1 1 1"))
+    #expect(try parse("M0 0 C1 1,2 2,3 3,4 4,5 5,6 6") == parse("M0 0 C1 1 2 2 3 3 4 4 5 5 6 6"))
+    #expect(try parse("M0 0 H1,2") == parse("M0 0 H1 2"))
+    #expect(
+      try parse("M0 0 A1 1 0 0 1 2 2,1 1 0 0 1 3 3") == parse("M0 0 A1 1 0 0 1 2 2 1 1 0 0 1 3 3"))
+    // Not before a command, after a close, or at the end.
+    for bad in ["M0 0,L1 1", "M0 0 L1 1,", "M0 0 L1 1 Z,M2 2"] {
+      #expect(throws: SVGPathError.self, "\(bad)") { try parse(bad) }
+    }
   }
 
   @Test func horizontalAndVerticalRelative() throws {
