@@ -62,7 +62,11 @@ final class PreparedKeyframes: Sendable {
         }
       }
       let total = cumulative.last ?? 0
-      times = total > 0 ? cumulative.map { $0 / total } : nil
+      // Values with no distance between them that still change (strings, booleans, lists of
+      // other lengths: they switch) are spaced evenly, switching half way as in linear mode;
+      // they showed the first value throughout.
+      let changes = n > 1 && (1..<n).contains { values[$0] != values[$0 - 1] }
+      times = total > 0 ? cumulative.map { $0 / total } : changes ? even : nil
     default:
       times = valid(n) ?? even
     }
@@ -186,7 +190,13 @@ final class PreparedKeyframes: Sendable {
   func cubicPacedSegment(at fraction: Double) -> (Int, Double) {
     let samples = PreparedKeyframes.samplesPerSegment
     let total = cubicLengths.reduce(0) { $0 + $1[samples] }
-    guard total > 0 else { return (0, 0) }
+    // No length to pace by (values that switch, or never move): evenly spaced, as `.paced`.
+    guard total > 0 else {
+      let segments = Double(cubicLengths.count)
+      let u = Swift.min(Swift.max(fraction, 0), 1) * segments
+      let i = Swift.min(Int(u), cubicLengths.count - 1)
+      return (i, u - Double(i))
+    }
     var target = Swift.min(Swift.max(fraction, 0), 1) * total
     for (i, table) in cubicLengths.enumerated() {
       if target <= table[samples] || i == cubicLengths.count - 1 {

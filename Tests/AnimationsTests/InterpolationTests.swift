@@ -155,6 +155,28 @@ import Testing
     #expect(value(of: keyframes([4, 4, 4]) { $0.calculationMode = .paced }, at: 0.5) == 4)
   }
 
+  /// Twenty-first hostile pass: paced and cubic-paced values that switch rather than move
+  /// (strings, booleans, lists of other lengths) have no distance to pace by, and showed the
+  /// first value throughout. They are spaced evenly and switch half way, as in linear mode.
+  @Test func pacedValuesThatSwitchAreSpacedEvenly() {
+    for mode in [KeyframeAnimation.CalculationMode.paced, .cubicPaced] {
+      var a = KeyframeAnimation(keyPath: "string")
+      a.values = [.text("a"), .text("b"), .text("c")]
+      a.duration = 1
+      a.calculationMode = mode
+      func shown(_ t: Double) -> AnimationValue? {
+        var collected: [AnimationSample] = []
+        samples(of: a, at: t, into: &collected)
+        return collected.last?.value(model: .text(nil), underlying: .text(nil))
+      }
+      #expect(
+        [0, 0.2, 0.3, 0.6, 0.8].map(shown) == [
+          .text("a"), .text("a"), .text("b"), .text("b"), .text("c"),
+        ],
+        "\(mode)")
+    }
+  }
+
   @Test func cubicPassesThroughEveryValueAtItsKeyTime() {
     let a = keyframes([0, 10, 0, 10]) { $0.calculationMode = .cubic }
     #expect(isClose(value(of: a, at: 1.0 / 3.0), 10))
