@@ -36,6 +36,27 @@ import Testing
   /// libwebp's encoders, about 2 GB each. Encoders' memory is a budget of its own, held from a
   /// sink's `begin` to its `finish`: two renders whose encoders hold 1.5 GiB each run one after
   /// the other.
+  /// Twenty-first hostile pass: a frame rate that is no fraction over at most 1,000 was
+  /// rounded to thousandths (1.0005 fps as 1001/1000), and ffmpeg dropped frames from the file
+  /// or played them at another speed (0.0105 as 11/1000). ffmpeg is given the simplest fraction
+  /// within a billionth.
+  @Test func videoFrameRatesAreExactFractions() {
+    let cases: [(Double, String)] = [
+      (30, "30/1"), (29.97, "2997/100"), (24, "24/1"), (12.5, "25/2"), (240, "240/1"),
+      (0.01, "1/100"), (1.0005, "2001/2000"), (0.0105, "21/2000"), (1.001, "1001/1000"),
+      (60000.0 / 1001, "60000/1001"), (1.0 / 3, "1/3"),
+    ]
+    for (fps, fraction) in cases {
+      #expect(VideoSink.rate(fps) == fraction, "\(fps)")
+    }
+    // Within a billionth whatever the rate.
+    for fps in [0.0123456789, 7.654321, 239.99999, 0.0100001] {
+      let parts = VideoSink.rate(fps).split(separator: "/").compactMap { Double($0) }
+      #expect(parts.count == 2 && parts[1] <= 1_000_000)
+      #expect(abs(parts[0] / parts[1] - fps) <= 1e-6 * fps, "\(fps): \(VideoSink.rate(fps))")
+    }
+  }
+
   @Test func encodersOfLargeFramesShareTheEncoderMemoryBudget() throws {
     /// How many renders are inside their sinks now, and the most at once.
     final class Inside: Sendable {

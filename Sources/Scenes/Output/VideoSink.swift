@@ -141,13 +141,25 @@ public final class VideoSink: FrameSink {
     return out
   }
 
-  /// The frame rate as the fraction ffmpeg takes (`30/1`, `2997/100`).
-  static func rate(_ fps: Double) -> String {
-    for d in 1...1000 {
-      let n = (fps * Double(d)).rounded()
-      if abs(n - fps * Double(d)) < 1e-6 * Double(d) { return "\(Int(n))/\(d)" }
+  /// The frame rate as the fraction ffmpeg takes (`30/1`, `2997/100`, `60000/1001`): the
+  /// simplest fraction within a billionth of `fps` (its continued fraction's first convergent
+  /// that close, at most 1,000,000 below the line), so that every frame's time is its own. A
+  /// rate rounded to thousandths (1.0005 fps passed as 1.001) made ffmpeg drop frames from the
+  /// file and play others at another speed (0.0105 as 0.011).
+  package static func rate(_ fps: Double) -> String {
+    var (h0, h1) = (0.0, 1.0), (k0, k1) = (1.0, 0.0)
+    var x = fps
+    for _ in 0..<64 {
+      let a = x.rounded(.down)
+      let (h, k) = (a * h1 + h0, a * k1 + k0)
+      guard k <= 1_000_000, h <= Double(Int32.max) else { break }
+      (h0, h1, k0, k1) = (h1, h, k1, k)
+      if abs(h / k - fps) <= 1e-9 * fps { break }
+      let rest = x - a
+      guard rest > 0 else { break }
+      x = 1 / rest
     }
-    return "\(Int((fps * 1000).rounded()))/1000"
+    return "\(Int(h1))/\(Int(Swift.max(k1, 1)))"
   }
 
   /// ffmpeg's arguments for a `plan` video written to `target`.
