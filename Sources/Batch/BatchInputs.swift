@@ -136,7 +136,8 @@ public enum BatchInputs {
         do {
           bytes = try AtomicFile.read(list)
         } catch {
-          throw Failure(description: "\(name): cannot read the list: \(error.reason)")
+          throw Failure(
+            description: "\(MessageText.path(name)): cannot read the list: \(error.reason)")
         }
         // Its lines: one per line feed, and one more for text after the last.
         lineCount +=

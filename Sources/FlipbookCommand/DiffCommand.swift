@@ -101,14 +101,17 @@ struct DiffCommand: ParsableCommand {
     let a = try failing(expected) { try AtomicFile.read(expected) }
     let b = try failing(actual) { try AtomicFile.read(actual) }
     if let animated = try compareAnimations(a, b) {
-      guard animated else { throw CommandFailure(message: "\(expected) and \(actual) differ") }
+      guard animated else {
+        throw CommandFailure(
+          message: "\(MessageText.path(expected)) and \(MessageText.path(actual)) differ")
+      }
       return
     }
     let (aIsGIF, bIsGIF) = (Self.isGIF(a), Self.isGIF(b))
     guard aIsGIF == bIsGIF else {
       throw CommandFailure(
         message:
-          "\(expected) is \(Self.described(a, animated: nil)) but \(actual) is "
+          "\(MessageText.path(expected)) is \(Self.described(a, animated: nil)) but \(MessageText.path(actual)) is "
           + "\(Self.described(b, animated: nil)): compare two files of one format")
     }
     let passes: Bool
@@ -122,7 +125,8 @@ struct DiffCommand: ParsableCommand {
       for (bytes, path) in [(a, expected), (b, actual)]
       where !bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) {
         throw CommandFailure(
-          message: "\(path): is \(Self.described(bytes, animated: nil)): diff compares two PNGs, "
+          message:
+            "\(MessageText.path(path)): is \(Self.described(bytes, animated: nil)): diff compares two PNGs, "
             + "or two GIFs, APNGs or WebPs")
       }
       // Sizes the headers state are compared first: two large images that cannot match are
@@ -130,7 +134,10 @@ struct DiffCommand: ParsableCommand {
       if let sa = PNG.statedSize(of: a), let sb = PNG.statedSize(of: b), sa != sb {
         let mismatch = ImageDiff.SizeMismatch(expected: sa, actual: sb)
         try notCompared(because: mismatch.description)
-        throw CommandFailure(message: "\(expected) and \(actual) differ: \(mismatch.description)")
+        throw CommandFailure(
+          message:
+            "\(MessageText.path(expected)) and \(MessageText.path(actual)) differ: \(mismatch.description)"
+        )
       }
       if let sa = PNG.statedSize(of: a) { try checkStrip(width: sa.width, height: sa.height) }
       let e = try failing(expected) { try Bitmap(pngData: a) },
@@ -140,7 +147,10 @@ struct DiffCommand: ParsableCommand {
         diff = try ImageDiff(expected: e, actual: c, tolerance: tolerance)
       } catch {
         try notCompared(because: error.description)
-        throw CommandFailure(message: "\(expected) and \(actual) differ: \(error.description)")
+        throw CommandFailure(
+          message:
+            "\(MessageText.path(expected)) and \(MessageText.path(actual)) differ: \(error.description)"
+        )
       }
       print(diff.summary)
       if isReport {
@@ -151,7 +161,10 @@ struct DiffCommand: ParsableCommand {
       }
       passes = diff.passes
     }
-    guard passes else { throw CommandFailure(message: "\(expected) and \(actual) differ") }
+    guard passes else {
+      throw CommandFailure(
+        message: "\(MessageText.path(expected)) and \(MessageText.path(actual)) differ")
+    }
   }
 
   /// Refuses `--strip` when the strip of two `width` x `height` frames would be over the frame
@@ -326,7 +339,7 @@ struct DiffCommand: ParsableCommand {
       if fb == nil, let format = fa { try decodes(b, as: format, path: actual) }
       throw CommandFailure(
         message:
-          "\(expected) is \(Self.described(a, animated: fa)) but \(actual) is "
+          "\(MessageText.path(expected)) is \(Self.described(a, animated: fa)) but \(MessageText.path(actual)) is "
           + "\(Self.described(b, animated: fb)): compare two files of one format"
       )
     }

@@ -36,11 +36,11 @@ func failing<R>(_ file: String, output: String? = nil, _ body: () throws -> R) t
       throw CommandFailure(
         message: "cannot write output \(MessageText.path(error.path)): \(error.reason)")
     }
-    throw CommandFailure(message: error.description)
+    throw CommandFailure(message: "\(MessageText.path(error.path)): \(error.reason)")
   } catch let error as SceneFormat.DecodingError {
     throw CommandFailure(message: error.description)  // it names the file on every line already
   } catch {
-    throw CommandFailure(message: "\(file): \(error)")
+    throw CommandFailure(message: "\(MessageText.path(file)): \(error)")
   }
 }
 

@@ -99,7 +99,8 @@ struct SheetCommand: ParsableCommand {
     let kind = bytes.flatMap { SceneFormat.imageKind($0) }
     if let kind, kind != "GIF", let described = bytes.flatMap(SceneFormat.describedImage) {
       throw CommandFailure(
-        message: "\(input): is \(described): sheet takes a scene file, a Lottie animation or "
+        message:
+          "\(MessageText.path(input)): is \(described): sheet takes a scene file, a Lottie animation or "
           + "a GIF")
     }
     if kind == "GIF" || input.lowercased().hasSuffix(".gif") {
@@ -134,12 +135,12 @@ struct SheetCommand: ParsableCommand {
       }
       // The blocks' own error (a damaged block chain) is said by the reading above.
       guard !chosen.isEmpty else {
-        throw CommandFailure(message: "\(input): the GIF has no frames")
+        throw CommandFailure(message: "\(MessageText.path(input)): the GIF has no frames")
       }
       guard images.count == wanted.count else {
         throw CommandFailure(
           message:
-            "\(input): the GIF has \(gif.framesRead) frames, its blocks state \(gif.layout.delays.count)"
+            "\(MessageText.path(input)): the GIF has \(gif.framesRead) frames, its blocks state \(gif.layout.delays.count)"
         )
       }
       try failing(output, output: output) {

@@ -100,7 +100,9 @@ public enum LottieFormat {
     }
 
     /// `"<file>: <layer>: unsupported <feature>"`.
-    public var description: String { "\(file): \(layer): unsupported \(feature)" }
+    public var description: String {
+      "\(MessageText.path(file)): \(layer): unsupported \(feature)"
+    }
   }
 
   /// A Lottie animation read into a scene, with what it uses that Flipbook does not draw.

@@ -43,6 +43,9 @@ extension SceneFormat {
     /// JSON syntax errors); past the first 100, one line counts the rest
     /// (`"<file>: … and 29901 more problems"`).
     public var description: String {
+      // The file as messages name it: a name holding a newline or an escape sequence split
+      // the line or reached the terminal (`MessageText.path`).
+      let file = MessageText.path(file)
       let lines = problems.map { p in
         if p.line != nil { return "\(file):\(p)" }
         return "\(file): \(p)"

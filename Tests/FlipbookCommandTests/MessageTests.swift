@@ -145,6 +145,28 @@ import Testing
           + "as folders or @LIST files\nUsage: flipbook inspect"), "\(long.errors.prefix(300))")
   }
 
+  /// Twenty-first and twenty-second hostile passes: an input file's name holding a newline or
+  /// an escape sequence was printed raw (one problem on two lines, `ESC[2J` clearing the
+  /// terminal), where `-o` names and values were escaped. Input names are escaped too.
+  @Test func inputNamesWithControlCharactersAreEscaped() throws {
+    let scene = folder + "/bad\nname\u{1B}[31m.json"
+    try AtomicFile.write(
+      Array(#"{"flipbook": 1, "size": [4, 4], "layers": [{"bogus": 1}]}"#.utf8), to: scene)
+    let shown = folder + "/bad\\u000Aname\\u001B[31m.json"
+    #expect(
+      run(["render", scene, "-o", folder + "/x.gif"]).errors
+        == "\(shown): layers[0].bogus: unknown key\n")
+    let picture = folder + "/a\nb.png"
+    try AtomicFile.write([0x78], to: picture)
+    #expect(
+      run(["diff", picture, picture]).errors
+        == "\(folder)/a\\u000Ab.png: is neither a PNG, a GIF, an APNG nor a WebP: diff compares two "
+        + "PNGs, or two GIFs, APNGs or WebPs\n")
+    #expect(
+      run(["batch", "@" + folder + "/no\nlist.txt", "-o", folder + "/out"]).errors
+        == "\(folder)/no\\u000Alist.txt: cannot read the list: No such file or directory\n")
+  }
+
   /// `--fps 10 --fps 20` took the last without a word.
   @Test func anOptionGivenTwiceIsRefusedByName() {
     let twice = run(["render", Self.scene, "-o", folder + "/x.gif", "--fps", "10", "--fps=20"])
