@@ -35,11 +35,18 @@ public final class BatchJournal: Sendable {
   /// next record starts a line of its own.
   public init(path: String, version: String, formats: [String]) {
     (self.path, self.version, self.formats) = (path, version, formats)
-    let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
+    // Only a regular file of its own: a symbolic link planted there (the batch's records were
+    // appended to the file it named) is not followed, and a FIFO (the open blocked, before
+    // anything rendered) not waited on.
+    var fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o644)
+    var info = stat()
+    if fd >= 0, fstat(fd, &info) != 0 || (info.st_mode & S_IFMT) != S_IFREG {
+      close(fd)
+      fd = -1
+    }
     file = Locked(fd)
     guard fd >= 0 else { return }
-    var info = stat()
-    if fstat(fd, &info) == 0, info.st_size > 0 {
+    if info.st_size > 0 {
       var last: UInt8 = 0
       let reader = Glibc.open(path, O_RDONLY | O_CLOEXEC)
       if reader >= 0 {
@@ -94,7 +101,11 @@ public final class BatchJournal: Sendable {
   /// is (`Manifest(json:)`), so a record is trusted only in the shape a batch writes; a line
   /// that does not read (cut short, or edited) is skipped.
   public static func entries(at path: String) -> [Manifest.Entry] {
-    guard let bytes = try? AtomicFile.read(path) else { return [] }
+    // A symbolic link is no journal a batch wrote (`init` never follows one).
+    var info = stat()
+    guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG,
+      let bytes = try? AtomicFile.read(path)
+    else { return [] }
     var latest: [String: Manifest.Entry] = [:]
     var order: [String] = []
     for line in bytes.split(separator: 0x0A) {
@@ -109,8 +120,13 @@ public final class BatchJournal: Sendable {
     return order.map { latest[$0]! }
   }
 
-  /// Removes the journal at `path` (once the manifest holding its records is written).
+  /// Removes the journal at `path` (once the manifest holding its records is written): a
+  /// regular file or a symbolic link (itself, not what it names); anything else stays.
   public static func remove(at path: String) {
+    var info = stat()
+    guard lstat(path, &info) == 0,
+      (info.st_mode & S_IFMT) == S_IFREG || (info.st_mode & S_IFMT) == S_IFLNK
+    else { return }
     unlink(path)
   }
 }

@@ -196,6 +196,19 @@ import Testing
           recorded.first { $0.name == entry.name }!.outputs.map(\.renderSeconds)
         })
     #expect(!FixtureFiles.exists(journal2))
+    // Twenty-first pass: a FIFO at the journal's path blocked the batch before it rendered,
+    // and a symbolic link there had the records appended to the file it named. Neither is
+    // used: the batch runs, the FIFO stays, the link is removed and its file left as it was.
+    try Paths.makeFolders(folder + "/out3")
+    #expect(mkfifo(folder + "/out3/.manifest.json.journal", 0o644) == 0)
+    #expect(run(["batch", folder + "/in", "-o", folder + "/out3", "--quiet"]).status == 0)
+    try AtomicFile.write(Array("victim\n".utf8), to: folder + "/victim.txt")
+    try Paths.makeFolders(folder + "/out4")
+    #expect(symlink(folder + "/victim.txt", folder + "/out4/.manifest.json.journal") == 0)
+    #expect(run(["batch", folder + "/in", "-o", folder + "/out4", "--quiet"]).status == 0)
+    #expect(try AtomicFile.read(folder + "/victim.txt") == Array("victim\n".utf8))
+    var info = stat()
+    #expect(lstat(folder + "/out4/.manifest.json.journal", &info) != 0)
   }
 
   /// A Lottie file's warnings went to standard error only and its record said `"warnings": []`
