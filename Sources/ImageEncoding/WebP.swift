@@ -372,6 +372,14 @@ public enum WebP {
       (self.storage, self.decoder) = (storage, decoder)
       (width, height) = (Int(info.canvas_width), Int(info.canvas_height))
       (loopCount, frameCount) = (Int(info.loop_count), Int(info.frame_count))
+      // libwebp's demuxer leaves out a frame whose image it cannot find, and the file read as
+      // a shorter animation, without a word: the frames it stores are counted too.
+      let stored = WebP.frameChunkCount(bytes)
+      guard stored == 0 || stored == frameCount else {
+        throw DecodingError(
+          reason: "it stores \(stored) frames (ANMF chunks), of which libwebp reads "
+            + "\(frameCount): a frame is damaged")
+      }
       guard width * height <= maximumDecodedPixels else {
         throw DecodingError(
           reason: "a \(width) x \(height) canvas is outside 1...\(maximumDecodedPixels) pixels")
@@ -413,6 +421,22 @@ public enum WebP {
 }
 
 extension WebP {
+  /// How many `ANMF` (animation frame) chunks the top level of a WebP file holds, walking its
+  /// RIFF chunks (each size padded to even); a chunk running past the end ends the walk.
+  static func frameChunkCount(_ bytes: [UInt8]) -> Int {
+    var count = 0, at = 12
+    while at + 8 <= bytes.count {
+      let size =
+        Int(bytes[at + 4]) | Int(bytes[at + 5]) << 8 | Int(bytes[at + 6]) << 16
+        | Int(bytes[at + 7]) << 24
+      if bytes[at..<at + 4].elementsEqual([0x41, 0x4E, 0x4D, 0x46]) { count += 1 }  // ANMF
+      let next = at + 8 + size + (size & 1)
+      guard next <= bytes.count + 1, next > at else { break }
+      at = next
+    }
+    return count
+  }
+
   /// How many frames a WebP file stores (after the encoder's merging); 0 when it cannot be read.
   public static func storedFrameCount(_ bytes: [UInt8]) -> Int {
     bytes.withUnsafeBufferPointer { buffer in

@@ -51,6 +51,26 @@ struct AnimatedEncodingTests {
     #expect(WebP.storedFrameCount(bytes) == 4)
   }
 
+  /// Twenty-second hostile pass: a frame whose image chunk is damaged was left out by libwebp's
+  /// demuxer, and the file read as a shorter animation without a word (compared with itself,
+  /// it matched). The frames it stores are counted; one unreadable is refused.
+  @Test func aWebPWithADamagedFrameIsRefused() throws {
+    let encoder = try WebP.AnimationEncoder(width: 24, height: 16)
+    let stamps = WebP.timestamps(frameCount: Self.frames.count, fps: 10)
+    for (i, frame) in Self.frames.enumerated() { try encoder.add(frame, timestamp: stamps[i]) }
+    var bytes = try encoder.assemble(endTimestamp: stamps.last!)
+    #expect(WebP.frameChunkCount(bytes) == 4)
+    #expect(try WebP.FrameReader(bytes).frameCount == 4)
+    // The last ANMF's image chunk (after its 16-byte frame header) renamed.
+    let anmf = Array("ANMF".utf8)
+    let last = try #require((12..<(bytes.count - 4)).last { Array(bytes[$0..<$0 + 4]) == anmf })
+    for k in 0..<4 { bytes[last + 8 + 16 + k] = UInt8(ascii: "X") }
+    #expect(
+      throws: WebP.DecodingError(
+        reason: "it stores 4 frames (ANMF chunks), of which libwebp reads 3: a frame is damaged")
+    ) { try WebP.FrameReader(bytes) }
+  }
+
   /// Fourteenth hostile pass: libwebp wrote an animation of one stored frame as a still image,
   /// without its duration or loop count (a 1000 s render read as a still, equal to a 1 s one).
   /// It stays an animation of one frame, lossless and lossy alike.
