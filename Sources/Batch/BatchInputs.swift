@@ -270,6 +270,31 @@ public enum BatchInputs {
   public static func checkOutputNames(
     _ inputs: [BatchInput], formats: [BatchRun.Format]
   ) throws(Failure) {
+    // An output file that another animation needs as a folder (`a.json` writes `a.gif`,
+    // `a.gif/b.json` writes into the folder `a.gif/`): the second's outputs could not be
+    // written once the first is, or the other way round, found only after rendering.
+    var folders: [String: String] = [:]
+    for input in inputs where input.problem == nil {
+      var folder = Substring(input.name)
+      while let slash = folder.lastIndex(of: "/") {
+        folder = folder[..<slash]
+        if folders[String(folder)] == nil { folders[String(folder)] = input.relativePath }
+      }
+    }
+    if !folders.isEmpty {
+      let suffixes =
+        formats.map { "." + $0.rawValue }
+        + (formats.contains(where: \.isAnimated) ? [".frames.png"] : [])
+      for input in inputs where input.problem == nil {
+        for suffix in suffixes {
+          guard let other = folders[input.name + suffix] else { continue }
+          throw Failure(
+            description: "\(MessageText.value(input.relativePath)) would write "
+              + "\(MessageText.value(input.name + suffix)), the folder that "
+              + "\(MessageText.value(other))'s outputs go in: rename one")
+        }
+      }
+    }
     guard formats.contains(.png), formats.contains(where: \.isAnimated) else { return }
     let written = Dictionary(
       inputs.filter { $0.problem == nil }.map { ($0.name, $0.relativePath) },

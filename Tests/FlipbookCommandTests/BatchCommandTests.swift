@@ -564,6 +564,20 @@ import Testing
     #expect(a.outputs.map(\.format) == ["webp"] && a.frames == nil)
   }
 
+  /// Twenty-first hostile pass: `a.json` writes `a.gif`, which `a.gif/b.json`'s outputs need
+  /// as a folder; both rendered, then one failed and left its frame sheet behind. Refused
+  /// before anything is rendered, naming both.
+  @Test func anOutputThatIsAnotherAnimationsFolderIsRefusedFirst() throws {
+    try write(Self.scene("#ff0000"), "in/a.json")
+    try write(Self.scene("#00ff00"), "in/a.gif/b.json")
+    let result = run(["batch", folder + "/in", "-o", folder + "/out"])
+    #expect(result.status == 1)
+    #expect(
+      result.errors
+        == "a.json would write a.gif, the folder that a.gif/b.json's outputs go in: rename one\n")
+    #expect(!FixtureFiles.exists(folder + "/out"))
+  }
+
   /// A merged shard's error of 50,000,000 characters was printed as one line: each line of a
   /// batch's failures is said cut to 1,000 characters, control characters escaped.
   @Test func failureLinesAreCut() {
