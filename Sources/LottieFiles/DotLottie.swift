@@ -26,6 +26,9 @@ enum DotLottie {
     /// Why the manifest did not choose the animation, when there is a manifest (it is not
     /// JSON, names none, or names one the archive does not hold): said as a warning.
     var manifestProblem: String? = nil
+    /// The manifest's playback settings for the animation that are not applied
+    /// (`animations[1].speed`): said as a warning.
+    var playbackIgnored: [String] = []
   }
 
   /// Whether the bytes start as a zip archive does: a local file header, or the end record of
@@ -63,16 +66,19 @@ enum DotLottie {
     }
     var animationName: String? = nil
     var manifestProblem: String? = nil
+    var playbackIgnored: [String] = []
     if let manifest = byName["manifest.json"] {
       let data = try contents(of: manifest, in: bytes, budget: &budget)
-      switch firstAnimationID(data) {
-      case .success(let id):
-        animationName = ["animations/\(id).json", "a/\(id).json"].first { byName[$0] != nil }
+      switch manifestAnimation(data) {
+      case .success(let chosen):
+        animationName =
+          ["animations/\(chosen.id).json", "a/\(chosen.id).json"].first { byName[$0] != nil }
         if animationName == nil {
           manifestProblem =
-            "animations[0].id \"\(MessageText.value(id))\" names no animation the archive holds "
-            + "(animations/ID.json or a/ID.json)"
+            "\(chosen.place).id \"\(MessageText.value(chosen.id))\" names no animation the "
+            + "archive holds (animations/ID.json or a/ID.json)"
         }
+        playbackIgnored = chosen.playback.map { "\(chosen.place).\($0)" }
       case .failure(let problem): manifestProblem = problem.description
       }
     }
@@ -106,7 +112,7 @@ enum DotLottie {
     }
     return Contents(
       animation: animation, animationName: animationName, images: images,
-      manifestProblem: manifestProblem)
+      manifestProblem: manifestProblem, playbackIgnored: playbackIgnored)
   }
 
   /// Why a manifest names no animation.
@@ -114,23 +120,55 @@ enum DotLottie {
     var description: String
   }
 
-  /// The first animation id in a manifest (`{"animations": [{"id": "..."}]}`), or what is wrong
-  /// with it.
-  static func firstAnimationID(_ data: [UInt8]) -> Result<String, ManifestProblem> {
+  /// The animation a manifest opens with, as dotLottie players choose it: the one its
+  /// `activeAnimationId` names (version 1) or its `initial.animation` (version 2), else the
+  /// first of `animations`; its id, its place, and the playback settings it states that
+  /// Flipbook does not apply (`speed` other than 1, `direction` other than 1, `playMode` other
+  /// than `normal`: a player's, not the animation's). Or what is wrong with the manifest.
+  static func manifestAnimation(
+    _ data: [UInt8]
+  ) -> Result<(id: String, place: String, playback: [String]), ManifestProblem> {
     guard let json = try? JSONParser.parse(data) else {
       return .failure(ManifestProblem(description: "it is not valid JSON"))
     }
     guard case .object(let top) = json,
       case .array(let list)? = top.first(where: { $0.key == "animations" })?.value,
-      case .object(let first)? = list.first
-    else { return .failure(ManifestProblem(description: "it names no animation (animations[0])")) }
-    guard case .string(let id)? = first.first(where: { $0.key == "id" })?.value else {
-      return .failure(ManifestProblem(description: "animations[0].id is not a string"))
+      !list.isEmpty
+    else { return .failure(ManifestProblem(description: "its animations list is empty or absent")) }
+    func id(_ item: JSONValue) -> String? {
+      guard case .object(let fields) = item,
+        case .string(let id)? = fields.first(where: { $0.key == "id" })?.value
+      else { return nil }
+      return id
     }
-    guard !id.contains("/"), !id.contains("\u{0}") else {
-      return .failure(ManifestProblem(description: "animations[0].id \"\(id)\" is not a file name"))
+    // The animation the manifest opens with, when it names one of its list.
+    var chosen: String? = nil
+    if case .string(let active)? = top.first(where: { $0.key == "activeAnimationId" })?.value {
+      chosen = active
+    } else if case .object(let initial)? = top.first(where: { $0.key == "initial" })?.value,
+      case .string(let animation)? = initial.first(where: { $0.key == "animation" })?.value
+    {
+      chosen = animation
     }
-    return .success(id)
+    let k = chosen.flatMap { name in list.firstIndex { id($0) == name } } ?? 0
+    let place = "animations[\(k)]"
+    guard let found = id(list[k]) else {
+      return .failure(ManifestProblem(description: "\(place).id is not a string"))
+    }
+    guard !found.contains("/"), !found.contains("\u{0}") else {
+      return .failure(
+        ManifestProblem(description: "\(place).id \"\(found)\" is not a file name"))
+    }
+    var playback: [String] = []
+    if case .object(let fields) = list[k] {
+      func value(_ key: String) -> JSONValue? { fields.first { $0.key == key }?.value }
+      if let speed = value("speed"), speed != .number(1) { playback.append("speed") }
+      if let direction = value("direction"), direction != .number(1) {
+        playback.append("direction")
+      }
+      if let mode = value("playMode"), mode != .string("normal") { playback.append("playMode") }
+    }
+    return .success((found, place, playback))
   }
 
   /// The central directory's entries.

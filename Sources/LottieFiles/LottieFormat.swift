@@ -182,6 +182,14 @@ public enum LottieFormat {
               feature: MessageText.message(
                 "manifest (\(problem)): \(archive.animationName) drawn, the first by name")))
         }
+        if !archive.playbackIgnored.isEmpty {
+          archiveWarnings.append(
+            Warning(
+              file: file, layer: "manifest.json",
+              feature: MessageText.message(
+                "player settings (\(archive.playbackIgnored.joined(separator: ", "))): "
+                  + "\(archive.animationName) drawn on its own timeline")))
+        }
       } catch {
         throw SceneFormat.DecodingError(
           file: file,

@@ -293,6 +293,18 @@ import Testing
     }
   }
 
+  /// Twenty-second hostile pass: a manifest's `activeAnimationId` (the animation players open)
+  /// was ignored and the first drawn, without a word; its playback settings too. The active
+  /// one is drawn (`a` is red, `b` green), and settings not applied are warned about.
+  @Test func theManifestsActiveAnimationIsDrawn() throws {
+    let bytes = try AtomicFile.read(
+      FixtureFiles.root + "/invalid-lottie/archive-active-animation.lottie")
+    let document = try LottieFormat.decode(bytes, file: "a.lottie")
+    let frame = try document.scene.makeFrame(at: 0).makeBitmap()
+    #expect(frame[50, 50] == RGBA8(0, 255, 0, 255))
+    #expect(document.warnings.map(\.description).first?.contains("animations[1].speed") == true)
+  }
+
   @Test func malformedStructureIsRefusedByJSONPath() throws {
     #expect(
       LottieTest.problems(
