@@ -213,11 +213,15 @@ public struct ImageDiff: Sendable {
         if pa == lastA && pb == lastB && lastDelta >= 0 {
           delta = lastDelta
         } else {
-          for c in 0..<4 {
-            let (u, v) = (a[p + c], b[p + c])
-            maxChannel = Swift.max(maxChannel, u > v ? u &- v : v &- u)
-          }
           delta = abs(colorDelta(a, p, b, p))
+          // Bytes that change nothing seen (the colour under a transparent pixel) are no
+          // channel difference: two clear pictures said "largest channel difference 255".
+          if delta > 0 || bytewise {
+            for c in 0..<4 {
+              let (u, v) = (a[p + c], b[p + c])
+              maxChannel = Swift.max(maxChannel, u > v ? u &- v : v &- u)
+            }
+          }
           (lastA, lastB, lastDelta) = (pa, pb, delta)
           if delta > maxDelta { maxDelta = delta }
         }

@@ -97,8 +97,10 @@ public enum APNG {
       return Delay(numerator: h1, denominator: k1)
     }
 
-    /// `"num/den s"`.
-    public var description: String { "\(numerator)/\(denominator) s" }
+    /// `"num/den s"`, or `"0 s"` (a file's `0/0` read as 0/100 was said as `0/1 s`).
+    public var description: String {
+      numerator == 0 ? "0 s" : "\(numerator)/\(denominator) s"
+    }
   }
 
   /// How pixels are stored: the smallest PNG colour type that holds every frame exactly.

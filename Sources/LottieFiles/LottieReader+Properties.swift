@@ -99,7 +99,9 @@ extension LottieReader {
         }
         guard let n = numbers(item, at: listPlace + "[\(i)]") else { return nil }
         guard n.count >= 2 else {
-          report(listPlace + "[\(i)]", "expected [x, y], found \(n.count) numbers")
+          report(
+            listPlace + "[\(i)]", "expected [x, y], found \(MessageText.counted(n.count, "number"))"
+          )
           return nil
         }
         out.append(Point(x: n[0], y: n[1]))

@@ -133,6 +133,10 @@ import Testing
     let clear = Bitmap(width: 4, height: 4)
     let zero = Tolerance(threshold: 0, ignoresAntialiasing: false)
     #expect(try ImageDiff(expected: clear, actual: hidden, tolerance: zero).passes)
+    // Twenty-second pass: their hidden colours were "a largest channel difference of 255".
+    #expect(try ImageDiff(expected: clear, actual: hidden, tolerance: zero).maxChannelDelta == 0)
+    #expect(
+      try ImageDiff(expected: clear, actual: hidden, tolerance: .exact).maxChannelDelta == 200)
     #expect(try ImageDiff(expected: clear, actual: hidden, tolerance: .exact).differingPixels == 16)
     // One level of one channel is a visible change.
     var black = Bitmap(width: 4, height: 4), nearly = Bitmap(width: 4, height: 4)

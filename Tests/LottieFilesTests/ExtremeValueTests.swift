@@ -63,7 +63,7 @@ import Testing
             + #""i": [[0, 0], [0, 0]], "o": [[0, 0], [0, 0]]}}}]"#) + "]")
     #expect(
       LottieTest.problems(bad) == [
-        "test.json: layers[0].shapes[0].ks.k.v[1]: expected [x, y], found 1 numbers"
+        "test.json: layers[0].shapes[0].ks.k.v[1]: expected [x, y], found 1 number"
       ])
   }
 
