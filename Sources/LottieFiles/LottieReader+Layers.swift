@@ -819,7 +819,8 @@ extension LottieReader {
       Array(bytes[8..<12]) == Array("WEBP".utf8)
     {
       do {
-        guard let frame = try WebP.decode(bytes).frames.first else {
+        // The first frame alone is decoded (every frame was, to keep the first).
+        guard let frame = try WebP.FrameReader(bytes).next()?.image else {
           undecodable("the WebP has no frames")
           return nil
         }
@@ -839,6 +840,15 @@ extension LottieReader {
       return nil
     }
     do {
+      // An APNG shows its first frame, as a browser does before it plays: its default image
+      // may be one no frame shows (an IDAT before the first fcTL), which was drawn.
+      if APNG.isAPNG(bytes) {
+        guard let frame = try APNG.FrameReader(bytes).next()?.image else {
+          undecodable("the APNG has no frames")
+          return nil
+        }
+        return Image(frame, name: a.string("id"))
+      }
       return Image(try Bitmap(pngData: bytes), name: a.string("id"))
     } catch {
       undecodable(error)

@@ -242,6 +242,22 @@ import Testing
       ])
   }
 
+  /// Twenty-second hostile pass: an APNG whose default image is no frame of its animation (an
+  /// IDAT before the first fcTL, grey 0x80 here) was drawn as that image, where browsers show
+  /// its first frame (0x40). An APNG, like a WebP, shows its first frame.
+  @Test func anAPNGAssetShowsItsFirstFrame() throws {
+    let apng = try AtomicFile.read(FixtureFiles.root + "/images/apng-hidden-default.png")
+    let json = LottieTest.document(
+      layers: #"[{"ty": 2, "ind": 1, "nm": "P", "refId": "img", "ks": {}, "ip": 0, "op": 9}]"#,
+      assets:
+        #"[{"id": "img", "w": 16, "h": 16, "e": 1, "u": "", "p": "data:image/png;base64,\#(Self.base64(apng))"}]"#
+    )
+    let document = try LottieFormat.decode(Array(json.utf8), file: "a.json")
+    #expect(document.warnings.isEmpty)
+    let frame = try document.scene.makeFrame(at: 0).makeBitmap()
+    #expect(frame[4, 4] == RGBA8(64, 64, 64, 64))
+  }
+
   /// Layers showing one image asset share one decode of it (40 layers of a 64-megapixel
   /// picture took 7.8 GB and aborted when each decoded its own).
   @Test func layersShowingOneImageShareItsPixels() throws {
