@@ -238,11 +238,10 @@ public final class Canvas {
     var product = cairo_matrix_t()
     cairo_matrix_multiply(&product, &m, &current)
     let linear = [product.xx, product.yx, product.xy, product.yy]
-    // An entry past 1.3e154 squares past a double: Cairo's scale factors (the lengths of the
-    // matrix's columns) overflow, and a group drawn under it (a blur, an intersection) failed
-    // an assertion in `_cairo_pattern_get_extents` and aborted, though the determinant of
-    // `[1e300, 0, 1e15, 1e-300]` is 1.
-    let stretched = linear.contains { $0.isFinite && abs($0) > Canvas.largestTransformEntry }
+    // A turned or sheared transform Cairo takes but cannot invert twice in doubles: a group
+    // drawn under `[1e300, 0, 1e15, 1e-300]` (determinant 1) failed an assertion in
+    // `_cairo_pattern_get_extents` and aborted (`Canvas.patternInverts`).
+    let stretched = !Canvas.patternInverts(product)
     guard !transformRefused, !stretched, Canvas.cairoInverts(m), Canvas.cairoInverts(product)
     else {
       if linear.allSatisfy(\.isFinite)
@@ -257,9 +256,22 @@ public final class Canvas {
     cairo_transform(cr, &m)
   }
 
-  /// The largest entry a transform may have on the canvas, about 1.3e154: its square is still
-  /// a double, so the lengths Cairo computes from it are.
+  /// The largest entry a turned or sheared transform may have on the canvas, about 1.3e154:
+  /// its square is still a double, so the lengths Cairo computes from it are.
   static let largestTransformEntry = Double.greatestFiniteMagnitude.squareRoot()
+
+  /// Whether Cairo can use `m` for a group's pattern, which `_cairo_pattern_get_extents`
+  /// inverts and inverts again: a scale alone (no turn or shear) Cairo inverts by division,
+  /// always; otherwise each entry must be at most `largestTransformEntry` (Cairo's scale
+  /// factors, the columns' lengths, square them) and the adjoint's translation (products of
+  /// entries and translations) finite.
+  static func patternInverts(_ m: cairo_matrix_t) -> Bool {
+    if m.xy == 0 && m.yx == 0 { return true }
+    guard
+      [m.xx, m.yx, m.xy, m.yy].allSatisfy({ $0.isFinite && abs($0) <= largestTransformEntry })
+    else { return false }
+    return [m.xy * m.y0, m.yy * m.x0, m.yx * m.x0, m.xx * m.y0].allSatisfy(\.isFinite)
+  }
 
   /// Whether Cairo accepts `m` as a transform: its determinant a finite nonzero number
   /// (`_cairo_matrix_is_invertible`).
