@@ -168,6 +168,9 @@ extension APNG {
       switch type {
       case "IHDR":
         guard length == 13 else { throw DecodingError(reason: "a bad IHDR") }
+        // One IHDR, first (the PNG specification): a second one made a new canvas after the
+        // limits were checked on the first's.
+        guard width == 0 else { throw DecodingError(reason: "a second IHDR chunk (a PNG has one)") }
         (width, height) = (Int(body.bigEndian32(0)), Int(body.bigEndian32(4)))
         guard body[8] == 8, body[6 + 6] == 0, body[10] == 0, body[11] == 0,
           body[9] == 2 || body[9] == 6 || body[9] == 3
@@ -301,6 +304,16 @@ extension APNG {
           rgba[p * 4 + 3] = i < alphas.count ? alphas[i] : 255
         }
         pixels = rgba
+      } else if channels == 3, alphas.count >= 6 {
+        // An RGB image's tRNS names one colour (three 16-bit samples, an 8-bit image's in their
+        // low bytes) that is transparent: it was drawn opaque.
+        let key = (alphas[1], alphas[3], alphas[5])
+        pixels.withUnsafeMutableBufferPointer { out in
+          for p in stride(from: 0, to: out.count, by: 4)
+          where (out[p], out[p + 1], out[p + 2]) == key {
+            out[p + 3] = 0
+          }
+        }
       }
       data = []
       let before = c.dispose == 2 ? canvas : nil

@@ -1,4 +1,5 @@
 import FileIO
+import FlipbookTestSupport
 import Foundation
 import Geometry
 import Testing
@@ -298,11 +299,27 @@ struct AnimatedEncodingTests {
     var twice = bytes
     twice.insert(contentsOf: bytes[actl.at..<actl.end], at: actl.end)
     #expect(refusal(twice) == "a second acTL chunk (an APNG has one)")
+    // Twenty-fourth pass: a second IHDR after the first frame made a new canvas past the
+    // limits checked on the first's (1 x 1, then 8000 x 8000 for 1,000 frames).
+    let ihdr = try #require(all.first { $0.type == "IHDR" })
+    var second = bytes
+    second.insert(contentsOf: bytes[ihdr.at..<ihdr.end], at: idat.end)
+    #expect(refusal(second) == "a second IHDR chunk (a PNG has one)")
     // The IDAT's zlib header broken: damaged, in words.
     var broken = bytes
     broken[idat.at + 8] ^= 0xFF
     #expect(
       refusal(broken) == "frame 0: its image data is damaged (not zlib data, or a broken stream)")
+  }
+
+  /// Twenty-fourth hostile pass: an RGB APNG's tRNS (one transparent colour) was ignored and
+  /// the colour drawn opaque. `Fixtures/images/apng-rgb-trns.png`: two 4 x 4 frames of red,
+  /// the tRNS key red: every pixel transparent, as Pillow reads it.
+  @Test func anRGBAPNGsTransparentColourIsTransparent() throws {
+    let bytes = try AtomicFile.read(FixtureFiles.root + "/images/apng-rgb-trns.png")
+    let reader = try APNG.FrameReader(bytes)
+    let frame = try #require(try reader.next()).image
+    #expect(frame[0, 0].a == 0 && frame[3, 3].a == 0)
   }
 
   /// Issue 18: APNGs and WebPs are decoded one frame at a time and take 1,000,000,000 pixels in
