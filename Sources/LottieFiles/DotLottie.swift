@@ -78,7 +78,9 @@ enum DotLottie {
             "\(chosen.place).id \"\(MessageText.value(chosen.id))\" names no animation the "
             + "archive holds (animations/ID.json or a/ID.json)"
         }
-        playbackIgnored = chosen.playback.map { "\(chosen.place).\($0)" }
+        playbackIgnored = chosen.playback.map {
+          $0.contains(" ") ? $0 : "\(chosen.place).\($0)"
+        }
       case .failure(let problem): manifestProblem = problem.description
       }
     }
@@ -141,16 +143,32 @@ enum DotLottie {
       else { return nil }
       return id
     }
-    // The animation the manifest opens with, when it names one of its list.
-    var chosen: String? = nil
-    if case .string(let active)? = top.first(where: { $0.key == "activeAnimationId" })?.value {
-      chosen = active
+    // The animation the manifest opens with, when it names one of its list; one it names
+    // that is not there (or names by a number) is said, and the first listed drawn.
+    var chosen: (key: String, value: JSONValue)? = nil
+    if let active = top.first(where: { $0.key == "activeAnimationId" })?.value {
+      chosen = ("activeAnimationId", active)
     } else if case .object(let initial)? = top.first(where: { $0.key == "initial" })?.value,
-      case .string(let animation)? = initial.first(where: { $0.key == "animation" })?.value
+      let animation = initial.first(where: { $0.key == "animation" })?.value
     {
-      chosen = animation
+      chosen = ("initial.animation", animation)
     }
-    let k = chosen.flatMap { name in list.firstIndex { id($0) == name } } ?? 0
+    var k = 0
+    var unknown: String? = nil
+    if let chosen {
+      if case .string(let name) = chosen.value,
+        let found = list.firstIndex(where: { id($0) == name })
+      {
+        k = found
+      } else {
+        if case .string(let name) = chosen.value {
+          unknown =
+            "\(chosen.key) \"\(MessageText.value(name))\" names none of its animations"
+        } else {
+          unknown = "\(chosen.key) is \(chosen.value.kindDescription), not an animation's id"
+        }
+      }
+    }
     let place = "animations[\(k)]"
     guard let found = id(list[k]) else {
       return .failure(ManifestProblem(description: "\(place).id is not a string"))
@@ -168,6 +186,7 @@ enum DotLottie {
       }
       if let mode = value("playMode"), mode != .string("normal") { playback.append("playMode") }
     }
+    if let unknown { playback.insert(unknown, at: 0) }
     return .success((found, place, playback))
   }
 

@@ -187,8 +187,8 @@ public enum LottieFormat {
             Warning(
               file: file, layer: "manifest.json",
               feature: MessageText.message(
-                "player settings (\(archive.playbackIgnored.joined(separator: ", "))): "
-                  + "\(archive.animationName) drawn on its own timeline")))
+                "manifest choices (\(archive.playbackIgnored.joined(separator: "; "))): "
+                  + "\(archive.animationName) drawn, on its own timeline")))
         }
       } catch {
         throw SceneFormat.DecodingError(
