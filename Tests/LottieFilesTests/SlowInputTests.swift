@@ -92,11 +92,11 @@ import Testing
   /// its whole tree at every sample took 14 s for 1,000 layers over 9,000 frames); the work
   /// counted at each sample is every layer and, again, every value the animated ones give:
   /// 1,700 layers (5 each with their transform) over 9,000 frames (2,001 samples) make
-  /// 2,001 x (8,500 + 1,700), over the 20 million sampled values of a file.
+  /// 2,001 x (8,500 + 1,700), over the 15 million sampled values of a file.
   @Test func aTimeRemappedPrecompositionIsSampledThroughItsAnimatedLayers() throws {
     #expect(
       LottieTest.problems(Self.remapped(layers: 1700, frames: 9000)) == [
-        "test.json: layers: the animation needs more than 20000000 sampled values (keyframes far "
+        "test.json: layers: the animation needs more than 15000000 sampled values (keyframes far "
           + "apart, long time remapping, large paths sampled often), the limit"
       ])
     // At half speed, frame 40 (4 s at 10 fps) shows the precomposition's frame 20 (2 s): each
