@@ -129,6 +129,11 @@ extension APNG {
         if type == "fcTL" || type == "IDAT" || type == "IEND" { break }
         _ = try chunk()
       }
+      try checkLimits()
+    }
+
+    /// Refuses a frame count, or frames in all, over the limits the acTL and IHDR state.
+    private func checkLimits() throws(DecodingError) {
       guard declaredFrames <= maximumDecodedFrames else {
         throw DecodingError(
           reason: "its acTL says \(declaredFrames) frames, over the limit of "
@@ -196,6 +201,9 @@ extension APNG {
         sawAnimationControl = true
         declaredFrames = Int(body.bigEndian32(0))
         loopCount = Int(body.bigEndian32(4))
+        // An acTL after a frame's fcTL (the specification asks it before the IDAT only) is
+        // checked here too: one read after `init` was never checked against the limits.
+        try checkLimits()
       case "fcTL":
         guard length == 26 else { throw DecodingError(reason: "a bad fcTL") }
         let finished = try finishFrame()
@@ -229,6 +237,13 @@ extension APNG {
         if framesRead == 0 && finished == nil && control?.dispose == 2 { control?.dispose = 1 }
         return finished
       case "IDAT":
+        // Only the first frame's data may be IDAT, in one run (the specification): IDAT after
+        // a later frame's fcTL was taken as its data.
+        if control != nil && framesRead > 0 {
+          throw DecodingError(
+            reason: "frame \(framesRead)'s image data is IDAT (only the first frame's may be; "
+              + "the others' are fdAT)")
+        }
         if control != nil { data += body }
         sawImageData = true
       case "fdAT":
@@ -296,7 +311,11 @@ extension APNG {
         for p in 0..<(c.width * c.height) {
           let i = Int(pixels[p])
           guard i * 3 + 2 < palette.count else {
-            throw DecodingError(reason: "a pixel's index \(i) is outside the palette")
+            throw DecodingError(
+              reason: palette.isEmpty
+                ? "frame \(framesRead) is indexed and the file has no palette (PLTE)"
+                : "frame \(framesRead): a pixel's index \(i) is outside the palette of "
+                  + "\(palette.count / 3) colours")
           }
           (rgba[p * 4], rgba[p * 4 + 1], rgba[p * 4 + 2]) = (
             palette[i * 3], palette[i * 3 + 1], palette[i * 3 + 2]

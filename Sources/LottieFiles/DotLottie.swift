@@ -106,11 +106,17 @@ enum DotLottie {
     var images: [String: [UInt8]] = [:]
     for e in entries where !e.name.hasSuffix("/") {
       // Images under `images/` (version 2: `i/`), known by the path a file's `u` + `p` gives.
-      if e.name.hasPrefix("images/") {
-        images[e.name] = try contents(of: e, in: bytes, budget: &budget)
-      } else if e.name.hasPrefix("i/") {
-        images["images/" + e.name.dropFirst(2)] = try contents(of: e, in: bytes, budget: &budget)
+      // Both spellings of one image (`images/a.png` and `i/a.png`) would be one entry, which
+      // readers pick differently (the later one was drawn): refused as two entries of one name.
+      let key = e.name.hasPrefix("i/") ? "images/" + e.name.dropFirst(2) : e.name
+      guard key.hasPrefix("images/") else { continue }
+      guard images[key] == nil else {
+        throw ArchiveError(
+          message:
+            "a damaged zip archive (two entries for the image \"\(MessageText.value(key))\": "
+            + "images/ and i/)")
       }
+      images[key] = try contents(of: e, in: bytes, budget: &budget)
     }
     return Contents(
       animation: animation, animationName: animationName, images: images,

@@ -65,6 +65,13 @@ extension LottieReader {
     // so that merging the two lists cannot take minutes.
     let longest = stops.keyframes.map { Swift.max($0.start.count, $0.end?.count ?? 0) }.max() ?? 0
     let opacityStops = Swift.max(0, longest - 4 * count) / 2
+    // A last number with no pair is no opacity stop (lottie-web makes it NaN): left out, said.
+    if stops.keyframes.contains(where: { ($0.start.count - needed) % 2 == 1 }) {
+      warn(
+        label,
+        "gradient opacity stops of one number (\(g.place("k")): offset and opacity pairs after "
+          + "the colour stops): the last left out", key: "odd opacity stops")
+    }
     guard opacityStops <= limit else {
       report(g.place("k"), "\(opacityStops) opacity stops exceed the limit of \(limit)")
       return nil

@@ -708,8 +708,21 @@ extension LottieReader {
     } else if let archivedImages {
       // A dotLottie's images come from inside it: a name it does not hold is never looked
       // for on the disk (an archive naming "/proc/self/mem" read the process's memory).
-      let inside = String((u + p).drop { $0 == "/" })
-      let entry = archivedImages[inside] != nil ? inside : "images/" + p
+      // Spelled as the archive's entries are: `./`, empty parts and `..` taken out lexically
+      // (`images/./a.png` was said not to be held, where `images//a.png` was found).
+      func plain(_ path: String) -> String {
+        var parts: [Substring] = []
+        for part in path.split(separator: "/", omittingEmptySubsequences: true) where part != "." {
+          if part == ".." {
+            if !parts.isEmpty { parts.removeLast() }
+          } else {
+            parts.append(part)
+          }
+        }
+        return parts.joined(separator: "/")
+      }
+      let inside = plain(u + p)
+      let entry = archivedImages[inside] != nil ? inside : plain("images/" + p)
       guard let archived = archivedImages[entry] else {
         warn(
           layer, "images the archive does not hold (\(a.place): \"\(u + p)\"): not drawn",

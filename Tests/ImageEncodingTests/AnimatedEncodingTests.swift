@@ -305,6 +305,22 @@ struct AnimatedEncodingTests {
     var second = bytes
     second.insert(contentsOf: bytes[ihdr.at..<ihdr.end], at: idat.end)
     #expect(refusal(second) == "a second IHDR chunk (a PNG has one)")
+    // An acTL after frame 0's fcTL (allowed: only before the IDAT) stating more frames than the
+    // limits take was never checked (1,000 frames of 8000 x 8000 took 56 s).
+    let actlChunk = try #require(all.first { $0.type == "acTL" })
+    var late = bytes
+    late.removeSubrange(actlChunk.at..<actlChunk.end)
+    var bigACTL = Array(bytes[actlChunk.at..<actlChunk.end])
+    (bigACTL[8], bigACTL[9], bigACTL[10], bigACTL[11]) = (0x00, 0x01, 0x86, 0xA1)  // 100,001
+    late.insert(contentsOf: bigACTL, at: fcTL[0].end - (actlChunk.end - actlChunk.at))
+    #expect(
+      refusal(late) == "its acTL says 100001 frames, over the limit of 100000 a decoded animation")
+    // Frame 1's data as IDAT (a second run of IDAT, after its fcTL) was taken as its data.
+    var idat2 = noData
+    idat2.insert(contentsOf: bytes[idat.at..<idat.end], at: fcTL[1].end)
+    #expect(
+      refusal(idat2)
+        == "frame 1's image data is IDAT (only the first frame's may be; the others' are fdAT)")
     // The IDAT's zlib header broken: damaged, in words.
     var broken = bytes
     broken[idat.at + 8] ^= 0xFF
