@@ -49,6 +49,22 @@ public struct BatchRun: Sendable {
   public var previous: [String: Manifest.Entry] = [:]
   /// The loader.
   public var load: Loader
+
+  /// `outputFiles`, made once a run (`run(progress:)`), for each animation to look its images
+  /// up in.
+  var writtenFiles: [String: String] = [:]
+
+  /// Every file the batch writes (each animation's outputs and frame sheet), absolute, with the
+  /// input whose it is.
+  public var outputFiles: [String: String] {
+    var out: [String: String] = [:]
+    let sheet = formats.contains { $0.isAnimated }
+    for input in inputs {
+      for format in formats { out[outputPath(input.name, format.rawValue)] = input.relativePath }
+      if sheet { out[outputPath(input.name, "frames.png")] = input.relativePath }
+    }
+    return out
+  }
   /// Where each rendered animation's record goes as it finishes, so that a run stopped before
   /// its manifest is written loses no finished work (`nil`: nowhere).
   public var journal: BatchJournal? = nil
@@ -98,7 +114,9 @@ public struct BatchRun: Sendable {
     var outcomes: [Outcome] = []
     let threads = Swift.max(1, Swift.min(jobs, inputs.count))
     let framesJobs = Swift.max(1, jobs / threads)
-    let run = self
+    var prepared = self
+    prepared.writtenFiles = outputFiles
+    let run = prepared
     try OrderedJobs.run(
       count: inputs.count, threads: threads, window: Swift.max(threads, inputs.count),
       balanced: true, makeState: {},
@@ -206,6 +224,18 @@ public struct BatchRun: Sendable {
     entry.dependencies = scene.inputFiles
       .map { Paths.relative(Paths.absolute($0, base: root), to: root) }
       .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    // An image the animation reads that this batch writes as an output (OUTDIR the inputs'
+    // folder: `logo.json` showing `logo.png`, its own PNG output) was replaced by the render,
+    // irrecoverably: refused before anything is written.
+    for file in scene.inputFiles {
+      let path = Paths.absolute(file, base: root)
+      guard let output = writtenFiles[path] else { continue }
+      entry.error =
+        "\(shownPath(input.relativePath)): it reads \(MessageText.value(Paths.relative(path, to: root))), "
+        + "which this batch writes as \(MessageText.value(output))'s output: write the outputs "
+        + "to another folder (-o)"
+      return Outcome(entry: entry, rendered: 0)
+    }
     entry.hash = hash(bytes, entry.dependencies)
     let (width, height) = scene.pixelSize()
     (entry.width, entry.height, entry.duration, entry.fps) =

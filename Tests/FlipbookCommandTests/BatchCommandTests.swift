@@ -578,6 +578,35 @@ import Testing
     #expect(!FixtureFiles.exists(folder + "/out"))
   }
 
+  /// Twenty-third hostile pass: `logo.json` showing `logo.png`, batched into its own folder
+  /// with `--formats png`, wrote its render over the picture it reads, irrecoverably; and an
+  /// input folder named `manifest.json` made a folder where the manifest goes, found after
+  /// everything rendered. Both refused before anything is written.
+  @Test func outputsThatWouldReplaceAnImageOrTheManifestAreRefused() throws {
+    try Paths.makeFolders(folder + "/own")
+    let png = try AtomicFile.read(FixtureFiles.root + "/images/quadrants.png")
+    try AtomicFile.write(png, to: folder + "/own/logo.png")
+    try write(
+      #"{"flipbook": 1, "size": [4, 4], "layers": [{"bounds": [0, 0, 4, 4], "contents": "logo.png"}]}"#,
+      "own/logo.json")
+    let own = run(["batch", folder + "/own/logo.json", "-o", folder + "/own", "--formats", "png"])
+    #expect(own.status == 1)
+    #expect(
+      own.errors.hasSuffix(
+        "logo.json: it reads logo.png, which this batch writes as logo.json's output: write the "
+          + "outputs to another folder (-o)\n"), "\(own.errors)")
+    #expect(try AtomicFile.read(folder + "/own/logo.png") == png)
+    try write(Self.scene("#ff0000"), "mj/manifest.json/a.json")
+    try write(Self.scene("#00ff00"), "mj/c.json")
+    let reserved = run(["batch", folder + "/mj", "-o", folder + "/mjo"])
+    #expect(reserved.status == 1)
+    #expect(
+      reserved.errors
+        == "manifest.json/a.json: its outputs would go in the folder manifest.json, a name the "
+        + "batch writes its own files under: rename the folder\n")
+    #expect(!FixtureFiles.exists(folder + "/mjo"))
+  }
+
   /// A merged shard's error of 50,000,000 characters was printed as one line: each line of a
   /// batch's failures is said cut to 1,000 characters, control characters escaped.
   @Test func failureLinesAreCut() {
