@@ -51,7 +51,9 @@ extension LayerRenderer {
       try group()
       return
     }
-    try chargeGroups(1, filters: layer.filters.count, for: layer, in: canvas)
+    try chargeGroups(
+      1, filters: layer.filters.count,
+      weight: LayerRenderer.compositingWeight(layer.compositingFilter), for: layer, in: canvas)
     try canvas.drawGroup(
       opacity: layer.opacity, compositing: layer.compositingFilter, filters: layer.filters
     ) { () throws(RenderingError) in try group() }

@@ -124,7 +124,9 @@ extension LayerRenderer {
     }
     // A blend mode or filters act on the projected group, as on a flat layer's group (the
     // filters in the canvas's space, not the layer's plane).
-    try chargeGroups(1, filters: layer.filters.count, for: layer, in: canvas)
+    try chargeGroups(
+      1, filters: layer.filters.count,
+      weight: LayerRenderer.compositingWeight(layer.compositingFilter), for: layer, in: canvas)
     canvas.drawGroup(
       opacity: layer.opacity, compositing: layer.compositingFilter, filters: layer.filters
     ) { () throws(Never) in

@@ -89,7 +89,9 @@ public struct LayerRenderer: Sendable {
     }
     let effects = p.effects
     if p.opacity < 1 || effects.compositingFilter.needsGroup || !effects.filters.isEmpty {
-      try chargeGroups(1, filters: effects.filters.count, for: layer, in: canvas)
+      try chargeGroups(
+        1, filters: effects.filters.count,
+        weight: LayerRenderer.compositingWeight(effects.compositingFilter), for: layer, in: canvas)
       try canvas.drawGroup(
         opacity: p.opacity, compositing: effects.compositingFilter, filters: effects.filters
       ) { () throws(RenderingError) in
@@ -140,13 +142,31 @@ public struct LayerRenderer: Sendable {
   /// drawn at; a blur costs some 80 ns a pixel). 10,000 blurred layers took 15 s.
   public static let maximumFilterPixelsPerFrame = 64_000_000
 
+  /// How many times a plain group's compositing work (per pixel of the group) compositing with
+  /// `filter` is: 16 for the non-separable blend modes (hue, saturation, color, luminosity),
+  /// 10 for soft light, 8 for the other separable ones, 1 for Porter-Duff operators. Pixman
+  /// blends every pixel of the group, clear ones too, where it skips them for plain
+  /// compositing: 1,990 layers of 2 x 2 points in a 1000 x 1000 frame took 46 s with hue,
+  /// 15 s with multiply and 0.7 s at opacity 0.5 (measured on a release build).
+  package static func compositingWeight(_ filter: CompositingFilter) -> Double {
+    switch filter {
+    case .hue, .saturation, .color, .luminosity: return 16
+    case .softLight: return 10
+    case .multiply, .screen, .overlay, .darken, .lighten, .colorDodge, .colorBurn, .hardLight,
+      .difference, .exclusion:
+      return 8
+    case .normal, .addition, .sourceOver, .destinationOut, .destinationIn, .xor: return 1
+    }
+  }
+
   /// Counts `count` offscreen groups about to be made for `layer` at the clip's size (or
   /// `made` pixels), `filters` of them filtered, against the frame's budgets; refused past
   /// them, before any is made. A count that is compositing only, with nothing held open while
-  /// the layer draws (a shadow's blurred shape placed), is not `holding`.
+  /// the layer draws (a shadow's blurred shape placed), is not `holding`. `weight` multiplies
+  /// the compositing work (`compositingWeight(_:)`), not the memory held.
   func chargeGroups(
     _ count: Int, filters: Int = 0, pixels made: Int? = nil, holding: Bool = true,
-    for layer: Layer, in canvas: Canvas
+    weight: Double = 1, for layer: Layer, in canvas: Canvas
   ) throws(RenderingError) {
     let pixels = made.map(Double.init) ?? canvas.groupPixelCount
     let tally = canvas.dashTally
@@ -157,7 +177,7 @@ public struct LayerRenderer: Sendable {
     else {
       throw .tooMuchOffscreenMemory(layer: LayerLabel(layer))
     }
-    tally.groupPixels += pixels * Double(count)
+    tally.groupPixels += pixels * Double(count) * weight
     guard tally.groupPixels <= Double(LayerRenderer.maximumGroupPixelsPerFrame) else {
       throw .tooMuchOffscreenWork(layer: LayerLabel(layer))
     }

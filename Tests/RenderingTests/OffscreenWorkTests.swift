@@ -85,6 +85,31 @@ import Testing
     try LayerRenderer().draw(clipped, in: canvas)
   }
 
+  /// Twenty-third hostile pass: a blend mode's group is blended over every pixel of the clip
+  /// (1,990 hue layers of 2 x 2 points in a 1000 x 1000 frame took 46 s, all within the
+  /// budget). Each blend mode counts its measured cost: a hue layer 16 groups' work.
+  @Test func blendModesCountTheirCostAgainstTheBudget() throws {
+    #expect(LayerRenderer.compositingWeight(.hue) == 16)
+    #expect(LayerRenderer.compositingWeight(.multiply) == 8)
+    #expect(LayerRenderer.compositingWeight(.normal) == 1)
+    // 4096 x 4096 (16.8 million pixels, 268 million at 16 times): the 8th hue layer's group
+    // passes two billion, where 8 translucent ones do not.
+    let canvas = try Canvas(pixelWidth: 4096, pixelHeight: 4096)
+    let copies = ReplicatorLayer()
+    let hue = square("hue")
+    hue.compositingFilter = .hue
+    copies.addSublayer(hue)
+    copies.instanceCount = 7
+    try LayerRenderer().draw(copies, in: canvas)
+    copies.instanceCount = 8
+    #expect(throws: RenderingError.tooMuchOffscreenWork(layer: "hue")) {
+      try LayerRenderer().draw(copies, in: try Canvas(pixelWidth: 4096, pixelHeight: 4096))
+    }
+    hue.compositingFilter = .normal
+    hue.opacity = 0.5
+    try LayerRenderer().draw(copies, in: try Canvas(pixelWidth: 4096, pixelHeight: 4096))
+  }
+
   @Test func aMaskDrawnAtALowerDensityComesBackToTheFramePixels() {
     // 2 x 2 opaque pixels at half density, its pixel (0, 0) at (1, 1) in those pixels: the
     // frame's pixels (2, 2) to (5, 5), with a bilinear edge around them.
