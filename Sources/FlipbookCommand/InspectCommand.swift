@@ -131,6 +131,13 @@ struct InspectCommand: ParsableCommand {
     {
       throw CommandFailure(message: "\(scene): \(problem)")
     }
+    // A time past what the scene may simulate is refused before a line is printed too (the
+    // lines before it were printed, then the command failed).
+    if let limit = loaded.simulatedTimeLimit, let late = times.first(where: { $0 > limit }) {
+      throw CommandFailure(
+        message: "\(MessageText.path(scene)): "
+          + SceneError.simulatedTimeTooLong(requested: late, limit: limit).description)
+    }
     for t in times {
       let line = try failing(scene) { try Inspection.line(for: loaded, at: t) }
       print(line)

@@ -131,6 +131,21 @@ extension Scene {
   /// time, and an earlier time than `modelTime` is shown by a replica).
   public var hasTimeline: Bool { !timeline.isEmpty || !displayLinkHooks.isEmpty }
 
+  /// The latest time the scene may be shown at, when it simulates: `maximumSimulatedTime`,
+  /// or sooner with many dynamic items (each step of each body is simulated and kept, 48
+  /// bytes: `maximumSimulatedBodySteps` in all); `nil` when nothing simulates. Known once the
+  /// scene is read, so a command can refuse a time before it shows any.
+  public var simulatedTimeLimit: Double? {
+    var limit: Double? = hasTimeline ? Scene.maximumSimulatedTime : nil
+    if let animator = dynamicAnimatorIfUsed {
+      let bodies = Double(Swift.max(1, animator.dynamicItems.count))
+      let stepsPerSecond = Double(DynamicAnimator.stepsPerSecond)
+      let byMemory = Double(Scene.maximumSimulatedBodySteps) / (stepsPerSecond * bodies)
+      limit = Swift.min(Scene.maximumSimulatedTime, byMemory.rounded(.down))
+    }
+    return limit
+  }
+
   /// Runs every timeline event and display-link tick due at or before `time` that has not run
   /// yet, in time order (at equal times: events in the order they were scheduled, then the
   /// display link).
@@ -139,18 +154,11 @@ extension Scene {
   /// `makeFrame(at:)` show any time.
   ///
   /// - Throws: `SceneError.timeWentBackwards` when the scene has timeline events or hooks and
-  ///   has already run past `time`.
+  ///   has already run past `time`; `SceneError.simulatedTimeTooLong` past
+  ///   `simulatedTimeLimit`.
   public func advance(to time: Double) throws(SceneError) {
-    if time > Scene.maximumSimulatedTime && hasTimeline {
-      throw .simulatedTimeTooLong(requested: time, limit: Scene.maximumSimulatedTime)
-    }
-    if let animator = dynamicAnimatorIfUsed {
-      // Each step of each body is simulated and kept (48 bytes): bound both by the limit.
-      let bodies = Double(Swift.max(1, animator.dynamicItems.count))
-      let stepsPerSecond = Double(DynamicAnimator.stepsPerSecond)
-      let byMemory = Double(Scene.maximumSimulatedBodySteps) / (stepsPerSecond * bodies)
-      let limit = Swift.min(Scene.maximumSimulatedTime, byMemory.rounded(.down))
-      if time > limit { throw .simulatedTimeTooLong(requested: time, limit: limit) }
+    if let limit = simulatedTimeLimit, time > limit {
+      throw .simulatedTimeTooLong(requested: time, limit: limit)
     }
     if time < modelTime {
       if !hasTimeline {

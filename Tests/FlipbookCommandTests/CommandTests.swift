@@ -43,6 +43,23 @@ import Testing
       result.errors == "\(folder)/nope.json: cannot read the file: No such file or directory\n")
   }
 
+  /// Twenty-third hostile pass: `inspect --time 1 --time 3601` on a scene that simulates
+  /// printed the first line, then failed. The simulated-time limit is known once the scene is
+  /// read: a time past it is refused before any line (the scene's limit said as `advance` says
+  /// it).
+  @Test func inspectRefusesATimePastTheSimulationBeforePrinting() throws {
+    let cradle = Self.fixtures + "/scenes/cradle.json"
+    let scene = try SceneFormat.load(contentsOf: cradle)
+    #expect(scene.simulatedTimeLimit == 3600)
+    let result = run(["inspect", cradle, "--time", "1", "--time", "3601"])
+    #expect(result.status == 1)
+    #expect(
+      result.errors
+        == "\(cradle): the time 3601 s is past the limit of 3600 s for a scene that simulates "
+        + "(dynamics, timeline events or display-link hooks step through every instant before it)\n"
+    )
+  }
+
   @Test func frameWritesThePNGOfThatTime() throws {
     let scene = Self.fixtures + "/scenes/path-forms.json"
     let out = folder + "/frame.png"
