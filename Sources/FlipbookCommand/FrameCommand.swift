@@ -43,6 +43,7 @@ struct FrameCommand: ParsableCommand {
 
   func run() throws {
     let loaded = try loadScene(scene, strict: strict)
+    try refuseOutput(output, over: loaded, file: scene)
     let path = scene, strict = strict
     let recipe = SceneRecipe { try reloadScene(path, strict: strict) }
     _ = try failing(scene, output: output) {

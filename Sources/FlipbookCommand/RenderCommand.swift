@@ -36,6 +36,7 @@ struct RenderCommand: ParsableCommand {
     // Refuses a bad file and warns once; then the render's first instance (the file is not
     // read again for it).
     let first = try loadScene(path, strict: strict)
+    try refuseOutput(output.output ?? "", over: first, file: path)
     try output.render(name: scene, to: output.output ?? "") { duration in
       @Sendable func ending(_ scene: Scene) -> Scene {
         if let duration {

@@ -15,6 +15,23 @@ func loadScene(_ path: String, strict: Bool = false) throws -> Scene {
   }
 }
 
+/// Refuses an output file that is the scene file `file` itself or a picture `scene` shows (the
+/// same file, by device and inode): `render logo.json -o logo.png` wrote the render over the
+/// picture the scene draws, and `render self.png -o self.png` over the scene file, as `diff`
+/// and `batch` refuse. A folder output is not checked (its frames are replaced, as documented).
+func refuseOutput(_ output: String, over scene: Scene, file: String) throws {
+  guard let written = DiffCommand.identity(of: output), !AtomicFile.isFolder(output) else { return }
+  if DiffCommand.identity(of: file) == written {
+    throw CommandFailure(
+      message: "cannot write output \(MessageText.path(output)): it is the scene file itself")
+  }
+  if let image = scene.inputFiles.first(where: { DiffCommand.identity(of: $0) == written }) {
+    throw CommandFailure(
+      message: "cannot write output \(MessageText.path(output)): it is \(MessageText.path(image)), "
+        + "a picture the scene shows")
+  }
+}
+
 /// The scene at `path` read again (for a recipe's replicas), without repeating its warnings.
 func reloadScene(_ path: String, strict: Bool = false) throws -> Scene {
   try SceneDocument.load(contentsOf: path, strict: strict).scene

@@ -154,6 +154,7 @@ struct SheetCommand: ParsableCommand {
       }
     } else {
       let scene = try loadScene(input, strict: strict)
+      try refuseOutput(output, over: scene, file: input)
       let path = input
       let strict = strict
       let recipe = SceneRecipe { try reloadScene(path, strict: strict) }

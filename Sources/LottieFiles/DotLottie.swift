@@ -152,12 +152,23 @@ enum DotLottie {
     // The animation the manifest opens with, when it names one of its list; one it names
     // that is not there (or names by a number) is said, and the first listed drawn.
     var chosen: (key: String, value: JSONValue)? = nil
-    if let active = top.first(where: { $0.key == "activeAnimationId" })?.value {
+    var initialAnimation: JSONValue? = nil
+    if case .object(let initial)? = top.first(where: { $0.key == "initial" })?.value {
+      initialAnimation = initial.first(where: { $0.key == "animation" })?.value
+    }
+    // Version 2 names it in `initial.animation`, version 1 in `activeAnimationId`: each
+    // version's own field first (a stray v1 field in a v2 manifest drew the wrong one).
+    var version2 = false
+    if case .string(let v)? = top.first(where: { $0.key == "version" })?.value {
+      version2 = v.hasPrefix("2")
+    }
+    let active = top.first(where: { $0.key == "activeAnimationId" })?.value
+    if version2, let initialAnimation {
+      chosen = ("initial.animation", initialAnimation)
+    } else if let active {
       chosen = ("activeAnimationId", active)
-    } else if case .object(let initial)? = top.first(where: { $0.key == "initial" })?.value,
-      let animation = initial.first(where: { $0.key == "animation" })?.value
-    {
-      chosen = ("initial.animation", animation)
+    } else if let initialAnimation {
+      chosen = ("initial.animation", initialAnimation)
     }
     var k = 0
     var unknown: String? = nil

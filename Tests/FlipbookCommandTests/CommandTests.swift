@@ -60,6 +60,34 @@ import Testing
     )
   }
 
+  /// verify25 after the twenty-fourth pass: `render`, `frame` and `sheet` wrote over the
+  /// picture the scene shows (`-o logo.png`), or over the scene file itself (`self.png`), as
+  /// `diff` and `batch` no longer do. Refused; the picture is left as it is.
+  @Test func anOutputOverTheSceneOrAPictureItShowsIsRefused() throws {
+    let png = try AtomicFile.read(Self.fixtures + "/images/quadrants.png")
+    try AtomicFile.write(png, to: folder + "/logo.png")
+    let scene =
+      #"{"flipbook": 1, "size": [4, 4], "layers": [{"bounds": [0, 0, 4, 4], "contents": "logo.png"}]}"#
+    try AtomicFile.write(Array(scene.utf8), to: folder + "/logo.json")
+    try AtomicFile.write(Array(scene.utf8), to: folder + "/self.png")
+    let logo = folder + "/logo.png"
+    for command in [
+      ["render", folder + "/logo.json", "-o", logo],
+      ["frame", folder + "/logo.json", "--time", "0", "-o", logo],
+      ["sheet", folder + "/logo.json", "-o", logo],
+    ] {
+      let result = run(command)
+      #expect(result.status == 1)
+      #expect(
+        result.errors == "cannot write output \(logo): it is \(logo), a picture the scene shows\n",
+        "\(command[0])")
+    }
+    #expect(try AtomicFile.read(logo) == png)
+    #expect(
+      run(["render", folder + "/self.png", "-o", folder + "/self.png"]).errors
+        == "cannot write output \(folder)/self.png: it is the scene file itself\n")
+  }
+
   @Test func frameWritesThePNGOfThatTime() throws {
     let scene = Self.fixtures + "/scenes/path-forms.json"
     let out = folder + "/frame.png"
