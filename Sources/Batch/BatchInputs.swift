@@ -265,11 +265,27 @@ public enum BatchInputs {
   /// Refuses inputs whose outputs in `formats` would be the same file: the frame sheet an
   /// animation makes beside its animated outputs (`NAME.frames.png`) and the first-frame PNG of
   /// an animation named `NAME.frames` (`a.json` and `a.frames.json` wrote one file, whichever
-  /// finished last winning, and the manifest named it twice). Checked over all the inputs,
-  /// before sharding, so that every shard refuses the same batch.
+  /// finished last winning, and the manifest named it twice), an output file that is another
+  /// animation's folder, and outputs in a folder named as one of the batch's own files. Checked
+  /// over all the inputs, before sharding, so that every shard refuses the same batch.
   public static func checkOutputNames(
     _ inputs: [BatchInput], formats: [BatchRun.Format]
   ) throws(Failure) {
+    // An animation whose outputs go in a folder named as one of the batch's own files
+    // (`manifest.json/a.json`) made that folder, and the manifest could not be written after
+    // everything had rendered.
+    func reserved(_ name: Substring) -> Bool {
+      name == "index.html" || (name.hasPrefix("manifest.") && name.hasSuffix(".json"))
+        || (name.hasPrefix(".manifest.") && name.hasSuffix(".journal"))
+    }
+    for input in inputs where input.problem == nil {
+      let top = input.name.split(separator: "/", maxSplits: 1)
+      guard top.count == 2, reserved(top[0]) else { continue }
+      throw Failure(
+        description: "\(MessageText.value(input.relativePath)): its outputs would go in the "
+          + "folder \(MessageText.value(String(top[0]))), a name the batch writes its own files "
+          + "under: rename the folder")
+    }
     // An output file that another animation needs as a folder (`a.json` writes `a.gif`,
     // `a.gif/b.json` writes into the folder `a.gif/`): the second's outputs could not be
     // written once the first is, or the other way round, found only after rendering.

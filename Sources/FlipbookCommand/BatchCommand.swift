@@ -158,21 +158,6 @@ struct BatchCommand: ParsableCommand {
             ? " (the output folder \(output ?? "") is not searched: put the outputs elsewhere)"
             : ""))
     }
-    // An animation whose outputs go in a folder named as one of the batch's own files
-    // (`manifest.json/a.json`) made that folder, and the manifest could not be written after
-    // everything had rendered: refused first.
-    func reserved(_ name: Substring) -> Bool {
-      name == "index.html" || (name.hasPrefix("manifest.") && name.hasSuffix(".json"))
-        || (name.hasPrefix(".manifest.") && name.hasSuffix(".journal"))
-    }
-    for input in found.inputs where input.problem == nil {
-      let top = input.name.split(separator: "/", maxSplits: 1)
-      guard top.count == 2, reserved(top[0]) else { continue }
-      throw CommandFailure(
-        message: "\(MessageText.value(input.relativePath)): its outputs would go in the folder "
-          + "\(MessageText.value(String(top[0]))), a name the batch writes its own files under: "
-          + "rename the folder")
-    }
     let selected =
       shard.map { BatchInputs.shard(found.inputs, index: $0.index, of: $0.count) }
       ?? found.inputs

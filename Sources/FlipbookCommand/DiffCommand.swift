@@ -74,8 +74,8 @@ struct DiffCommand: ParsableCommand {
     if strip && isReport { throw ValidationError("--strip applies to a .png picture only") }
     if strip && output == nil { throw ValidationError("--strip needs -o") }
     // The picture or page must not replace what it compares.
-    if let output, let written = Self.identity(of: output),
-      [expected, actual].contains(where: { Self.identity(of: $0) == written })
+    if let output, let written = fileIdentity(of: output),
+      [expected, actual].contains(where: { fileIdentity(of: $0) == written })
     {
       throw ValidationError("-o \(output) names one of the compared files")
     }
@@ -85,13 +85,6 @@ struct DiffCommand: ParsableCommand {
     Tolerance(
       threshold: threshold, ignoresAntialiasing: true, maxDifferingPixels: maxDiffPixels ?? 0,
       maxDifferingRatio: maxDiffRatio)
-  }
-
-  /// The device and inode of the file at `path`, or `nil` when there is none.
-  static func identity(of path: String) -> [UInt64]? {
-    var info = stat()
-    guard stat(path, &info) == 0 else { return nil }
-    return [UInt64(info.st_dev), UInt64(info.st_ino)]
   }
 
   /// Whether `-o` names a report page (`.html`) rather than a picture.

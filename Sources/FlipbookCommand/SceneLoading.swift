@@ -1,5 +1,6 @@
 import ArgumentParser
 import Flipbook
+import Glibc
 
 /// Loads the scene a command names (a scene file or a Lottie animation, told apart by content),
 /// writing each unsupported Lottie feature as a warning on standard error and turning reading
@@ -15,17 +16,25 @@ func loadScene(_ path: String, strict: Bool = false) throws -> Scene {
   }
 }
 
+/// The device and inode of the file at `path` (the same file however it is named: `./a.png`,
+/// a hard link, a symbolic link), or `nil` when there is none.
+func fileIdentity(of path: String) -> [UInt64]? {
+  var info = stat()
+  guard stat(path, &info) == 0 else { return nil }
+  return [UInt64(info.st_dev), UInt64(info.st_ino)]
+}
+
 /// Refuses an output file that is the scene file `file` itself or a picture `scene` shows (the
 /// same file, by device and inode): `render logo.json -o logo.png` wrote the render over the
 /// picture the scene draws, and `render self.png -o self.png` over the scene file, as `diff`
 /// and `batch` refuse. A folder output is not checked (its frames are replaced, as documented).
 func refuseOutput(_ output: String, over scene: Scene, file: String) throws {
-  guard let written = DiffCommand.identity(of: output), !AtomicFile.isFolder(output) else { return }
-  if DiffCommand.identity(of: file) == written {
+  guard let written = fileIdentity(of: output), !AtomicFile.isFolder(output) else { return }
+  if fileIdentity(of: file) == written {
     throw CommandFailure(
       message: "cannot write output \(MessageText.path(output)): it is the scene file itself")
   }
-  if let image = scene.inputFiles.first(where: { DiffCommand.identity(of: $0) == written }) {
+  if let image = scene.inputFiles.first(where: { fileIdentity(of: $0) == written }) {
     throw CommandFailure(
       message: "cannot write output \(MessageText.path(output)): it is \(MessageText.path(image)), "
         + "a picture the scene shows")

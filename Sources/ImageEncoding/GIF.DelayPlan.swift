@@ -23,9 +23,7 @@ extension GIF {
       let frames = Int(Swift.min(fps, 1e6).rounded(.up)) + 1
       let shortest = centiseconds(frameCount: frames, fps: fps).min() ?? 0
       return
-        "\(shortestNumberText(fps)) fps needs GIF delays of \(shortest) cs; browsers play delays under 2 cs at 10 cs (use 50 fps or less)"
+        "\(shortestNumber(fps)) fps needs GIF delays of \(shortest) cs; browsers play delays under 2 cs at 10 cs (use 50 fps or less)"
     }
-
-    static func shortestNumberText(_ x: Double) -> String { shortestNumber(x) }
   }
 }

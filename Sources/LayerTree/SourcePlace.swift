@@ -28,7 +28,7 @@ package enum SourcePlace {
   /// characters escaped (`hasControlCharacters(_:)`), cut to 40 characters and an ellipsis, so
   /// that a message stays one readable line.
   package static func quoted(_ value: String) -> String {
-    let text = hasControlCharacters(value) ? escaped(value) : value
+    let text = escapingHidden(value)
     guard text.utf8.count > 40 else { return text }
     return String(text.prefix(40)) + "…"
   }
@@ -46,6 +46,12 @@ package enum SourcePlace {
   package static func isHidden(_ v: UInt32) -> Bool {
     v < 0x20 || (0x7F...0x9F).contains(v) || v == 0xFEFF || (0x200B...0x200F).contains(v)
       || (0x2028...0x202E).contains(v) || (0x2060...0x2069).contains(v)
+  }
+
+  /// `text` with its control and invisible characters escaped when it has any
+  /// (`hasControlCharacters(_:)`), else `text` itself.
+  package static func escapingHidden(_ text: String) -> String {
+    hasControlCharacters(text) ? escaped(text) : text
   }
 
   /// `text` with those characters written as JSON escapes (`\u0000`, `\uFEFF`).

@@ -6,7 +6,7 @@ package enum MessageText {
   /// `place` as a problem's place: control characters escaped, cut in the middle to 200
   /// characters (its start and its end, the key at fault, kept).
   package static func place(_ place: String) -> String {
-    let place = SceneReader.hasControlCharacters(place) ? SceneReader.escaped(place) : place
+    let place = SourcePlace.escapingHidden(place)
     return SceneReader.shortenedPlace(place)
   }
 
@@ -19,7 +19,7 @@ package enum MessageText {
   /// characters cut in its middle, keeping its start and its end (where the file's name is):
   /// a 5,000-byte `-o` path was printed whole in its error line.
   package static func path(_ path: String) -> String {
-    let path = SceneReader.hasControlCharacters(path) ? SceneReader.escaped(path) : path
+    let path = SourcePlace.escapingHidden(path)
     guard path.count > 200 else { return path }
     return String(path.prefix(100)) + "…" + String(path.suffix(99))
   }
@@ -47,7 +47,7 @@ package enum MessageText {
         }
         offset += length
       case .emptyInput:
-        return SceneReader.hasControlCharacters(out) ? SceneReader.escaped(out) : out
+        return SourcePlace.escapingHidden(out)
       }
     }
   }
@@ -61,12 +61,12 @@ package enum MessageText {
   /// `text`, each of its lines with control characters escaped and cut to `maximumLineLength`
   /// characters and `…`.
   package static func lines(_ text: String) -> String {
-    guard text.utf8.count > maximumLineLength || SceneReader.hasControlCharacters(text) else {
+    guard text.utf8.count > maximumLineLength || SourcePlace.hasControlCharacters(text) else {
       return text
     }
     return text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
       let line = String(line)
-      let shown = SceneReader.hasControlCharacters(line) ? SceneReader.escaped(line) : line
+      let shown = SourcePlace.escapingHidden(line)
       return shown.unicodeScalars.count > maximumLineLength
         ? String(String.UnicodeScalarView(shown.unicodeScalars.prefix(maximumLineLength))) + "…"
         : shown

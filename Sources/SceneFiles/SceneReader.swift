@@ -76,7 +76,7 @@ package final class SceneReader {
   }
 
   func report(_ place: String, _ message: String) {
-    let place = SceneReader.hasControlCharacters(place) ? SceneReader.escaped(place) : place
+    let place = SourcePlace.escapingHidden(place)
     problems.append(
       SceneFormat.Problem(
         place: SceneReader.shortenedPlace(place), message: SceneReader.shortenedQuotes(message))
@@ -96,7 +96,7 @@ package final class SceneReader {
   /// than 40 characters cut to 40 and an ellipsis, so a line stays readable.
   static func shortenedQuotes(_ message: String) -> String {
     // Control characters from the file (a NUL, a newline in a key) would break the line.
-    let message = hasControlCharacters(message) ? escaped(message) : message
+    let message = SourcePlace.escapingHidden(message)
     guard message.utf8.count > 200 else { return message }
     let parts = message.split(separator: "\"", omittingEmptySubsequences: false)
     var out: [String] = []
@@ -105,17 +105,6 @@ package final class SceneReader {
     }
     return out.joined(separator: "\"")
   }
-
-  /// Whether `text` has a control or invisible character (`SourcePlace.hasControlCharacters`).
-  static func hasControlCharacters(_ text: String) -> Bool {
-    SourcePlace.hasControlCharacters(text)
-  }
-
-  /// Whether the scalar `v` is one `hasControlCharacters` looks for.
-  static func isHidden(_ v: UInt32) -> Bool { SourcePlace.isHidden(v) }
-
-  /// `text` with those characters written as JSON escapes (`SourcePlace.escaped`).
-  static func escaped(_ text: String) -> String { SourcePlace.escaped(text) }
 
   /// A stroke of more dashes than `StrokeStyle.maximumDashCount` (its path's length over its
   /// dash pattern's), or that takes the scene's strokes past

@@ -139,19 +139,12 @@ import Testing
       sheet.errors
         == "\(apng): is an APNG image: sheet takes a scene file, a Lottie animation or a GIF\n")
     // Four frames of 5000 x 1 side by side are over 16384 pixels wide.
-    let builder = GIF.PaletteBuilder()
     let frames = (0..<4).map { k in
       var frame = Bitmap(width: 5000, height: 1)
       for x in 0..<5000 { frame[x, 0] = RGBA8(UInt8(k * 60), UInt8(x % 256), 0, 255) }
-      builder.add(frame)
       return frame
     }
-    var bytes: [UInt8] = []
-    let encoder = try GIF.Encoder(
-      width: 5000, height: 1, palette: builder.makePalette(maxColors: 256), options: GIF.Options()
-    ) { bytes += $0 }
-    for frame in frames { try encoder.add(frame, delay: 10) }
-    try encoder.finish()
+    let bytes = try GIFBytes.encode(frames)
     let gif = folder + "/wide.gif"
     try AtomicFile.write(bytes, to: gif)
     let wide = runFlipbook(["sheet", gif, "-o", folder + "/w.png"])
@@ -163,8 +156,9 @@ import Testing
     // The size is checked before any frame is decoded: with its last frame's data damaged,
     // the GIF is still refused for the sheet's size, not for the damage found decoding it.
     var damaged = bytes
-    let data = Self.lastFrameData(of: bytes)
-    for i in data { damaged[i] = 0xFF }
+    // The last frame's first data sub-block, after its size byte.
+    let start = try #require(GIFBytes.frameDataStarts(of: bytes).last) + 1
+    for i in (start + 1)..<(start + 1 + Int(bytes[start])) { damaged[i] = 0xFF }
     let bad = folder + "/wide-damaged.gif"
     try AtomicFile.write(damaged, to: bad)
     let early = runFlipbook(["sheet", bad, "-o", folder + "/d.png"])
@@ -175,29 +169,6 @@ import Testing
     let late = runFlipbook(["sheet", bad, "-o", folder + "/d.png", "--columns", "1"])
     #expect(late.status == 1)
     #expect(late.errors.contains("unreadable GIF data"), "\(late.errors)")
-  }
-
-  /// The offsets of the bytes of the first data sub-block of a GIF's last frame (after the
-  /// size byte), found by walking its blocks.
-  static func lastFrameData(of gif: [UInt8]) -> Range<Int> {
-    var i = 13
-    if gif[10] & 0x80 != 0 { i += 3 << (Int(gif[10] & 7) + 1) }
-    func skipSubBlocks() { while gif[i] != 0 { i += Int(gif[i]) + 1 }; i += 1 }
-    var last = 0..<0
-    while gif[i] != 0x3B {
-      if gif[i] == 0x21 {
-        i += 2
-        skipSubBlocks()
-      } else {
-        let flags = gif[i + 9]
-        i += 10
-        if flags & 0x80 != 0 { i += 3 << (Int(flags & 7) + 1) }
-        i += 1  // the LZW minimum code size
-        last = (i + 1)..<(i + 1 + Int(gif[i]))
-        skipSubBlocks()
-      }
-    }
-    return last
   }
 
   /// Verification pass after the eighteenth: `sheet --times` on a GIF whose blocks state no

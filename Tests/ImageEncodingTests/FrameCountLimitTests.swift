@@ -1,4 +1,5 @@
 import FileIO
+import FlipbookTestSupport
 import Geometry
 import Testing
 
@@ -64,22 +65,6 @@ import Testing
     return out + [0]
   }
 
-  /// The offset of the LZW minimum code size of a GIF's first frame, found by walking its
-  /// blocks.
-  static func firstFrameCodeSize(of gif: [UInt8]) -> Int {
-    var i = 13
-    if gif[10] & 0x80 != 0 { i += 3 << (Int(gif[10] & 7) + 1) }
-    while gif[i] == 0x21 {
-      i += 2
-      while gif[i] != 0 { i += Int(gif[i]) + 1 }
-      i += 1
-    }
-    let flags = gif[i + 9]
-    i += 10
-    if flags & 0x80 != 0 { i += 3 << (Int(flags & 7) + 1) }
-    return i
-  }
-
   /// A GIF of a `side` x `side` screen (4 colours) and `frames` whole-screen frames, each of
   /// `data` (from `lzwData`).
   static func gif(side: Int, frames: Int, data: [UInt8]) -> [UInt8] {
@@ -114,15 +99,8 @@ import Testing
         noise[x, y] = RGBA8(v, v &* 3, v &* 7, 255)
       }
     }
-    let builder = GIF.PaletteBuilder()
-    builder.add(noise)
-    var encoded: [UInt8] = []
-    let encoder = try GIF.Encoder(
-      width: 256, height: 256, palette: builder.makePalette(maxColors: 256), options: GIF.Options()
-    ) { encoded += $0 }
-    try encoder.add(noise, delay: 10)
-    try encoder.finish()
-    let start = Self.firstFrameCodeSize(of: encoded)
+    let encoded = try GIFBytes.encode([noise])
+    let start = try #require(GIFBytes.frameDataStarts(of: encoded).first)
     let count = GIF.countClearCodes(
       in: encoded, from: start + 1, to: encoded.count - 1, minimumCodeSize: Int(encoded[start]))
     #expect(count >= 1 && count <= 65_536 / 1_000, "\(count)")
