@@ -112,6 +112,11 @@ extension SceneReader {
         timing, timingFunction, additive, cumulative
       )
       readKeyframes(f, into: &a, keyPath: keyPath, additive: additive)
+      if additive {
+        checkAddsToModel(
+          a.values.enumerated().map { ($1, "\(f.place("values"))[\($0)]") }, keyPath: keyPath,
+          layer: layer)
+      }
       return a
     case "spring":
       if kind.isDiscrete || kind == .path {
@@ -160,7 +165,37 @@ extension SceneReader {
         timing, timingFunction, additive, cumulative
       )
       (a.fromValue, a.toValue, a.byValue) = readEndpoints(f, keyPath: keyPath, additive: additive)
+      if additive {
+        checkAddsToModel(
+          [(a.fromValue, f.place("fromValue")), (a.toValue, f.place("toValue"))].compactMap {
+            value, place in value.map { ($0, place) }
+          }, keyPath: keyPath, layer: layer)
+      }
       return a
+    }
+  }
+
+  /// Reports each value of an additive animation that cannot be added to the layer's model value
+  /// component by component: a path of other commands, a list of another length, filters of
+  /// other kinds (scene-format.md §7.3 asks one structure; Core Animation has no sum for them).
+  /// Values of fixed shape (numbers, points, colours, transforms) always add.
+  private func checkAddsToModel(
+    _ values: [(AnimationValue, String)], keyPath: LayerKeyPath, layer: Layer
+  ) {
+    let kind = keyPath.valueKind
+    guard [.path, .numbers, .colors, .filters].contains(kind),
+      let model = layer.value(forKeyPath: keyPath.name)
+    else { return }
+    for (value, place) in values where !value.isInterpolable(with: model) {
+      let what: String
+      switch model {
+      case .path(nil), .numbers(nil), .colors(nil):
+        what = "the layer has no \(keyPath.name) to add to"
+      case .path: what = "its commands must match the layer's path one for one"
+      case .filters: what = "its filters must be the layer's, in the same order"
+      default: what = "it must have as many entries as the layer's \(keyPath.name)"
+      }
+      report(place, "an additive animation adds to the model value: \(what)")
     }
   }
 
