@@ -51,11 +51,41 @@ extension Layer {
     case drawableSharing
   }
 
+  /// Whether the layer itself has animations (its sublayers' are not counted).
+  package var hasAnimations: Bool { !animationEntries.isEmpty }
+
+  /// Presents sublayer `index` of this layer again, into `presented` (this layer's
+  /// `presentation(at:)` or `drawablePresentation(at:)` at `time`), for a sublayer whose model
+  /// values something else drives over time (dynamics moves a scene's top-level layers as UIKit
+  /// sets a view's `center` and `transform`): `drive` changes a copy of the sublayer's model
+  /// values first, and its animations then apply on top of them, replacing or adding to them as
+  /// they would to the model's, as Core Animation presents a layer whose model values change.
+  ///
+  /// - Parameter time: the time `presented` shows, in this layer's superlayer's time (seconds).
+  package func presentSublayer(
+    _ index: Int, into presented: Layer, at time: Double, drawableOnly: Bool,
+    drivenBy drive: (Layer) -> Void
+  ) {
+    guard sublayers.indices.contains(index), presented.sublayers.indices.contains(index) else {
+      return
+    }
+    var scratch: [AnimationSample] = []
+    let shown = withoutActuallyEscaping(drive) { drive in
+      sublayers[index].presentation(
+        at: timing.localTime(time), scratch: &scratch, mode: drawableOnly ? .drawable : .full,
+        drive: drive)
+    }
+    if !drawableOnly { shown.superlayer = presented }
+    presented.sublayers[index] = shown
+  }
+
   /// `presentation(at:)` with one sample buffer shared by the whole tree. `delayed`: the
-  /// replicator whose delayed instance made `time` not finite, if one did.
+  /// replicator whose delayed instance made `time` not finite, if one did. `drive` changes this
+  /// layer's copied model values before its animations apply (see
+  /// `presentSublayer(_:into:at:drawableOnly:drivenBy:)`).
   func presentation(
     at time: Double, scratch: inout [AnimationSample], mode: PresentationMode = .full,
-    delayed: InstanceTimeOverflow? = nil
+    delayed: InstanceTimeOverflow? = nil, drive: ((Layer) -> Void)? = nil
   ) -> Layer {
     let local = timing.localTime(time)
     if mode == .drawableSharing, animationEntries.isEmpty, !(self is ReplicatorLayer) {
@@ -63,6 +93,7 @@ extension Layer {
     }
     // A copy of the model values, then animated in place.
     let copy = type(of: self).init(copying: self)
+    drive?(copy)
     if !animationEntries.isEmpty {
       if local.isFinite {
         applyAnimations(at: local, to: &copy.storage, scratch: &scratch)

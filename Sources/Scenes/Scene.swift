@@ -274,7 +274,7 @@ public final class Scene {
       ? root.drawablePresentation(
         at: time, sharingStaticLayers: instance.dynamicAnimatorIfUsed == nil)
       : root.presentation(at: time)
-    instance.applyDynamics(to: tree)
+    instance.applyDynamics(to: tree, at: time, drawableOnly: drawableOnly)
     return tree
   }
 

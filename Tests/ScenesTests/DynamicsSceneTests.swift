@@ -1,4 +1,5 @@
 import Flipbook
+@testable import Scenes
 import FlipbookTestSupport
 import Testing
 
@@ -85,5 +86,45 @@ import Testing
     let center = Point(20, 10).applying(m)
     #expect(abs(center.x - 220) < 1e-9 && abs(center.y - 210) < 1e-9)
     #expect(abs(shown.transform.m12 - 1) < 0.01)
+  }
+
+  /// Dynamics sets an item's model values as UIKit sets a view's `center` and `transform`; the
+  /// layer's animations apply on top of them, as Core Animation presents them (they were
+  /// ignored: the simulated values overwrote them).
+  @Test func animationsOfAnItemApplyOnTopOfTheSimulation() throws {
+    func scene(_ animations: [any Animation]) -> (Scene, Layer) {
+      let scene = Scene(size: Size(200, 300))
+      let ball = Layer()
+      ball.bounds = Rect(0, 0, 20, 20)
+      ball.position = Point(100, 50)
+      for a in animations { ball.add(a, forKey: nil) }
+      scene.addLayer(ball)
+      scene.dynamicAnimator.addBehavior(GravityBehavior(items: [ball]))
+      return (scene, ball)
+    }
+    var nudge = BasicAnimation(keyPath: "position.x")
+    (nudge.fromValue, nudge.toValue, nudge.duration, nudge.isAdditive) = (0, 40, 1, true)
+    var grow = BasicAnimation(keyPath: "transform.scale")
+    (grow.fromValue, grow.toValue, grow.duration) = (1, 3, 1)
+    let (free, freeBall) = scene([])
+    let (animated, _) = scene([nudge, grow])
+    for t in [0.25, 0.5] {
+      let plain = try free.presentationTree(at: t).sublayers[0]
+      let tree = try animated.presentationTree(at: t)
+      let shown = tree.sublayers[0]
+      let drawn = try animated.drawableTree(at: t).sublayers[0]
+      #expect(plain.position.y > freeBall.position.y + 20)  // falling
+      // The additive offset adds to the simulated x; y is the simulation's.
+      #expect(shown.position == Point(plain.position.x + 40 * t, plain.position.y))
+      #expect(shown.transform == Transform3D.scale(x: 1 + 2 * t, y: 1 + 2 * t))
+      #expect(drawn.position == shown.position && drawn.transform == shown.transform)
+      #expect(shown.superlayer === tree)
+    }
+    // A replacing position animation shows its own value while it runs, as on a model that moves.
+    var pin = BasicAnimation(keyPath: "position")
+    (pin.fromValue, pin.toValue, pin.duration) = (.point(Point(10, 10)), .point(Point(10, 10)), 1)
+    let (pinned, _) = scene([pin])
+    #expect(try pinned.presentationTree(at: 0.5).sublayers[0].position == Point(10, 10))
+    #expect(try pinned.presentationTree(at: 1.5).sublayers[0].position.y > 100)
   }
 }
