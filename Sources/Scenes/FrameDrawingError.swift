@@ -21,7 +21,29 @@ public struct FrameDrawingError: Error, CustomStringConvertible {
 
   /// `at 0.6 s (frame 6): ` and what was wrong.
   public var description: String {
-    "at \(Self.text(time))\(frame.map { " (frame \($0))" } ?? ""): \(underlying)"
+    // A time limit's own message names the time again (in full): said once.
+    let what =
+      if let scene = underlying as? SceneError, case .simulatedTimeTooLong(time, _) = scene {
+        scene.descriptionAfterTime
+      } else {
+        "\(underlying)"
+      }
+    return "at \(Self.text(time))\(frame.map { " (frame \($0))" } ?? ""): \(what)"
+  }
+
+  /// Throws what drawing the first of `times` past `scene.simulatedTimeLimit` would throw, before
+  /// any frame is drawn: a render, a sheet or a frame past the limit fails at once, not after
+  /// simulating up to it (0.74 s of a sheet; minutes of a long render). `frames` numbers the
+  /// times as a render does (`nil`: times asked for one by one).
+  static func checkSimulatedTime(
+    of scene: Scene, at times: some Sequence<Double>, numbered frames: Bool
+  ) throws {
+    guard let limit = scene.simulatedTimeLimit else { return }
+    for (i, time) in times.enumerated() where time > limit {
+      throw FrameDrawingError(
+        time: time, frame: frames ? i : nil,
+        underlying: SceneError.simulatedTimeTooLong(requested: time, limit: limit))
+    }
   }
 
   /// A time as the message says it: as a sheet captions it (`0.6 s`) when that is the time to

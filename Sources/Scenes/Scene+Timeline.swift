@@ -55,12 +55,17 @@ public enum SceneError: Error, Hashable, Sendable, CustomStringConvertible {
         + "\(DynamicAnimator.maximumCollisionWork / 1_000_000) million units of collision work "
         + "(\(DynamicAnimator.maximumStepWork / 1_000_000) million a step): use fewer colliding "
         + "items, boundary segments or attachments, or a shorter time"
-    case .simulatedTimeTooLong(let requested, let limit):
-      let text = SceneError.text
-      return "the time \(text(requested)) s is past the limit of \(text(limit)) s for a scene that "
-        + "simulates (dynamics, timeline events or display-link hooks step through every instant "
-        + "before it)"
+    case .simulatedTimeTooLong(let requested, _):
+      return "the time \(SceneError.text(requested)) s is \(descriptionAfterTime)"
     }
+  }
+
+  /// The message for a caller that has said the time it is about already (`at 3600.05 s (frame
+  /// 1): past the limit ...`): without the time, for the errors that name it first.
+  public var descriptionAfterTime: String {
+    guard case .simulatedTimeTooLong(_, let limit) = self else { return description }
+    return "past the limit of \(SceneError.text(limit)) s for a scene that simulates (dynamics, "
+      + "timeline events or display-link hooks step through every instant before it)"
   }
 }
 

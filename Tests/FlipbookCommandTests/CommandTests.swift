@@ -60,6 +60,26 @@ import Testing
     )
   }
 
+  /// Twenty-third hostile pass: a render whose range passed the simulation's limit simulated up
+  /// to it, then said the time twice (`at 3600.05 s (frame 1): the time 3600.0499999999997 s is
+  /// past ...`). The range is checked before frame 0, and the time said once.
+  @Test func aRenderOrSheetPastTheSimulationFailsBeforeDrawingAndSaysTheTimeOnce() throws {
+    let cradle = Self.fixtures + "/scenes/cradle.json"
+    let reason =
+      "past the limit of 3600 s for a scene that simulates (dynamics, timeline events or "
+      + "display-link hooks step through every instant before it)\n"
+    let gif = folder + "/late.gif"
+    let render = run([
+      "render", cradle, "--from", "3599.95", "--to", "3600.2", "--fps", "10", "-o", gif,
+    ])
+    #expect(render.status == 1)
+    #expect(render.errors == "\(cradle): at 3600.05 s (frame 1): " + reason)
+    let sheet = run(["sheet", cradle, "--times", "1", "3601", "-o", folder + "/late.png"])
+    #expect(sheet.status == 1)
+    #expect(sheet.errors == "\(cradle): at 3601 s: " + reason)
+    #expect(access(gif, F_OK) != 0 && access(folder + "/late.png", F_OK) != 0)
+  }
+
   /// verify25 after the twenty-fourth pass: `render`, `frame` and `sheet` wrote over the
   /// picture the scene shows (`-o logo.png`), or over the scene file itself (`self.png`), as
   /// `diff` and `batch` no longer do. Refused; the picture is left as it is.

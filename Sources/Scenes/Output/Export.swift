@@ -186,6 +186,8 @@ public enum Export {
   ) throws -> Report {
     let (scene, planned) = try plan(recipe, options)
     let sequence = sink.frameLimit.map { planned.prefix(Swift.max(1, $0)) } ?? planned
+    try FrameDrawingError.checkSimulatedTime(
+      of: scene, at: (0..<sequence.count).lazy.map(sequence.time(at:)), numbered: true)
     let (width, height) = scene.pixelSize(scale: options.scale)
     var plan = FramePlan(
       frameCount: sequence.count, fps: sequence.fps, pixelWidth: width, pixelHeight: height,
@@ -273,6 +275,7 @@ public enum Export {
     var scene = try scene ?? recipe.make()
     try checkFrameSize(scene, scale: scale)
     let times = sink.frameLimit.map { Array(times.prefix($0)) } ?? times
+    try FrameDrawingError.checkSimulatedTime(of: scene, at: times, numbered: false)
     let (width, height) = scene.pixelSize(scale: scale)
     let plan = FramePlan(
       frameCount: times.count, fps: scene.fps, pixelWidth: width, pixelHeight: height,
