@@ -32,6 +32,14 @@ extension LottieReader {
           key: "short point")
         return n + Array(repeating: 0, count: fallback.count - n.count)
       }
+      // A one-number property given more (`"tm": [0.5, 9]`) uses the first, as lottie-ios
+      // does (lottie-web makes it a list and draws nothing sensible): said, not silent.
+      if fallback.count == 1 && n.count > 1 {
+        self.warn(
+          layer,
+          "one-number property given \(n.count) numbers (\(place)): the first is used",
+          key: "long number")
+      }
       return n
     }
   }

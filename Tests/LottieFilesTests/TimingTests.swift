@@ -24,6 +24,18 @@ import Testing
     #expect(scene.backgroundColor == nil)
   }
 
+  /// verify25: a one-number property given a list (`"o": [50, 9]`, a time remap of `[0.5, 9]`)
+  /// used its first number without a word. Still the first (as lottie-ios), now warned.
+  @Test func aOneNumberPropertyGivenAListUsesTheFirstAndSaysSo() throws {
+    let layer = LottieTest.shapeLayer("Half", ks: #"{"o": {"a": 0, "k": [50, 9]}}"#)
+    let read = try LottieTest.read(LottieTest.document(layers: "[\(layer)]"))
+    #expect(try LottieTest.layer("Half", in: read.scene, at: 0).opacity == 0.5)
+    #expect(
+      read.warnings.map(\.description).contains {
+        $0.contains("one-number property given 2 numbers (layers[0].ks.o.k): the first is used")
+      })
+  }
+
   @Test func sceneTimeShowsFrameInPointPlusTimeTimesRateSubFrame() throws {
     // ip 5: scene time t shows frame 5 + 10 t.
     let scene = try LottieTest.read(LottieTest.document(layers: "[\(Self.fade)]", ip: 5)).scene
