@@ -702,6 +702,17 @@ extension LottieReader {
         warn(layer, "images with malformed data URLs (\(a.place).p): not drawn", key: "data URL")
         return nil
       }
+      // Base64 text in a URL that does not say `;base64` is no picture to a browser either:
+      // said as that, not as a picture of the media type's kind that cannot be decoded.
+      if !base64, !Self.startsLikePicture(decoded), let text = Base64.decode(payload),
+        Self.startsLikePicture(text)
+      {
+        warn(
+          layer,
+          "images in data URLs of base64 text without \";base64\" (\(a.place).p): not drawn",
+          key: "data URL")
+        return nil
+      }
       source = "data URL " + p
       bytes = decoded
       mediaType = String(header.dropFirst(5).dropLast(base64 ? 7 : 0))
@@ -802,6 +813,13 @@ extension LottieReader {
     }
     decodedSources[source] = .some(image)
     return image
+  }
+
+  /// Whether `bytes` start as a PNG, a JPEG or a WebP does.
+  static func startsLikePicture(_ bytes: [UInt8]) -> Bool {
+    bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) || JPEG.isJPEG(bytes)
+      || (bytes.count >= 12 && bytes.starts(with: Array("RIFF".utf8))
+        && Array(bytes[8..<12]) == Array("WEBP".utf8))
   }
 
   /// The picture `bytes` hold (JPEG, WebP's first frame, or PNG), named by the asset `a`'s id;

@@ -223,6 +223,12 @@ import Testing
     let png = try AtomicFile.read(FixtureFiles.root + "/images/quadrants.png")
     let encoded = png.map { "%" + String($0 >> 4, radix: 16) + String($0 & 15, radix: 16) }.joined()
     #expect(try warnings(#""e": 1, "u": "", "p": "data:image/png,\#(encoded)""#).isEmpty)
+    // verify25: base64 text in a URL without `;base64` was said to be "image/png, neither a
+    // PNG, ..." (read as a problem of the media type). Said for what it is.
+    #expect(
+      try warnings(#""e": 1, "u": "", "p": "data:image/png,\#(Self.base64(png))""#) == [
+        #"a.json: layers[0] "P": unsupported images in data URLs of base64 text without ";base64" (assets[0].p): not drawn"#
+      ])
     // Twenty-second pass: `.` (the Lottie file's own folder) was said to be outside it through
     // a symbolic link, an empty data URL to be of no known kind, an upper-case `DATA:` URL was
     // read as a file name, and a `http:` URL as a file that does not exist.
