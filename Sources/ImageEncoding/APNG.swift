@@ -61,19 +61,29 @@ public enum APNG {
     }
 
     /// The delay of `frames` frames at `fps` frames per second, reduced: exact when the frame
-    /// rate is a fraction with a denominator up to 1000 (30 -> 1/30 per frame, 29.97 ->
-    /// 100/2997) and the result fits 16 bits; otherwise the closest fraction that fits.
+    /// rate is a fraction within a billionth with a denominator up to 1,000,000 (30 -> 1/30 per
+    /// frame, 29.97 -> 100/2997, 1.0005 -> 2000/2001) and the result fits 16 bits; otherwise
+    /// the closest fraction that fits. Rates were rounded to thousandths, so odd ones drifted.
     public init(frames: Int, fps: Double) {
       precondition(
         fps > 0 && fps.isFinite && frames > 0, "a delay needs frames and a positive rate")
-      // fps as p / q exactly, when q <= 1000 does it.
-      var (p, q) = (0, 0)
-      for d in 1...1000 {
-        let n = (fps * Double(d)).rounded()
-        if abs(n - fps * Double(d)) < 1e-6 * Double(d), n <= 1e12 { (p, q) = (Int(n), d); break }
+      let (p, q) = simplestFraction(
+        approximating: fps, maximumNumerator: 1e12, maximumDenominator: 1_000_000)
+      guard p > 0, Double(frames) * q <= 1e15 else {
+        // A rate past the fraction's reach (under a millionth of a frame a second).
+        self = Delay.closest(seconds: Double(frames) / fps)
+        return
       }
-      if p == 0 { (p, q) = (Int((fps * 1000).rounded()), 1000) }
-      self = Delay.closest(numerator: frames * q, denominator: max(1, p))
+      self = Delay.closest(numerator: frames * Int(q), denominator: Int(p))
+    }
+
+    /// The closest delay to `seconds` with both terms at most 65535.
+    static func closest(seconds: Double) -> Delay {
+      guard seconds < 65535 else { return Delay(numerator: 65535, denominator: 1) }
+      let (p, q) = simplestFraction(
+        approximating: seconds, tolerance: 0, maximumNumerator: 65535, maximumDenominator: 65535)
+      return p == 0
+        ? Delay(numerator: 1, denominator: 65535) : Delay(numerator: Int(p), denominator: Int(q))
     }
 
     /// `a / b` reduced, or its best approximation with both terms at most 65535 (continued

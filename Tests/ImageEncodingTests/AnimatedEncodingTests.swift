@@ -147,6 +147,13 @@ struct AnimatedEncodingTests {
     #expect(APNG.Delay(frames: 3, fps: 30) == APNG.Delay(numerator: 1, denominator: 10))
     #expect(APNG.Delay(frames: 1, fps: 29.97) == APNG.Delay(numerator: 100, denominator: 2997))
     #expect(APNG.Delay(frames: 2, fps: 12.5) == APNG.Delay(numerator: 4, denominator: 25))
+    // Rates that are no fraction of thousandths were rounded to thousandths (NTSC film's 24000/1001
+    // as 23.976: 125/2997 s a frame; 1.0005 as 1.001), and the delays drifted.
+    #expect(
+      APNG.Delay(frames: 1, fps: 24000.0 / 1001) == APNG.Delay(numerator: 1001, denominator: 24000))
+    #expect(APNG.Delay(frames: 1, fps: 1.0005) == APNG.Delay(numerator: 2000, denominator: 2001))
+    #expect(APNG.Delay(frames: 1, fps: 1e-7) == APNG.Delay(numerator: 65535, denominator: 1))
+    #expect(APNG.Delay(frames: 1, fps: 1e9) == APNG.Delay(numerator: 1, denominator: 65535))
     // 1/100000 s does not fit 16 bits: the closest fraction that does.
     #expect(
       APNG.Delay.closest(numerator: 1, denominator: 100_000)

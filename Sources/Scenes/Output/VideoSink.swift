@@ -147,19 +147,9 @@ public final class VideoSink: FrameSink {
   /// rate rounded to thousandths (1.0005 fps passed as 1.001) made ffmpeg drop frames from the
   /// file and play others at another speed (0.0105 as 0.011).
   package static func rate(_ fps: Double) -> String {
-    var (h0, h1) = (0.0, 1.0), (k0, k1) = (1.0, 0.0)
-    var x = fps
-    for _ in 0..<64 {
-      let a = x.rounded(.down)
-      let (h, k) = (a * h1 + h0, a * k1 + k0)
-      guard k <= 1_000_000, h <= Double(Int32.max) else { break }
-      (h0, h1, k0, k1) = (h1, h, k1, k)
-      if abs(h / k - fps) <= 1e-9 * fps { break }
-      let rest = x - a
-      guard rest > 0 else { break }
-      x = 1 / rest
-    }
-    return "\(Int(h1))/\(Int(Swift.max(k1, 1)))"
+    let (p, q) = simplestFraction(
+      approximating: fps, maximumNumerator: Double(Int32.max), maximumDenominator: 1_000_000)
+    return "\(Int(p))/\(Int(q))"
   }
 
   /// ffmpeg's arguments for a `plan` video written to `target`.
