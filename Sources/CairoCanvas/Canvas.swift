@@ -563,6 +563,9 @@ package final class DashTally {
   package var text = TextLayout.Tally()
   /// The layers drawn so far (`LayerRenderer.maximumDrawnLayersPerFrame`).
   package var drawnLayers = 0
+  /// The layers visited so far finding where grouped layers draw
+  /// (`LayerRenderer.maximumBoxLayersPerFrame`).
+  package var boxLayers = 0
   /// Creates a tally at zero.
   package init() {}
 }

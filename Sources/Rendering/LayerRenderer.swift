@@ -88,7 +88,10 @@ public struct LayerRenderer: Sendable {
       return  // off at infinity, or far under a pixel
     }
     let effects = p.effects
-    if p.opacity < 1 || effects.compositingFilter.needsGroup || !effects.filters.isEmpty {
+    let grouped = p.opacity < 1 || effects.compositingFilter.needsGroup || !effects.filters.isEmpty
+    // Its groups (and its mask's) are made the size of what it draws, not of the frame.
+    if grouped || layer.mask != nil { clipToDrawnBox(of: layer, in: canvas) }
+    if grouped {
       try chargeGroups(
         1, filters: effects.filters.count,
         weight: LayerRenderer.compositingWeight(effects.compositingFilter), for: layer, in: canvas)

@@ -8,10 +8,12 @@ import Testing
 /// are counted, at the size Cairo makes them, before each is made, and refused past
 /// `LayerRenderer.maximumGroupPixelsPerFrame` and `maximumFilterPixelsPerFrame`.
 @Suite struct OffscreenWorkTests {
-  func square(_ name: String) -> Layer {
+  /// A white square of `side` points at the origin. Groups are made the size of what a layer
+  /// draws: a square as large as the canvas makes a group of the whole canvas.
+  func square(_ name: String, side: Double = 10) -> Layer {
     let layer = Layer()
     layer.name = name
-    layer.frame = Rect(x: 0, y: 0, width: 10, height: 10)
+    layer.frame = Rect(x: 0, y: 0, width: side, height: side)
     layer.backgroundColor = .white
     return layer
   }
@@ -20,7 +22,7 @@ import Testing
     #expect(LayerRenderer.maximumFilterPixelsPerFrame == 64_000_000)
     // 4096 x 4096 pixels a group: three filters fit (50 million), four do not (67 million).
     let canvas = try Canvas(pixelWidth: 4096, pixelHeight: 4096)
-    let layer = square("blurred")
+    let layer = square("blurred", side: 4096)
     layer.filters = Array(repeating: .gaussianBlur(radius: 0), count: 3)
     try LayerRenderer().draw(layer, in: canvas)
     layer.filters.append(.gaussianBlur(radius: 0))
@@ -35,11 +37,11 @@ import Testing
     // pass the limit (each layer of opacity 0.5 is a group the size of the frame).
     let canvas = try Canvas(pixelWidth: 8000, pixelHeight: 8000)
     func nested(_ depth: Int) -> Layer {
-      let root = square("level 1")
+      let root = square("level 1", side: 8000)
       root.opacity = 0.5
       var inner = root
       for level in 2...depth {
-        let next = square("level \(level)")
+        let next = square("level \(level)", side: 8000)
         next.opacity = 0.5
         inner.addSublayer(next)
         inner = next
@@ -63,10 +65,12 @@ import Testing
 
   @Test func groupsPastTheFrameBudgetAreRefused() throws {
     #expect(LayerRenderer.maximumGroupPixelsPerFrame == 2_000_000_000)
-    // A masked layer makes two groups of the clip's size: 2 x 16.8 million pixels each, so the
-    // 60th instance passes two billion.
+    // A masked layer whose drawn box is not known (text may overflow its bounds) makes two
+    // groups of the clip's size: 2 x 16.8 million pixels each, so the 60th instance passes two
+    // billion.
     let canvas = try Canvas(pixelWidth: 4096, pixelHeight: 4096)
     let masked = square("masked")
+    masked.addSublayer(TextLayer())
     masked.mask = square("mask")
     let copies = ReplicatorLayer()
     copies.addSublayer(masked)
@@ -85,6 +89,28 @@ import Testing
     try LayerRenderer().draw(clipped, in: canvas)
   }
 
+  /// Twenty-third hostile pass: groups were made the size of the clip, so 65 blurred icons of
+  /// 20 points in a 1000 x 1000 frame spent the frame's filter budget as 65 full-frame layers
+  /// (and as long). A group is the size of what its layer draws, on the pixel grid: 400 hue
+  /// icons, blurred, fit the budgets many times over, and draw what they drew.
+  @Test func groupsAreMadeTheSizeOfWhatTheirLayerDraws() throws {
+    let canvas = try Canvas(pixelWidth: 1000, pixelHeight: 1000)
+    let root = Layer()
+    for i in 0..<400 {
+      let icon = square("icon \(i)", side: 20)
+      icon.position = Point(x: Double(i % 20) * 50 + 25, y: Double(i / 20) * 50 + 25)
+      icon.filters = [.gaussianBlur(radius: 2)]
+      icon.compositingFilter = .hue
+      root.addSublayer(icon)
+    }
+    try LayerRenderer().draw(root, in: canvas)
+    // 20 pixels, the blur's reach (4σ + 2 = 10) and 2 for antialiasing each side: 44 x 44.
+    #expect(canvas.dashTally.filterPixels == 400 * 44 * 44)
+    let drawn = canvas.makeBitmap()
+    #expect(drawn[25, 25].a == 255 && drawn[3, 3].a == 0)  // an icon's middle, and far from it
+    #expect(drawn[14, 25].a > 0 && drawn[14, 25].a < 255)  // its blurred edge
+  }
+
   /// Twenty-third hostile pass: a blend mode's group is blended over every pixel of the clip
   /// (1,990 hue layers of 2 x 2 points in a 1000 x 1000 frame took 46 s, all within the
   /// budget). Each blend mode counts its measured cost: a hue layer 16 groups' work.
@@ -96,7 +122,7 @@ import Testing
     // passes two billion, where 8 translucent ones do not.
     let canvas = try Canvas(pixelWidth: 4096, pixelHeight: 4096)
     let copies = ReplicatorLayer()
-    let hue = square("hue")
+    let hue = square("hue", side: 4096)
     hue.compositingFilter = .hue
     copies.addSublayer(hue)
     copies.instanceCount = 7
@@ -134,12 +160,12 @@ import Testing
     let canvas = try Canvas(pixelWidth: 4096, pixelHeight: 4096)
     func frame(shadowSide side: Double) -> Layer {
       let root = Layer()
-      let blurred = square("blurred")
+      let blurred = square("blurred", side: 4096)
       blurred.filters = Array(repeating: .gaussianBlur(radius: 0), count: 3)
       let clip = Layer()
       clip.frame = Rect(x: 0, y: 0, width: 3600, height: 3700)
       clip.masksToBounds = true
-      let clipped = square("clipped")
+      let clipped = square("clipped", side: 4096)
       clipped.filters = [.gaussianBlur(radius: 0)]
       clip.addSublayer(clipped)
       let shadowed = square("shadowed")
@@ -297,7 +323,7 @@ import Testing
       .alpha: 2, .alphaInverted: 3, .luminance: 6, .luminanceInverted: 6,
     ]
     for (mode, groups) in expected {
-      let masked = square("masked")
+      let masked = square("masked", side: 100)
       masked.mask = square("mask")
       masked.maskMode = mode
       try LayerRenderer().draw(masked, in: canvas)

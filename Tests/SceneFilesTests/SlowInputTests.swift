@@ -76,7 +76,8 @@ import Testing
     let blur = #"{"type": "gaussianBlur", "radius": 0}"#
     let text =
       #"{"flipbook": 1, "size": [4096, 4096], "layers": [{"sublayers": [{"name": "blurred", "#
-      + #""bounds": [0, 0, 10, 10], "filters": ["#
+      + ##""bounds": [0, 0, 4096, 4096], "position": [2048, 2048], "backgroundColor": "#fff", "##
+      + #""filters": ["#
       + Array(repeating: blur, count: 4).joined(
         separator: ", ") + "]}]}]}"
     let scene = try SceneFormat.decode(Array(text.utf8), file: "blur.json")
