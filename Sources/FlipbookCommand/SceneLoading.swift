@@ -24,21 +24,50 @@ func fileIdentity(of path: String) -> [UInt64]? {
   return [UInt64(info.st_dev), UInt64(info.st_ino)]
 }
 
-/// Refuses an output file that is the scene file `file` itself or a picture `scene` shows (the
-/// same file, by device and inode): `render logo.json -o logo.png` wrote the render over the
-/// picture the scene draws, and `render self.png -o self.png` over the scene file, as `diff`
-/// and `batch` refuse. A folder output is not checked (its frames are replaced, as documented).
+/// Refuses an output that would replace the scene file `file` itself or a picture `scene` shows
+/// (the same file, by device and inode): `render logo.json -o logo.png` wrote the render over
+/// the picture the scene draws, and `render self.png -o self.png` over the scene file, as `diff`
+/// and `batch` refuse. A folder of frames replaces the files named as its frames
+/// (`frame-00000.png`, ...): one of those that is the scene or a picture it shows is refused
+/// too (twenty-sixth pass: `render s.json -o fr/` replaced `fr/frame-00001.png`, which the
+/// scene showed, compounding with each render).
 func refuseOutput(_ output: String, over scene: Scene, file: String) throws {
-  guard let written = fileIdentity(of: output), !AtomicFile.isFolder(output) else { return }
-  if fileIdentity(of: file) == written {
-    throw CommandFailure(
-      message: "cannot write output \(MessageText.path(output)): it is the scene file itself")
+  let inputs = [(file, "the scene file")] + scene.inputFiles.map { ($0, "a picture the scene shows") }
+  try refuseOutput(output, over: inputs)
+}
+
+/// Refuses an output that is one of `inputs` (each a path and what it is: "the scene file",
+/// "a picture the scene shows"), or, for a folder of frames, a folder holding one of them under
+/// a frame's name.
+func refuseOutput(_ output: String, over inputs: [(path: String, what: String)]) throws {
+  if AtomicFile.isFolder(output) || output.hasSuffix("/") {
+    guard let folder = fileIdentity(of: output) else { return }
+    for (path, what) in inputs where PNGSequenceSink.isFrameFileName(baseName(of: path)) {
+      guard fileIdentity(of: folderPart(of: path)) == folder else { continue }
+      throw CommandFailure(
+        message: "cannot write frames into \(MessageText.path(output)): "
+          + "\(MessageText.path(path)), \(what), would be replaced by a frame of this render")
+    }
+    return
   }
-  if let image = scene.inputFiles.first(where: { fileIdentity(of: $0) == written }) {
-    throw CommandFailure(
-      message: "cannot write output \(MessageText.path(output)): it is \(MessageText.path(image)), "
-        + "a picture the scene shows")
+  guard let written = fileIdentity(of: output) else { return }
+  if let (path, what) = inputs.first(where: { fileIdentity(of: $0.path) == written }) {
+    let it = what.hasPrefix("the ") ? "\(what) itself" : "\(MessageText.path(path)), \(what)"
+    throw CommandFailure(message: "cannot write output \(MessageText.path(output)): it is \(it)")
   }
+}
+
+/// The last component of `path` (`a/b.png` is `b.png`).
+private func baseName(of path: String) -> String {
+  var trimmed = Substring(path)
+  while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+  return String(trimmed.split(separator: "/", omittingEmptySubsequences: false).last ?? "")
+}
+
+/// The folder `path` lies in (`.` for a bare name).
+private func folderPart(of path: String) -> String {
+  guard let slash = path.lastIndex(of: "/") else { return "." }
+  return slash == path.startIndex ? "/" : String(path[..<slash])
 }
 
 /// The scene at `path` read again (for a recipe's replicas), without repeating its warnings.

@@ -104,6 +104,8 @@ struct SheetCommand: ParsableCommand {
           + "a GIF")
     }
     if kind == "GIF" || input.lowercased().hasSuffix(".gif") {
+      // `sheet anim.png -o anim.png` of a GIF named .png replaced the GIF (twenty-sixth pass).
+      try refuseOutput(output, over: [(input, "the GIF")])
       // The frames to show are chosen from the delays the blocks state, then decoded one at a
       // time and only those kept: a sheet holds its frames, not every frame of the GIF. Every
       // frame is read, so a broken one is said as the whole GIF's decoding would.

@@ -108,6 +108,44 @@ import Testing
         == "cannot write output \(folder)/self.png: it is the scene file itself\n")
   }
 
+  /// Twenty-sixth and -seventh passes: a folder of frames replaced `fr/frame-00001.png`, which
+  /// the scene showed (each render compounding the last), or the scene file itself when it was
+  /// named as a frame; `sheet anim.png -o anim.png` replaced a GIF named .png. Refused, before
+  /// anything is written.
+  @Test func aFramesFolderOrASheetOverAnInputIsRefused() throws {
+    let png = try AtomicFile.read(Self.fixtures + "/images/quadrants.png")
+    let frames = folder + "/fr"
+    try AtomicFile.makeFolder(frames)
+    try AtomicFile.write(png, to: frames + "/frame-00001.png")
+    let scene =
+      #"{"flipbook": 1, "size": [4, 4], "duration": 0.1, "layers": [{"bounds": [0, 0, 4, 4], "#
+      + #""contents": "fr/frame-00001.png"}]}"#
+    try AtomicFile.write(Array(scene.utf8), to: folder + "/shows.json")
+    for output in [frames + "/", frames] {
+      let result = run(["render", folder + "/shows.json", "-o", output])
+      #expect(result.status == 1)
+      #expect(
+        result.errors
+          == "cannot write frames into \(output): \(frames)/frame-00001.png, a picture the scene "
+          + "shows, would be replaced by a frame of this render\n")
+    }
+    #expect(try AtomicFile.read(frames + "/frame-00001.png") == png)
+    let plain = #"{"flipbook": 1, "size": [4, 4], "duration": 0.1, "layers": []}"#
+    try AtomicFile.write(Array(plain.utf8), to: frames + "/frame-00002.png")
+    #expect(
+      run(["render", frames + "/frame-00002.png", "-o", frames + "/"]).errors
+        == "cannot write frames into \(frames)/: \(frames)/frame-00002.png, the scene file, would "
+        + "be replaced by a frame of this render\n")
+    // Other files in the folder are left alone by a render, so they are no reason to refuse.
+    try AtomicFile.write(Array(plain.utf8), to: frames + "/scene.json")
+    #expect(run(["render", frames + "/scene.json", "-o", frames + "/"]).status == 0)
+    let gif = try GIFBytes.encode([Bitmap(width: 2, height: 2), Bitmap(width: 2, height: 2)])
+    try AtomicFile.write(gif, to: folder + "/anim.png")
+    let sheet = run(["sheet", folder + "/anim.png", "-o", folder + "/anim.png"])
+    #expect(sheet.errors == "cannot write output \(folder)/anim.png: it is the GIF itself\n")
+    #expect(try AtomicFile.read(folder + "/anim.png") == gif)
+  }
+
   @Test func frameWritesThePNGOfThatTime() throws {
     let scene = Self.fixtures + "/scenes/path-forms.json"
     let out = folder + "/frame.png"

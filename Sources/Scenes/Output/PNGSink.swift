@@ -110,6 +110,15 @@ public final class PNGSequenceSink: FrameSink {
     folder = nil
   }
 
+  /// Whether `name` is a frame's file name (`frameName(_:)` of some frame): `frame-`, five or
+  /// more digits without a sign, `.png`.
+  public static func isFrameFileName(_ name: String) -> Bool {
+    guard name.hasPrefix("frame-"), name.hasSuffix(".png") else { return false }
+    let digits = name.dropFirst(6).dropLast(4)
+    guard digits.count >= 5, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return false }
+    return frameName(Int(digits) ?? -1) == name
+  }
+
   /// `frame-00000.png` for frame 0 (five digits, more when needed).
   public static func frameName(_ index: Int) -> String {
     let digits = String(index)
