@@ -32,7 +32,8 @@ func fileIdentity(of path: String) -> [UInt64]? {
 /// too (twenty-sixth pass: `render s.json -o fr/` replaced `fr/frame-00001.png`, which the
 /// scene showed, compounding with each render).
 func refuseOutput(_ output: String, over scene: Scene, file: String) throws {
-  let inputs = [(file, "the scene file")] + scene.inputFiles.map { ($0, "a picture the scene shows") }
+  let inputs =
+    [(file, "the scene file")] + scene.inputFiles.map { ($0, "a picture the scene shows") }
   try refuseOutput(output, over: inputs)
 }
 
