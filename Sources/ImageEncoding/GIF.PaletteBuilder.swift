@@ -200,9 +200,14 @@ extension GIF {
     /// colors, gain enough to pay.
     public static let requiredGain: Float = 0.6
 
-    /// A palette of the frame's own, or `nil` when `global` serves it (exact global palettes
-    /// always do).
-    public static func choose(for histogram: FrameHistogram, global: Palette) -> Palette? {
+    /// A palette of the frame's own, of at most `maxColors` entries with its transparent one
+    /// (the most the animation's palette may have: `--colors` bounds every table, where local
+    /// ones took 255 colours whatever was asked), or `nil` when `global` serves it (exact global
+    /// palettes always do).
+    public static func choose(
+      for histogram: FrameHistogram, global: Palette, maxColors: Int = 256
+    ) -> Palette? {
+      precondition((2...256).contains(maxColors), "A GIF palette has 2 to 256 colors")
       guard !global.isExact, !histogram.keys.isEmpty else { return nil }
       var counts = [Int](repeating: 0, count: 32768)
       var sums = [Int](repeating: 0, count: 32768 * 3)
@@ -226,7 +231,7 @@ extension GIF {
         return Quantizer.Bin(color: Oklab(linearR: r, g: g, b: b), weight: Float(counts[bin]))
       }
       let local = Palette(
-        colors: Quantizer.palette(for: weighted, count: 255), isExact: false,
+        colors: Quantizer.palette(for: weighted, count: maxColors - 1), isExact: false,
         hasTransparentIndex: true)
       let globalError = error(of: global, on: weighted)
       let localError = error(of: local, on: weighted)

@@ -335,6 +335,22 @@ import Testing
     }
   }
 
+  /// Twenty-sixth pass: `--colors 2` wrote a two-colour global table and a local table of up to
+  /// 255 colours on every frame (262 colours in all, a larger file than 256). A frame's own
+  /// palette has at most `maxColors` entries with its transparent one.
+  @Test func aFramesOwnPaletteKeepsToTheColorLimit() throws {
+    let warm = gradient((1, 0.5, 0.1)), cool = gradient((0.1, 0.6, 1))
+    for maxColors in [2, 16, 64] {
+      let builder = GIF.PaletteBuilder()
+      builder.add(warm)
+      let global = builder.makePalette(maxColors: maxColors)
+      let local = try #require(
+        GIF.LocalPalette.choose(
+          for: GIF.FrameHistogram(cool), global: global, maxColors: maxColors))
+      #expect(local.colors.count <= maxColors - 1 && local.hasTransparentIndex, "\(maxColors)")
+    }
+  }
+
   @Test func aHugeFrameIsRefusedBeforeGiflibAllocatesIt() {
     // A 1 x 1 screen whose one frame claims 65535 x 65535 pixels (4 GiB decoded): refused by
     // the size check that walks the blocks, before DGifSlurp would allocate the frame.

@@ -98,6 +98,7 @@ public final class GIFSink: FrameSink {
       }
     }
     let local = gifOptions.allowsLocalPalettes && !palette.isExact
+    let maxColors = gifOptions.maxColors
     // An exact palette's mapping depends on nothing but the frame: done here, on the rendering
     // threads, it leaves the encoder's serial stage only what depends on the frames before.
     let mapper = GIF.IndependentMapper(palette: palette)
@@ -105,7 +106,9 @@ public final class GIFSink: FrameSink {
       GIFFrame(
         bitmap: bitmap,
         localPalette: local
-          ? GIF.LocalPalette.choose(for: GIF.FrameHistogram(bitmap), global: palette) : nil,
+          ? GIF.LocalPalette.choose(
+            for: GIF.FrameHistogram(bitmap), global: palette, maxColors: maxColors)
+          : nil,
         indices: mapper?.indices(of: bitmap))
     }
   }
