@@ -165,6 +165,12 @@ import Testing
     let webm = try probe(folder + "/radar.webm")
     #expect(webm["codec_name"] == "vp9" && webm["TAG:alpha_mode"] == "1")  // VP9 with alpha
     #expect(webm["r_frame_rate"] == "2997/100" && webm["nb_read_frames"] == "18")
+    // Twenty-sixth pass: with the rate given for the input only, ffmpeg timed an MP4's frames at
+    // 1/1 for 2001/2000 (and 97573/97561): each frame's time drifted from i / fps.
+    let odd = ["--to", "4", "--fps", "1.0005", "--scale", "0.303125", "--quiet"]
+    #expect(run(["render", scene, "-o", folder + "/odd.mp4"] + odd).status == 0)
+    let oddProbe = try probe(folder + "/odd.mp4")
+    #expect(oddProbe["r_frame_rate"] == "2001/2000" && oddProbe["nb_read_frames"] == "5")
     // An opaque background: no alpha.
     #expect(
       run(

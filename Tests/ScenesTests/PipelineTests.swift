@@ -50,7 +50,7 @@ import Testing
       #expect(VideoSink.rate(fps) == fraction, "\(fps)")
     }
     // Within a billionth whatever the rate.
-    for fps in [0.0123456789, 7.654321, 239.99999, 0.0100001] {
+    for fps in [0.0123456789, 7.654321, 239.99999, 0.0100001, 1.000123] {
       let parts = VideoSink.rate(fps).split(separator: "/").compactMap { Double($0) }
       #expect(parts.count == 2 && parts[1] <= 1_000_000)
       #expect(abs(parts[0] / parts[1] - fps) <= 1e-6 * fps, "\(fps): \(VideoSink.rate(fps))")

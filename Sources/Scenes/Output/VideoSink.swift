@@ -142,10 +142,11 @@ public final class VideoSink: FrameSink {
   }
 
   /// The frame rate as the fraction ffmpeg takes (`30/1`, `2997/100`, `60000/1001`): the
-  /// simplest fraction within a billionth of `fps` (its continued fraction's first convergent
-  /// that close, at most 1,000,000 below the line), so that every frame's time is its own. A
-  /// rate rounded to thousandths (1.0005 fps passed as 1.001) made ffmpeg drop frames from the
-  /// file and play others at another speed (0.0105 as 0.011).
+  /// simplest fraction within a billionth of `fps` (`simplestFraction`, at most 1,000,000 below
+  /// the line), so that every frame's time is its own. A rate rounded to thousandths (1.0005 fps
+  /// passed as 1.001) made ffmpeg drop frames from the file and play others at another speed
+  /// (0.0105 as 0.011). It is given as the input's rate and the output's: from the input's
+  /// alone, ffmpeg 5.1 timed an MP4's frames at 1/1 for 2001/2000 or 97573/97561.
   package static func rate(_ fps: Double) -> String {
     let (p, q) = simplestFraction(
       approximating: fps, maximumNumerator: Double(Int32.max), maximumDenominator: 1_000_000)
@@ -180,7 +181,7 @@ public final class VideoSink: FrameSink {
     var args = [
       "-hide_banner", "-loglevel", "error", "-y",
       "-f", "rawvideo", "-pixel_format", alpha ? "rgba" : "rgb24", "-video_size", "\(w)x\(h)",
-      "-framerate", VideoSink.rate(plan.fps), "-i", "pipe:0",
+      "-framerate", VideoSink.rate(plan.fps), "-i", "pipe:0", "-r", VideoSink.rate(plan.fps),
       "-map_metadata", "-1", "-fflags", "+bitexact", "-flags:v", "+bitexact",
       "-vf", "scale=out_color_matrix=bt709:out_range=tv",
       "-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709", "-color_range",
