@@ -260,7 +260,9 @@ import Testing
       }
     }
     // cubicPaced values (not a path): spaced by the spline's length, looked up the same way.
-    let even = keyframes((0..<1000).map { .scalar(Double($0)) }) { $0.calculationMode = .cubicPaced }
+    let even = keyframes((0..<1000).map { .scalar(Double($0)) }) {
+      $0.calculationMode = .cubicPaced
+    }
     #expect(isClose(value(of: even, at: 0.5), 499.5, 1e-6))
   }
 
