@@ -150,7 +150,7 @@ extension LayerRenderer {
     var boundsBox = DeviceBox()
     boundsBox.add(bounds, through: m)
     if p.masksToBounds { box.intersect(boundsBox) }
-    if let shadow = shadowBox(of: layer, shape: box, placedBy: m) {
+    if let shadow = shadowBox(of: layer, shape: box, placedBy: m, visits: &visits) {
       box.add(shadow)
       if p.masksToBounds { box.intersect(boundsBox) }
     }
@@ -203,12 +203,13 @@ extension LayerRenderer {
   /// the layer draws, `shape`) moved by the offset and spread by the blur, per device axis; `nil`
   /// when it has none.
   private static func shadowBox(
-    of layer: Layer, shape: DeviceBox, placedBy m: AffineTransform
+    of layer: Layer, shape: DeviceBox, placedBy m: AffineTransform, visits: inout Int
   ) -> DeviceBox? {
     guard layer.hasVisibleShadow else { return nil }
     var box = DeviceBox()
     if let path = layer.shadowPath {
       guard !path.isEmpty else { return nil }
+      visits += path.elements.count / 64
       box.add(path.boundingBox, through: m)
     } else {
       box = shape
