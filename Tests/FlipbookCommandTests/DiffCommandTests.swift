@@ -48,6 +48,18 @@ import Testing
         "--max-diff-ratio must be in 0...1, found 1.5\n"))
   }
 
+  /// Twenty-seventh hostile pass (hostile27): an APNG whose IHDR came after its IDAT had its
+  /// limits checked on a canvas of 0 x 0, so a 13 KB file of 200 frames of 8000 x 8000 compared
+  /// for 12 s, and a report page of 8 such frames took 4.8 GB. Refused at once, as a PNG whose
+  /// first chunk is not IHDR (`Fixtures/images/apng-ihdr-late.png`).
+  @Test func anAPNGWhoseIHDRComesLateIsRefused() {
+    let late = FixtureFiles.root + "/images/apng-ihdr-late.png"
+    let result = run(["diff", late, late, "-o", folder + "/report.html"])
+    #expect(result.status == 1)
+    #expect(
+      result.errors == "\(late): its first chunk is acTL, not IHDR (a PNG starts with IHDR)\n")
+  }
+
   @Test func differentSizesNameBoth() {
     let result = run(["diff", Self.goldens + "/cat.png", Self.goldens + "/spinner.png"])
     #expect(result.status == 1)

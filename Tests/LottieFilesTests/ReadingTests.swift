@@ -264,6 +264,23 @@ import Testing
     #expect(frame[4, 4] == RGBA8(64, 64, 64, 64))
   }
 
+  /// Twenty-seventh hostile pass (hostile27): an APNG asset whose IHDR comes after its IDAT was
+  /// decoded past the limits (they were checked on a canvas of 0 x 0). It is not drawn, the
+  /// warning saying why, as `diff` refuses it (`sheet` and `frame` read assets alike).
+  @Test func anAPNGAssetWhoseIHDRComesLateIsNotDrawn() throws {
+    let apng = try AtomicFile.read(FixtureFiles.root + "/images/apng-ihdr-late.png")
+    let json = LottieTest.document(
+      layers: #"[{"ty": 2, "ind": 1, "nm": "P", "refId": "img", "ks": {}, "ip": 0, "op": 9}]"#,
+      assets:
+        #"[{"id": "img", "w": 16, "h": 16, "e": 1, "u": "", "p": "data:image/png;base64,\#(Self.base64(apng))"}]"#
+    )
+    let document = try LottieFormat.decode(Array(json.utf8), file: "a.json")
+    #expect(
+      document.warnings.map(\.description) == [
+        #"a.json: layers[0] "P": unsupported images that cannot be decoded (assets[0]: its first chunk is acTL, not IHDR (a PNG starts with IHDR)): not drawn"#
+      ])
+  }
+
   /// Layers showing one image asset share one decode of it (40 layers of a 64-megapixel
   /// picture took 7.8 GB and aborted when each decoded its own).
   @Test func layersShowingOneImageShareItsPixels() throws {
