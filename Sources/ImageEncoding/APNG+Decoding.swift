@@ -110,6 +110,8 @@ extension APNG {
     private var nextSequence = 0
     /// Whether an acTL, and an IDAT, have been read.
     private var sawAnimationControl = false, sawImageData = false
+    /// Whether a PLTE, and a tRNS, have been read.
+    private var sawPalette = false, sawTransparency = false
 
     /// Opens `bytes` as an APNG and reads its chunks up to the first frame's.
     ///
@@ -200,8 +202,30 @@ extension APNG {
         }
         channels = body[9] == 6 ? 4 : body[9] == 2 ? 3 : 1
         canvas = Bitmap(width: width, height: height)
-      case "PLTE": palette = body
-      case "tRNS": alphas = body
+      // One palette and one transparency chunk, before the image data (the PNG specification,
+      // as libpng refuses them): a PLTE after the first frame's data recoloured that frame,
+      // which is composited only when the next fcTL comes.
+      case "PLTE":
+        guard !sawPalette else {
+          throw DecodingError(reason: "a second PLTE chunk (a PNG has one)")
+        }
+        guard !sawImageData else {
+          throw DecodingError(
+            reason: "a PLTE chunk after the image data (a PNG's palette comes before its IDAT)")
+        }
+        sawPalette = true
+        palette = body
+      case "tRNS":
+        guard !sawTransparency else {
+          throw DecodingError(reason: "a second tRNS chunk (a PNG has one)")
+        }
+        guard !sawImageData else {
+          throw DecodingError(
+            reason: "a tRNS chunk after the image data (a PNG's transparency comes before its IDAT)"
+          )
+        }
+        sawTransparency = true
+        alphas = body
       case "acTL":
         guard length == 8 else { throw DecodingError(reason: "a bad acTL") }
         // One acTL (the APNG specification): a second one's count was taken silently.

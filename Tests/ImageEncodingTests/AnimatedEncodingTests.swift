@@ -335,6 +335,60 @@ struct AnimatedEncodingTests {
       refusal(broken) == "frame 0: its image data is damaged (not zlib data, or a broken stream)")
   }
 
+  /// Twenty-seventh hostile pass (hostile27): an IHDR after the image data was taken (the limits
+  /// were checked on a canvas of 0 x 0, so a 13 KB file of 200 frames of 8000 x 8000 decoded for
+  /// 12 s and a report page of 8 took 4.8 GB), and a PLTE or tRNS after the image data, or a
+  /// second one, recoloured the frame before it. Each is refused, as libpng refuses them.
+  @Test func apngChunksOutOfPlaceAreRefused() throws {
+    let bytes = try encodeAPNG(Self.frames)
+    var all: [(type: String, at: Int, end: Int)] = [], at = 8
+    while at + 12 <= bytes.count {
+      let end = at + 12 + Int(bytes.bigEndian32(at))
+      all.append((String(decoding: bytes[(at + 4)..<(at + 8)], as: UTF8.self), at, end))
+      at = end
+    }
+    func refusal(_ changed: [UInt8]) -> String? {
+      do {
+        _ = try APNG.decode(changed)
+        return nil
+      } catch { return error.reason }
+    }
+    /// A chunk of `type` holding `body` (its CRC is not checked).
+    func chunk(_ type: String, _ body: [UInt8]) -> [UInt8] {
+      [0, 0, 0, UInt8(body.count)] + Array(type.utf8) + body + [0, 0, 0, 0]
+    }
+    let ihdr = try #require(all.first { $0.type == "IHDR" }),
+      idat = try #require(all.first { $0.type == "IDAT" })
+    #expect(ihdr.at == 8 && all[1].type == "acTL")
+    // The IHDR moved after the IDAT: the first chunk is the acTL.
+    var late = bytes
+    late.insert(contentsOf: bytes[ihdr.at..<ihdr.end], at: idat.end)
+    late.removeSubrange(ihdr.at..<ihdr.end)
+    #expect(refusal(late) == "its first chunk is acTL, not IHDR (a PNG starts with IHDR)")
+    #expect(throws: APNG.DecodingError.self) { try APNG.FrameReader(late) }
+    // A first chunk whose type is no four letters is not quoted.
+    var unnamed = bytes
+    unnamed.insert(contentsOf: chunk("\u{1}\u{2}\u{3}\u{4}", []), at: 8)
+    #expect(refusal(unnamed) == "its first chunk is not IHDR (a PNG starts with IHDR)")
+    // A PLTE or tRNS after the IDAT, or a second one before it.
+    let plte = chunk("PLTE", [255, 0, 0]), trns = chunk("tRNS", [0])
+    func inserted(_ chunks: [UInt8], at offset: Int) -> [UInt8] {
+      var changed = bytes
+      changed.insert(contentsOf: chunks, at: offset)
+      return changed
+    }
+    #expect(refusal(inserted(plte, at: idat.at)) == nil)
+    #expect(refusal(inserted(plte + trns, at: idat.at)) == nil)
+    #expect(
+      refusal(inserted(plte, at: idat.end))
+        == "a PLTE chunk after the image data (a PNG's palette comes before its IDAT)")
+    #expect(refusal(inserted(plte + plte, at: idat.at)) == "a second PLTE chunk (a PNG has one)")
+    #expect(
+      refusal(inserted(trns, at: idat.end))
+        == "a tRNS chunk after the image data (a PNG's transparency comes before its IDAT)")
+    #expect(refusal(inserted(trns + trns, at: idat.at)) == "a second tRNS chunk (a PNG has one)")
+  }
+
   /// Twenty-fourth hostile pass: an RGB APNG's tRNS (one transparent colour) was ignored and
   /// the colour drawn opaque. `Fixtures/images/apng-rgb-trns.png`: two 4 x 4 frames of red,
   /// the tRNS key red: every pixel transparent, as Pillow reads it.
