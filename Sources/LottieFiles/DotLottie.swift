@@ -10,6 +10,11 @@ enum DotLottie {
   static let maximumEntries = 10_000
   /// The most bytes all entries may inflate to together: 256 MiB.
   static let maximumInflatedBytes = 256 << 20
+  /// The most bytes `manifest.json` may inflate to: 1 MiB, checked on the size the archive
+  /// states, before it is inflated. A manifest names animations and their playback settings;
+  /// one of 260 MB (600 KB deflated) took 6 GB and 28 s to parse for one frame. A larger one is
+  /// not read: the first animation by name is drawn, with a warning.
+  static let maximumManifestBytes = 1 << 20
 
   /// Why an archive cannot be read.
   struct ArchiveError: Error {
@@ -67,7 +72,11 @@ enum DotLottie {
     var animationName: String? = nil
     var manifestProblem: String? = nil
     var playbackIgnored: [String] = []
-    if let manifest = byName["manifest.json"] {
+    if let manifest = byName["manifest.json"], manifest.size > maximumManifestBytes {
+      manifestProblem =
+        "it inflates to \(manifest.size) bytes, over the \(maximumManifestBytes >> 20) MiB a "
+        + "manifest may have"
+    } else if let manifest = byName["manifest.json"] {
       let data = try contents(of: manifest, in: bytes, budget: &budget)
       switch manifestAnimation(data) {
       case .success(let chosen):
