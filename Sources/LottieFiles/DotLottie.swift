@@ -145,8 +145,15 @@ enum DotLottie {
   static func manifestAnimation(
     _ data: [UInt8]
   ) -> Result<(id: String, place: String, playback: [String]), ManifestProblem> {
-    guard let json = try? JSONParser.parse(data) else {
-      return .failure(ManifestProblem(description: "it is not valid JSON"))
+    // The parser's reason and place: a manifest nested past its depth limit is valid JSON, and
+    // was said not to be.
+    let json: JSONValue
+    do {
+      json = try JSONParser.parse(data)
+    } catch {
+      return .failure(
+        ManifestProblem(
+          description: "its JSON cannot be read: \(error.line):\(error.column): \(error.message)"))
     }
     guard case .object(let top) = json,
       case .array(let list)? = top.first(where: { $0.key == "animations" })?.value,
