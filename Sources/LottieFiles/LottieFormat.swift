@@ -354,7 +354,17 @@ extension LottieReader {
           report(a.place("id"), "expected a string, found \(id.kindDescription)")
           continue
         }
-        assets[key] = assets[key] ?? (item, "assets[\(i)]")
+        // Two assets of one id: refIds find the first, as lottie-web's search does (a player
+        // keeping them by id takes the last), said once with both places.
+        if let first = assets[key] {
+          warn(
+            a.place,
+            "assets sharing an id (\(a.place("id")) is \"\(MessageText.value(key))\", as "
+              + "\(first.place).id is): refIds use the first",
+            key: "duplicate asset id")
+        } else {
+          assets[key] = (item, a.place)
+        }
       }
     } else if let assets = f["assets"] {
       _ = array(assets, at: "assets")
