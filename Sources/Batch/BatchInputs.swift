@@ -37,7 +37,8 @@ public enum BatchInputs {
   public enum Kind: Equatable, Sendable {
     /// A Flipbook scene file (a JSON object with a `"flipbook"` key).
     case scene
-    /// A Lottie animation: JSON with `v`, `fr`, `ip`, `op` and `layers`, or a dotLottie archive.
+    /// A Lottie animation: JSON with four of `v`, `fr`, `ip`, `op`, `w`, `h` and `layers`, or
+    /// a dotLottie archive.
     case lottie
   }
 
@@ -61,7 +62,11 @@ public enum BatchInputs {
     }
     let keys = Set(members.map(\.key))
     if keys.contains("flipbook") { return .scene }
-    if keys.isSuperset(of: ["v", "fr", "ip", "op", "layers"]) { return .lottie }
+    // Four of Lottie's seven top-level keys: a Lottie animation (`v` is not required), or one
+    // that lacks a key it needs, taken so that the batch says which (as the reader does); a
+    // file without `v` was skipped silently.
+    let lottieKeys: Set = ["v", "fr", "ip", "op", "w", "h", "layers"]
+    if keys.intersection(lottieKeys).count >= 4 { return .lottie }
     return nil
   }
 

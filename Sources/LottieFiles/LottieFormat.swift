@@ -114,12 +114,39 @@ public enum LottieFormat {
     public var warnings: [Warning]
   }
 
-  /// Whether a parsed JSON document is a Lottie animation: an object with `v`, `fr`, `ip`, `op`,
-  /// `w`, `h` and `layers`.
+  /// The top-level keys an animation must have: `fr`, `ip`, `op`, `w`, `h` and `layers` (the
+  /// Lottie specification's required ones; its version `v` is not, and lottie-web plays a file
+  /// without it).
+  static let requiredKeys = ["fr", "ip", "op", "w", "h", "layers"]
+
+  /// Whether a parsed JSON document is a Lottie animation: an object with `fr`, `ip`, `op`, `w`,
+  /// `h` and `layers`, and with `v` or without `flipbook` (a scene file's version).
   package static func isLottie(_ json: JSONValue) -> Bool {
     guard case .object(let entries) = json else { return false }
     let keys = Set(entries.map(\.key))
-    return ["v", "fr", "ip", "op", "w", "h", "layers"].allSatisfy(keys.contains)
+    return requiredKeys.allSatisfy(keys.contains)
+      && (keys.contains("v") || !keys.contains("flipbook"))
+  }
+
+  /// Why a JSON document that is no Lottie animation (see `isLottie`) looks like one and is not
+  /// read as a scene file: an object without `flipbook` holding at least four of `v`, `fr`,
+  /// `ip`, `op`, `w`, `h` and `layers` (a scene file has none of them but `layers`). Said as
+  /// the one problem (`looks like a Lottie animation (it has v, fr, ip, op, w and h) but has no
+  /// "layers"`), where the scene reader's page of unknown keys never named it.
+  package static func lookalikeProblem(_ json: JSONValue) -> String? {
+    guard case .object(let entries) = json, !isLottie(json) else { return nil }
+    let keys = Set(entries.map(\.key))
+    let lottieKeys = ["v"] + requiredKeys
+    let present = lottieKeys.filter(keys.contains)
+    guard !keys.contains("flipbook"), present.count >= 4 else { return nil }
+    func listed(_ names: [String], _ conjunction: String) -> String {
+      names.count == 1
+        ? names[0] : names.dropLast().joined(separator: ", ") + " \(conjunction) " + names.last!
+    }
+    let missing = requiredKeys.filter { !keys.contains($0) }.map { "\"\($0)\"" }
+    return "looks like a Lottie animation (it has \(listed(present, "and"))) but has no "
+      + "\(listed(missing, "or")) (a Lottie animation needs \(listed(requiredKeys, "and")); a "
+      + "scene file has \"flipbook\")"
   }
 
   /// Whether `bytes` hold a Lottie animation (recognised by its content, whatever the file's
@@ -288,7 +315,7 @@ extension LottieReader {
   /// The animation: its size, frame rate and time, assets, fonts and layers.
   func readAnimation(_ json: JSONValue) -> Scene? {
     guard let f = object(json, at: "", what: "a Lottie animation (an object)") else { return nil }
-    for key in ["v", "fr", "ip", "op", "w", "h", "layers"] where f[key] == nil {
+    for key in LottieFormat.requiredKeys where f[key] == nil {
       report(key, "missing required key")
     }
     let fr = number(f, "fr", default: 30)

@@ -57,6 +57,10 @@ public enum SceneDocument {
         json, file: file, baseDirectory: baseDirectory, strict: strict)
       return Loaded(scene: document.scene, warnings: document.warnings)
     }
+    if let problem = LottieFormat.lookalikeProblem(json) {
+      throw SceneFormat.DecodingError(
+        file: file, problems: [SceneFormat.Problem(place: "", message: problem)])
+    }
     let scene = try SceneFormat.read(
       json, bytes: bytes, file: file, baseDirectory: baseDirectory)
     return Loaded(scene: scene, warnings: [])

@@ -34,6 +34,14 @@ import Testing
     #expect(BatchInputs.kind(of: Array(#"{"name": "package"}"#.utf8)) == nil)
     #expect(BatchInputs.kind(of: Array("[1, 2]".utf8)) == nil)
     #expect(BatchInputs.kind(of: Array("not json".utf8)) == nil)
+    // Twenty-seventh hostile pass (hostile27): a Lottie file without `v`, which the reader now
+    // takes, was skipped by a folder search; one lacking `layers` is taken too, so the batch
+    // says what it lacks. Three of the keys are not enough.
+    #expect(
+      BatchInputs.kind(of: Array(#"{"fr":30,"ip":0,"op":60,"w":1,"h":1,"layers":[]}"#.utf8))
+        == .lottie)
+    #expect(BatchInputs.kind(of: Array(#"{"v":"5","fr":30,"ip":0,"op":60}"#.utf8)) == .lottie)
+    #expect(BatchInputs.kind(of: Array(#"{"w":1,"h":1,"layers":[]}"#.utf8)) == nil)
   }
 
   @Test func foldersAreSearchedRecursivelyListsAndFilesTakenAsNamed() throws {

@@ -26,6 +26,43 @@ import Testing
     #expect(!LottieFormat.isLottie(try AtomicFile.read(sceneFile)))
   }
 
+  /// Twenty-seventh hostile pass (hostile27): a Lottie file without `v` (which lottie-web
+  /// plays, and the Lottie specification does not require) was read as a scene file, and one
+  /// without `layers` too, each with a page of scene-format errors ("fr: unknown key (did you
+  /// mean "fps"?)", "flipbook: missing required key") that never named the missing key. Without
+  /// `v` it is read as Lottie (unless it has `flipbook`); one that looks like Lottie but lacks a
+  /// key it needs is said in one line naming it.
+  @Test func aLottieFileWithoutVIsLottieAndOneMissingAKeyIsSaidSo() throws {
+    let withV = LottieTest.document(layers: "[]", w: 64, h: 48)
+    let withoutV = withV.replacingOccurrences(of: #""v": "5.7.0", "#, with: "")
+    #expect(withoutV != withV && !withoutV.contains(#""v""#))
+    #expect(LottieFormat.isLottie(Array(withoutV.utf8)))
+    let loaded = try SceneDocument.decode(Array(withoutV.utf8), file: "nov.json")
+    #expect(loaded.scene.size == Size(width: 64, height: 48) && loaded.warnings.isEmpty)
+    // With `flipbook` and without `v`, a scene file (with a scene file's errors).
+    let scene = withoutV.replacingOccurrences(of: #""fr""#, with: #""flipbook": 1, "fr""#)
+    #expect(!LottieFormat.isLottie(Array(scene.utf8)))
+    func problem(_ json: String) -> String {
+      do {
+        _ = try SceneDocument.decode(Array(json.utf8), file: "x.json")
+        return "read"
+      } catch { return error.description }
+    }
+    #expect(problem(scene).hasPrefix("x.json: fr: unknown key"))
+    #expect(
+      problem(#"{"v": "5.7.0", "fr": 30, "ip": 0, "op": 30, "w": 20, "h": 20}"#)
+        == #"x.json: looks like a Lottie animation (it has v, fr, ip, op, w and h) but has no "#
+        + #""layers" (a Lottie animation needs fr, ip, op, w, h and layers; a scene file has "#
+        + #""flipbook")"#)
+    #expect(
+      problem(#"{"fr": 30, "ip": 0, "w": 20, "h": 20}"#)
+        == #"x.json: looks like a Lottie animation (it has fr, ip, w and h) but has no "op" or "#
+        + #""layers" (a Lottie animation needs fr, ip, op, w, h and layers; a scene file has "#
+        + #""flipbook")"#)
+    // Three of the keys are not enough to say so: a scene file's errors.
+    #expect(problem(#"{"fr": 30, "w": 20, "h": 20}"#).hasPrefix("x.json: fr: unknown key"))
+  }
+
   /// Fifteenth pass: a Lottie file's image files were not among its scene's input files, so
   /// `batch` kept an output whose picture had changed on disk ("unchanged").
   @Test func imageFilesReadFromDiskAreTheScenesInputFiles() throws {
