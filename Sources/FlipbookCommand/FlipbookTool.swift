@@ -135,13 +135,25 @@ public struct FlipbookTool: ParsableCommand {
         return 0
       }
       if code == .validationFailure {
-        standardError(fullMessage(for: error))
+        standardError(cuttingLongArguments(fullMessage(for: error), parsed))
         return 2
       }
       // Errors of our own libraries: their descriptions already name file and place.
       standardError(String(describing: error))
       return code.rawValue == 0 ? 1 : code.rawValue
     }
+  }
+
+  /// `message` (a usage error from the argument parser, which quotes a value it refuses, twice
+  /// for a number) with each argument of `arguments` over 200 characters cut in its middle as
+  /// messages cut paths (`MessageText.path`): a `--time` of 100,000 digits made one line of
+  /// 200,093 bytes.
+  static func cuttingLongArguments(_ message: String, _ arguments: [String]) -> String {
+    var message = message
+    for argument in Set(arguments) where argument.count > 200 {
+      message = message.replacing(argument, with: MessageText.path(argument))
+    }
+    return message
   }
 }
 

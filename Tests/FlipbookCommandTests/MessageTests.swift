@@ -38,6 +38,19 @@ import Testing
     #expect(try decimal("1.") == 1 && decimal("7E-2") == 0.07)
   }
 
+  /// Twenty-sixth pass: a `--time` of 100,000 digits was repeated whole, twice, in a line of
+  /// 200,093 bytes. Arguments over 200 characters are cut in their middle, as paths are.
+  @Test func aLongValueIsCutInAUsageError() {
+    let digits = String(repeating: "1", count: 100_000)
+    let cut = String(repeating: "1", count: 100) + "…" + String(repeating: "1", count: 99)
+    let result = run(["inspect", Self.scene, "--time", digits])
+    #expect(result.status == 2)
+    #expect(
+      result.errors.hasPrefix(
+        "Error: The value '\(cut)' is invalid for '--time <time>': \(cut) is out of range: "))
+    #expect(result.errors.utf8.count < 1_000 && !result.errors.contains(digits.prefix(201)))
+  }
+
   /// Whole-number options said only that a value like `1.5` was "invalid": each names what it
   /// takes, and one out of its range names the value found.
   @Test func wholeNumberOptionsSayTheirRange() {
