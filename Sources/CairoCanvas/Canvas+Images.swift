@@ -111,10 +111,15 @@ extension Canvas {
   }
 
   /// Fills `rect` with `source` of `image`, as `paint(_:source:in:)` says, in one transform.
-  private func paintPart(_ image: OpaquePointer, source given: Rect, in r: Rect) {
+  private func paintPart(_ image: OpaquePointer, source given: Rect, in whole: Rect) {
+    // A part reaching past 32,768 device pixels (a natural-size picture of a contentsRect a
+    // million images wide) is cut to the clip first, its source with it: Cairo's 24.8 fixed
+    // point geometry and Pixman's 16.16 matrix overflowed, and the far end of such a part
+    // showed the image's other edge, a blend, or nothing.
+    guard let (r, cut) = visiblePart(of: whole, source: given) else { return }
     // A source narrower than a millionth of a pixel shows the colour at its place, as one a
     // millionth wide does: narrower, the pattern's matrix is singular and nothing was drawn.
-    var s = given
+    var s = cut
     s.size.width = Swift.max(s.width, 1e-6)
     s.size.height = Swift.max(s.height, 1e-6)
     // More than 16,384 image pixels to a device pixel overflow Pixman's 16.16 matrix (and
@@ -140,6 +145,30 @@ extension Canvas {
     cairo_rectangle(cr, r.minX, r.minY, r.width, r.height)
     cairo_fill(cr)
     cairo_restore(cr)
+  }
+
+  /// `rect` (user space) and its `source` as they are when `rect` stays within 32,768 device
+  /// pixels of the origin; otherwise the part of `rect` inside the clip (in user space, a pixel
+  /// to spare) and the part of `source` painted there, by the same map; `nil` when none of it
+  /// is inside.
+  private func visiblePart(of rect: Rect, source: Rect) -> (Rect, Rect)? {
+    let box = rect.applying(deviceTransform)
+    let limit = 32_768.0
+    guard !(box.minX >= -limit && box.maxX <= limit && box.minY >= -limit && box.maxY <= limit)
+    else { return (rect, source) }
+    var x1 = 0.0, y1 = 0.0, x2 = 0.0, y2 = 0.0
+    cairo_clip_extents(cr, &x1, &y1, &x2, &y2)
+    let m = deviceTransform
+    let pixel = 1 / Swift.max(1e-300, abs(m.a * m.d - m.b * m.c).squareRoot())
+    let lo = Point(x: Swift.max(rect.minX, x1 - pixel), y: Swift.max(rect.minY, y1 - pixel))
+    let hi = Point(x: Swift.min(rect.maxX, x2 + pixel), y: Swift.min(rect.maxY, y2 + pixel))
+    guard lo.x < hi.x, lo.y < hi.y else { return nil }
+    let kx = source.width / rect.width, ky = source.height / rect.height
+    let cut = Rect(x: lo.x, y: lo.y, width: hi.x - lo.x, height: hi.y - lo.y)
+    let part = Rect(
+      x: source.minX + (lo.x - rect.minX) * kx, y: source.minY + (lo.y - rect.minY) * ky,
+      width: cut.width * kx, height: cut.height * ky)
+    return (cut, part)
   }
 
   /// A new Cairo image surface holding `bitmap`, premultiplied.

@@ -104,6 +104,30 @@ import Testing
     #expect((0..<200).allSatisfy { b[$0, 100] == b[0, 0] } && b[0, 0].a == 128)
   }
 
+  /// Twenty-sixth pass: a part painted far wider than any canvas (a natural-size picture whose
+  /// `contentsRect` is 10^6 to 10^15 images wide, its left end on the canvas) showed a blend,
+  /// the image's other edge, or nothing: its rectangle and pattern passed Cairo's fixed point.
+  /// The part is cut to the clip first.
+  @Test func aPartPaintedFarWiderThanTheCanvasShowsItsNearEnd() throws {
+    let red = RGBA8(255, 0, 0, 255), green = RGBA8(0, 255, 0, 255)
+    var picture = Bitmap(width: 4, height: 4, fill: green)
+    for y in 0..<4 { picture[0, y] = red }
+    for e in [3.0, 6, 9, 12, 15] {
+      let w = pow(10, e)
+      // The source spans w images either side of this one, painted at one point a pixel.
+      let b = try canvas { c in
+        c.draw(picture, from: Rect(-w * 4, 0, 2 * w * 4 + 4, 4), in: Rect(0, 0, 8 * w + 4, 200))
+      }
+      #expect(b[0, 100] == red && b[199, 100] == red, "10^\(e)")
+      let right = try canvas { c in
+        c.draw(
+          picture, from: Rect(-w * 4, 0, 2 * w * 4 + 4, 4),
+          in: Rect(200 - (8 * w + 4), 0, 8 * w + 4, 200))
+      }
+      #expect(right[0, 100] == green && right[199, 100] == green, "10^\(e)")
+    }
+  }
+
   /// Lines 10^6 and 10^7 wide drew nothing and a band; any width past the canvas covers the
   /// same pixels (the butt caps still end the line where it ends).
   @Test func linesMillionsWideCoverWhatAnyVeryWideLineCovers() throws {
