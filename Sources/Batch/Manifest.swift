@@ -283,6 +283,7 @@ extension Manifest.Entry {
     self.init(
       name: try reader.name(json["name"], place + ".name"),
       input: try reader.name(json["input"], place + ".input"))
+    try checkNamedByInput(at: place)
     hash = try reader.optionalName(json["hash"], place + ".hash")
     for (k, item) in try reader.list(json["dependencies"], place + ".dependencies").enumerated() {
       dependencies.append(try reader.name(item, place + ".dependencies[\(k)]"))
@@ -312,9 +313,11 @@ extension Manifest.Entry {
       guard !outputs.contains(where: { $0.format == format }) else {
         throw ManifestError(message: "\(at).format: a second \(format) output")
       }
+      let file = try inside(item["file"], at + ".file")
+      try checkOwn(file, name + "." + format, at: at + ".file", what: "\(format) output")
       outputs.append(
         Manifest.Output(
-          format: format, file: try inside(item["file"], at + ".file"),
+          format: format, file: file,
           bytes: try reader.count(item["bytes"], at + ".bytes"),
           width: try reader.count(item["width"], at + ".width"),
           height: try reader.count(item["height"], at + ".height"),
@@ -328,8 +331,10 @@ extension Manifest.Entry {
       guard case .object = sheet else {
         throw ManifestError(message: "\(at): expected an object, found \(sheet.kindDescription)")
       }
+      let file = try inside(sheet["file"], at + ".file")
+      try checkOwn(file, name + ".frames.png", at: at + ".file", what: "frame sheet")
       frames = Manifest.FrameSheet(
-        file: try inside(sheet["file"], at + ".file"),
+        file: file,
         count: try reader.count(sheet["count"], at + ".count"),
         columns: try reader.count(sheet["columns"], at + ".columns"),
         step: try reader.count(sheet["step"], at + ".step"))
@@ -340,6 +345,37 @@ extension Manifest.Entry {
     if let text = json["error"], text != .null {
       error = try reader.text(text, place + ".error")
     }
+  }
+}
+
+extension Manifest.Entry {
+  /// Refuses a record whose `name` is not its `input` without the extension, the only name a
+  /// batch gives an animation: the files a record may list are named after it
+  /// (`checkOwn(_:_:at:what:)`), so a record renamed after another animation could list that
+  /// one's outputs as its own.
+  func checkNamedByInput(at place: String) throws(ManifestError) {
+    let expected = Paths.removingExtension(input)
+    guard name != expected else { return }
+    throw ManifestError(
+      message: "\(place).name: \"\(MessageText.value(name))\" is not its input "
+        + "\"\(MessageText.value(input))\" without the extension (\"\(MessageText.value(expected))\")"
+    )
+  }
+
+  /// Refuses a record's `file` (at JSON path `place`) that is not `expected`, the one file a
+  /// batch writes as this animation's `what` (`NAME.FORMAT`, `NAME.frames.png`): a cached or
+  /// shard manifest whose record listed another animation's output (`"file": "three-d.gif"`
+  /// for `effects-replicator`) was trusted, its own output never made and the page showing the
+  /// other's.
+  func checkOwn(
+    _ file: String, _ expected: String, at place: String, what: String
+  )
+    throws(ManifestError)
+  {
+    guard file != expected else { return }
+    throw ManifestError(
+      message: "\(place): \"\(MessageText.value(file))\" is not the file a batch writes as "
+        + "\(MessageText.value(name))'s \(what) (\"\(MessageText.value(expected))\")")
   }
 }
 

@@ -184,6 +184,40 @@ import Testing
         == "animations[0].name: 4097 bytes, more than the 4096 a name may have")
   }
 
+  /// Hostile pass 26: a cached or shard manifest whose record for `effects-replicator` listed
+  /// `three-d.gif` (another animation's output) was trusted. A batch writes `NAME.FORMAT` and
+  /// `NAME.frames.png` for animation `NAME`, the input's path without its extension; a record
+  /// naming another file, or named after another input, is refused naming its JSON path.
+  @Test func aRecordListsOnlyItsOwnAnimationsFiles() {
+    let text = ManifestTests.sample.json.serialized()
+    func problem(_ old: String, _ new: String) -> String? {
+      let changed = ManifestTests.replacing(old, new, in: text)
+      #expect(changed != text, "\(old)")
+      do {
+        _ = try Manifest(json: try JSONParser.parse(Array(changed.utf8)))
+        return nil
+      } catch {
+        return "\(error)"
+      }
+    }
+    #expect(
+      problem(#""file": "icons/spin.gif""#, #""file": "broken.gif""#)
+        == #"animations[1].outputs[0].file: "broken.gif" is not the file a batch writes as "#
+        + #"icons/spin's gif output ("icons/spin.gif")"#)
+    #expect(
+      problem(#""file": "icons/spin.webm""#, #""file": "icons/spin.gif""#)
+        == #"animations[1].outputs[1].file: "icons/spin.gif" is not the file a batch writes as "#
+        + #"icons/spin's webm output ("icons/spin.webm")"#)
+    #expect(
+      problem(#""file": "icons/spin.frames.png""#, #""file": "broken.frames.png""#)
+        == #"animations[1].frames.file: "broken.frames.png" is not the file a batch writes as "#
+        + #"icons/spin's frame sheet ("icons/spin.frames.png")"#)
+    #expect(
+      problem(#""name": "broken""#, #""name": "icons/spin""#)
+        == #"animations[0].name: "icons/spin" is not its input "broken.json" without the "#
+        + #"extension ("broken")"#)
+  }
+
   /// A batch writes an error or warning longer than the manifest keeps cut to it, so that a
   /// merge reads back every manifest a batch writes; messages and the page cut each line to
   /// 1,000 characters and escape control characters.

@@ -607,6 +607,43 @@ import Testing
     #expect(!FixtureFiles.exists(folder + "/mjo"))
   }
 
+  /// Hostile pass 26: a cached `manifest.json` or a shard manifest whose record for `a` listed
+  /// `b.gif`, `b`'s output, at its size, was trusted: the cache kept the record (`a.gif` never
+  /// made again, the page showing `b`'s), and the merge merged it. A record lists only its own
+  /// animation's files: the cached manifest is not trusted, so `a` renders again, and the merge
+  /// fails naming the manifest and the record.
+  @Test func aRecordListingAnotherAnimationsOutputIsNotTrusted() throws {
+    try write(Self.scene("#ff0000"), "in/a.json")
+    try write(Self.scene("#00ff00"), "in/b.json")
+    #expect(run(["batch", folder + "/in", "-o", folder + "/out", "--quiet"]).status == 0)
+    /// `path` (a manifest) with its first record's GIF output named `b.gif`, at `b.gif`'s size.
+    func forge(_ path: String) throws {
+      var forged = try Manifest.read(path)
+      forged.animations[0].outputs[0].file = "b.gif"
+      forged.animations[0].outputs[0].bytes =
+        try AtomicFile.read(Paths.folder(of: path) + "/b.gif").count
+      try AtomicFile.write(Array(forged.json.serialized().utf8), to: path)
+    }
+    try forge(folder + "/out/manifest.json")
+    unlink(folder + "/out/a.gif")
+    #expect(run(["batch", folder + "/in", "-o", folder + "/out", "--quiet"]).status == 0)
+    #expect(
+      try manifest("out").animations.map { $0.outputs.map(\.file) } == [["a.gif"], ["b.gif"]])
+    #expect(FixtureFiles.exists(folder + "/out/a.gif"))
+    for i in 1...2 {
+      _ = run(["batch", folder + "/in", "-o", folder + "/s", "--shard", "\(i)/2", "--quiet"])
+    }
+    let first = folder + "/s/manifest.1-of-2.json"
+    try forge(first)
+    let merged = run(["batch", "--merge", folder + "/s"])
+    #expect(merged.status == 1)
+    #expect(
+      merged.errors
+        == "\(first): animations[0].outputs[0].file: \"b.gif\" is not the file a batch writes "
+        + "as a's gif output (\"a.gif\")\n")
+    #expect(!FixtureFiles.exists(folder + "/s/manifest.json"))
+  }
+
   /// A merged shard's error of 50,000,000 characters was printed as one line: each line of a
   /// batch's failures is said cut to 1,000 characters, control characters escaped.
   @Test func failureLinesAreCut() {
