@@ -330,6 +330,61 @@ public enum BatchInputs {
     }
   }
 
+  /// Refuses a batch that would write one of its own input files: an animation's output or
+  /// frame sheet, the manifest, the page or the journal that is the same file as an input (by
+  /// device and inode, however it is named: `./x.gif`, a link). `batch x.gif -o .`, `x.gif`
+  /// holding a scene, wrote the GIF over the scene; `batch a.json a.frames.png -o .` wrote
+  /// `a.json`'s frame sheet over the other scene; `batch index.html manifest.json -o .` wrote
+  /// the page and the manifest over both, all without a word. Checked over all the inputs,
+  /// before sharding and before anything is written; `manifestName` is the manifest this run
+  /// writes (`manifest.json`, or a shard's).
+  public static func checkOutputsAreNotInputs(
+    _ inputs: [BatchInput], formats: [BatchRun.Format], outputFolder: String,
+    manifestName: String
+  ) throws(Failure) {
+    var byIdentity: [[UInt64]: BatchInput] = [:]
+    for input in inputs where input.problem == nil {
+      if let identity = Paths.identity(input.path) { byIdentity[identity] = input }
+    }
+    guard !byIdentity.isEmpty else { return }
+    for written in writtenFiles(inputs, formats: formats, manifestName: manifestName) {
+      guard let identity = Paths.identity(outputFolder + "/" + written.file),
+        let input = byIdentity[identity]
+      else { continue }
+      let whose =
+        written.owner.map { $0 == input.relativePath ? "its " : MessageText.value($0) + "'s " }
+        ?? "the batch's "
+      throw Failure(
+        description: "\(MessageText.value(input.relativePath)): \(whose)\(written.what) "
+          + "\(MessageText.value(written.file)) is this input file: write the outputs to another "
+          + "folder (-o)")
+    }
+  }
+
+  /// The files a batch of `inputs` writes, relative to its output folder, with the input whose
+  /// output each is (`nil` for the batch's own files) and what it is (`gif output`, `gallery
+  /// page`): the manifest and journal this run writes (`manifestName`), the whole batch's
+  /// manifest and page (a merge writes them from the shards), and each animation's outputs and
+  /// frame sheet.
+  static func writtenFiles(
+    _ inputs: [BatchInput], formats: [BatchRun.Format], manifestName: String
+  ) -> [(file: String, owner: String?, what: String)] {
+    var files: [(file: String, owner: String?, what: String)] = [
+      ("index.html", nil, "gallery page"), ("manifest.json", nil, "manifest"),
+    ]
+    if manifestName != "manifest.json" { files.append((manifestName, nil, "shard manifest")) }
+    files.append(("." + manifestName + ".journal", nil, "journal"))
+    let sheet = formats.contains(where: \.isAnimated)
+    for input in inputs where input.problem == nil {
+      for format in formats {
+        files.append(
+          (input.name + "." + format.rawValue, input.relativePath, "\(format.rawValue) output"))
+      }
+      if sheet { files.append((input.name + ".frames.png", input.relativePath, "frame sheet")) }
+    }
+    return files
+  }
+
   /// The animations of shard `index` of `count` (1-based): sorted by relative path, every
   /// `count`-th starting at the `index`-th.
   public static func shard(_ inputs: [BatchInput], index: Int, of count: Int) -> [BatchInput] {

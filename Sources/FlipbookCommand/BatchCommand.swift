@@ -142,6 +142,10 @@ struct BatchCommand: ParsableCommand {
       found = try BatchInputs.find(
         inputs, workingDirectory: Paths.workingDirectory(), excluding: outdir)
       try BatchInputs.checkOutputNames(found.inputs, formats: formats)
+      try BatchInputs.checkOutputsAreNotInputs(
+        found.inputs, formats: formats, outputFolder: outdir,
+        manifestName: shard.map { Manifest.shardFileName($0.index, of: $0.count) }
+          ?? "manifest.json")
     } catch {
       throw CommandFailure(message: error.description)
     }

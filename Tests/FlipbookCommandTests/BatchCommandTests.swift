@@ -644,6 +644,62 @@ import Testing
     #expect(!FixtureFiles.exists(folder + "/s/manifest.json"))
   }
 
+  /// Hostile pass 26: an output could be one of the batch's own input files, and was written
+  /// over it without a word: `batch x.gif -o .` (`x.gif` a scene) replaced the scene by its
+  /// GIF, `batch a.json a.frames.png -o .` the second scene by the first's frame sheet, and
+  /// `batch index.html manifest.json -o .` both by the page and the manifest. Refused before
+  /// anything is written, by file identity (an OUTDIR that is a link to the inputs' folder
+  /// too), every input left as it was.
+  @Test func anOutputThatIsAnInputFileIsRefusedFirst() throws {
+    let scene = Self.scene("#ff0000")
+    for (inputs, formats, message) in [
+      (["x.gif"], "gif", "x.gif: its gif output x.gif is this input file"),
+      (["y.png"], "png", "y.png: its png output y.png is this input file"),
+      (
+        ["a.json", "a.frames.png"], "gif",
+        "a.frames.png: a.json's frame sheet a.frames.png is this input file"
+      ),
+      (
+        ["index.html", "manifest.json"], "gif",
+        "index.html: the batch's gallery page index.html is this input file"
+      ),
+      (
+        ["manifest.json"], "gif",
+        "manifest.json: the batch's manifest manifest.json is this input file"
+      ),
+      (
+        [".manifest.json.journal"], "gif",
+        ".manifest.json.journal: the batch's journal .manifest.json.journal is this input file"
+      ),
+    ] {
+      let dir = "self-" + inputs[0]
+      for input in inputs { try write(scene, dir + "/" + input) }
+      // The output folder named through a link to the inputs' folder: the same files.
+      symlink(dir, folder + "/" + dir + "-link")
+      let result = run(
+        ["batch"] + inputs.map { folder + "/" + dir + "/" + $0 } + [
+          "-o", folder + "/" + dir + "-link", "--formats", formats,
+        ])
+      #expect(result.status == 1)
+      #expect(result.errors == message + ": write the outputs to another folder (-o)\n")
+      for input in inputs {
+        #expect(try AtomicFile.read(folder + "/" + dir + "/" + input) == Array(scene.utf8))
+      }
+      #expect(
+        try FileManager.default.contentsOfDirectory(atPath: folder + "/" + dir).count
+          == inputs.count)
+    }
+    // A shard is refused as the whole batch is: the merge would write the page.
+    let shard = run([
+      "batch", folder + "/self-index.html/index.html", folder + "/self-index.html/manifest.json",
+      "-o", folder + "/self-index.html", "--shard", "2/2",
+    ])
+    #expect(
+      shard.errors
+        == "index.html: the batch's gallery page index.html is this input file: write the "
+        + "outputs to another folder (-o)\n")
+  }
+
   /// A merged shard's error of 50,000,000 characters was printed as one line: each line of a
   /// batch's failures is said cut to 1,000 characters, control characters escaped.
   @Test func failureLinesAreCut() {
