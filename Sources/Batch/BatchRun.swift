@@ -53,6 +53,10 @@ public struct BatchRun: Sendable {
   /// `outputFiles`, made once a run (`run(progress:)`), for each animation to look its images
   /// up in.
   var writtenFiles: [String: String] = [:]
+  /// `pictureClashes(threads:)`, found once a run before anything is rendered: the animations
+  /// that are not rendered because one's output would replace a picture one reads, by relative
+  /// path, with why.
+  var clashes: [String: String] = [:]
 
   /// Every file the batch writes (each animation's outputs and frame sheet), absolute, with the
   /// input whose it is.
@@ -116,6 +120,7 @@ public struct BatchRun: Sendable {
     let framesJobs = Swift.max(1, jobs / threads)
     var prepared = self
     prepared.writtenFiles = outputFiles
+    prepared.clashes = try pictureClashes(threads: threads)
     let run = prepared
     try OrderedJobs.run(
       count: inputs.count, threads: threads, window: Swift.max(threads, inputs.count),
@@ -174,6 +179,10 @@ public struct BatchRun: Sendable {
     var entry = Manifest.Entry(name: input.name, input: input.relativePath)
     if let problem = input.problem {
       entry.error = "\(shownPath(input.relativePath)): \(problem)"
+      return Outcome(entry: entry, rendered: 0)
+    }
+    if let clash = clashes[input.relativePath] {
+      entry.error = clash
       return Outcome(entry: entry, rendered: 0)
     }
     let bytes: [UInt8]

@@ -593,8 +593,9 @@ import Testing
     #expect(own.status == 1)
     #expect(
       own.errors.hasSuffix(
-        "logo.json: it reads logo.png, which this batch writes as logo.json's output: write the "
-          + "outputs to another folder (-o)\n"), "\(own.errors)")
+        "logo.json: it reads logo.png, which its png output would replace: it is not rendered, "
+          + "and logo.png is left as it is: write the outputs to another folder (-o)\n"),
+      "\(own.errors)")
     #expect(try AtomicFile.read(folder + "/own/logo.png") == png)
     try write(Self.scene("#ff0000"), "mj/manifest.json/a.json")
     try write(Self.scene("#00ff00"), "mj/c.json")
@@ -698,6 +699,43 @@ import Testing
       shard.errors
         == "index.html: the batch's gallery page index.html is this input file: write the "
         + "outputs to another folder (-o)\n")
+  }
+
+  /// Hostile pass 26: `b.json` showing `a.png`, batched into its folder with `a.json` and
+  /// `--formats png`, failed as documented, but `a.json` still rendered and its PNG replaced
+  /// `b.json`'s picture for good (and `a.frames.png`, with an animated format, by `a.json`'s
+  /// frame sheet). An output that would replace a picture an animation reads is found before
+  /// anything is rendered: neither animation is, both say why, and the picture is left as it is,
+  /// run after run.
+  @Test func anOutputThatWouldReplaceAnotherAnimationsPictureIsRefusedToo() throws {
+    let png = try AtomicFile.read(FixtureFiles.root + "/images/quadrants.png")
+    for (picture, formats, what) in [
+      ("a.png", "png", "png output"), ("a.frames.png", "gif", "frame sheet"),
+    ] {
+      let dir = "shows-" + picture
+      try write(Self.scene("#ff0000"), dir + "/a.json")
+      try write(Self.scene("#00ff00", image: picture), dir + "/b.json")
+      try write(Self.scene("#0000ff"), dir + "/c.json")
+      try AtomicFile.write(png, to: folder + "/" + dir + "/" + picture)
+      for _ in 1...2 {
+        let result = run(
+          ["batch"] + ["a", "b", "c"].map { folder + "/" + dir + "/" + $0 + ".json" } + [
+            "-o", folder + "/" + dir, "--formats", formats,
+          ])
+        #expect(result.status == 1)
+        #expect(
+          result.errors
+            == "a.json: its \(what) \(picture) is a picture b.json reads: it is not rendered, and "
+            + "\(picture) is left as it is: write the outputs to another folder (-o)\n"
+            + "b.json: it reads \(picture), which a.json's \(what) would replace: it is not "
+            + "rendered, and \(picture) is left as it is: write the outputs to another folder (-o)\n"
+        )
+        #expect(try AtomicFile.read(folder + "/" + dir + "/" + picture) == png)
+        let records = try manifest(dir).animations
+        #expect(records.map { $0.error == nil } == [false, false, true])
+        #expect(records.map(\.outputs.count) == [0, 0, 1])
+      }
+    }
   }
 
   /// A merged shard's error of 50,000,000 characters was printed as one line: each line of a
