@@ -75,7 +75,10 @@ struct InspectCommand: ParsableCommand {
   /// How many steps of `step` lie from `from` to `to`: halves are subtracted, so that the ends
   /// of the number line (`--from -1e308 --to 1e308`) do not overflow.
   static func steps(from: Double, to: Double, step: Double) -> Double {
-    (to / 2 - from / 2) / (step / 2)
+    // Halves only where the difference overflows: halving subnormal numbers loses them
+    // (`--from 5e-324 --to 1e-323 --step 5e-324` counted an infinity of steps).
+    let direct = (to - from) / step
+    return direct.isFinite ? direct : (to / 2 - from / 2) / (step / 2)
   }
 
   /// `from + i * step`, computed from halves when the direct sum overflows (each time from
@@ -86,14 +89,16 @@ struct InspectCommand: ParsableCommand {
   }
 
   /// The asked times, in order: every `--time`, then the range: `from + i * step` for `i` from
-  /// 0 to the steps that fit (counted once, checked by `validate`), up to `to` within 1e-9 s.
+  /// 0 to the steps that fit (counted once, checked by `validate`), up to `to` within 1e-9 s
+  /// (or half a step, when that is less: a step of 1e-311 printed a time past `--to`).
   var times: [Double] {
     var out = time
     if let from, let to, let step {
       let last = Int(InspectCommand.steps(from: from, to: to, step: step).rounded(.up))
+      let slack = Swift.min(1e-9, step / 2)
       for i in 0...Swift.max(0, last) {
         let t = InspectCommand.time(i, from: from, step: step)
-        if !(t <= to + 1e-9) { break }
+        if !(t <= to + slack) { break }
         out.append(t)
       }
     }

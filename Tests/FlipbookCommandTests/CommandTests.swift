@@ -191,6 +191,16 @@ import Testing
     let long = try InspectCommand.parse(["s.json", "--from", "0", "--to", "1", "--step", "0.01"])
     #expect(long.times.count == 101)
     #expect(long.times[70] == 0.7000000000000001)  // 70 * 0.01, not the sum of seventy 0.01s
+    // Twenty-sixth pass: steps of subnormal numbers printed a time past --to (within 1e-9 s of
+    // it), or were counted as more than a million (their halves are 0).
+    let tiny = try InspectCommand.parse([
+      "s.json", "--from", "0", "--to", "1e-310", "--step", "1e-311",
+    ])
+    #expect(tiny.times.count == 11 && tiny.times.last! <= 1e-310)
+    let least = try InspectCommand.parse([
+      "s.json", "--from", "5e-324", "--to", "1e-323", "--step", "5e-324",
+    ])
+    #expect(least.times == [5e-324, 1e-323])
   }
 
   @Test func inspectListsLayersInDrawingOrderWithTheirValues() throws {
