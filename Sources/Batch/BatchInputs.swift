@@ -344,11 +344,11 @@ public enum BatchInputs {
   ) throws(Failure) {
     var byIdentity: [[UInt64]: BatchInput] = [:]
     for input in inputs where input.problem == nil {
-      if let identity = Paths.identity(input.path) { byIdentity[identity] = input }
+      if let identity = AtomicFile.identity(of: input.path) { byIdentity[identity] = input }
     }
     guard !byIdentity.isEmpty else { return }
     for written in writtenFiles(inputs, formats: formats, manifestName: manifestName) {
-      guard let identity = Paths.identity(outputFolder + "/" + written.file),
+      guard let identity = AtomicFile.identity(of: outputFolder + "/" + written.file),
         let input = byIdentity[identity]
       else { continue }
       let whose =

@@ -130,15 +130,6 @@ public enum Paths {
     try AtomicFile.makeFolder(folder)
   }
 
-  /// The device and inode of the file at `path` (following symbolic links), or `nil` when
-  /// there is none: the same file however it is named (`./a.json`, a hard or symbolic link),
-  /// so that an output is known to be an input whatever the spellings.
-  static func identity(_ path: String) -> [UInt64]? {
-    var info = stat()
-    guard stat(path, &info) == 0 else { return nil }
-    return [UInt64(info.st_dev), UInt64(info.st_ino)]
-  }
-
   /// Whether `path` is a symbolic link.
   static func isLink(_ path: String) -> Bool {
     var info = stat()

@@ -41,7 +41,9 @@ extension BatchRun {
       }
       for (file, what, recorded) in files where !recorded {
         let path = outputFolder + "/" + file
-        guard Paths.fileSize(path) != nil, let identity = Paths.identity(path) else { continue }
+        guard Paths.fileSize(path) != nil, let identity = AtomicFile.identity(of: path) else {
+          continue
+        }
         found[identity] = PictureInTheWay(path: path, writer: input.relativePath, what: what)
       }
     }
@@ -83,7 +85,7 @@ extension BatchRun {
     ) { i, pictures in
       let reader = inputs[i].relativePath
       for picture in pictures {
-        guard let identity = Paths.identity(picture), let clash = inTheWay[identity] else {
+        guard let identity = AtomicFile.identity(of: picture), let clash = inTheWay[identity] else {
           continue
         }
         let file = MessageText.value(Paths.relative(clash.path, to: root))

@@ -74,8 +74,8 @@ struct DiffCommand: ParsableCommand {
     if strip && isReport { throw ValidationError("--strip applies to a .png picture only") }
     if strip && output == nil { throw ValidationError("--strip needs -o") }
     // The picture or page must not replace what it compares.
-    if let output, let written = fileIdentity(of: output),
-      [expected, actual].contains(where: { fileIdentity(of: $0) == written })
+    if let output, let written = AtomicFile.identity(of: output),
+      [expected, actual].contains(where: { AtomicFile.identity(of: $0) == written })
     {
       throw ValidationError("-o \(output) names one of the compared files")
     }

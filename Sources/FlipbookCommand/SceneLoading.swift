@@ -16,14 +16,6 @@ func loadScene(_ path: String, strict: Bool = false) throws -> Scene {
   }
 }
 
-/// The device and inode of the file at `path` (the same file however it is named: `./a.png`,
-/// a hard link, a symbolic link), or `nil` when there is none.
-func fileIdentity(of path: String) -> [UInt64]? {
-  var info = stat()
-  guard stat(path, &info) == 0 else { return nil }
-  return [UInt64(info.st_dev), UInt64(info.st_ino)]
-}
-
 /// Refuses an output that would replace the scene file `file` itself or a picture `scene` shows
 /// (the same file, by device and inode): `render logo.json -o logo.png` wrote the render over
 /// the picture the scene draws, and `render self.png -o self.png` over the scene file, as `diff`
@@ -42,17 +34,17 @@ func refuseOutput(_ output: String, over scene: Scene, file: String) throws {
 /// a frame's name.
 func refuseOutput(_ output: String, over inputs: [(path: String, what: String)]) throws {
   if AtomicFile.isFolder(output) || output.hasSuffix("/") {
-    guard let folder = fileIdentity(of: output) else { return }
+    guard let folder = AtomicFile.identity(of: output) else { return }
     for (path, what) in inputs where PNGSequenceSink.isFrameFileName(baseName(of: path)) {
-      guard fileIdentity(of: folderPart(of: path)) == folder else { continue }
+      guard AtomicFile.identity(of: folderPart(of: path)) == folder else { continue }
       throw CommandFailure(
         message: "cannot write frames into \(MessageText.path(output)): "
           + "\(MessageText.path(path)), \(what), would be replaced by a frame of this render")
     }
     return
   }
-  guard let written = fileIdentity(of: output) else { return }
-  if let (path, what) = inputs.first(where: { fileIdentity(of: $0.path) == written }) {
+  guard let written = AtomicFile.identity(of: output) else { return }
+  if let (path, what) = inputs.first(where: { AtomicFile.identity(of: $0.path) == written }) {
     let it = what.hasPrefix("the ") ? "\(what) itself" : "\(MessageText.path(path)), \(what)"
     throw CommandFailure(message: "cannot write output \(MessageText.path(output)): it is \(it)")
   }
