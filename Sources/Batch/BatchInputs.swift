@@ -337,14 +337,24 @@ public enum BatchInputs {
   /// `a.json`'s frame sheet over the other scene; `batch index.html manifest.json -o .` wrote
   /// the page and the manifest over both, all without a word. Checked over all the inputs,
   /// before sharding and before anything is written; `manifestName` is the manifest this run
-  /// writes (`manifest.json`, or a shard's).
+  /// writes (`manifest.json`, or a shard's). `lists` are the `@LIST` files the inputs were read
+  /// from (as given, without the `@`), refused alike.
   public static func checkOutputsAreNotInputs(
-    _ inputs: [BatchInput], formats: [BatchRun.Format], outputFolder: String,
-    manifestName: String
+    _ inputs: [BatchInput], lists: [String] = [], formats: [BatchRun.Format],
+    outputFolder: String, manifestName: String
   ) throws(Failure) {
-    var byIdentity: [[UInt64]: BatchInput] = [:]
+    // Each input file's name relative to the inputs' folder, and how a message names it (a
+    // list as given, `@LIST`).
+    var byIdentity: [[UInt64]: (name: String, shown: String)] = [:]
     for input in inputs where input.problem == nil {
-      if let identity = AtomicFile.identity(of: input.path) { byIdentity[identity] = input }
+      if let identity = AtomicFile.identity(of: input.path) {
+        byIdentity[identity] = (input.relativePath, MessageText.value(input.relativePath))
+      }
+    }
+    for list in lists {
+      if let identity = AtomicFile.identity(of: list) {
+        byIdentity[identity] = ("@" + list, "@" + MessageText.path(list))
+      }
     }
     guard !byIdentity.isEmpty else { return }
     for written in writtenFiles(inputs, formats: formats, manifestName: manifestName) {
@@ -352,10 +362,10 @@ public enum BatchInputs {
         let input = byIdentity[identity]
       else { continue }
       let whose =
-        written.owner.map { $0 == input.relativePath ? "its " : MessageText.value($0) + "'s " }
+        written.owner.map { $0 == input.name ? "its " : MessageText.value($0) + "'s " }
         ?? "the batch's "
       throw Failure(
-        description: "\(MessageText.value(input.relativePath)): \(whose)\(written.what) "
+        description: "\(input.shown): \(whose)\(written.what) "
           + "\(MessageText.value(written.file)) is this input file: write the outputs to another "
           + "folder (-o)")
     }

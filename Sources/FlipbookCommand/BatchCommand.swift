@@ -143,7 +143,8 @@ struct BatchCommand: ParsableCommand {
         inputs, workingDirectory: Paths.workingDirectory(), excluding: outdir)
       try BatchInputs.checkOutputNames(found.inputs, formats: formats)
       try BatchInputs.checkOutputsAreNotInputs(
-        found.inputs, formats: formats, outputFolder: outdir,
+        found.inputs, lists: inputs.filter { $0.hasPrefix("@") }.map { String($0.dropFirst()) },
+        formats: formats, outputFolder: outdir,
         manifestName: shard.map { Manifest.shardFileName($0.index, of: $0.count) }
           ?? "manifest.json")
     } catch {

@@ -699,6 +699,16 @@ import Testing
       shard.errors
         == "index.html: the batch's gallery page index.html is this input file: write the "
         + "outputs to another folder (-o)\n")
+    // A list of inputs named as an output is one of the batch's input files too.
+    try write(scene, "listed/a.json")
+    try write(folder + "/listed/a.json\n", "listed/a.gif")
+    let listed = folder + "/listed/a.gif"
+    let list = run(["batch", "@" + listed, "-o", folder + "/listed"])
+    #expect(
+      list.errors
+        == "@\(listed): a.json's gif output a.gif is this input file: write the outputs to "
+        + "another folder (-o)\n")
+    #expect(try AtomicFile.read(listed) == Array((folder + "/listed/a.json\n").utf8))
   }
 
   /// Hostile pass 26: `b.json` showing `a.png`, batched into its folder with `a.json` and
