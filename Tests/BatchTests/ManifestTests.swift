@@ -121,22 +121,25 @@ import Testing
     return text.replacingCharacters(in: range, with: new)
   }
 
+  /// What reading the sample manifest with `old` replaced by `new` refuses (`nil`: nothing).
+  static func problem(_ old: String, _ new: String) -> String? {
+    let text = ManifestTests.sample.json.serialized()
+    let changed = ManifestTests.replacing(old, new, in: text)
+    #expect(changed != text, "\(old)")
+    do {
+      _ = try Manifest(json: try JSONParser.parse(Array(changed.utf8)))
+      return nil
+    } catch {
+      return "\(error)"
+    }
+  }
+
   /// An independent hostile pass: a shard manifest's outputs repeated 1,000,000 times took 74 s
   /// and 1.5 GB to merge, a format of `exe` or `<img ...>` and a `width` of `"x"` were taken
   /// (the width as none), and an error of 50,000,000 characters was printed whole. Each value
   /// is checked for its kind and size as the manifest is read, naming its JSON path.
   @Test func aManifestReadBackIsCheckedForItsShapeNamingThePlace() throws {
-    let text = ManifestTests.sample.json.serialized()
-    func problem(_ old: String, _ new: String) -> String? {
-      let changed = ManifestTests.replacing(old, new, in: text)
-      #expect(changed != text, "\(old)")
-      do {
-        _ = try Manifest(json: try JSONParser.parse(Array(changed.utf8)))
-        return nil
-      } catch {
-        return "\(error)"
-      }
-    }
+    let problem = ManifestTests.problem
     #expect(
       problem(#""formats": ["gif", "webm"]"#, #""formats": ["gif", "exe"]"#)
         == #"formats[1]: "exe" is not a format a batch makes (gif, webp, apng, png, mp4, webm)"#)
@@ -189,17 +192,7 @@ import Testing
   /// `NAME.frames.png` for animation `NAME`, the input's path without its extension; a record
   /// naming another file, or named after another input, is refused naming its JSON path.
   @Test func aRecordListsOnlyItsOwnAnimationsFiles() {
-    let text = ManifestTests.sample.json.serialized()
-    func problem(_ old: String, _ new: String) -> String? {
-      let changed = ManifestTests.replacing(old, new, in: text)
-      #expect(changed != text, "\(old)")
-      do {
-        _ = try Manifest(json: try JSONParser.parse(Array(changed.utf8)))
-        return nil
-      } catch {
-        return "\(error)"
-      }
-    }
+    let problem = ManifestTests.problem
     #expect(
       problem(#""file": "icons/spin.gif""#, #""file": "broken.gif""#)
         == #"animations[1].outputs[0].file: "broken.gif" is not the file a batch writes as "#

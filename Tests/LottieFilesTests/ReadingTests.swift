@@ -285,17 +285,23 @@ import Testing
       ])
   }
 
+  /// A Lottie document of one image layer showing `picture` (a 16 x 16 asset embedded as a
+  /// base64 data URL), read as `a.json`.
+  static func imageLayerDocument(embedding picture: [UInt8]) throws -> LottieFormat.Document {
+    let json = LottieTest.document(
+      layers: #"[{"ty": 2, "ind": 1, "nm": "P", "refId": "img", "ks": {}, "ip": 0, "op": 9}]"#,
+      assets:
+        #"[{"id": "img", "w": 16, "h": 16, "e": 1, "u": "", "p": "data:image/png;base64,\#(Self.base64(picture))"}]"#
+    )
+    return try LottieFormat.decode(Array(json.utf8), file: "a.json")
+  }
+
   /// Twenty-second hostile pass: an APNG whose default image is no frame of its animation (an
   /// IDAT before the first fcTL, grey 0x80 here) was drawn as that image, where browsers show
   /// its first frame (0x40). An APNG, like a WebP, shows its first frame.
   @Test func anAPNGAssetShowsItsFirstFrame() throws {
     let apng = try AtomicFile.read(FixtureFiles.root + "/images/apng-hidden-default.png")
-    let json = LottieTest.document(
-      layers: #"[{"ty": 2, "ind": 1, "nm": "P", "refId": "img", "ks": {}, "ip": 0, "op": 9}]"#,
-      assets:
-        #"[{"id": "img", "w": 16, "h": 16, "e": 1, "u": "", "p": "data:image/png;base64,\#(Self.base64(apng))"}]"#
-    )
-    let document = try LottieFormat.decode(Array(json.utf8), file: "a.json")
+    let document = try Self.imageLayerDocument(embedding: apng)
     #expect(document.warnings.isEmpty)
     let frame = try document.scene.makeFrame(at: 0).makeBitmap()
     #expect(frame[4, 4] == RGBA8(64, 64, 64, 64))
@@ -306,12 +312,7 @@ import Testing
   /// warning saying why, as `diff` refuses it (`sheet` and `frame` read assets alike).
   @Test func anAPNGAssetWhoseIHDRComesLateIsNotDrawn() throws {
     let apng = try AtomicFile.read(FixtureFiles.root + "/images/apng-ihdr-late.png")
-    let json = LottieTest.document(
-      layers: #"[{"ty": 2, "ind": 1, "nm": "P", "refId": "img", "ks": {}, "ip": 0, "op": 9}]"#,
-      assets:
-        #"[{"id": "img", "w": 16, "h": 16, "e": 1, "u": "", "p": "data:image/png;base64,\#(Self.base64(apng))"}]"#
-    )
-    let document = try LottieFormat.decode(Array(json.utf8), file: "a.json")
+    let document = try Self.imageLayerDocument(embedding: apng)
     #expect(
       document.warnings.map(\.description) == [
         #"a.json: layers[0] "P": unsupported images that cannot be decoded (assets[0]: its first chunk is acTL, not IHDR (a PNG starts with IHDR)): not drawn"#
