@@ -117,14 +117,21 @@ extension AnimationValue {
   }
 
   /// `underlying + self`, as `additive` and `byValue` add: components add, except transforms,
-  /// which compose (`self` applied first, then `underlying`, as `CATransform3DConcat`).
+  /// which compose (`self` applied first, then `underlying`, as `CATransform3DConcat`). Values
+  /// that do not add (discrete ones replace, as Core Animation's do); values of kinds that add
+  /// but of another structure (paths of other commands, lists of other lengths) have no sum:
+  /// `underlying` is kept (the offset itself was drawn as the value: a path collapsed to a
+  /// point; scene files refuse such animations when read).
   package func adding(_ underlying: AnimationValue) -> AnimationValue {
     switch (self, underlying) {
     case (.scalar(let x), .scalar(let y)): return .scalar(x + y)
     case (.transform(let t), .transform(let u)): return .transform(t.concatenating(u))
     default:
       guard isInterpolable(with: underlying), let a = components, let b = underlying.components
-      else { return self }
+      else {
+        // Discrete values, and kinds without components (images, text), replace.
+        return kind == underlying.kind && components != nil && !kind.isDiscrete ? underlying : self
+      }
       return with(components: zip(a, b).map { $0 + $1 })
     }
   }

@@ -24,7 +24,7 @@ extension SceneReader {
     guard let list = array(json, at: place) else { return }
     gradientColorCount = (layer as? GradientLayer)?.colors?.count
     gradientLocationCount = (layer as? GradientLayer)?.locations?.count
-    defer { (gradientColorCount, gradientLocationCount) = (nil, nil) }
+    defer { (gradientColorCount, gradientLocationCount, replacingValues) = (nil, nil, [:]) }
     for (i, item) in list.enumerated() {
       if let animation = readAnimation(item, at: "\(place)[\(i)]", layer: layer) {
         layer.add(animation, forKey: nil)
@@ -112,11 +112,9 @@ extension SceneReader {
         timing, timingFunction, additive, cumulative
       )
       readKeyframes(f, into: &a, keyPath: keyPath, additive: additive)
-      if additive {
-        checkAddsToModel(
-          a.values.enumerated().map { ($1, "\(f.place("values"))[\($0)]") }, keyPath: keyPath,
-          layer: layer)
-      }
+      checkAddsToModel(
+        a.values.enumerated().map { ($1, "\(f.place("values"))[\($0)]") }, additive: additive,
+        keyPath: keyPath, layer: layer)
       return a
     case "spring":
       if kind.isDiscrete || kind == .path {
@@ -165,30 +163,50 @@ extension SceneReader {
         timing, timingFunction, additive, cumulative
       )
       (a.fromValue, a.toValue, a.byValue) = readEndpoints(f, keyPath: keyPath, additive: additive)
-      if additive {
-        checkAddsToModel(
-          [(a.fromValue, f.place("fromValue")), (a.toValue, f.place("toValue"))].compactMap {
-            value, place in value.map { ($0, place) }
-          }, keyPath: keyPath, layer: layer)
-      }
+      checkAddsToModel(
+        [(a.fromValue, f.place("fromValue")), (a.toValue, f.place("toValue"))].compactMap {
+          value, place in value.map { ($0, place) }
+        }, additive: additive, keyPath: keyPath, layer: layer)
       return a
     }
   }
 
-  /// Reports each value of an additive animation that cannot be added to the layer's model value
-  /// component by component: a path of other commands, a list of another length, filters of
-  /// other kinds (scene-format.md §7.3 asks one structure; Core Animation has no sum for them).
-  /// Values of fixed shape (numbers, points, colours, transforms) always add.
+  /// Reports each value of an additive animation that cannot be added, component by component,
+  /// to what it adds to: the layer's model value, or the value of an earlier animation of the
+  /// layer that replaces it (a path of other commands, a list of another length, filters of
+  /// other kinds: scene-format.md §7.3 asks one structure; Core Animation has no sum for them,
+  /// and the offset was drawn as the value). The values of an animation that replaces are kept
+  /// for the additive ones after it. Values of fixed shape (numbers, points, colours,
+  /// transforms) always add.
   private func checkAddsToModel(
-    _ values: [(AnimationValue, String)], keyPath: LayerKeyPath, layer: Layer
+    _ values: [(AnimationValue, String)], additive: Bool, keyPath: LayerKeyPath, layer: Layer
   ) {
     let kind = keyPath.valueKind
     guard [.path, .numbers, .colors, .filters].contains(kind),
       let model = layer.value(forKeyPath: keyPath.name)
     else { return }
-    for (value, place) in values where !value.isInterpolable(with: model) {
+    guard additive else {
+      replacingValues[keyPath.name, default: []] += values.map { (place: $0.1, value: $0.0) }
+      return
+    }
+    let under = [(place: "", value: model)] + (replacingValues[keyPath.name] ?? [])
+    for (value, place) in values {
+      guard let (at, base) = under.first(where: { !value.isInterpolable(with: $0.value) })
+      else { continue }
+      guard at.isEmpty else {
+        let other: String
+        switch base {
+        case .path(nil), .numbers(nil), .colors(nil): other = "no value"
+        case .path: other = "a path of other commands (they must match one for one)"
+        case .filters: other = "filters of other kinds or order"
+        default: other = "a list of another length"
+        }
+        report(
+          place, "an additive animation adds to what earlier animations show: \(at) is \(other)")
+        continue
+      }
       let what: String
-      switch model {
+      switch base {
       case .path(nil), .numbers(nil), .colors(nil):
         what = "the layer has no \(keyPath.name) to add to"
       case .path: what = "its commands must match the layer's path one for one"

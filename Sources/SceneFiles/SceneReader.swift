@@ -59,6 +59,10 @@ package final class SceneReader {
   /// Likewise the static `locations` of that gradient layer, which animated `colors` must
   /// match one for one.
   var gradientLocationCount: Int?
+  /// While a layer's animations are read: the values of its earlier animations that replace a
+  /// `path`, `lineDashPattern`, gradient `colors`/`locations` or `filters` (by key path, with
+  /// their places), which a later additive animation of that key path adds to.
+  var replacingValues: [String: [(place: String, value: AnimationValue)]] = [:]
   /// Names of layers below the top level.
   private(set) var nestedNames: Set<String> = []
 

@@ -31,6 +31,19 @@ import Testing
     #expect(value(of: a, at: 0.5, model: 50) == 55)
   }
 
+  /// Twenty-eighth pass: an additive path over an earlier animation's path of other commands
+  /// drew the offset itself as the path (a point: the stroke vanished). Values of another
+  /// structure have no sum: the value below is kept (scene files refuse them when read).
+  @Test func anAdditiveValueOfAnotherStructureKeepsTheValueBelow() throws {
+    let below = AnimationValue.path(try Path(svgPathData: "M 0 0 L 10 10 L 20 0 L 30 10"))
+    let offset = AnimationValue.path(try Path(svgPathData: "M 0 10 L 0 10 L 0 10"))
+    #expect(offset.adding(below) == below)
+    #expect(AnimationValue.numbers([1, 1]).adding(.numbers([5, 5, 20])) == .numbers([5, 5, 20]))
+    #expect(AnimationValue.numbers([1, 1]).adding(.numbers([5, 5])) == .numbers([6, 6]))
+    // Discrete values replace, as Core Animation's do.
+    #expect(AnimationValue.bool(true).adding(.bool(false)) == .bool(true))
+  }
+
   @Test func animationsOnOneKeyPathApplyInTheOrderAdded() {
     var additive = basic {
       $0.fromValue = 0; $0.toValue = 10
