@@ -214,15 +214,20 @@ public struct ImageDiff: Sendable {
           delta = lastDelta
         } else {
           delta = abs(colorDelta(a, p, b, p))
-          // Bytes that change nothing seen (the colour under a transparent pixel) are no
-          // channel difference: two clear pictures said "largest channel difference 255".
-          if delta > 0 || bytewise {
+          // A channel's difference is that of its premultiplied values, and alpha's: the colour
+          // under a transparent pixel changes nothing seen (two clear pictures said "largest
+          // channel difference 255"), and white turned transparent differs by 255. Compared
+          // byte for byte, the bytes' own.
+          if bytewise {
             for c in 0..<4 {
               let (u, v) = (a[p + c], b[p + c])
               maxChannel = Swift.max(maxChannel, u > v ? u &- v : v &- u)
             }
+          } else if delta > 0 {
+            maxChannel = Swift.max(maxChannel, premultipliedDifference(a, b, at: p))
           }
-          (lastA, lastB, lastDelta) = (pa, pb, delta)
+          // A translucent pair's delta depends on its place (its background): not kept.
+          (lastA, lastB, lastDelta) = (pa, pb, pa >> 24 == 0xFF && pb >> 24 == 0xFF ? delta : -1)
           if delta > maxDelta { maxDelta = delta }
         }
         // Compared byte for byte, even differences that look alike over white count.
@@ -289,16 +294,51 @@ public struct ImageDiff: Sendable {
 
   // MARK: - pixelmatch's measures
 
-  /// The squared YIQ distance between pixel `i` of `a` and pixel `j` of `b` after blending each
-  /// with white by its alpha, negative when `a`'s is the brighter (pixelmatch's `colorDelta`).
+  /// The squared YIQ distance between pixel `i` of `a` and pixel `j` of `b`, negative when
+  /// `a`'s is the brighter (pixelmatch 7's `colorDelta`): where either is not opaque, both are
+  /// composited over a background that changes from pixel to pixel (`background(at: i)`), so
+  /// a change of alpha shows. Blended with white, as pixelmatch 5 did, an opaque white shape
+  /// matched a transparent picture, even at `--threshold 0`.
   @inline(__always)
   static func colorDelta(
     _ a: UnsafeBufferPointer<UInt8>, _ i: Int, _ b: UnsafeBufferPointer<UInt8>, _ j: Int
   ) -> Double {
-    let (r1, g1, b1) = blended(a, i), (r2, g2, b2) = blended(b, j)
-    let y1 = luma(r1, g1, b1), y2 = luma(r2, g2, b2)
-    let delta = yiqDistance(y: y1 - y2, r1 - r2, g1 - g2, b1 - b2)
-    return y1 > y2 ? -delta : delta
+    let (dr, dg, db) = difference(a, i, b, j, background: i)
+    let y = luma(dr, dg, db)
+    let delta = yiqDistance(y: y, dr, dg, db)
+    return y > 0 ? -delta : delta
+  }
+
+  /// The colour difference of pixel `i` of `a` and pixel `j` of `b` (first minus second), both
+  /// composited over `background(at: k)` when either is not opaque.
+  @inline(__always)
+  static func difference(
+    _ a: UnsafeBufferPointer<UInt8>, _ i: Int, _ b: UnsafeBufferPointer<UInt8>, _ j: Int,
+    background k: Int
+  ) -> (Double, Double, Double) {
+    let r1 = Double(a[i]), g1 = Double(a[i + 1]), b1 = Double(a[i + 2])
+    let r2 = Double(b[j]), g2 = Double(b[j + 1]), b2 = Double(b[j + 2])
+    let a1 = a[i + 3], a2 = b[j + 3]
+    // Opaque pixels (the common case) need no background.
+    guard a1 < 255 || a2 < 255 else { return (r1 - r2, g1 - g2, b1 - b2) }
+    let (rb, gb, bb) = background(at: k)
+    let (x1, x2) = (Double(a1), Double(a2))
+    let da = x1 - x2
+    return (
+      (r1 * x1 - r2 * x2 - rb * da) / 255, (g1 * x1 - g2 * x2 - gb * da) / 255,
+      (b1 * x1 - b2 * x2 - bb * da) / 255
+    )
+  }
+
+  /// pixelmatch 7's background for the pixel at byte offset `k`: each channel 48 or 207 by a
+  /// pattern of its own, so that no colour is invisible over every pixel of it.
+  @inline(__always)
+  static func background(at k: Int) -> (Double, Double, Double) {
+    let x = Double(k)
+    return (
+      48 + 159 * Double(k % 2), 48 + 159 * Double(Int(x / 1.618033988749895) % 2),
+      48 + 159 * Double(Int(x / 2.618033988749895) % 2)
+    )
   }
 
   /// pixelmatch's weighted squared YIQ distance of a color difference whose luma difference
@@ -308,6 +348,20 @@ public struct ImageDiff: Sendable {
     let iq = 0.59597799 * dr - 0.2741761 * dg - 0.32180189 * db
     let q = 0.21147017 * dr - 0.52261711 * dg + 0.31114694 * db
     return 0.5053 * y * y + 0.299 * iq * iq + 0.1957 * q * q
+  }
+
+  /// The largest difference of the pixels at byte offset `p` of `a` and `b`: of their alpha,
+  /// and of each colour channel premultiplied by it (rounded to levels).
+  static func premultipliedDifference(
+    _ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>, at p: Int
+  ) -> UInt8 {
+    let a1 = Int(a[p + 3]), a2 = Int(b[p + 3])
+    var largest = abs(a1 - a2)
+    for c in 0..<3 {
+      let u = (Int(a[p + c]) * a1 + 127) / 255, v = (Int(b[p + c]) * a2 + 127) / 255
+      largest = Swift.max(largest, abs(u - v))
+    }
+    return UInt8(largest)
   }
 
   /// Whether pixel `i` of `a` and pixel `j` of `b` are the same four bytes.
@@ -323,8 +377,8 @@ public struct ImageDiff: Sendable {
   @inline(__always)
   static func brightnessDelta(_ a: UnsafeBufferPointer<UInt8>, _ i: Int, _ j: Int) -> Double {
     if same(a, i, a, j) { return 0 }
-    let (r1, g1, b1) = blended(a, i), (r2, g2, b2) = blended(a, j)
-    return luma(r1, g1, b1) - luma(r2, g2, b2)
+    let (dr, dg, db) = difference(a, i, a, j, background: i)
+    return luma(dr, dg, db)
   }
 
   @inline(__always)

@@ -113,14 +113,27 @@ import Testing
     }
   }
 
-  @Test func transparencyIsComparedOverWhite() throws {
-    // A transparent pixel and an opaque white one look the same (pixelmatch blends with white),
-    // so they are within the threshold; .exact still sees them.
+  /// Twenty-ninth pass: pixels were blended with white (pixelmatch 5), so an opaque white shape
+  /// matched a transparent picture, even at `--threshold 0`, and a white icon that vanished
+  /// passed its golden check. Where either pixel is not opaque both are composited over a
+  /// background that changes from pixel to pixel (pixelmatch 7): a change of alpha shows.
+  @Test func transparencyIsComparedOverAChangingBackground() throws {
     let clear = Bitmap(width: 4, height: 4)
-    var white = Bitmap(width: 4, height: 4)
-    for y in 0..<4 { for x in 0..<4 { white[x, y] = RGBA8(255, 255, 255, 255) } }
-    #expect(try ImageDiff(expected: clear, actual: white).passes)
-    #expect(try !ImageDiff(expected: clear, actual: white, tolerance: .exact).passes)
+    var white = Bitmap(width: 4, height: 4), veiled = Bitmap(width: 4, height: 4)
+    for y in 0..<4 {
+      for x in 0..<4 {
+        white[x, y] = RGBA8(255, 255, 255, 255)
+        veiled[x, y] = RGBA8(255, 255, 255, 128)
+      }
+    }
+    let whiteOverClear = try ImageDiff(expected: clear, actual: white)
+    #expect(whiteOverClear.differingPixels == 16 && whiteOverClear.maxChannelDelta == 255)
+    #expect(try ImageDiff(expected: clear, actual: veiled).differingPixels == 16)
+    #expect(try ImageDiff(expected: veiled, actual: veiled).passes)
+    // pixelmatch 7's background: 48 or 207 a channel, by its own pattern of byte offsets.
+    #expect(ImageDiff.background(at: 0) == (48, 48, 48))
+    #expect(ImageDiff.background(at: 4) == (48, 48, 207))
+    #expect(ImageDiff.background(at: 12) == (48, 207, 48))
   }
 
   /// Twentieth hostile pass: `--threshold 0` compared byte for byte, so two transparent pixels
