@@ -181,7 +181,23 @@ extension APNG {
       }
       let type = String(decoding: bytes[(at + 4)..<(at + 8)], as: UTF8.self)
       let body = Array(bytes[(at + 8)..<(at + 8 + length)])
+      // Bit 5 of the first letter clear: a chunk a reader must understand (PNG's critical
+      // chunks). It, and the chunks of the animation, must be whole, as libpng wants critical
+      // ones: a damaged one was read as given (a flipped bit in IHDR is another size), where
+      // the same file as a plain PNG was refused.
+      let critical = bytes[at + 4] & 0x20 == 0
+      let stored = bytes.bigEndian32(at + 8 + length)
+      let computed = bytes.withUnsafeBufferPointer { all in
+        UInt32(crc32(0, all.baseAddress! + at + 4, uInt(length + 4)))
+      }
       at += 12 + length
+      if stored != computed {
+        guard critical || ["acTL", "fcTL", "fdAT"].contains(type) else {
+          return nil  // an ancillary chunk that is damaged is left out, as libpng does
+        }
+        throw DecodingError(
+          reason: "its \(Self.chunkName(type)) chunk is damaged (its CRC does not match its data)")
+      }
       switch type {
       case "IHDR":
         guard length == 13 else { throw DecodingError(reason: "a bad IHDR") }
@@ -295,9 +311,24 @@ extension APNG {
               + "its frame controls (fcTL) make \(framesRead)")
         }
         return last
-      default: break
+      default:
+        // An unknown critical chunk changes how the image is read: a reader must stop (the
+        // PNG specification; libpng refuses it), not skip it.
+        if critical {
+          throw DecodingError(
+            reason: "it holds a critical chunk this reader does not know, \(Self.chunkName(type)) "
+              + "(a reader must not skip one)")
+        }
       }
       return nil
+    }
+
+    /// A chunk type as messages name it: its four letters, or `?` for each byte of another kind.
+    static func chunkName(_ type: String) -> String {
+      String(
+        type.unicodeScalars.map { c in
+          ("A"..."Z").contains(c) || ("a"..."z").contains(c) ? Character(c) : "?"
+        })
     }
 
     /// Checks the sequence number starting `body` (an fcTL's or fdAT's) against the one

@@ -215,7 +215,7 @@ struct AnimatedEncodingTests {
     #expect(
       throws: APNG.DecodingError(reason: "its acTL says 5 frames, its frame controls (fcTL) make 4")
     ) {
-      try APNG.decode(bytes)
+      try APNG.decode(PNGChunks.fixingCRCs(bytes))
     }
   }
 
@@ -238,7 +238,7 @@ struct AnimatedEncodingTests {
       var changed = bytes
       change(&changed)
       do {
-        _ = try APNG.decode(changed)
+        _ = try APNG.decode(PNGChunks.fixingCRCs(changed))
         return nil
       } catch { return error.reason }
     }
@@ -279,7 +279,7 @@ struct AnimatedEncodingTests {
     let all = chunks()
     func refusal(_ changed: [UInt8]) -> String? {
       do {
-        _ = try APNG.decode(changed)
+        _ = try APNG.decode(PNGChunks.fixingCRCs(changed))
         return nil
       } catch { return error.reason }
     }
@@ -349,11 +349,11 @@ struct AnimatedEncodingTests {
     }
     func refusal(_ changed: [UInt8]) -> String? {
       do {
-        _ = try APNG.decode(changed)
+        _ = try APNG.decode(PNGChunks.fixingCRCs(changed))
         return nil
       } catch { return error.reason }
     }
-    /// A chunk of `type` holding `body` (its CRC is not checked).
+    /// A chunk of `type` holding `body` (its CRC is made by `refusal`).
     func chunk(_ type: String, _ body: [UInt8]) -> [UInt8] {
       [0, 0, 0, UInt8(body.count)] + Array(type.utf8) + body + [0, 0, 0, 0]
     }
@@ -365,7 +365,7 @@ struct AnimatedEncodingTests {
     late.insert(contentsOf: bytes[ihdr.at..<ihdr.end], at: idat.end)
     late.removeSubrange(ihdr.at..<ihdr.end)
     #expect(refusal(late) == "its first chunk is acTL, not IHDR (a PNG starts with IHDR)")
-    #expect(throws: APNG.DecodingError.self) { try APNG.FrameReader(late) }
+    #expect(throws: APNG.DecodingError.self) { try APNG.FrameReader(PNGChunks.fixingCRCs(late)) }
     // A first chunk whose type is no four letters is not quoted.
     var unnamed = bytes
     unnamed.insert(contentsOf: chunk("\u{1}\u{2}\u{3}\u{4}", []), at: 8)
@@ -387,6 +387,48 @@ struct AnimatedEncodingTests {
       refusal(inserted(trns, at: idat.end))
         == "a tRNS chunk after the image data (a PNG's transparency comes before its IDAT)")
     #expect(refusal(inserted(trns + trns, at: idat.at)) == "a second tRNS chunk (a PNG has one)")
+  }
+
+  /// Twenty-ninth hostile pass: the APNG reader took chunks whose CRC did not match (a flipped
+  /// bit in IHDR is another size) and critical chunks it did not know, which the same file as a
+  /// plain PNG (libpng) refused. A damaged critical or animation chunk is refused, a damaged
+  /// ancillary one left out, an unknown critical one refused, as libpng does.
+  @Test func apngChunksWithBadCRCsOrUnknownCriticalTypesAreRefused() throws {
+    let bytes = try encodeAPNG(Self.frames)
+    var all: [(type: String, at: Int, end: Int)] = [], at = 8
+    while at + 12 <= bytes.count {
+      let end = at + 12 + Int(bytes.bigEndian32(at))
+      all.append((String(decoding: bytes[(at + 4)..<(at + 8)], as: UTF8.self), at, end))
+      at = end
+    }
+    func refusal(_ changed: [UInt8]) -> String? {
+      do {
+        _ = try APNG.decode(changed)
+        return nil
+      } catch { return error.reason }
+    }
+    for type in ["IHDR", "acTL", "fcTL", "IDAT", "fdAT", "IEND"] {
+      let chunk = try #require(all.first { $0.type == type })
+      var damaged = bytes
+      damaged[chunk.end - 1] ^= 0x01  // the CRC's last byte
+      #expect(refusal(damaged) == "its \(type) chunk is damaged (its CRC does not match its data)")
+    }
+    let idat = try #require(all.first { $0.type == "IDAT" })
+    func inserted(_ type: String, damaged: Bool = false) -> [UInt8] {
+      var chunk = PNGChunks.fixingCRCs(
+        [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 1] + Array(type.utf8)
+          + [7, 0, 0, 0, 0])
+      chunk.removeFirst(8)
+      if damaged { chunk[chunk.count - 1] ^= 0x01 }
+      var changed = bytes
+      changed.insert(contentsOf: chunk, at: idat.at)
+      return changed
+    }
+    #expect(refusal(inserted("tEXt", damaged: true)) == nil)  // left out
+    #expect(refusal(inserted("zzZz")) == nil)  // an unknown ancillary chunk is skipped
+    #expect(
+      refusal(inserted("ABCD"))
+        == "it holds a critical chunk this reader does not know, ABCD (a reader must not skip one)")
   }
 
   /// Twenty-fourth hostile pass: an RGB APNG's tRNS (one transparent colour) was ignored and
@@ -419,13 +461,13 @@ struct AnimatedEncodingTests {
     let actl = Array("acTL".utf8)
     let at = try #require((0..<(bytes.count - 4)).first { Array(bytes[$0..<$0 + 4]) == actl })
     (bytes[at + 5], bytes[at + 6], bytes[at + 7]) = (0x01, 0x86, 0xA0)  // 100,000
-    let many = try APNG.FrameReader(bytes)
+    let many = try APNG.FrameReader(PNGChunks.fixingCRCs(bytes))
     #expect(many.declaredFrames == 100_000)
     bytes[at + 7] = 0xA1  // 100,001: past the frames a decoded animation may have, too
     #expect(
       throws: APNG.DecodingError(
         reason: "its acTL says 100001 frames, over the limit of 100000 a decoded animation")
-    ) { try APNG.FrameReader(bytes) }
+    ) { try APNG.FrameReader(PNGChunks.fixingCRCs(bytes)) }
     // Within the frames, the pixels in all still count: 99,999 frames of 100 x 101
     // (1,009,989,900 pixels) are refused for them (the header's height changed in place).
     (bytes[at + 5], bytes[at + 6], bytes[at + 7]) = (0x01, 0x86, 0x9F)  // 99,999
@@ -436,7 +478,7 @@ struct AnimatedEncodingTests {
       throws: APNG.DecodingError(
         reason: "99999 frames of 100 x 101 pixels are over the limit of 1000000000 decoded "
           + "pixels in all the frames")
-    ) { try APNG.FrameReader(bytes) }
+    ) { try APNG.FrameReader(PNGChunks.fixingCRCs(bytes)) }
     #expect(APNG.maximumDecodedTotalPixels == GIF.maximumDecodedTotalPixels)
     #expect(WebP.maximumDecodedTotalPixels == GIF.maximumDecodedTotalPixels)
   }
