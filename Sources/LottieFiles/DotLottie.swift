@@ -69,6 +69,18 @@ enum DotLottie {
       }
       byName[e.name] = e
     }
+    // Both spellings of one animation (`animations/b.json`, version 1, and `a/b.json`, version
+    // 2) are one animation that readers pick differently (`animations/` was drawn, where a
+    // version 2 player reads `a/`): refused, as two spellings of one image are.
+    for e in entries where e.name.hasPrefix("a/") && e.name.hasSuffix(".json") {
+      guard byName["animations/" + e.name.dropFirst(2)] == nil else {
+        throw ArchiveError(
+          message:
+            "a damaged zip archive (two entries for the animation "
+            + "\"\(MessageText.value(String(e.name.dropFirst(2).dropLast(5))))\": animations/ and a/)"
+        )
+      }
+    }
     var animationName: String? = nil
     var manifestProblem: String? = nil
     var playbackIgnored: [String] = []
