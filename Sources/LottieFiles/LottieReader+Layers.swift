@@ -694,17 +694,19 @@ extension LottieReader {
       }
       if let shared = decodedSources["data URL " + p] { return shared }
       let header = p[..<comma]
-      // Base64 (`;base64,`), or else percent-encoded octets (RFC 2397), as a browser reads
-      // either (`data:image/svg+xml,%3Csvg…` was said to be malformed).
+      // Percent-encoded octets (RFC 2397), then base64 when it says `;base64`, as a browser
+      // reads a data URL (`data:image/svg+xml,%3Csvg…` was said to be malformed).
       let base64 = header.lowercased().hasSuffix(";base64")
       let payload = p[p.index(after: comma)...]
-      guard let decoded = base64 ? Base64.decode(payload) : Self.percentDecoded(payload) else {
+      guard let octets = Self.percentDecoded(payload),
+        let decoded = base64 ? Base64.decode(octets) : octets
+      else {
         warn(layer, "images with malformed data URLs (\(a.place).p): not drawn", key: "data URL")
         return nil
       }
       // Base64 text in a URL that does not say `;base64` is no picture to a browser either:
       // said as that, not as a picture of the media type's kind that cannot be decoded.
-      if !base64, !Self.startsLikePicture(decoded), let text = Base64.decode(payload),
+      if !base64, !Self.startsLikePicture(decoded), let text = Base64.decode(octets),
         Self.startsLikePicture(text)
       {
         warn(

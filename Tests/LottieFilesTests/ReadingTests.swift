@@ -260,6 +260,23 @@ import Testing
     let png = try AtomicFile.read(FixtureFiles.root + "/images/quadrants.png")
     let encoded = png.map { "%" + String($0 >> 4, radix: 16) + String($0 & 15, radix: 16) }.joined()
     #expect(try warnings(#""e": 1, "u": "", "p": "data:image/png,\#(encoded)""#).isEmpty)
+    // Twenty-ninth pass: base64 stopped at the first `=` (what followed was dropped), a `=`
+    // inside was said to be a damaged picture, and URL-safe letters were taken: a browser's
+    // forgiving-base64 refuses all three, so lottie-web draws none of them. Percent-encoded
+    // base64 is decoded as a browser decodes it.
+    let encodedPNG = Self.base64(png)
+    let middle = encodedPNG.index(encodedPNG.startIndex, offsetBy: 8)
+    for url in [
+      encodedPNG + "QUJD", encodedPNG[..<middle] + "====" + encodedPNG[middle...],
+      encodedPNG.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_"),
+    ] where url != encodedPNG {
+      #expect(
+        try warnings(#""e": 1, "u": "", "p": "data:image/png;base64,\#(url)""#) == [
+          #"a.json: layers[0] "P": unsupported images with malformed data URLs (assets[0].p): not drawn"#
+        ])
+    }
+    let percent = encodedPNG.replacingOccurrences(of: "+", with: "%2B")
+    #expect(try warnings(#""e": 1, "u": "", "p": "data:image/png;base64,\#(percent)""#).isEmpty)
     // verify25: base64 text in a URL without `;base64` was said to be "image/png, neither a
     // PNG, ..." (read as a problem of the media type). Said for what it is.
     #expect(
