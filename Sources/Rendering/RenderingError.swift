@@ -153,11 +153,12 @@ public enum RenderingError: Error, Hashable, Sendable, CustomStringConvertible {
         + "blur over its shape, at its size in the frame, for each replicator instance)"
     case .tooMuchPathWork(let name):
       return
-        "the frame's paths would take more than "
-        + "\(LayerRenderer.maximumPathWorkPerFrame / 1_000_000) million units of work to fill and "
-        + "stroke, the limit, at \(LayerLabel.text(name)) (each fill and stroke counts its "
-        + "path's elements, its length in pixels, the places its lines can cross and the pixels "
-        + "a fill covers, for each replicator instance, shadow and path operand)"
+        "the frame's paths and pictures would take more than "
+        + "\(LayerRenderer.maximumPathWorkPerFrame / 1_000_000) million units of work to fill, "
+        + "stroke and draw, the limit, at \(LayerLabel.text(name)) (each fill and stroke counts "
+        + "its path's elements, its length in pixels, the places its lines can cross and the "
+        + "pixels a fill covers, and each picture, background and border the pixels it covers, "
+        + "for each replicator instance, shadow and path operand)"
     case .textTooLong(let name, let characters, let lines):
       return
         "\(LayerLabel.text(name)) has a string of \(characters) characters in \(lines) lines, "

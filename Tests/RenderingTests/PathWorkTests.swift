@@ -162,10 +162,11 @@ import Testing
     }
     #expect(
       RenderingError.tooMuchPathWork(layer: "scribble").description
-        == "the frame's paths would take more than 10 million units of work to fill and stroke, "
-        + "the limit, at layer 'scribble' (each fill and stroke counts its path's elements, "
-        + "its length in pixels, the places its lines can cross and the pixels a fill covers, "
-        + "for each replicator instance, shadow and path operand)")
+        == "the frame's paths and pictures would take more than 10 million units of work to "
+        + "fill, stroke and draw, the limit, at layer 'scribble' (each fill and stroke counts its "
+        + "path's elements, its length in pixels, the places its lines can cross and the pixels a "
+        + "fill covers, and each picture, background and border the pixels it covers, for each "
+        + "replicator instance, shadow and path operand)")
   }
 
   /// A fill counts the pixels it covers too, one unit for every 512, and so do a layer's
