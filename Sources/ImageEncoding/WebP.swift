@@ -361,7 +361,8 @@ public enum WebP {
       options.use_threads = 0
       guard let decoder = WebPAnimDecoderNew(&data, &options) else {
         storage.deallocate()
-        throw DecodingError(reason: "not a valid WebP (libwebp cannot read it)")
+        throw DecodingError(
+          reason: WebP.structuralProblem(bytes) ?? "not a valid WebP (libwebp cannot read it)")
       }
       var info = WebPAnimInfo()
       guard WebPAnimDecoderGetInfo(decoder, &info) != 0 else {
@@ -423,6 +424,59 @@ public enum WebP {
 extension WebP {
   /// How many `ANMF` (animation frame) chunks the top level of a WebP file holds, walking its
   /// RIFF chunks (each size padded to even); a chunk running past the end ends the walk.
+  /// What is wrong with the structure of a WebP file libwebp refused, when it is one of the
+  /// faults its container can show (`nil` otherwise: damaged image data): the file shorter than
+  /// its RIFF header says, a chunk running past the end, a canvas over the limits, frames in a
+  /// file whose header does not say it is animated, the ANIM chunk after the frames, a frame
+  /// outside the canvas. libwebp says only that it cannot read the file, where the APNG and GIF
+  /// readers name such faults.
+  static func structuralProblem(_ bytes: [UInt8]) -> String? {
+    func le(_ at: Int, _ count: Int) -> Int {
+      (0..<count).reduce(0) { $0 | Int(bytes[at + $1]) << (8 * $1) }
+    }
+    guard bytes.count >= 12 else { return nil }
+    let stated = le(4, 4) + 8
+    if stated > bytes.count {
+      return "its RIFF header says \(stated) bytes, the file has \(bytes.count) (it is cut short)"
+    }
+    var at = 12, frame = 0, sawFrames = false
+    var canvas: (width: Int, height: Int, animated: Bool)? = nil
+    while at + 8 <= stated {
+      let type = String(decoding: bytes[at..<at + 4], as: UTF8.self)
+      let size = le(at + 4, 4)
+      let body = at + 8
+      guard body + size <= stated else {
+        return "its \(APNG.FrameReader.chunkName(type)) chunk runs past the end of the file"
+      }
+      switch type {
+      case "VP8X" where size >= 10:
+        let (w, h) = (1 + le(body + 4, 3), 1 + le(body + 7, 3))
+        guard w * h <= maximumDecodedPixels else {
+          return "a \(w) x \(h) canvas is outside 1...\(maximumDecodedPixels) pixels"
+        }
+        canvas = (w, h, bytes[body] & 0x02 != 0)
+      case "ANIM" where sawFrames:
+        return "its ANIM chunk comes after the frames (ANMF); it must come before them"
+      case "ANMF" where size >= 16:
+        sawFrames = true
+        guard let canvas else { return "it has frames (ANMF) but no VP8X header before them" }
+        guard canvas.animated else {
+          return "it has frames (ANMF) but its VP8X header does not say it is animated"
+        }
+        let (x, y) = (2 * le(body, 3), 2 * le(body + 3, 3))
+        let (w, h) = (1 + le(body + 6, 3), 1 + le(body + 9, 3))
+        if x + w > canvas.width || y + h > canvas.height {
+          return "frame \(frame) (\(w) x \(h) at \(x), \(y)) lies outside the \(canvas.width) x "
+            + "\(canvas.height) canvas"
+        }
+        frame += 1
+      default: break
+      }
+      at = body + size + (size & 1)
+    }
+    return nil
+  }
+
   static func frameChunkCount(_ bytes: [UInt8]) -> Int {
     var count = 0, at = 12
     while at + 8 <= bytes.count {

@@ -135,6 +135,43 @@ import Testing
     ) { try APNG.FrameReader(bytes) }
   }
 
+  /// Twenty-ninth pass: every fault of a WebP's container was said as "not a valid WebP
+  /// (libwebp cannot read it)", where the APNG and GIF readers name theirs. A file libwebp
+  /// refuses is looked at for the faults its container can show.
+  @Test func aWebPsStructuralFaultsAreNamed() throws {
+    let encoder = try WebP.AnimationEncoder(width: 20, height: 20)
+    try encoder.add(Bitmap(width: 20, height: 20, fill: RGBA8(255, 0, 0, 255)), timestamp: 0)
+    try encoder.add(Bitmap(width: 20, height: 20, fill: RGBA8(0, 0, 255, 255)), timestamp: 100)
+    let bytes = try encoder.assemble(endTimestamp: 200)
+    func offset(_ type: String) throws -> Int {
+      try #require((12..<bytes.count - 4).first { Array(bytes[$0..<$0 + 4]) == Array(type.utf8) })
+    }
+    func refusal(_ change: (inout [UInt8]) throws -> Void) throws -> String? {
+      var changed = bytes
+      try change(&changed)
+      do {
+        _ = try WebP.FrameReader(changed)
+        return nil
+      } catch { return error.reason }
+    }
+    #expect(try refusal { _ in } == nil)
+    #expect(
+      try refusal { $0.removeLast(20) }
+        == "its RIFF header says \(bytes.count) bytes, the file has \(bytes.count - 20) (it is "
+        + "cut short)")
+    let vp8x = try offset("VP8X")
+    #expect(
+      try refusal { $0[vp8x + 8] &= ~0x02 }
+        == "it has frames (ANMF) but its VP8X header does not say it is animated")
+    #expect(
+      try refusal { ($0[vp8x + 12], $0[vp8x + 13], $0[vp8x + 14]) = (0xFF, 0xFF, 0xFF) }
+        == "a 16777216 x 20 canvas is outside 1...64000000 pixels")
+    let anmf = try offset("ANMF")
+    #expect(
+      try refusal { $0[anmf + 8] = 5 }  // x offset 10 (stored halved)
+        == "frame 0 (20 x 20 at 10, 0) lies outside the 20 x 20 canvas")
+  }
+
   @Test func aWebPOfMoreFramesThanItsDecoderReadsInTimeIsRefused() throws {
     #expect(WebP.maximumDecodedFrames == 30_000)
     // One frame of a 1 x 1 animation, its ANMF chunk repeated.
