@@ -182,6 +182,12 @@ package final class SceneReader {
       report("size", "missing required key ([width, height] in points)")
     }
     let scale = f["scale"].flatMap { positive($0, at: "scale") } ?? 1
+    if !Scene.scaleRange.contains(scale) {
+      report(
+        "scale",
+        "\(format(scale)) is outside \(format(Scene.scaleRange.lowerBound))..."
+          + "\(format(Scene.scaleRange.upperBound)) pixels a point")
+    }
     let duration = f["duration"].flatMap { positive($0, at: "duration") } ?? 1
     var fps = f["fps"].flatMap { positive($0, at: "fps") } ?? 30
     if fps < Scene.minimumFPS {
@@ -212,8 +218,9 @@ package final class SceneReader {
     return scene
   }
 
-  private func checkLimits(size: Size, scale: Double, duration: Double, fps: Double) {
-    let w = (size.width * scale).rounded(), h = (size.height * scale).rounded()
+  /// Reports a frame of `w` x `h` pixels (the scene's `size` at its scale) outside the canvas
+  /// limits or under one pixel.
+  private func checkFrameSize(w: Double, h: Double, size: Size) {
     let side = Double(Canvas.maximumSide)
     if w > side || h > side {
       report(
@@ -229,6 +236,14 @@ package final class SceneReader {
       report(
         "size",
         "a frame of \(format(w)) x \(format(h)) pixels (size x scale) is less than one pixel")
+    }
+  }
+
+  private func checkLimits(size: Size, scale: Double, duration: Double, fps: Double) {
+    let w = (size.width * scale).rounded(), h = (size.height * scale).rounded()
+    // A scale out of its range is said on its own, not again as a frame size.
+    if Scene.scaleRange.contains(scale) {
+      checkFrameSize(w: w, h: h, size: size)
     }
     if duration > Scene.maximumDuration {
       report(

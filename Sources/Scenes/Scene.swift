@@ -46,6 +46,12 @@ public final class Scene {
   /// The lowest frame rate: 0.01 frames per second (a frame every 100 s, which a GIF delay of at
   /// most 655.35 s can still hold).
   public static let minimumFPS: Double = 0.01
+
+  /// The pixels a point a scene may be drawn at (its `scale`, or a render's): 10^-6 to 10^6.
+  /// Past 10^154 the frame's transform squares past the largest double and Cairo drew a
+  /// transparent frame sprinkled with memory it had not written (a scene of 10^-153 points at
+  /// 10^155, a legal 100 x 100 frame), different on every run.
+  public static let scaleRange: ClosedRange<Double> = 1e-6...1e6
   /// The most frames one render may produce: 100,000.
   public static let maximumFrameCount = 100_000
 

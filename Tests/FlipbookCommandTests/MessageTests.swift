@@ -51,6 +51,22 @@ import Testing
     #expect(result.errors.utf8.count < 1_000 && !result.errors.contains(digits.prefix(201)))
   }
 
+  /// Twenty-eighth pass: a scale of 10^155 (a scene of 10^-153 points, a legal 100 x 100
+  /// frame) squared the frame's transform past a double, and Cairo drew a transparent frame with
+  /// pixels of memory it had not written, different on every run. Scales are 10^-6 to 10^6.
+  @Test func aScaleOutOfItsRangeIsRefused() {
+    let png = folder + "/x.png"
+    for scale in ["1e7", "1e-7"] {
+      let result = run(["frame", Self.scene, "--time", "0", "--scale", scale, "-o", png])
+      #expect(result.status == 1)
+      #expect(
+        result.errors
+          == "\(Self.scene): --scale \(scale == "1e7" ? "10000000" : "1e-07") is outside "
+          + "1e-06...1000000 pixels a point\n")
+    }
+    #expect(access(png, F_OK) != 0)
+  }
+
   /// Whole-number options said only that a value like `1.5` was "invalid": each names what it
   /// takes, and one out of its range names the value found.
   @Test func wholeNumberOptionsSayTheirRange() {

@@ -76,6 +76,8 @@ public enum Export {
     /// (`Canvas.maximumSide`, `Canvas.maximumPixelCount`) or under one pixel; `scaleIsOptions`
     /// says whether the scale came from the render's options (`--scale`) or the scene.
     case frameSize(size: Size, scale: Double, scaleIsOptions: Bool)
+    /// The scale (pixels a point) is outside `Scene.scaleRange`; `scaleIsOptions` as above.
+    case scale(Double, scaleIsOptions: Bool)
 
     /// A one-line message.
     public var description: String {
@@ -110,6 +112,10 @@ public enum Export {
         }
         return "size: \(points) at \(scaleIsOptions ? "--scale" : "scale") \(text(scale)) "
           + "make a frame of \(pixels) pixels, \(limits)"
+      case .scale(let scale, let scaleIsOptions):
+        return "\(scaleIsOptions ? "--scale" : "scale") \(text(scale)) is outside "
+          + "\(text(Scene.scaleRange.lowerBound))...\(text(Scene.scaleRange.upperBound)) pixels a "
+          + "point"
       }
     }
 
@@ -119,6 +125,9 @@ public enum Export {
 
   /// Throws `LimitError.frameSize` when `scene` at `scale` (or its own) makes no canvas.
   static func checkFrameSize(_ scene: Scene, scale: Double?) throws(LimitError) {
+    guard Scene.scaleRange.contains(scale ?? scene.scale) else {
+      throw .scale(scale ?? scene.scale, scaleIsOptions: scale != nil)
+    }
     do {
       _ = try Canvas(size: scene.size, scale: scale ?? scene.scale)  // the pixel limits
     } catch {
