@@ -230,9 +230,13 @@ public final class Scene {
   /// Renders the scene as it shows at `time` seconds into a new canvas.
   ///
   /// - Parameter scale: pixels per point; the scene's `scale` when `nil`.
-  /// - Throws: `CanvasError.sizeOutOfRange` past the pixel limits, `RenderingError` for layers
-  ///   Flipbook cannot draw.
+  /// - Throws: `Export.LimitError.scale` for a scale outside `Scene.scaleRange`,
+  ///   `CanvasError.sizeOutOfRange` past the pixel limits, `RenderingError` for layers Flipbook
+  ///   cannot draw.
   public func makeFrame(at time: Double, scale: Double? = nil) throws -> Canvas {
+    guard Scene.scaleRange.contains(scale ?? self.scale) else {
+      throw Export.LimitError.scale(scale ?? self.scale, scaleIsOptions: scale != nil)
+    }
     let tree = try drawableTree(at: time)
     let canvas = try Canvas(size: size, scale: scale ?? self.scale, clearedTo: backgroundColor)
     try LayerRenderer().draw(tree, in: canvas)
