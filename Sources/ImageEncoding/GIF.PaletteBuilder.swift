@@ -100,8 +100,12 @@ extension GIF {
         let b = Oklab.linearValue(Double(binSums[bin * 3 + 2]) / count)
         bins.append(Quantizer.Bin(color: Oklab(linearR: r, g: g, b: b), weight: Float(n)))
       }
-      let colors = Quantizer.palette(for: bins, count: maxColors - 1)
-      return Palette(colors: colors, isExact: false, hasTransparentIndex: true)
+      // A transparent entry lets a frame keep the pixels that did not change; of a few colours
+      // it would take one that shows (`--colors 2` drew every frame in one flat colour): up to
+      // `smallPaletteColors` colours, an animation without transparent pixels gets them all.
+      let transparent = hasTransparency || maxColors > GIF.smallPaletteColors
+      let colors = Quantizer.palette(for: bins, count: maxColors - (transparent ? 1 : 0))
+      return Palette(colors: colors, isExact: false, hasTransparentIndex: transparent)
     }
   }
 }

@@ -81,3 +81,10 @@ public enum GIF {
     }
   }
 }
+
+extension GIF {
+  /// The most colours a palette may have for all of them to show (`--colors 16` or fewer): a
+  /// quantized palette of more keeps one entry transparent, so that a frame keeps the pixels
+  /// that did not change, unless the animation has transparent pixels of its own.
+  public static let smallPaletteColors = 16
+}

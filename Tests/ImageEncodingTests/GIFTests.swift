@@ -351,6 +351,26 @@ import Testing
     }
   }
 
+  /// Twenty-eighth pass: a quantized palette always kept one entry transparent, so `--colors 2`
+  /// drew every frame of an opaque scene in one flat colour. Up to `smallPaletteColors`, an
+  /// animation without transparent pixels gets all N colours; above, the transparent entry that
+  /// lets a frame keep unchanged pixels stays.
+  @Test func aSmallPaletteOfAnOpaqueAnimationShowsAllItsColors() throws {
+    let warm = gradient((1, 0.5, 0.1))
+    for (maxColors, visible, transparent) in [(2, 2, false), (16, 16, false), (17, 16, true)] {
+      let builder = GIF.PaletteBuilder()
+      builder.add(warm)
+      let palette = builder.makePalette(maxColors: maxColors)
+      #expect(palette.colors.count == visible && palette.hasTransparentIndex == transparent)
+    }
+    var clear = warm
+    clear[0, 0] = RGBA8(0, 0, 0, 0)
+    let builder = GIF.PaletteBuilder()
+    builder.add(clear)
+    let palette = builder.makePalette(maxColors: 2)
+    #expect(palette.colors.count == 1 && palette.hasTransparentIndex)
+  }
+
   @Test func aHugeFrameIsRefusedBeforeGiflibAllocatesIt() {
     // A 1 x 1 screen whose one frame claims 65535 x 65535 pixels (4 GiB decoded): refused by
     // the size check that walks the blocks, before DGifSlurp would allocate the frame.
