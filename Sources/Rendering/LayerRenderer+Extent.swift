@@ -86,6 +86,25 @@ extension LayerRenderer {
     canvas.clip(toDevicePixelsOf: box.isEmpty ? Rect(x: 0, y: 0, width: 0, height: 0) : box.rect)
   }
 
+  /// Refuses `layer`, whose transform in the frame (the canvas's current one) Cairo cannot
+  /// hold because it shrinks areas too far, when what it draws would still span a pixel (its
+  /// drawn box, or its bounds when that is not known): then leaving it out would be a silent
+  /// misdraw; under a pixel it is left out, as before.
+  func refuseIfShrunkButVisible(_ layer: Layer, in canvas: Canvas) throws(RenderingError) {
+    let m = canvas.deviceTransform
+    var visits = 0
+    let box =
+      LayerRenderer.drawnBox(of: layer, placedBy: m, visits: &visits) ?? {
+        var bounds = DeviceBox()
+        bounds.add(layer.bounds, through: m)
+        return bounds
+      }()
+    guard box.isFinite, !box.isEmpty, box.x1 - box.x0 >= 1 || box.y1 - box.y0 >= 1 else {
+      return
+    }
+    throw .transformTooSmall(layer: LayerLabel(layer))
+  }
+
   /// A box holding every device pixel `layer` draws (its shadow, content, sublayers and their
   /// effects, through its groups' filters) when `m` maps its space to device pixels; `nil`
   /// when that is not known: a subtree drawn in depth order or in perspective, text not

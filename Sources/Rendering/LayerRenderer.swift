@@ -85,6 +85,7 @@ public struct LayerRenderer: Sendable {
     canvas.concatenate(placement)
     guard canvas.hasDrawableTransform else {
       if canvas.transformOverflowed { throw .transformTooLarge(layer: LayerLabel(layer)) }
+      try refuseIfShrunkButVisible(layer, in: canvas)
       return  // off at infinity, or far under a pixel
     }
     let effects = p.effects

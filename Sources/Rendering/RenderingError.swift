@@ -105,6 +105,10 @@ public enum RenderingError: Error, Hashable, Sendable, CustomStringConvertible {
   /// 1e155 on each side): Cairo takes no such transform, so the layer, which would cover the
   /// frame, cannot be drawn. Refused rather than left out without a word. Carries the layer.
   case transformTooLarge(layer: LayerLabel?)
+  /// The layer's transform in the frame shrinks areas below what Cairo's transforms hold
+  /// (a determinant under 1e-100) while what the layer draws still spans pixels: a layer of
+  /// 5e51 points scaled by 1e-50 into a 50-point square was left out without a word.
+  case transformTooSmall(layer: LayerLabel?)
 
   /// A one-line message.
   public var description: String {
@@ -204,6 +208,12 @@ public enum RenderingError: Error, Hashable, Sendable, CustomStringConvertible {
         "\(LayerLabel.text(name)) is scaled past what can be drawn: its transform in the frame "
         + "stretches by more than about 1.3e154 or multiplies areas by more than 1.8e308, the "
         + "most Cairo's transforms hold"
+    case .transformTooSmall(let name):
+      return
+        "\(LayerLabel.text(name)) is scaled past what can be drawn: its transform in the frame "
+        + "shrinks areas below 1e-100 (each side by about 1e-50), the least Cairo's transforms "
+        + "hold, while what it draws still spans pixels (give it smaller geometry and a smaller "
+        + "scale down)"
     case .offscreenUnavailable(let name, let reason):
       return
         "\(LayerLabel.text(name)) needs an offscreen canvas that cannot "

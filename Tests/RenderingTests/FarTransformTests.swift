@@ -36,6 +36,29 @@ import Testing
     }
   }
 
+  /// Twenty-eighth pass: a layer of 5e51 points scaled by 1e-50 into a 50-point square was
+  /// left out without a word (its transform shrinks areas below what Cairo holds, 1e-100).
+  /// Refused by name when what it draws still spans a pixel; under a pixel it is left out.
+  @Test func aHugeLayerScaledDownPastCairosRangeIsRefusedByName() throws {
+    let big = Layer()
+    big.name = "huge"
+    big.bounds = Rect(0, 0, 5e51, 5e51)
+    big.anchorPoint = .zero
+    big.backgroundColor = .red
+    big.transform = .scale(x: 1e-51, y: 1e-51)
+    #expect(throws: RenderingError.transformTooSmall(layer: "huge")) {
+      try LayerRenderer().draw(big, in: try Canvas(pixelWidth: 40, pixelHeight: 40))
+    }
+    // Within the range it draws: scaled by 1e-49, 5e50 points are a 5-pixel square.
+    big.bounds = Rect(0, 0, 5e49, 5e49)
+    big.transform = .scale(x: 1e-49, y: 1e-49)
+    let canvas = try Canvas(pixelWidth: 40, pixelHeight: 40)
+    try LayerRenderer().draw(big, in: canvas)
+    #expect(canvas.makeBitmap()[2, 2] == RGBA8(255, 0, 0, 255))
+    // A plain square shrunk past the range is far under a pixel: left out.
+    try LayerRenderer().draw(square("tiny", scale: 1e-60), in: canvas)
+  }
+
   /// Twenty-first hostile pass: `[1e300, 0, 1e15, 1e-300]` has determinant 1, so Cairo took
   /// it, and a blur or an intersection drawn under it aborted the process in an assertion
   /// (Cairo's scale factors, the columns' lengths, overflow). An entry past 1.3e154 is refused
