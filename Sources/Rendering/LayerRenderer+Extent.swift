@@ -94,7 +94,8 @@ extension LayerRenderer {
     let m = canvas.deviceTransform
     var visits = 0
     let box =
-      LayerRenderer.drawnBox(of: layer, placedBy: m, visits: &visits) ?? {
+      LayerRenderer.drawnBox(of: layer, placedBy: m, visits: &visits)
+      ?? {
         var bounds = DeviceBox()
         bounds.add(layer.bounds, through: m)
         return bounds
