@@ -601,6 +601,11 @@ extension AtomicFile {
       if stat(trimmed, &info) == 0 && (info.st_mode & S_IFMT) != S_IFDIR {
         throw FileError(path: trimmed, reason: "exists and is not a folder")
       }
+      // A symbolic link whose target does not exist cannot be written through, nor replaced by
+      // a folder (it was said "Not a directory" once every frame was rendered).
+      if stat(trimmed, &info) != 0, lstat(trimmed, &info) == 0, info.st_mode & S_IFMT == S_IFLNK {
+        throw FileError(path: trimmed, reason: "is a symbolic link to a folder that does not exist")
+      }
       temporary = AtomicFile.temporaryPath(for: trimmed)
       StaleFiles.removeOnce(in: AtomicFile.folder(of: trimmed))
       TemporaryFiles.registerFolder(temporary)

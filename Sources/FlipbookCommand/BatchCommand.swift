@@ -9,6 +9,11 @@ struct BatchCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "batch",
     abstract: "Render many scene or Lottie files at once, with a manifest and a gallery page.",
+    // Two forms: the parser's own line showed INPUTs and --output as optional (they are, with
+    // --merge only), right under an error saying one is missing.
+    usage: "flipbook batch <inputs> ... --output <output> [--formats <formats>] "
+      + "[--shard <shard>] [--jobs <jobs>] [--force] [--quiet]\n"
+      + "flipbook batch --merge <merge>",
     discussion: """
       Each INPUT is a file, a folder (searched recursively for *.json and *.lottie files that are \
       scenes or Lottie animations) or @LIST (a text file of paths, one a line). Animation A (its \

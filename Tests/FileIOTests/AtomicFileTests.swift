@@ -185,6 +185,13 @@ func entries(of folder: String) -> [String] {
     #expect(throws: FileError(path: path + "/notes.txt", reason: "exists and is not a folder")) {
       try AtomicFile.Folder(path: path + "/notes.txt")
     }
+    // Twenty-eighth pass: nor through a link to a folder that does not exist ("Not a
+    // directory", once every frame was rendered).
+    symlink(folder + "/nowhere/dir", folder + "/dangling")
+    #expect(
+      throws: FileError(
+        path: folder + "/dangling", reason: "is a symbolic link to a folder that does not exist")
+    ) { try AtomicFile.Folder(path: folder + "/dangling/") }
   }
 
   /// Fourteenth hostile pass: a folder where one of the new files goes left the files before

@@ -67,6 +67,20 @@ import Testing
     #expect(access(png, F_OK) != 0)
   }
 
+  /// Twenty-eighth pass: `batch`'s usage line showed INPUTs and --output as optional (they
+  /// are, with --merge only), right under an error saying --output was missing.
+  @Test func batchUsageShowsItsTwoForms() {
+    let result = run(["batch", Self.scene])
+    #expect(result.status == 2)
+    #expect(
+      result.errors
+        == "Error: Missing expected argument '--output <output>'\n"
+        + "Usage: flipbook batch <inputs> ... --output <output> [--formats <formats>] "
+        + "[--shard <shard>] [--jobs <jobs>] [--force] [--quiet]\n"
+        + "       flipbook batch --merge <merge>\n"
+        + "  See 'flipbook batch --help' for more information.\n")
+  }
+
   /// Whole-number options said only that a value like `1.5` was "invalid": each names what it
   /// takes, and one out of its range names the value found.
   @Test func wholeNumberOptionsSayTheirRange() {
