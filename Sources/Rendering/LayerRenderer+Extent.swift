@@ -87,22 +87,30 @@ extension LayerRenderer {
   }
 
   /// Refuses `layer`, whose transform in the frame (the canvas's current one) Cairo cannot
-  /// hold because it shrinks areas too far, when what it draws would still span a pixel (its
-  /// drawn box, or its bounds when that is not known): then leaving it out would be a silent
-  /// misdraw; under a pixel it is left out, as before.
+  /// hold because it shrinks areas too far, when what it draws would still cover a pixel's area
+  /// in the frame (the area of its drawn box in its own space, or of its bounds when that is
+  /// not known, times the transform's area scale, both taken apart so that neither overflows):
+  /// leaving it out would then be a silent misdraw. A layer squashed flat (one side scaled to
+  /// nothing) covers no area and is left out, as before.
   func refuseIfShrunkButVisible(_ layer: Layer, in canvas: Canvas) throws(RenderingError) {
     let m = canvas.deviceTransform
+    let k = Swift.max(abs(m.a), abs(m.b), abs(m.c), abs(m.d))
+    // Only a transform refused for shrinking (not one off at infinity, or stretched).
+    guard k > 0, k.isFinite, m.tx.isFinite, m.ty.isFinite, abs(m.a * m.d - m.b * m.c) < 1e-100
+    else { return }
     var visits = 0
-    let box =
-      LayerRenderer.drawnBox(of: layer, placedBy: m, visits: &visits)
+    let own =
+      LayerRenderer.drawnBox(of: layer, placedBy: .identity, visits: &visits)
       ?? {
         var bounds = DeviceBox()
-        bounds.add(layer.bounds, through: m)
+        bounds.add(layer.bounds, through: .identity)
         return bounds
       }()
-    guard box.isFinite, !box.isEmpty, box.x1 - box.x0 >= 1 || box.y1 - box.y0 >= 1 else {
-      return
-    }
+    guard own.isFinite, !own.isEmpty else { return }
+    // The transform's area scale is k² times the determinant of its entries over k.
+    let (a, b, c, d) = (m.a / k, m.b / k, m.c / k, m.d / k)
+    let area = abs(a * d - b * c) * ((own.x1 - own.x0) * k) * ((own.y1 - own.y0) * k)
+    guard area >= 1 else { return }
     throw .transformTooSmall(layer: LayerLabel(layer))
   }
 

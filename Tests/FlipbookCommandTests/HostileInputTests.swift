@@ -45,12 +45,12 @@ import Testing
   @Test func aFrameUnderOnePixelNamesSizeAndScale() {
     let result = run([
       "frame", Self.scenes + "/spinner.json", "--time", "0", "-o", folder + "/s.png", "--scale",
-      "1e-9",
+      "0.001",
     ])
     #expect(result.status == 1)
     #expect(
       result.errors
-        == "\(Self.scenes)/spinner.json: --scale 1e-09 makes a frame of 0 x 0 pixels from the "
+        == "\(Self.scenes)/spinner.json: --scale 0.001 makes a frame of 0 x 0 pixels from the "
         + "scene's 40 x 40 points, outside the limits (1 to 16384 pixels a side, at most 64 "
         + "megapixels)\n")
   }
