@@ -262,21 +262,23 @@ struct AnimatedEncodingTests {
         + "(APNG numbers its fcTL and fdAT chunks 0, 1, 2, ... in order)")
   }
 
+  /// The chunks of a PNG or APNG, in order: each one's type, and where it starts and ends.
+  static func chunks(of bytes: [UInt8]) -> [(type: String, at: Int, end: Int)] {
+    var out: [(String, Int, Int)] = [], at = 8
+    while at + 12 <= bytes.count {
+      let end = at + 12 + Int(bytes.bigEndian32(at))
+      out.append((String(decoding: bytes[(at + 4)..<(at + 8)], as: UTF8.self), at, end))
+      at = end
+    }
+    return out
+  }
+
   /// Twentieth hostile pass: a frame without data, a first frame not covering the canvas and
   /// a second acTL were said as damaged data ("zlib status -3", "goes on past its rows") or
   /// taken silently: each is named as what it is.
   @Test func apngStructureFaultsAreNamedAsSuch() throws {
     let bytes = try encodeAPNG(Self.frames)
-    func chunks() -> [(type: String, at: Int, end: Int)] {
-      var out: [(String, Int, Int)] = [], at = 8
-      while at + 12 <= bytes.count {
-        let end = at + 12 + Int(bytes.bigEndian32(at))
-        out.append((String(decoding: bytes[(at + 4)..<(at + 8)], as: UTF8.self), at, end))
-        at = end
-      }
-      return out
-    }
-    let all = chunks()
+    let all = Self.chunks(of: bytes)
     func refusal(_ changed: [UInt8]) -> String? {
       do {
         _ = try APNG.decode(PNGChunks.fixingCRCs(changed))
@@ -341,12 +343,7 @@ struct AnimatedEncodingTests {
   /// second one, recoloured the frame before it. Each is refused, as libpng refuses them.
   @Test func apngChunksOutOfPlaceAreRefused() throws {
     let bytes = try encodeAPNG(Self.frames)
-    var all: [(type: String, at: Int, end: Int)] = [], at = 8
-    while at + 12 <= bytes.count {
-      let end = at + 12 + Int(bytes.bigEndian32(at))
-      all.append((String(decoding: bytes[(at + 4)..<(at + 8)], as: UTF8.self), at, end))
-      at = end
-    }
+    let all = Self.chunks(of: bytes)
     func refusal(_ changed: [UInt8]) -> String? {
       do {
         _ = try APNG.decode(PNGChunks.fixingCRCs(changed))
@@ -395,12 +392,7 @@ struct AnimatedEncodingTests {
   /// ancillary one left out, an unknown critical one refused, as libpng does.
   @Test func apngChunksWithBadCRCsOrUnknownCriticalTypesAreRefused() throws {
     let bytes = try encodeAPNG(Self.frames)
-    var all: [(type: String, at: Int, end: Int)] = [], at = 8
-    while at + 12 <= bytes.count {
-      let end = at + 12 + Int(bytes.bigEndian32(at))
-      all.append((String(decoding: bytes[(at + 4)..<(at + 8)], as: UTF8.self), at, end))
-      at = end
-    }
+    let all = Self.chunks(of: bytes)
     func refusal(_ changed: [UInt8]) -> String? {
       do {
         _ = try APNG.decode(changed)
