@@ -262,6 +262,14 @@ struct AnimatedEncodingTests {
         + "(APNG numbers its fcTL and fdAT chunks 0, 1, 2, ... in order)")
   }
 
+  /// Why `bytes` are refused as an APNG, or `nil` when they decode.
+  static func refusal(_ bytes: [UInt8]) -> String? {
+    do {
+      _ = try APNG.decode(bytes)
+      return nil
+    } catch { return error.reason }
+  }
+
   /// The chunks of a PNG or APNG, in order: each one's type, and where it starts and ends.
   static func chunks(of bytes: [UInt8]) -> [(type: String, at: Int, end: Int)] {
     var out: [(String, Int, Int)] = [], at = 8
@@ -280,10 +288,7 @@ struct AnimatedEncodingTests {
     let bytes = try encodeAPNG(Self.frames)
     let all = Self.chunks(of: bytes)
     func refusal(_ changed: [UInt8]) -> String? {
-      do {
-        _ = try APNG.decode(PNGChunks.fixingCRCs(changed))
-        return nil
-      } catch { return error.reason }
+      Self.refusal(PNGChunks.fixingCRCs(changed))
     }
     // The first fcTL comes before the IDAT: the default image is frame 0.
     let fcTL = all.filter { $0.type == "fcTL" },
@@ -345,10 +350,7 @@ struct AnimatedEncodingTests {
     let bytes = try encodeAPNG(Self.frames)
     let all = Self.chunks(of: bytes)
     func refusal(_ changed: [UInt8]) -> String? {
-      do {
-        _ = try APNG.decode(PNGChunks.fixingCRCs(changed))
-        return nil
-      } catch { return error.reason }
+      Self.refusal(PNGChunks.fixingCRCs(changed))
     }
     /// A chunk of `type` holding `body` (its CRC is made by `refusal`).
     func chunk(_ type: String, _ body: [UInt8]) -> [UInt8] {
@@ -393,12 +395,7 @@ struct AnimatedEncodingTests {
   @Test func apngChunksWithBadCRCsOrUnknownCriticalTypesAreRefused() throws {
     let bytes = try encodeAPNG(Self.frames)
     let all = Self.chunks(of: bytes)
-    func refusal(_ changed: [UInt8]) -> String? {
-      do {
-        _ = try APNG.decode(changed)
-        return nil
-      } catch { return error.reason }
-    }
+    let refusal = Self.refusal
     for type in ["IHDR", "acTL", "fcTL", "IDAT", "fdAT", "IEND"] {
       let chunk = try #require(all.first { $0.type == type })
       var damaged = bytes
