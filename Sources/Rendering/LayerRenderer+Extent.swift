@@ -92,15 +92,24 @@ extension LayerRenderer {
   /// not known, times the transform's area scale, both taken apart so that neither overflows):
   /// leaving it out would then be a silent misdraw. A layer squashed flat (one side scaled to
   /// nothing) covers no area and is left out, as before.
-  func refuseIfShrunkButVisible(_ layer: Layer, in canvas: Canvas) throws(RenderingError) {
+  ///
+  /// - Parameter sublayers: the canvas's current space is `layer`'s sublayers' (after its
+  ///   `sublayerTransform`): what they draw is measured, not the layer itself.
+  func refuseIfShrunkButVisible(
+    _ layer: Layer, in canvas: Canvas, sublayers: Bool = false
+  ) throws(RenderingError) {
     let m = canvas.deviceTransform
     let k = Swift.max(abs(m.a), abs(m.b), abs(m.c), abs(m.d))
     // Only a transform refused for shrinking (not one off at infinity, or stretched).
     guard k > 0, k.isFinite, m.tx.isFinite, m.ty.isFinite, abs(m.a * m.d - m.b * m.c) < 1e-100
     else { return }
     var visits = 0
+    let measured =
+      sublayers
+      ? LayerRenderer.sublayersBox(of: layer, placedBy: .identity, visits: &visits)
+      : LayerRenderer.drawnBox(of: layer, placedBy: .identity, visits: &visits)
     let own =
-      LayerRenderer.drawnBox(of: layer, placedBy: .identity, visits: &visits)
+      measured
       ?? {
         var bounds = DeviceBox()
         bounds.add(layer.bounds, through: .identity)
@@ -196,7 +205,7 @@ extension LayerRenderer {
   }
 
   /// The sublayers' boxes (each replicator instance's, placed), or `nil` when one is not known.
-  private static func sublayersBox(
+  static func sublayersBox(
     of layer: Layer, placedBy m: AffineTransform, visits: inout Int
   ) -> DeviceBox? {
     var box = DeviceBox()

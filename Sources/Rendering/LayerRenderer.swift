@@ -304,7 +304,11 @@ public struct LayerRenderer: Sendable {
         canvas.save()
         defer { canvas.restore() }
         canvas.concatenate(affine)
-        if canvas.hasDrawableTransform { try drawSublayers(of: layer, in: canvas, through: nil) }
+        if canvas.hasDrawableTransform {
+          try drawSublayers(of: layer, in: canvas, through: nil)
+        } else if !canvas.transformOverflowed {
+          try refuseIfShrunkButVisible(layer, in: canvas, sublayers: true)
+        }
         if canvas.transformOverflowed { throw .transformTooLarge(layer: LayerLabel(layer)) }
       }
     }

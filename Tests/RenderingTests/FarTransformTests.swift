@@ -57,6 +57,18 @@ import Testing
     #expect(canvas.makeBitmap()[2, 2] == RGBA8(255, 0, 0, 255))
     // A plain square shrunk past the range is far under a pixel: left out.
     try LayerRenderer().draw(square("tiny", scale: 1e-60), in: canvas)
+    // Through a sublayerTransform, the layer holding the sublayers is named.
+    let holder = Layer()
+    holder.name = "holder"
+    holder.bounds = Rect(0, 0, 40, 40)
+    holder.anchorPoint = .zero
+    holder.sublayerTransform = .scale(x: 1e-51, y: 1e-51)
+    big.bounds = Rect(0, 0, 5e51, 5e51)
+    big.transform = .identity
+    holder.addSublayer(big)
+    #expect(throws: RenderingError.transformTooSmall(layer: "holder")) {
+      try LayerRenderer().draw(holder, in: try Canvas(pixelWidth: 40, pixelHeight: 40))
+    }
   }
 
   /// Twenty-first hostile pass: `[1e300, 0, 1e15, 1e-300]` has determinant 1, so Cairo took
