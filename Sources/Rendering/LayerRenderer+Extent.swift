@@ -93,10 +93,11 @@ extension LayerRenderer {
   /// leaving it out would then be a silent misdraw. A layer squashed flat (one side scaled to
   /// nothing) covers no area and is left out, as before.
   ///
-  /// - Parameter sublayers: the canvas's current space is `layer`'s sublayers' (after its
-  ///   `sublayerTransform`): what they draw is measured, not the layer itself.
+  /// - Parameter sublayers: when given, the canvas's current space is the space these
+  ///   sublayers of `layer` are placed in (after its `sublayerTransform`, or a replicator
+  ///   instance's placement): what they draw is measured, not the layer itself.
   func refuseIfShrunkButVisible(
-    _ layer: Layer, in canvas: Canvas, sublayers: Bool = false
+    _ layer: Layer, in canvas: Canvas, sublayers: [Layer]? = nil
   ) throws(RenderingError) {
     let m = canvas.deviceTransform
     let k = Swift.max(abs(m.a), abs(m.b), abs(m.c), abs(m.d))
@@ -105,9 +106,8 @@ extension LayerRenderer {
     else { return }
     var visits = 0
     let measured =
-      sublayers
-      ? LayerRenderer.sublayersBox(of: layer, placedBy: .identity, visits: &visits)
-      : LayerRenderer.drawnBox(of: layer, placedBy: .identity, visits: &visits)
+      sublayers.map { LayerRenderer.box(of: $0, placedBy: .identity, visits: &visits) }
+      ?? LayerRenderer.drawnBox(of: layer, placedBy: .identity, visits: &visits)
     let own =
       measured
       ?? {
@@ -191,6 +191,14 @@ extension LayerRenderer {
       box.add(shadow)
       if p.masksToBounds { box.intersect(boundsBox) }
     }
+    // A mask only takes away, but a mask that filters needs all of its content drawn: blurred
+    // within the layer's box, a blurred matte faded the layer at the box's edges (verify30).
+    if let mask = layer.mask, hasFilters(mask, visits: &visits) {
+      guard let placement = mask.transformToSuperlayer.planeAffineTransform,
+        let masked = drawnBox(of: mask, placedBy: placement.concatenating(m), visits: &visits)
+      else { return nil }
+      box.add(masked)
+    }
     // A group's filters spread what it holds (drawGroup blurs at √|det| pixels a point).
     let pixelsPerPoint = abs(m.a * m.d - m.b * m.c).squareRoot()
     for filter in p.effects.filters {
@@ -204,8 +212,23 @@ extension LayerRenderer {
     return box.isFinite ? box : nil
   }
 
+  /// The box of what `layers` (sublayers of one layer, placed in its space) draw, or `nil` when
+  /// one's is not known.
+  static func box(
+    of layers: [Layer], placedBy m: AffineTransform, visits: inout Int
+  ) -> DeviceBox? {
+    var box = DeviceBox()
+    for sublayer in layers {
+      guard let placement = sublayer.transformToSuperlayer.planeAffineTransform,
+        let sub = drawnBox(of: sublayer, placedBy: placement.concatenating(m), visits: &visits)
+      else { return nil }
+      box.add(sub)
+    }
+    return box
+  }
+
   /// The sublayers' boxes (each replicator instance's, placed), or `nil` when one is not known.
-  static func sublayersBox(
+  private static func sublayersBox(
     of layer: Layer, placedBy m: AffineTransform, visits: inout Int
   ) -> DeviceBox? {
     var box = DeviceBox()
@@ -234,6 +257,15 @@ extension LayerRenderer {
       }
     }
     return box
+  }
+
+  /// Whether `layer` or a layer below it (sublayers and masks) has filters.
+  private static func hasFilters(_ layer: Layer, visits: inout Int) -> Bool {
+    visits += 1
+    guard visits <= maximumBoxLayers else { return true }
+    if !layer.properties.effects.filters.isEmpty { return true }
+    if let mask = layer.mask, hasFilters(mask, visits: &visits) { return true }
+    return layer.sublayers.contains { hasFilters($0, visits: &visits) }
   }
 
   /// Where `layer`'s shadow draws (ShadowCache.drawShadow): its shape (`shadowPath`, else what

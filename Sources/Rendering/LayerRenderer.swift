@@ -307,7 +307,7 @@ public struct LayerRenderer: Sendable {
         if canvas.hasDrawableTransform {
           try drawSublayers(of: layer, in: canvas, through: nil)
         } else if !canvas.transformOverflowed {
-          try refuseIfShrunkButVisible(layer, in: canvas, sublayers: true)
+          try refuseIfShrunkButVisible(layer, in: canvas, sublayers: layer.sublayers)
         }
         if canvas.transformOverflowed { throw .transformTooLarge(layer: LayerLabel(layer)) }
       }
@@ -370,6 +370,9 @@ public struct LayerRenderer: Sendable {
       defer { canvas.restore() }
       guard canvas.hasDrawableTransform else {
         if canvas.transformOverflowed { throw .transformTooLarge(layer: LayerLabel(layer)) }
+        if instanceOuter == nil {
+          try refuseIfShrunkButVisible(layer, in: canvas, sublayers: sublayers)
+        }
         continue
       }
       if tint != .white { try chargeGroups(1, for: layer, in: canvas) }

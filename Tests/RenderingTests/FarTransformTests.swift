@@ -69,6 +69,16 @@ import Testing
     #expect(throws: RenderingError.transformTooSmall(layer: "holder")) {
       try LayerRenderer().draw(holder, in: try Canvas(pixelWidth: 40, pixelHeight: 40))
     }
+    // verify30: and through a replicator's instance transform (instance 1 was left out).
+    big.removeFromSuperlayer()
+    let copies = ReplicatorLayer()
+    copies.name = "copies"
+    copies.instanceCount = 2
+    copies.instanceTransform = .scale(x: 1e-51, y: 1e-51)
+    copies.addSublayer(big)
+    #expect(throws: RenderingError.transformTooSmall(layer: "copies")) {
+      try LayerRenderer().draw(copies, in: try Canvas(pixelWidth: 40, pixelHeight: 40))
+    }
   }
 
   /// Twenty-first hostile pass: `[1e300, 0, 1e15, 1e-300]` has determinant 1, so Cairo took

@@ -111,6 +111,22 @@ import Testing
     #expect(drawn[14, 25].a > 0 && drawn[14, 25].a < 255)  // its blurred edge
   }
 
+  /// verify30: a blurred mask was cut to the masked layer's box before it was blurred, so the
+  /// layer faded at the box's edges. A mask that filters is drawn whole.
+  @Test func aBlurredMaskIsBlurredWhole() throws {
+    let masked = square("masked", side: 20)
+    masked.position = Point(x: 50, y: 50)
+    let mask = square("mask", side: 100)
+    mask.position = Point(x: 10, y: 10)  // reaching 40 points past the layer on every side
+    mask.filters = [.gaussianBlur(radius: 6)]
+    masked.mask = mask
+    let canvas = try Canvas(pixelWidth: 100, pixelHeight: 100)
+    try LayerRenderer().draw(masked, in: canvas)
+    let drawn = canvas.makeBitmap()
+    // 30 points (5 sigma) inside the mask's edge: opaque at the layer's corners and edges.
+    for (x, y) in [(40, 40), (59, 59), (50, 40), (40, 50)] { #expect(drawn[x, y].a == 255) }
+  }
+
   /// Twenty-third hostile pass: a blend mode's group is blended over every pixel of the clip
   /// (1,990 hue layers of 2 x 2 points in a 1000 x 1000 frame took 46 s, all within the
   /// budget). Each blend mode counts its measured cost: a hue layer 16 groups' work.
