@@ -229,6 +229,12 @@ extension APNG {
           throw DecodingError(
             reason: "a PLTE chunk after the image data (a PNG's palette comes before its IDAT)")
         }
+        // tRNS follows PLTE (the PNG specification): libpng drops one before it, so the same
+        // file read as a plain PNG was opaque where this reader made it transparent.
+        guard !sawTransparency else {
+          throw DecodingError(
+            reason: "a PLTE chunk after the tRNS (a PNG's transparency comes after its palette)")
+        }
         sawPalette = true
         palette = body
       case "tRNS":

@@ -386,6 +386,10 @@ struct AnimatedEncodingTests {
       refusal(inserted(trns, at: idat.end))
         == "a tRNS chunk after the image data (a PNG's transparency comes before its IDAT)")
     #expect(refusal(inserted(trns + trns, at: idat.at)) == "a second tRNS chunk (a PNG has one)")
+    // verify30: a tRNS before the PLTE was applied, where libpng drops it.
+    #expect(
+      refusal(inserted(trns + plte, at: idat.at))
+        == "a PLTE chunk after the tRNS (a PNG's transparency comes after its palette)")
   }
 
   /// Twenty-ninth hostile pass: the APNG reader took chunks whose CRC did not match (a flipped
