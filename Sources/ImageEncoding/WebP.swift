@@ -446,7 +446,8 @@ extension WebP {
       let size = le(at + 4, 4)
       let body = at + 8
       guard body + size <= stated else {
-        return "its \(APNG.FrameReader.chunkName(type)) chunk runs past the end of the file"
+        return "its \(APNG.FrameReader.chunkName(type)) chunk runs past the end of "
+          + (stated < bytes.count ? "the RIFF data its header states" : "the file")
       }
       switch type {
       case "VP8X" where size >= 10:

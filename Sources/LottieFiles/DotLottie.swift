@@ -76,9 +76,9 @@ enum DotLottie {
       guard byName["animations/" + e.name.dropFirst(2)] == nil else {
         throw ArchiveError(
           message:
-            "a damaged zip archive (two entries for the animation "
-            + "\"\(MessageText.value(String(e.name.dropFirst(2).dropLast(5))))\": animations/ and a/)"
-        )
+            "an archive with two entries for the animation "
+            + "\"\(MessageText.value(String(e.name.dropFirst(2).dropLast(5))))\" (animations/ and "
+            + "a/), which players pick differently")
       }
     }
     var animationName: String? = nil
@@ -86,7 +86,8 @@ enum DotLottie {
     var playbackIgnored: [String] = []
     if let manifest = byName["manifest.json"], manifest.size > maximumManifestBytes {
       manifestProblem =
-        "it inflates to \(manifest.size) bytes, over the \(maximumManifestBytes >> 20) MiB a "
+        "it \(manifest.method == 0 ? "holds" : "inflates to") \(manifest.size) bytes, over the "
+        + "\(maximumManifestBytes >> 20) MiB a "
         + "manifest may have"
     } else if let manifest = byName["manifest.json"] {
       let data = try contents(of: manifest, in: bytes, budget: &budget)

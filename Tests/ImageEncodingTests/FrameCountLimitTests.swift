@@ -159,6 +159,14 @@ import Testing
       try refusal { $0.removeLast(20) }
         == "its RIFF header says \(bytes.count) bytes, the file has \(bytes.count - 20) (it is "
         + "cut short)")
+    // A RIFF size short of the file: a chunk runs past the data the header states.
+    let short = bytes.count - 8 - 20
+    #expect(
+      try refusal {
+        ($0[4], $0[5], $0[6], $0[7]) = (
+          UInt8(short & 0xFF), UInt8(short >> 8 & 0xFF), UInt8(short >> 16 & 0xFF), 0
+        )
+      } == "its ANMF chunk runs past the end of the RIFF data its header states")
     let vp8x = try offset("VP8X")
     #expect(
       try refusal { $0[vp8x + 8] &= ~0x02 }
