@@ -82,6 +82,24 @@ extension Canvas {
     recording?.add(
       "gradient",
       stops.flatMap { [$0.location, $0.color.red, $0.color.green, $0.color.blue, $0.color.alpha] })
+    // An axial span under a thousandth of a device pixel is lengthened to one, from its start:
+    // Pixman's fixed point turned nearer ends into the first colour, or a mix of the two ends (a
+    // span of 1e-8 of a layer drew it all red, 1e-20 all purple), where every pixel past the
+    // start is past the end.
+    var geometry = geometry
+    if case .axial(let start, let end) = geometry, start != end {
+      let m = deviceTransform
+      let (dx, dy) = (end.x - start.x, end.y - start.y)
+      // Measured over its largest part, so that squares of 1e-300 do not vanish.
+      let s = Swift.max(abs(dx), abs(dy))
+      let (ux, uy) = (dx / s, dy / s)
+      let (px, py) = (m.a * ux + m.c * uy, m.b * ux + m.d * uy)
+      let length = s * (px * px + py * py).squareRoot()
+      if length < 1e-3, length > 0, length.isFinite {
+        let k = 1e-3 / length
+        geometry = .axial(start: start, end: Point(x: start.x + dx * k, y: start.y + dy * k))
+      }
+    }
     // Points or radii past what Cairo's gradients hold (10^308 at the extreme): colored pixel
     // by pixel instead, from the same table of stops.
     guard isWithinSafeRange(geometry) else {

@@ -595,7 +595,11 @@ extension AtomicFile {
     /// Makes the temporary folder beside `path` (whose parent must exist); `path`, when it
     /// exists, must be a folder.
     public init(path: String) throws(FileError) {
-      let trimmed = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
+      // Every trailing slash (`"$DIR/"` of a DIR ending in `/` gives `fr//`, which was said to
+      // go in a folder `fr` that did not exist).
+      var bare = Substring(path)
+      while bare.count > 1, bare.hasSuffix("/") { bare = bare.dropLast() }
+      let trimmed = String(bare)
       self.path = trimmed
       var info = stat()
       if stat(trimmed, &info) == 0 && (info.st_mode & S_IFMT) != S_IFDIR {

@@ -109,15 +109,26 @@ struct BatchCommand: ParsableCommand {
   }
 
   func validate() throws {
-    if merge != nil {
+    if let merge {
       guard inputs.isEmpty, output == nil, shard == nil else {
         throw ValidationError("--merge OUTDIR takes no inputs, -o or --shard")
+      }
+      guard merge != "" else {
+        throw ValidationError("--merge is empty: name the output folder (use . for this one)")
       }
       return
     }
     guard !inputs.isEmpty else { throw ValidationError("Missing expected argument '<inputs> ...'") }
     guard output != nil else {
       throw ValidationError("Missing expected argument '--output <output>'")
+    }
+    // An empty name (`-o "$OUTDIR"` with the variable unset) read as the working folder, and
+    // the gallery page replaced an index.html there without a word.
+    guard output != "" else {
+      throw ValidationError("--output is empty: name the output folder (use . for this one)")
+    }
+    guard !inputs.contains("") else {
+      throw ValidationError("an input is empty: name a file, a folder or @LIST")
     }
     _ = try chosenFormats
     _ = try chosenShard
@@ -222,7 +233,7 @@ struct BatchCommand: ParsableCommand {
       unwritten = (error as? CommandFailure)?.message ?? String(describing: error)
     }
     let failed = outcomes.filter { $0.entry.error != nil }
-    if !quiet { print("\(output ?? outdir): \(Self.summary(outcomes))") }
+    if !quiet { print("\(MessageText.path(output ?? outdir)): \(Self.summary(outcomes))") }
     if !failed.isEmpty || unwritten != nil {
       let lines =
         failed.isEmpty
@@ -293,7 +304,8 @@ struct BatchCommand: ParsableCommand {
     let failed = merged.animations.filter { $0.error != nil }
     if !quiet {
       print(
-        "\(folder): \(MessageText.counted(merged.animations.count, "animation")) merged, "
+        "\(MessageText.path(folder)): \(MessageText.counted(merged.animations.count, "animation")) "
+          + "merged, "
           + "\(failed.count) failed")
     }
     if !failed.isEmpty {

@@ -150,7 +150,9 @@ public struct FlipbookTool: ParsableCommand {
   /// 200,093 bytes.
   static func cuttingLongArguments(_ message: String, _ arguments: [String]) -> String {
     var message = message
-    for argument in Set(arguments) where argument.count > 200 {
+    for argument in Set(arguments)
+    where argument.count > 200 || SourcePlace.hasControlCharacters(argument) {
+      // Control characters escaped too (an argument `x<ESC>[2J.zzz` cleared the terminal).
       message = message.replacing(argument, with: MessageText.path(argument))
     }
     return message

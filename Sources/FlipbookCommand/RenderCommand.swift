@@ -250,7 +250,7 @@ struct OutputOptions: ParsableArguments {
     let stored =
       report.storedFrameCount == report.frameCount ? "" : " (\(report.storedFrameCount) stored)"
     print(
-      "\(output): \(MessageText.counted(report.frameCount, "frame"))\(stored), "
+      "\(MessageText.path(output)): \(MessageText.counted(report.frameCount, "frame"))\(stored), "
         + "\(MessageText.counted(report.byteCount, "byte"))")
   }
 }

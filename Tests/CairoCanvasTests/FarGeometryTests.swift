@@ -257,6 +257,19 @@ import Testing
         square, gradient: .axial(start: Point(-1e300, 100), end: Point(1e300, 100)), stops: stops)
     }
     #expect(axial[0, 0] == RGBA8(128, 0, 128, 255) || axial[0, 0] == RGBA8(127, 0, 128, 255))
+    // Thirty-first pass: an axial span of 1e-8 to 1e-300 of a pixel drew all red, or all
+    // purple; past its start every pixel is past its end, so it is a hard step there.
+    for span in [1e-8, 1e-12] {
+      let step = try canvas { c in
+        c.fill(
+          square, gradient: .axial(start: Point(100, 0), end: Point(100 + span, 0)), stops: stops)
+      }
+      #expect(step[50, 100] == RGBA8(255, 0, 0, 255) && step[150, 100] == RGBA8(0, 0, 255, 255))
+    }
+    let tiny = try canvas { c in
+      c.fill(square, gradient: .axial(start: Point(0, 0), end: Point(1e-300, 0)), stops: stops)
+    }
+    #expect(tiny[50, 100] == RGBA8(0, 0, 255, 255) && tiny[150, 100] == RGBA8(0, 0, 255, 255))
   }
 
   /// Geometry within reach of Cairo is given to it as it always was: the same pixels with or

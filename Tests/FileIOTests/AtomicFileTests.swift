@@ -169,6 +169,10 @@ func entries(of folder: String) -> [String] {
     try made.commit()
     #expect(AtomicFile.names(in: path) == ["a.png", "b.png"])
     try AtomicFile.write([7], to: path + "/notes.txt")
+    // Thirty-first pass: `fr//` (every trailing slash) is the folder `fr` too.
+    let doubled = try AtomicFile.Folder(path: folder + "/doubled//")
+    #expect(doubled.path == folder + "/doubled")
+    doubled.abort()
     let again = try AtomicFile.Folder(path: path + "/")
     try again.write([3], name: "a.png")
     try again.commit()

@@ -81,6 +81,24 @@ import Testing
         + "  See 'flipbook batch --help' for more information.\n")
   }
 
+  /// Thirty-first and -second passes: `batch -o ""` (a script's unset variable) wrote into the
+  /// working folder and replaced its index.html; usage errors and success lines printed control
+  /// characters of an argument raw (`x<ESC>[2J.zzz` cleared the terminal).
+  @Test func emptyFoldersAndControlCharactersInArgumentsAreSaid() throws {
+    let empty = run(["batch", Self.scene, "-o", ""])
+    #expect(empty.status == 2)
+    #expect(
+      empty.errors.hasPrefix(
+        "Error: --output is empty: name the output folder (use . for this one)\n"))
+    #expect(run(["batch", "", "-o", folder]).errors.hasPrefix("Error: an input is empty"))
+    let escaped = run(["render", Self.scene, "-o", "x\u{1B}[2J.zzz"])
+    #expect(escaped.status == 2)
+    #expect(escaped.errors.contains("'x\\u001B[2J.zzz'") && !escaped.errors.contains("\u{1B}"))
+    let output = folder + "/bad\nname.png"
+    let result = try Tools.run(Tools.flipbook, ["render", Self.scene, "-o", output])
+    #expect(result.output.hasPrefix("\(folder)/bad\\u000Aname.png: 1 frame"), "\(result.output)")
+  }
+
   /// Whole-number options said only that a value like `1.5` was "invalid": each names what it
   /// takes, and one out of its range names the value found.
   @Test func wholeNumberOptionsSayTheirRange() {
