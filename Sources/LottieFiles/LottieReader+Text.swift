@@ -460,8 +460,10 @@ extension LottieReader {
 }
 
 extension String {
-  /// The text with After Effects' carriage returns as line breaks.
+  /// The text with After Effects' carriage returns, and the ETX (U+0003) Bodymovin writes for
+  /// some, as line breaks, as lottie-web breaks lines at both (ETX was drawn as a box).
   func replacingCarriageReturns() -> String {
-    String(String.UnicodeScalarView(unicodeScalars.map { $0 == "\r" ? "\n" : $0 }))
+    String(
+      String.UnicodeScalarView(unicodeScalars.map { $0 == "\r" || $0 == "\u{3}" ? "\n" : $0 }))
   }
 }

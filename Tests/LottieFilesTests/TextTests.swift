@@ -43,6 +43,23 @@ import Testing
     #expect(glyphs.allSatisfy { $0.fillColor == Color(red: 1, green: 0, blue: 0) })
   }
 
+  /// Thirty-second pass: lottie-web breaks lines at ETX (U+0003) as at `\r`, and Bodymovin
+  /// writes it for some; it was drawn as a box. The same glyphs as `AA\rA`.
+  @Test func etxBreaksALineAsACarriageReturnDoes() throws {
+    func positions(_ text: String) throws -> [Point] {
+      let document = try LottieTest.read(Self.document(text: text, chars: "[\(Self.glyphA)]"))
+      var out: [Point] = []
+      func collect(_ l: Layer) {
+        if let s = l as? ShapeLayer { out.append(s.position) }
+        l.sublayers.forEach(collect)
+      }
+      collect(try LottieTest.layer("Title", in: document.scene, at: 0))
+      return out
+    }
+    #expect(try positions("AA\\u0003A") == positions("AA\\rA"))
+    #expect(try positions("AA\\u0003A").count == 3)
+  }
+
   /// Issue 18: a glyph's path counts, once for each character showing it, against the path
   /// elements repeaters' copies may make in a file (a 9,000-vertex glyph shown 5,000 times ran
   /// past a minute, reading the glyph for every character).
