@@ -83,6 +83,15 @@ extension LayerRenderer {
     // Two pixels of antialiasing, and what rounding to whole pixels loses.
     box.grow(dx: 2, dy: 2)
     guard box.isFinite else { return }
+    // Cut to the canvas first: a side 3e18 pixels away, kept as an origin and a width, lost the
+    // near side to rounding (the width of 3e18 + 200 is a multiple of 512), and the group was
+    // clipped to nothing (thirty-first pass).
+    var canvasBox = DeviceBox()
+    canvasBox.add(
+      Rect(
+        x: -1, y: -1, width: Double(canvas.pixelWidth) + 2, height: Double(canvas.pixelHeight) + 2),
+      through: .identity)
+    box.intersect(canvasBox)
     canvas.clip(toDevicePixelsOf: box.isEmpty ? Rect(x: 0, y: 0, width: 0, height: 0) : box.rect)
   }
 

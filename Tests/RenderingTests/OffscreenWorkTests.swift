@@ -111,6 +111,20 @@ import Testing
     #expect(drawn[14, 25].a > 0 && drawn[14, 25].a < 255)  // its blurred edge
   }
 
+  /// Thirty-first pass: a grouped layer whose drawn box reached 3e18 pixels left of the canvas
+  /// (a sublayer far away) drew nothing: the box's near side was lost to rounding. The box is
+  /// cut to the canvas first.
+  @Test func aGroupWhoseBoxReachesFarAwayStillDraws() throws {
+    let panel = square("panel", side: 200)
+    panel.opacity = 0.999
+    let far = square("far")
+    far.position = Point(x: -3e18, y: 0)
+    panel.addSublayer(far)
+    let canvas = try Canvas(pixelWidth: 200, pixelHeight: 200)
+    try LayerRenderer().draw(panel, in: canvas)
+    #expect(canvas.makeBitmap()[100, 100].a > 250)
+  }
+
   /// verify30: a blurred mask was cut to the masked layer's box before it was blurred, so the
   /// layer faded at the box's edges. A mask that filters is drawn whole.
   @Test func aBlurredMaskIsBlurredWhole() throws {
