@@ -23,11 +23,19 @@ struct DeviceBox {
   /// Grows the box to hold `rect` (in a layer's space) mapped by `m` to device pixels.
   mutating func add(_ rect: Rect, through m: AffineTransform) {
     let r = rect.standardized
-    for (x, y) in [(r.minX, r.minY), (r.maxX, r.minY), (r.maxX, r.maxY), (r.minX, r.maxY)] {
-      let px = m.a * x + m.c * y + m.tx, py = m.b * x + m.d * y + m.ty
-      (x0, y0) = (Swift.min(x0, px), Swift.min(y0, py))
-      (x1, y1) = (Swift.max(x1, px), Swift.max(y1, py))
-    }
+    // The four corners one by one: no array built for every layer a box visits.
+    add(r.minX, r.minY, through: m)
+    add(r.maxX, r.minY, through: m)
+    add(r.maxX, r.maxY, through: m)
+    add(r.minX, r.maxY, through: m)
+  }
+
+  /// Grows the box to hold the point (`x`, `y`) mapped by `m`.
+  @inline(__always)
+  private mutating func add(_ x: Double, _ y: Double, through m: AffineTransform) {
+    let px = m.a * x + m.c * y + m.tx, py = m.b * x + m.d * y + m.ty
+    (x0, y0) = (Swift.min(x0, px), Swift.min(y0, py))
+    (x1, y1) = (Swift.max(x1, px), Swift.max(y1, py))
   }
 
   /// Grows the box to hold `other`.
