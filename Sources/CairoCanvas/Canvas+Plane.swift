@@ -203,7 +203,10 @@ extension Canvas {
   }
 
   /// Cairo's current path, in user space, as a `Path`.
-  func currentPath() -> Path {
+  func currentPath() -> Path { Canvas.path(of: cr) }
+
+  /// The current path of the Cairo context `cr`, in its user space, as a `Path`.
+  static func path(of cr: OpaquePointer) -> Path {
     var path = Path()
     guard let copy = cairo_copy_path(cr) else { return path }
     defer { cairo_path_destroy(copy) }

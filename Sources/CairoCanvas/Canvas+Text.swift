@@ -71,6 +71,13 @@ extension Canvas {
   /// Runs `body` with `layout`'s glyphs as one path of outlines, in a user space whose origin
   /// is moved to `origin` (where `body` draws them).
   func withGlyphOutlines(of layout: TextLayout, at origin: Point, _ body: (Path) -> Void) {
+    guard emPixels(of: layout) <= Canvas.largestOutlineEm else {
+      cairo_save(cr)
+      defer { cairo_restore(cr) }
+      cairo_translate(cr, origin.x, origin.y)
+      body(largeGlyphOutlines(of: layout))
+      return
+    }
     cairo_save(cr)
     defer { cairo_restore(cr) }
     cairo_translate(cr, origin.x, origin.y)
@@ -84,13 +91,61 @@ extension Canvas {
     body(outlines)
   }
 
+  /// The outlines of `layout`'s glyphs, in user space (the layout's origin at the user origin),
+  /// for glyphs whose em on the canvas passes `largestOutlineEm`.
+  ///
+  /// FreeType sizes a glyph in 16-bit pixels per em, so Cairo cannot make a font for such a
+  /// transform: the context that asks goes into an error state and draws nothing more (a 10,000
+  /// point label at scale 7 blanked the rest of its frame). Each glyph's outline is taken instead
+  /// on a scratch context at `largestOutlineEm` pixels an em, with the glyph at the origin (its
+  /// coordinates stay small whatever its place), and moved to its place in user space; Pango
+  /// lays text out unhinted, so the outline scales exactly. Glyphs more than two ems (on the
+  /// canvas) beyond it are left out, as Cairo leaves them out when it fills.
+  func largeGlyphOutlines(of layout: TextLayout) -> Path {
+    var outlines = Path()
+    let fontSize = layout.style.fontSize
+    let em = emPixels(of: layout)
+    guard fontSize > 0, em.isFinite,
+      let surface = cairo_image_surface_create(CAIRO_FORMAT_A8, 1, 1)
+    else { return outlines }
+    defer { cairo_surface_destroy(surface) }
+    guard let scratch = cairo_create(surface) else { return outlines }
+    defer { cairo_destroy(scratch) }
+    let scale = Canvas.largestOutlineEm / fontSize
+    cairo_scale(scratch, scale, scale)
+    let (width, height) = (Double(pixelWidth), Double(pixelHeight))
+    for run in layout.runs {
+      cairo_set_scaled_font(scratch, OpaquePointer(bitPattern: run.font))
+      for glyph in run.glyphs {
+        if projection == nil {
+          var (x, y) = (glyph.x, glyph.y)
+          cairo_user_to_device(cr, &x, &y)
+          guard x + 2 * em >= 0, x - 2 * em <= width, y + 2 * em >= 0, y - 2 * em <= height
+          else { continue }
+        }
+        var placed = glyph
+        (placed.x, placed.y) = (0, 0)
+        cairo_new_path(scratch)
+        cairo_glyph_path(scratch, &placed, 1)
+        guard cairo_status(scratch) == CAIRO_STATUS_SUCCESS else { return Path() }
+        let outline = Canvas.path(of: scratch)
+        outlines.addPath(outline.applying(.translation(x: glyph.x, y: glyph.y)))
+      }
+    }
+    return outlines
+  }
+
   /// Draws `layout`'s glyphs filled in `color`, from Cairo's glyph images when they are small
   /// enough (`largestCachedGlyphSize`), else as outlines.
   private func drawGlyphs(_ layout: TextLayout, at origin: Point, color: Color) {
+    let em = emPixels(of: layout)
+    guard em <= Canvas.largestOutlineEm else {
+      withGlyphOutlines(of: layout, at: origin) { fill($0, with: color) }
+      return
+    }
     cairo_save(cr)
     cairo_translate(cr, origin.x, origin.y)
     setSource(color)
-    let em = emPixels(of: layout)
     for run in layout.runs {
       cairo_set_scaled_font(cr, OpaquePointer(bitPattern: run.font))
       run.glyphs.withUnsafeBufferPointer {
@@ -155,6 +210,12 @@ extension Canvas {
   /// them): 200 layers of one character at 3,000 to 3,199 points held 3.9 GB. Outlines hold a
   /// few kilobytes, and a glyph this large costs about as much to fill as to place.
   public static let largestCachedGlyphSize = 256.0
+
+  /// The largest em, in pixels on the canvas, whose glyph outlines Cairo makes under the
+  /// canvas's transform: 16,384. FreeType sizes glyphs in 16-bit pixels per em (at most 65,535),
+  /// so larger glyphs take their outlines at this size and are scaled up
+  /// (`largeGlyphOutlines`).
+  public static let largestOutlineEm = 16_384.0
 
   /// Draws a one-line label whose ink is centred on `center` (points), set `size` points tall
   /// in DejaVu Sans, in `color`.

@@ -1,0 +1,87 @@
+import Geometry
+import Testing
+
+@testable import CairoCanvas
+
+/// Issue 18, hostile pass 31: glyphs whose em on the canvas passes `Canvas.largestOutlineEm`
+/// (FreeType sizes glyphs in 16-bit pixels per em) take their outlines at that size and are
+/// scaled up. Asked under the canvas's transform, Cairo put the context in an error state and
+/// the rest of the frame came out blank.
+@Suite struct HugeGlyphTests {
+  /// The outline taken at `largestOutlineEm` and scaled matches the one Cairo makes under the
+  /// canvas's transform, where both can be made.
+  @Test func theScaledOutlineMatchesCairos() throws {
+    let layout = try TextLayout.make("a漢g", style: TextStyle(fontSize: 50))
+    var bitmaps: [Bitmap] = []
+    for large in [false, true] {
+      let canvas = try Canvas(pixelWidth: 600, pixelHeight: 300)
+      canvas.scaleBy(x: 3, y: 3)
+      let outlines: Path
+      if large {
+        outlines = canvas.largeGlyphOutlines(of: layout)
+      } else {
+        var direct = Path()
+        canvas.withGlyphOutlines(of: layout, at: .zero) { direct = $0 }
+        outlines = direct
+      }
+      #expect(!outlines.isEmpty)
+      canvas.fill(outlines, with: .black)
+      bitmaps.append(canvas.makeBitmap())
+    }
+    var largest = 0
+    var inked = 0
+    var differing = 0
+    for y in 0..<300 {
+      for x in 0..<600 {
+        let (a, b) = (Int(bitmaps[0][x, y].a), Int(bitmaps[1][x, y].a))
+        largest = max(largest, abs(a - b))
+        if abs(a - b) > 4 { differing += 1 }
+        if a > 128 { inked += 1 }
+      }
+    }
+    #expect(inked > 10_000)
+    // FreeType rounds outlines to 1/64 pixel at the size it makes them: at 150 pixels an em
+    // edges move by a few hundredths of a pixel (18 levels of alpha at most, on under 1% of
+    // the glyphs' pixels).
+    #expect(largest <= 32 && differing * 100 < inked, "largest \(largest), \(differing) pixels")
+  }
+
+  /// Text at 20,000 pixels an em is drawn, and so is what comes after it in the frame.
+  @Test(arguments: [20_000.0, 1e6])
+  func hugeTextDrawsAndLeavesTheFrameDrawing(em: Double) throws {
+    let canvas = try Canvas(pixelWidth: 100, pixelHeight: 100)
+    // DejaVu's full block covers the em box from below the ascent to the descent; the canvas
+    // looks at a 100-pixel window well inside it.
+    let layout = try TextLayout.make("█", style: TextStyle(fontName: "DejaVu Sans", fontSize: 10))
+    let ink = layout.inkBounds
+    let scale = em / 10
+    canvas.save()
+    canvas.scaleBy(x: scale, y: scale)
+    canvas.translateBy(x: -(ink.midX), y: -(ink.midY))
+    canvas.draw(layout, at: .zero, color: Color(red: 0, green: 0, blue: 1))
+    canvas.restore()
+    canvas.fill(Rect(0, 0, 10, 10), with: Color(red: 1, green: 0, blue: 0))
+    let b = canvas.makeBitmap()
+    #expect(b[50, 50] == RGBA8(0, 0, 255, 255))
+    #expect(b[99, 99] == RGBA8(0, 0, 255, 255))
+    #expect(b[5, 5] == RGBA8(255, 0, 0, 255))
+  }
+
+  /// Stroked text (a Lottie document's outline) takes the same outlines.
+  @Test func hugeStrokedTextDraws() throws {
+    let canvas = try Canvas(pixelWidth: 100, pixelHeight: 100)
+    let layout = try TextLayout.make("█", style: TextStyle(fontName: "DejaVu Sans", fontSize: 10))
+    let ink = layout.inkBounds
+    canvas.save()
+    canvas.scaleBy(x: 3_000, y: 3_000)
+    canvas.translateBy(x: -(ink.midX), y: -(ink.midY))
+    canvas.draw(
+      layout, at: .zero, color: Color(red: 0, green: 0, blue: 1),
+      stroke: Canvas.TextStroke(color: .black, width: 0.001, overFill: true))
+    canvas.restore()
+    canvas.fill(Rect(0, 0, 10, 10), with: Color(red: 1, green: 0, blue: 0))
+    let b = canvas.makeBitmap()
+    #expect(b[50, 50] == RGBA8(0, 0, 255, 255))
+    #expect(b[5, 5] == RGBA8(255, 0, 0, 255))
+  }
+}
