@@ -119,6 +119,10 @@ extension Canvas {
         fillWithoutRecording(path, stops.last!.color)
         return
       }
+      if let box = tinyRadialBox(center: center, radii: radii) {
+        fillTinyRadial(path, geometry, stops, around: box)
+        return
+      }
       let (fx, fy) = GradientGeometry.unitFocus(center: center, radii: radii, focus: focus)
       let pattern = cairo_pattern_create_radial(fx, fy, 0, 0, 0, 1)!
       var m = cairo_matrix_t()
@@ -129,6 +133,66 @@ extension Canvas {
     case .conic(let center, let angle):
       fillConic(path, center: center, angle: angle, stops: stops)
     }
+  }
+
+  /// The device pixels around a radial gradient's ellipse (grown by two pixels, on the pixel
+  /// grid, within the canvas) when the ellipse is so small against the canvas that Pixman's
+  /// fixed point cannot place the canvas's pixels in its unit circle (Cairo then drew nothing:
+  /// a radius of a millionth of a point left the layer empty); `nil` otherwise.
+  ///
+  /// The test is the ellipse's smallest radius on the canvas (at least its map's determinant
+  /// over its size) against the canvas's farthest corner: more than 8,192 radii away.
+  private func tinyRadialBox(center: Point, radii: Size) -> (x: Int, y: Int, w: Int, h: Int)? {
+    let m = deviceTransform
+    let (ax, ay) = (m.a * radii.width, m.b * radii.width)
+    let (bx, by) = (m.c * radii.height, m.d * radii.height)
+    let size = (ax * ax + ay * ay + bx * bx + by * by).squareRoot()
+    let smallest = abs(ax * by - ay * bx) / size
+    let c = center.applying(m)
+    let (w, h) = (Double(pixelWidth), Double(pixelHeight))
+    let farthest = (Swift.max(abs(c.x), abs(c.x - w)), Swift.max(abs(c.y), abs(c.y - h)))
+    let reach = (farthest.0 * farthest.0 + farthest.1 * farthest.1).squareRoot()
+    guard size.isFinite, c.x.isFinite, c.y.isFinite, !(reach <= 8192 * smallest) else {
+      return nil
+    }
+    // Under a thousandth of a pixel the ellipse covers no pixel by a level: none is drawn by
+    // pixels (whose arithmetic would meet radii of 1e-300).
+    guard smallest >= 1e-3 else { return (0, 0, 0, 0) }
+    let (ex, ey) = (abs(ax) + abs(bx) + 2, abs(ay) + abs(by) + 2)
+    let x0 = Swift.max(0, Swift.min(w, (c.x - ex).rounded(.down)))
+    let y0 = Swift.max(0, Swift.min(h, (c.y - ey).rounded(.down)))
+    let x1 = Swift.max(0, Swift.min(w, (c.x + ex).rounded(.up)))
+    let y1 = Swift.max(0, Swift.min(h, (c.y + ey).rounded(.up)))
+    return (Int(x0), Int(y0), Int(x1 - x0), Int(y1 - y0))
+  }
+
+  /// Fills `path` with a radial gradient whose ellipse is tiny on the canvas: the last color
+  /// outside `box` (device pixels), where every pixel is past the ellipse, and the gradient
+  /// pixel by pixel inside it.
+  private func fillTinyRadial(
+    _ path: Path, _ geometry: GradientGeometry, _ stops: [GradientStop],
+    around box: (x: Int, y: Int, w: Int, h: Int)
+  ) {
+    cairo_save(cr)
+    var m = cairo_matrix_t()
+    cairo_get_matrix(cr, &m)
+    cairo_identity_matrix(cr)
+    cairo_rectangle(cr, 0, 0, Double(pixelWidth), Double(pixelHeight))
+    cairo_rectangle(cr, Double(box.x), Double(box.y), Double(box.w), Double(box.h))
+    cairo_set_fill_rule(cr, CAIRO_FILL_RULE_EVEN_ODD)
+    cairo_clip(cr)
+    cairo_set_matrix(cr, &m)
+    fillWithoutRecording(path, stops.last!.color)
+    cairo_restore(cr)
+    guard box.w > 0, box.h > 0 else { return }
+    cairo_save(cr)
+    cairo_get_matrix(cr, &m)
+    cairo_identity_matrix(cr)
+    cairo_rectangle(cr, Double(box.x), Double(box.y), Double(box.w), Double(box.h))
+    cairo_clip(cr)
+    cairo_set_matrix(cr, &m)
+    fillGradientByPixels(path, geometry, stops)
+    cairo_restore(cr)
   }
 
   private func fillWithoutRecording(_ path: Path, _ color: Color) {

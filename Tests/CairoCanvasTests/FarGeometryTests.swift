@@ -272,6 +272,53 @@ import Testing
     #expect(tiny[50, 100] == RGBA8(0, 0, 255, 255) && tiny[150, 100] == RGBA8(0, 0, 255, 255))
   }
 
+  /// Thirty-first pass: a radial gradient whose radius is a millionth of a pixel or less drew
+  /// nothing (Pixman could not place the canvas's pixels in its unit circle). Every pixel but
+  /// the center's is past the ellipse: the last color.
+  @Test(arguments: [1e-6, 1e-8, 1e-12, 1e-300])
+  func aTinyRadialGradientShowsItsLastColor(radius: Double) throws {
+    let stops = [
+      GradientStop(location: 0, color: .red), GradientStop(location: 1, color: .blue),
+    ]
+    let b = try canvas { c in
+      c.fill(
+        Path(rect: Rect(0, 0, 200, 200)),
+        gradient: .radial(center: Point(100, 100), radii: Size(radius, radius * 3)), stops: stops)
+    }
+    for (x, y) in [(0, 0), (50, 100), (99, 99), (100, 101), (199, 199)] {
+      #expect(b[x, y] == RGBA8(0, 0, 255, 255), "\(x), \(y)")
+    }
+  }
+
+  /// A small radial gradient far from the canvas's corners is drawn pixel by pixel about its
+  /// center and in its last color elsewhere: the same pixels as where Pixman draws it.
+  @Test func aSmallRadialGradientOnAWideCanvasMatchesPixmans() throws {
+    let stops = [
+      GradientStop(location: 0, color: .red), GradientStop(location: 1, color: .blue),
+    ]
+    func draw(width: Int, center: Double) throws -> Bitmap {
+      let canvas = try Canvas(pixelWidth: width, pixelHeight: 40)
+      canvas.fill(
+        Path(rect: Rect(0, 0, Double(width), 40)),
+        gradient: .radial(center: Point(center, 20.5), radii: Size(3, 0.2)), stops: stops)
+      return canvas.makeBitmap()
+    }
+    // 4,000 pixels wide, the farthest corner is 10,000 radii of 0.2 away: drawn by pixels.
+    let wide = try draw(width: 4_000, center: 2_000.5)
+    let narrow = try draw(width: 40, center: 20.5)
+    var largest = 0
+    for y in 15..<25 {
+      for x in -8..<8 {
+        let (p, q) = (wide[2_000 + x, y], narrow[20 + x, y])
+        largest = max(
+          largest, abs(Int(p.r) - Int(q.r)), abs(Int(p.b) - Int(q.b)), abs(Int(p.a) - Int(q.a)))
+      }
+    }
+    #expect(largest <= 2)
+    #expect(narrow[20, 20].r > 200 && narrow[21, 20].r > 0 && narrow[20, 21].r == 0)
+    #expect(wide[100, 20] == RGBA8(0, 0, 255, 255) && wide[3_990, 5] == RGBA8(0, 0, 255, 255))
+  }
+
   /// Geometry within reach of Cairo is given to it as it always was: the same pixels with or
   /// without the far part of a path that the canvas cannot show.
   @Test func nearGeometryIsUnchanged() throws {
