@@ -70,9 +70,10 @@ struct Animated<Value: Sendable>: Sendable {
   var frameRange: ClosedRange<Double> { keyframes[0].frame...keyframes[keyframes.count - 1].frame }
 
   /// Where `frame` falls: the segment index and the linear progress through it (0...1), or
-  /// `nil` before the first or after the last keyframe.
+  /// `nil` before the first or from the last keyframe on. Of keyframes sharing a frame, the
+  /// last is the one shown at it, as lottie-web shows it.
   func segment(at frame: Double) -> (index: Int, progress: Double)? {
-    guard keyframes.count > 1, frame > keyframes[0].frame else { return nil }
+    guard keyframes.count > 1, frame >= keyframes[0].frame else { return nil }
     // Binary search for the last keyframe at or before `frame`.
     var low = 0, high = keyframes.count - 1
     guard frame < keyframes[high].frame else { return nil }
@@ -96,7 +97,7 @@ extension Animated where Value == [Double] {
   /// The value at `frame`, eased per dimension, spatial segments followed along their curve.
   func value(at frame: Double) -> [Double] {
     guard isAnimated else { return initial }
-    if frame <= keyframes[0].frame { return initial }
+    if frame < keyframes[0].frame { return initial }
     guard let (i, x) = segment(at: frame) else { return final }
     let k = keyframes[i]
     if k.hold { return k.start }
@@ -122,7 +123,7 @@ extension Animated where Value == BezierShape {
   /// The shape at `frame`: vertices interpolated when both ends have as many, else the start.
   func value(at frame: Double) -> BezierShape {
     guard isAnimated else { return initial }
-    if frame <= keyframes[0].frame { return initial }
+    if frame < keyframes[0].frame { return initial }
     guard let (i, x) = segment(at: frame) else { return final }
     let k = keyframes[i]
     if k.hold { return k.start }

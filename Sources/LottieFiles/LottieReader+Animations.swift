@@ -130,10 +130,22 @@ extension LottieReader {
   }
 
   /// Adds the animation: values at frames (non-decreasing), segments paced by `paces`.
+  ///
+  /// Keyframes sharing the first frame show the first value before it and the last at it, as
+  /// lottie-web shows them (Core Animation's fill would show the last before it too): the first
+  /// value is held from a billionth of a frame earlier.
   func addKeyframes(
     _ layer: Layer, _ keyPath: String, values: [AnimationValue], frames: [Double],
     paces: [TimingFunction]
   ) {
+    var (values, frames, paces) = (values, frames, paces)
+    if frames.count > 1, frames[0] == frames[1] {
+      let lead = frames[0] - Swift.max(1, abs(frames[0])) * 1e-9
+      guard lead < frames[0] else { return }
+      values.insert(values[0], at: 0)
+      frames.insert(lead, at: 0)
+      paces.insert(.linear, at: 0)
+    }
     guard let first = frames.first, let last = frames.last, last > first else { return }
     var animation = KeyframeAnimation(keyPath: keyPath)
     animation.values = values

@@ -107,7 +107,7 @@ extension LottieReader {
       }
       piece.name = f.string("nm")
       piece.opacity = unit(o.initial)
-      animate(piece, "opacity", o) { .scalar(unit($0)) }
+      animate(piece, "opacity", o) { .scalar(fraction($0)) }
       let expansion = component(x.initial, 0)
       if x.isAnimated { warn(label, "animated mask expansion (x): its first value is used") }
       // The path is expanded (or contracted) first, then inverted, as After Effects does: an

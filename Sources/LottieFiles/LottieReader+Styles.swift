@@ -59,7 +59,7 @@ extension LottieReader {
     }
     if let o = vector(f, "o", default: [100], layer: label) {
       group.opacity = unit(o.initial)
-      animate(group, "opacity", o) { .scalar(unit($0)) }
+      animate(group, "opacity", o) { .scalar(fraction($0)) }
     }
     container.addSublayer(group)
   }
@@ -79,7 +79,7 @@ extension LottieReader {
     setPath(of: shape, sources: sources, trim: stroked ? nil : trim)
     if let o = vector(f, "o", default: [100], layer: label) {
       shape.opacity = unit(o.initial)
-      animate(shape, "opacity", o) { .scalar(unit($0)) }
+      animate(shape, "opacity", o) { .scalar(fraction($0)) }
     }
     if stroked {
       shape.fillColor = nil
@@ -99,7 +99,7 @@ extension LottieReader {
       let key = stroked ? "strokeColor" : "fillColor"
       let color = Self.color(c.initial)
       if stroked { shape.strokeColor = color } else { shape.fillColor = color }
-      animate(shape, key, c) { .color(Self.color($0)) }
+      animate(shape, key, c) { .color(Self.color($0, clamped: false)) }
       drawn = shape
     default:
       // The gradient shows through the shape (its opacity on the gradient layer).
@@ -364,8 +364,14 @@ extension LottieReader {
   /// A Lottie colour (`[r, g, b]` or `[r, g, b, a]`, 0...1) as an opaque colour: a fourth
   /// component is ignored, as lottie-web (which paints `rgb(r, g, b)`) and rlottie do; opacity
   /// comes from the style's or effect's own opacity.
-  static func color(_ v: [Double]) -> Color {
-    func c(_ i: Int) -> Double { Swift.max(0, Swift.min(1, i < v.count ? v[i] : 0)) }
+  ///
+  /// Keyframed colours are interpolated as written (`clamped: false`) and clamped when drawn,
+  /// as lottie-web's: from black to `[2, 0, 0]` is full red half way.
+  static func color(_ v: [Double], clamped: Bool = true) -> Color {
+    func c(_ i: Int) -> Double {
+      let x = i < v.count ? v[i] : 0
+      return clamped ? Swift.max(0, Swift.min(1, x)) : x
+    }
     return Color(red: c(0), green: c(1), blue: c(2), alpha: 1)
   }
 }

@@ -84,7 +84,7 @@ extension LottieReader {
     }
     if opacity, let o = vector(f, "o", default: [100], layer: label) {
       outer.opacity = unit(o.initial)
-      animate(outer, "opacity", o) { .scalar(unit($0)) }
+      animate(outer, "opacity", o) { .scalar(fraction($0)) }
     }
     // Skew (`sk`, degrees) along the axis `sa` (degrees), between rotation and scale.
     var inner: Layer = outer
@@ -149,7 +149,12 @@ func radians(_ v: [Double]) -> Double {
 }
 
 /// A percentage (the first number) as a fraction clamped to 0...1.
-func unit(_ v: [Double]) -> Double { Swift.min(1, Swift.max(0, (v.first ?? 100) / 100)) }
+func unit(_ v: [Double]) -> Double { Swift.min(1, Swift.max(0, fraction(v))) }
+
+/// A percentage (the first number) as a fraction, not clamped: keyframed opacities are
+/// interpolated as written and clamped when drawn, as lottie-web's (0 to 200 shows half at a
+/// quarter of the way), and a layer's opacity past 0...1 draws as its nearest end.
+func fraction(_ v: [Double]) -> Double { (v.first ?? 100) / 100 }
 
 /// Dimension `d` of a value (the first for a scalar written as one number, 0 when empty).
 func component(_ v: [Double], _ d: Int) -> Double {

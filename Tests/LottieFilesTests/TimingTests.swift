@@ -36,6 +36,53 @@ import Testing
       })
   }
 
+  /// Hostile pass 32: keyframes sharing a frame showed the first value at and after it (all at
+  /// one frame) or the second before it. lottie-web shows the first keyframe's value before
+  /// the shared frame and the last one's from it.
+  @Test func keyframesSharingAFrameShowTheFirstBeforeAndTheLastFromIt() throws {
+    func opacities(_ keyframes: String) throws -> [Double] {
+      let layer = LottieTest.shapeLayer("Jump", ks: #"{"o": {"a": 1, "k": \#(keyframes)}}"#)
+      let scene = try LottieTest.read(LottieTest.document(layers: "[\(layer)]")).scene
+      // 10 frames a second: frames 0, 9.9, 10, 10.5, 30.
+      return try [0, 0.99, 1, 1.05, 3].map {
+        (try LottieTest.layer("Jump", in: scene, at: $0).opacity * 1000).rounded() / 1000
+      }
+    }
+    // All at frame 10: 0 before, the last (80) from it.
+    #expect(
+      try opacities(#"[{"t": 10, "s": [0]}, {"t": 10, "s": [50]}, {"t": 10, "s": [80]}]"#)
+        == [0, 0, 0.8, 0.8, 0.8])
+    // Two at frame 10, then a third at 20: 0 before, 50 at 10, half way to 100 at 15.
+    #expect(
+      try opacities(
+        #"[{"t": 10, "s": [0], "o": {"x": [0], "y": [0]}, "i": {"x": [1], "y": [1]}},"#
+          + #"{"t": 10, "s": [50], "o": {"x": [0], "y": [0]}, "i": {"x": [1], "y": [1]}},"#
+          + #"{"t": 20, "s": [100]}]"#) == [0, 0, 0.5, 0.525, 1])
+  }
+
+  /// Hostile pass 32: keyframed opacities and colours past their range were clamped before
+  /// they were interpolated (0 to 200 showed a quarter at a quarter of the way). lottie-web
+  /// interpolates what is written and clamps when drawing.
+  @Test func opacityAndColourKeyframesPastTheirRangeInterpolateAsWritten() throws {
+    let linear = #""o": {"x": [0], "y": [0]}, "i": {"x": [1], "y": [1]}"#
+    let layer = LottieTest.shapeLayer(
+      "Fade", ks: #"{"o": {"a": 1, "k": [{"t": 0, "s": [0], \#(linear)}, {"t": 40, "s": [200]}]}}"#,
+      shapes: #"""
+        [{"ty": "rc", "p": {"a": 0, "k": [50, 50]}, "s": {"a": 0, "k": [100, 100]},
+          "r": {"a": 0, "k": 0}},
+         {"ty": "fl", "o": {"a": 0, "k": 100},
+          "c": {"a": 1, "k": [{"t": 0, "s": [0, 0, 0], \#(linear)}, {"t": 40, "s": [2, 0, 0]}]}}]
+        """#)
+    let scene = try LottieTest.read(LottieTest.document(layers: "[\(layer)]")).scene
+    let quarter = try LottieTest.layer("Fade", in: scene, at: 1)
+    #expect(abs(quarter.opacity - 0.5) < 1e-9)
+    // A quarter of the way: half opaque, half red (of [2, 0, 0]); half way: opaque, full red.
+    let frame = try scene.makeFrame(at: 1).makeBitmap()[50, 50]
+    #expect(abs(Int(frame.r) - 128) <= 1 && frame.g == 0 && abs(Int(frame.a) - 128) <= 1)
+    let late = try scene.makeFrame(at: 2).makeBitmap()
+    #expect(late[50, 50] == RGBA8(255, 0, 0, 255))
+  }
+
   @Test func sceneTimeShowsFrameInPointPlusTimeTimesRateSubFrame() throws {
     // ip 5: scene time t shows frame 5 + 10 t.
     let scene = try LottieTest.read(LottieTest.document(layers: "[\(Self.fade)]", ip: 5)).scene
