@@ -100,9 +100,7 @@ enum DotLottie {
             "\(chosen.place).id \"\(MessageText.value(chosen.id))\" names no animation the "
             + "archive holds (animations/ID.json or a/ID.json)"
         }
-        playbackIgnored = chosen.playback.map {
-          $0.contains(" ") ? $0 : "\(chosen.place).\($0)"
-        }
+        playbackIgnored = chosen.playback
       case .failure(let problem): manifestProblem = problem.description
       }
     }
@@ -152,9 +150,10 @@ enum DotLottie {
 
   /// The animation a manifest opens with, as dotLottie players choose it: the one its
   /// `activeAnimationId` names (version 1) or its `initial.animation` (version 2), else the
-  /// first of `animations`; its id, its place, and the playback settings it states that
-  /// Flipbook does not apply (`speed` other than 1, `direction` other than 1, `playMode` other
-  /// than `normal`: a player's, not the animation's). Or what is wrong with the manifest.
+  /// first of `animations`; its id, its place, and the places of the playback settings it
+  /// states that Flipbook does not apply (`speed` other than 1, `direction` other than 1,
+  /// `playMode` other than `normal`, a theme, a state machine: a player's, not the
+  /// animation's). Or what is wrong with the manifest.
   static func manifestAnimation(
     _ data: [UInt8]
   ) -> Result<(id: String, place: String, playback: [String]), ManifestProblem> {
@@ -226,11 +225,27 @@ enum DotLottie {
     var playback: [String] = []
     if case .object(let fields) = list[k] {
       func value(_ key: String) -> JSONValue? { fields.first { $0.key == key }?.value }
-      if let speed = value("speed"), speed != .number(1) { playback.append("speed") }
+      if let speed = value("speed"), speed != .number(1) { playback.append("\(place).speed") }
       if let direction = value("direction"), direction != .number(1) {
-        playback.append("direction")
+        playback.append("\(place).direction")
       }
-      if let mode = value("playMode"), mode != .string("normal") { playback.append("playMode") }
+      if let mode = value("playMode"), mode != .string("normal") {
+        playback.append("\(place).playMode")
+      }
+      // A theme a player applies when it opens the animation (version 2's `initialTheme`,
+      // version 1's `defaultTheme`) changes what is drawn: said, and the file drawn as it is.
+      for key in ["initialTheme", "defaultTheme"] {
+        if let theme = value(key), theme != .string(""), theme != .null {
+          playback.append("\(place).\(key)")
+        }
+      }
+    }
+    // A state machine a player starts with (version 2) decides what plays and when.
+    if case .object(let initial)? = top.first(where: { $0.key == "initial" })?.value,
+      let machine = initial.first(where: { $0.key == "stateMachine" })?.value,
+      machine != .string(""), machine != .null
+    {
+      playback.append("initial.stateMachine")
     }
     if let unknown { playback.insert(unknown, at: 0) }
     return .success((found, place, playback))

@@ -216,7 +216,7 @@ public enum LottieFormat {
               file: file, layer: "manifest.json",
               feature: MessageText.message(
                 "manifest choices (\(archive.playbackIgnored.joined(separator: "; "))): "
-                  + "\(archive.animationName) drawn, on its own timeline")))
+                  + "\(archive.animationName) drawn as its file is, on its own timeline")))
         }
       } catch {
         throw SceneFormat.DecodingError(

@@ -4,6 +4,8 @@ import Foundation
 import GoldenTesting
 import Testing
 
+@testable import LottieFiles
+
 /// Recognition by content, dotLottie archives, refusals by JSON path, warnings, `--strict`, the
 /// commands and the golden kit on Lottie files.
 @Suite struct ReadingTests {
@@ -397,6 +399,22 @@ import Testing
     let frame = try document.scene.makeFrame(at: 0).makeBitmap()
     #expect(frame[50, 50] == RGBA8(0, 255, 0, 255))
     #expect(document.warnings.map(\.description).first?.contains("animations[1].speed") == true)
+  }
+
+  /// Hostile pass 32: a version 2 manifest's `initialTheme` and `initial.stateMachine` were
+  /// ignored without a word (its `speed` was said). A player applies them; Flipbook draws the
+  /// file as it is and says so.
+  @Test func themesAndStateMachinesAreSaidNotApplied() throws {
+    let manifest = #"""
+      {"version": "2", "initial": {"animation": "b", "stateMachine": "s"},
+       "animations": [{"id": "a"}, {"id": "b", "initialTheme": "dark"}],
+       "themes": [{"id": "dark"}], "stateMachines": [{"id": "s"}]}
+      """#
+    let chosen = try DotLottie.manifestAnimation(Array(manifest.utf8)).get()
+    #expect(chosen.id == "b" && chosen.place == "animations[1]")
+    #expect(chosen.playback == ["animations[1].initialTheme", "initial.stateMachine"])
+    let plain = #"{"animations": [{"id": "a", "speed": 1, "initialTheme": ""}]}"#
+    #expect(try DotLottie.manifestAnimation(Array(plain.utf8)).get().playback == [])
   }
 
   @Test func malformedStructureIsRefusedByJSONPath() throws {
