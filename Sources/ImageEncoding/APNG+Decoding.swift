@@ -115,9 +115,12 @@ extension APNG {
 
     /// Opens `bytes` as an APNG and reads its chunks up to the first frame's.
     ///
+    /// `firstFrameOnly`: the caller reads the first frame alone (a still picture), so the
+    /// limits on the frames in all are not checked; the canvas's still is.
+    ///
     /// - Throws: `DecodingError` when they are not an APNG this reads, or its canvas or frame
     ///   count is over the limits.
-    public init(_ bytes: [UInt8]) throws(DecodingError) {
+    public init(_ bytes: [UInt8], firstFrameOnly: Bool = false) throws(DecodingError) {
       switch kind(of: bytes) {
       case .apng: break
       case .notPNG: throw DecodingError(reason: "not an APNG (no PNG signature)")
@@ -141,7 +144,7 @@ extension APNG {
         if type == "fcTL" || type == "IDAT" || type == "IEND" { break }
         _ = try chunk()
       }
-      try checkLimits()
+      if !firstFrameOnly { try checkLimits() }
     }
 
     /// Refuses a frame count, or frames in all, over the limits the acTL and IHDR state.

@@ -9,6 +9,24 @@ extension Bitmap {
     self = try PNG.decode(bytes)
   }
 
+  /// Decodes the picture PNG bytes show before they play: an APNG's first frame, else the
+  /// image. An APNG's default image may be one no frame shows (image data before its first
+  /// frame control), which browsers do not show and a plain PNG decoder does: scene contents
+  /// and Lottie image assets both take the first frame, so one file draws alike in both.
+  ///
+  /// - Throws: `PNG.DecodingError` when the bytes are not a readable PNG, `APNG.DecodingError`
+  ///   when they are not a readable APNG (or one without frames).
+  public init(stillOfPNGData bytes: [UInt8]) throws {
+    guard APNG.isAPNG(bytes) else {
+      self = try PNG.decode(bytes)
+      return
+    }
+    guard let frame = try APNG.FrameReader(bytes, firstFrameOnly: true).next()?.image else {
+      throw APNG.DecodingError(reason: "the APNG has no frames")
+    }
+    self = frame
+  }
+
   /// Reads and decodes the PNG file at `path`.
   ///
   /// - Throws: `FileError` when the file cannot be read, `PNG.DecodingError` when it is not a

@@ -875,14 +875,7 @@ extension LottieReader {
     do {
       // An APNG shows its first frame, as a browser does before it plays: its default image
       // may be one no frame shows (an IDAT before the first fcTL), which was drawn.
-      if APNG.isAPNG(bytes) {
-        guard let frame = try APNG.FrameReader(bytes).next()?.image else {
-          undecodable("the APNG has no frames")
-          return nil
-        }
-        return Image(frame, name: a.string("id"))
-      }
-      return Image(try Bitmap(pngData: bytes), name: a.string("id"))
+      return Image(try Bitmap(stillOfPNGData: bytes), name: a.string("id"))
     } catch {
       undecodable(error)
       return nil

@@ -512,7 +512,8 @@ package final class SceneReader {
           result = .failure(.pastBudget)
         } else {
           do {
-            let bitmap = try Bitmap(pngData: bytes)
+            // An APNG shows its first frame, as in a browser and in a Lottie image asset.
+            let bitmap = try Bitmap(stillOfPNGData: bytes)
             imagePixels += bitmap.width * bitmap.height
             result = .success(Image(bitmap, name: name))
           } catch {
@@ -523,7 +524,7 @@ package final class SceneReader {
             {
               result = .failure(.image("it is \(described); contents takes PNG files"))
             } else {
-              result = .failure(.image(error.description))
+              result = .failure(.image("\(error)"))
             }
           }
         }

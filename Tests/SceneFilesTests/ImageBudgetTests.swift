@@ -42,6 +42,19 @@ import Testing
     }
   }
 
+  /// Hostile pass 32: one APNG whose default image is no frame of its animation (grey 0x80)
+  /// showed that image as a scene's contents and its first frame (0x40) as a Lottie asset. Both
+  /// show the first frame, as browsers do.
+  @Test func anAPNGAsContentsShowsItsFirstFrame() throws {
+    let folder = FixtureFiles.temporaryFolder()
+    let apng = try AtomicFile.read(FixtureFiles.root + "/images/apng-hidden-default.png")
+    try AtomicFile.write(apng, to: folder + "/a.png")
+    let scene = try SceneFormat.decode(
+      Array(scene(["a.png"]).utf8), file: "s.json", baseDirectory: folder)
+    let contents = try #require(scene.rootLayer.sublayers.first?.contents)
+    #expect(contents.bitmap[4, 4] == RGBA8(64, 64, 64, 64))
+  }
+
   @Test func imagesPastTheDecodedPixelBudgetAreRefusedByPlace() throws {
     #expect(SceneFormat.maximumImagePixels == 256_000_000)
     let folder = FixtureFiles.temporaryFolder()
