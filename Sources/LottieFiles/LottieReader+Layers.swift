@@ -688,6 +688,9 @@ extension LottieReader {
     var mediaType = ""  // a data URL's, to name what was embedded
     // URL schemes are case-insensitive (RFC 3986 §3.1): `DATA:IMAGE/PNG;BASE64,` as well.
     if p.utf8.count >= 5, p.prefix(5).lowercased() == "data:" {
+      // A fragment (`#...`) is no part of the data: a browser's URL parser takes it off before
+      // the data URL is read (it was said to be malformed base64).
+      let p = String(p[..<(p.firstIndex(of: "#") ?? p.endIndex)])
       guard let comma = p.firstIndex(of: ",") else {
         warn(layer, "images with malformed data URLs (\(a.place).p): not drawn", key: "data URL")
         return nil
