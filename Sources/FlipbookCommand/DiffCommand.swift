@@ -112,7 +112,7 @@ struct DiffCommand: ParsableCommand {
       let e = try failing(expected) { try GIF.FrameReader(a) },
         c = try failing(actual) { try GIF.FrameReader(b) }
       passes = try compare(
-        .gif(e), .gif(c), durations: e.layout.delays.map { Double($0) / 100 })
+        .gif(e), .gif(c))
     } else {
       // A file that is no PNG is said to be what it is (a JPEG was "not a readable PNG image").
       for (bytes, path) in [(a, expected), (b, actual)]
@@ -204,13 +204,13 @@ struct DiffCommand: ParsableCommand {
 
   /// Compares two animations frame by frame as they are decoded and prints the summary; with
   /// `-o`, writes the picture of the first frame that differs (else frame 0) or the report
-  /// page; whether they match. `durations` are the frames' in seconds (`nil`: unknown, shown
-  /// as 0 on the page).
-  private func compare(_ e: FrameStream, _ c: FrameStream, durations: [Double]?) throws -> Bool {
+  /// page (each frame's time from the expected file's delays); whether they match.
+  private func compare(_ e: FrameStream, _ c: FrameStream) throws -> Bool {
     // A report shows every frame: those are kept as they are read, within the page's budget,
     // checked on the counts the files state before any frame is decoded (and as frames come).
     final class Kept {
       var frames: [Bitmap] = []
+      var seconds: [Double] = []
     }
     let kept = (Kept(), Kept())
     let isReport = isReport
@@ -237,6 +237,7 @@ struct DiffCommand: ParsableCommand {
               throw overBudget(s, path, frames: kept.frames.count + 1)
             }
             kept.frames.append(frame.image)
+            kept.seconds.append(frame.seconds)
           }
           return frame
         }, loop: s.loop)
@@ -248,7 +249,7 @@ struct DiffCommand: ParsableCommand {
     if isReport {
       var times: [Double] = []
       var t = 0.0
-      for d in durations ?? Array(repeating: 0, count: kept.0.frames.count) {
+      for d in kept.0.seconds {
         times.append(t)
         t += d
       }
@@ -339,11 +340,11 @@ struct DiffCommand: ParsableCommand {
     if fa == "WebP" {
       let e = try failing(expected) { try WebP.FrameReader(a) },
         c = try failing(actual) { try WebP.FrameReader(b) }
-      return try compare(.webP(e), .webP(c), durations: nil)
+      return try compare(.webP(e), .webP(c))
     }
     let e = try failing(expected) { try APNG.FrameReader(a) },
       c = try failing(actual) { try APNG.FrameReader(b) }
-    return try compare(.apng(e), .apng(c), durations: nil)
+    return try compare(.apng(e), .apng(c))
   }
 }
 

@@ -60,7 +60,7 @@ public enum ComparisonReport {
     }
     return ComparisonPage.Item(
       title: title, message: message, frames: frames, worst: worst - shown.lowerBound,
-      frameCount: count)
+      frameCount: count, firstFrame: shown.lowerBound)
   }
 
   /// `00042` for 42.

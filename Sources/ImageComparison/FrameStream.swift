@@ -9,8 +9,8 @@ public struct FrameStream {
   public let width: Int, height: Int
   /// How many frames the file states it has, known before any is decoded.
   public let statedFrameCount: Int
-  /// The next frame and its delay in words, or `nil` after the last.
-  public let next: () throws -> (image: Bitmap, delay: String)?
+  /// The next frame, its delay in words and in seconds, or `nil` after the last.
+  public let next: () throws -> (image: Bitmap, delay: String, seconds: Double)?
   /// The loop count in words, once every frame has been read.
   public let loop: () -> String
 
@@ -18,7 +18,8 @@ public struct FrameStream {
   /// of them as the file says.
   public init(
     width: Int, height: Int, statedFrameCount: Int,
-    next: @escaping () throws -> (image: Bitmap, delay: String)?, loop: @escaping () -> String
+    next: @escaping () throws -> (image: Bitmap, delay: String, seconds: Double)?,
+    loop: @escaping () -> String
   ) {
     (self.width, self.height, self.statedFrameCount) = (width, height, statedFrameCount)
     (self.next, self.loop) = (next, loop)
@@ -28,7 +29,7 @@ public struct FrameStream {
   public static func gif(_ reader: GIF.FrameReader) -> FrameStream {
     FrameStream(
       width: reader.width, height: reader.height, statedFrameCount: reader.layout.delays.count,
-      next: { try reader.next().map { ($0.image, "\($0.delay) cs") } },
+      next: { try reader.next().map { ($0.image, "\($0.delay) cs", Double($0.delay) / 100) } },
       loop: { LoopWords.gif(reader.loopExtension) })
   }
 
@@ -36,7 +37,9 @@ public struct FrameStream {
   public static func webP(_ reader: WebP.FrameReader) -> FrameStream {
     FrameStream(
       width: reader.width, height: reader.height, statedFrameCount: reader.frameCount,
-      next: { try reader.next().map { ($0.image, "\($0.duration) ms") } },
+      next: {
+        try reader.next().map { ($0.image, "\($0.duration) ms", Double($0.duration) / 1000) }
+      },
       loop: { LoopWords.plays(reader.loopCount) })
   }
 
@@ -50,7 +53,8 @@ public struct FrameStream {
           return (
             $0.image,
             APNG.Delay.closest(numerator: d.numerator, denominator: max(1, d.denominator))
-              .description
+              .description,
+            Double(d.numerator) / Double(max(1, d.denominator))
           )
         }
       },

@@ -34,11 +34,18 @@ public enum ComparisonPage {
     public var worst: Int
     /// The frame count of the animation (frames beyond the shown ones are not stepped).
     public var frameCount: Int
+    /// The animation's index of `frames[0]` (counted from 0): the shown frames are a window of
+    /// a longer animation when it is not 0 or they are fewer than `frameCount`.
+    public var firstFrame: Int
 
     /// Creates an item.
-    public init(title: String, message: String, frames: [Frame], worst: Int, frameCount: Int) {
+    public init(
+      title: String, message: String, frames: [Frame], worst: Int, frameCount: Int,
+      firstFrame: Int = 0
+    ) {
       (self.title, self.message, self.frames, self.worst, self.frameCount) =
         (title, message, frames, worst, frameCount)
+      self.firstFrame = firstFrame
     }
   }
 
@@ -47,7 +54,8 @@ public enum ComparisonPage {
   public static func section(_ item: Item) -> String {
     let worst = item.frames.indices.contains(item.worst) ? item.worst : 0
     let frame = item.frames.isEmpty ? nil : item.frames[worst]
-    var html = "<section class=\"item\" data-worst=\"\(worst)\">\n"
+    var html = "<section class=\"item\" data-worst=\"\(worst)\" "
+    html += "data-first=\"\(item.firstFrame)\" data-count=\"\(item.frameCount)\">\n"
     html += "<h2>\(HTML.escape(item.title))</h2>\n"
     html += "<pre class=\"error\">\(HTML.escape(item.message))</pre>\n"
     guard let frame else { return html + "</section>\n" }
@@ -85,6 +93,12 @@ public enum ComparisonPage {
         <span class="frame-label"></span></p>
 
         """
+      if item.frames.count < item.frameCount {
+        let last = item.firstFrame + item.frames.count - 1
+        html +=
+          "<p class=\"muted window\">showing frames \(item.firstFrame) to \(last) of "
+          + "\(item.frameCount) (from 0), those about the one that differs most</p>\n"
+      }
     }
     // Each picture once: the frame shown first is in the figures above (the script reads it
     // there), the hidden views take theirs from the script; a 3000 x 3000 report held each
@@ -171,7 +185,10 @@ public enum ComparisonPage {
         item.dataset.frame = String(index);
         const label = q('.frame-label');
         if (label) {
-          label.textContent = 'frame ' + (index + 1) + ' of ' + frames.length + ' · ' + f.t +
+          // The animation's frame number, from 0 as the summary counts it.
+          const n = Number(item.dataset.first || 0) + index;
+          const count = Number(item.dataset.count || frames.length);
+          label.textContent = 'frame ' + n + ' of 0–' + (count - 1) + ' · ' + f.t +
             ' s · ' + f.n + ' pixels differ' + (index === worst ? ' · differs most' : '');
           q('.scrub').value = index;
         }

@@ -60,6 +60,29 @@ import Testing
       result.errors == "\(late): its first chunk is acTL, not IHDR (a PNG starts with IHDR)\n")
   }
 
+  /// Hostile pass 32: a report page of APNGs labelled every frame 0 s, and a 1,000-frame
+  /// animation's frames by their place in the page's 300-frame window. The page has each
+  /// frame's time from the delays, the animation's first shown frame and its frame count.
+  @Test func aReportPageOfALongAPNGSaysWhichFramesItShowsAndWhen() throws {
+    func apng(_ path: String, changing changed: Int?) throws {
+      let encoder = try APNG.Encoder(width: 2, height: 2, fps: 10)
+      for k in 0..<1_000 {
+        let v: UInt8 = k == changed ? 200 : (k % 2 == 0 ? 0 : 255)
+        try encoder.add(try Bitmap(width: 2, height: 2, pixels: [UInt8](repeating: v, count: 16)))
+      }
+      try AtomicFile.write(try encoder.assemble(), to: path)
+    }
+    try apng(folder + "/a.png", changing: nil)
+    try apng(folder + "/b.png", changing: 700)
+    let result = run(["diff", folder + "/a.png", folder + "/b.png", "-o", folder + "/p.html"])
+    #expect(result.status == 1)
+    let page = String(decoding: try AtomicFile.read(folder + "/p.html"), as: UTF8.self)
+    #expect(page.contains(#"data-worst="150" data-first="550" data-count="1000""#))
+    #expect(page.contains("showing frames 550 to 849 of 1000 (from 0)"))
+    // Frame 550 (left out of the list: the figures hold the shown frame, 700) at 55 s.
+    #expect(page.contains(#""t":55,"#) && page.contains(#""t":84.9,"#))
+  }
+
   @Test func differentSizesNameBoth() {
     let result = run(["diff", Self.goldens + "/cat.png", Self.goldens + "/spinner.png"])
     #expect(result.status == 1)

@@ -259,7 +259,7 @@ import Testing
         guard k < a.frames.count else { return nil }
         defer { k += 1 }
         reads.count += 1
-        return (a.frames[k], "\(a.delays[k]) cs")
+        return (a.frames[k], "\(a.delays[k]) cs", Double(a.delays[k]) / 100)
       }, loop: { "forever (0)" })
   }
 
