@@ -310,6 +310,11 @@ struct DiffCommand: ParsableCommand {
     if Self.isGIF(bytes) ? Self.readsThrough(bytes) : (try? Bitmap(pngData: bytes)) != nil {
       return
     }
+    try reads(bytes, as: format, path: path)
+  }
+
+  /// Throws the error of decoding `bytes` as `format` ("WebP" or "APNG"), if any.
+  private func reads(_ bytes: [UInt8], as format: String, path: String) throws {
     try failing(path) {
       if format == "WebP" {
         let reader = try WebP.FrameReader(bytes)
@@ -331,6 +336,10 @@ struct DiffCommand: ParsableCommand {
       // no whole PNG or GIF either is a broken file of the other's format: say what is wrong.
       if fa == nil, let format = fb { try decodes(a, as: format, path: expected) }
       if fb == nil, let format = fa { try decodes(b, as: format, path: actual) }
+      // A file of an animated format that does not read as one (an APNG whose acTL states a
+      // frame no fcTL makes) is said for that, rather than asking for another of its format.
+      if let format = fa { try reads(a, as: format, path: expected) }
+      if let format = fb { try reads(b, as: format, path: actual) }
       throw CommandFailure(
         message:
           "\(MessageText.path(expected)) is \(Self.described(a, animated: fa)) but \(MessageText.path(actual)) is "

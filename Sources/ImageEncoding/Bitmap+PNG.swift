@@ -14,17 +14,27 @@ extension Bitmap {
   /// frame control), which browsers do not show and a plain PNG decoder does: scene contents
   /// and Lottie image assets both take the first frame, so one file draws alike in both.
   ///
+  /// An APNG whose animation cannot be read shows its image when libpng reads that, as
+  /// browsers show it.
+  ///
   /// - Throws: `PNG.DecodingError` when the bytes are not a readable PNG, `APNG.DecodingError`
-  ///   when they are not a readable APNG (or one without frames).
+  ///   when they are neither a readable APNG nor a readable PNG.
   public init(stillOfPNGData bytes: [UInt8]) throws {
     guard APNG.isAPNG(bytes) else {
       self = try PNG.decode(bytes)
       return
     }
-    guard let frame = try APNG.FrameReader(bytes, firstFrameOnly: true).next()?.image else {
-      throw APNG.DecodingError(reason: "the APNG has no frames")
+    do {
+      guard let frame = try APNG.FrameReader(bytes, firstFrameOnly: true).next()?.image else {
+        throw APNG.DecodingError(reason: "the APNG has no frames")
+      }
+      self = frame
+    } catch {
+      // An animation that cannot be read (an acTL whose frames no fcTL makes) over a readable
+      // PNG shows that PNG's image, as browsers show it.
+      guard let still = try? PNG.decode(bytes) else { throw error }
+      self = still
     }
-    self = frame
   }
 
   /// Reads and decodes the PNG file at `path`.

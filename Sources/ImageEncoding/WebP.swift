@@ -475,6 +475,9 @@ extension WebP {
       }
       at = body + size + (size & 1)
     }
+    if let canvas, canvas.animated, !sawFrames {
+      return "its VP8X header says it is animated, but it has no frames (ANMF)"
+    }
     return nil
   }
 

@@ -86,7 +86,8 @@ enum DotLottie {
     var playbackIgnored: [String] = []
     if let manifest = byName["manifest.json"], manifest.size > maximumManifestBytes {
       manifestProblem =
-        "it \(manifest.method == 0 ? "holds" : "inflates to") \(manifest.size) bytes, over the "
+        "it states it \(manifest.method == 0 ? "holds" : "inflates to") \(manifest.size) "
+        + "bytes, over the "
         + "\(maximumManifestBytes >> 20) MiB a "
         + "manifest may have"
     } else if let manifest = byName["manifest.json"] {
@@ -115,11 +116,14 @@ enum DotLottie {
         message: "a dotLottie archive without an animation (animations/*.json or a/*.json)")
     }
     // The animation is held to what a plain Lottie file may be (64 MiB), checked on the size
-    // the archive states, which `contents` holds the inflating to.
+    // the archive states, which `contents` holds the inflating to; a size its local header
+    // contradicts is said as that.
+    _ = try dataRange(of: entry, in: bytes)
+    try checkLocalHeader(of: entry, in: bytes)
     guard entry.size <= LottieFormat.maximumFileSize else {
       throw ArchiveError(
         message:
-          "animation \"\(animationName)\" inflates to \(entry.size) bytes, over the "
+          "animation \"\(animationName)\" states it inflates to \(entry.size) bytes, over the "
           + "\(LottieFormat.maximumFileSize >> 20) MiB a Lottie animation may have")
     }
     let animation = try contents(of: entry, in: bytes, budget: &budget)
@@ -297,12 +301,15 @@ enum DotLottie {
   /// Where an entry's data lies in the archive (after its local header), checked to lie inside
   /// it.
   static func dataRange(of e: Entry, in b: [UInt8]) throws(ArchiveError) -> Range<Int> {
-    let damaged = ArchiveError(message: "a damaged zip archive (entry \"\(e.name)\")")
     let h = e.localHeader
-    guard h >= 0, h + 30 <= b.count, u32(b, h) == 0x0403_4B50 else { throw damaged }
+    guard h >= 0, h + 30 <= b.count, u32(b, h) == 0x0403_4B50 else {
+      throw damaged(e, "no local header where the central directory says")
+    }
     let nameLength = Int(u16(b, h + 26))
     let start = h + 30 + nameLength + Int(u16(b, h + 28))
-    guard start <= b.count, e.compressedSize <= b.count - start else { throw damaged }
+    guard start <= b.count, e.compressedSize <= b.count - start else {
+      throw damaged(e, "its data runs past the end of the archive")
+    }
     return start..<(start + e.compressedSize)
   }
 
@@ -313,7 +320,7 @@ enum DotLottie {
     let h = e.localHeader
     let nameLength = Int(u16(b, h + 26))
     guard h + 30 + nameLength <= b.count else {
-      throw ArchiveError(message: "a damaged zip archive (entry \"\(e.name)\")")
+      throw damaged(e, "its local header runs past the end of the archive")
     }
     var local = String(decoding: b[(h + 30)..<(h + 30 + nameLength)], as: UTF8.self)
     if local.hasPrefix("/") { local.removeFirst() }
@@ -361,7 +368,6 @@ enum DotLottie {
   static func contents(
     of e: Entry, in b: [UInt8], budget: inout Int
   ) throws(ArchiveError) -> [UInt8] {
-    let damaged = ArchiveError(message: "a damaged zip archive (entry \"\(e.name)\")")
     guard e.size <= budget else {
       throw ArchiveError(
         message:
@@ -370,7 +376,9 @@ enum DotLottie {
     }
     budget -= e.size
     let h = e.localHeader
-    guard h >= 0, h + 30 <= b.count, u32(b, h) == 0x0403_4B50 else { throw damaged }
+    guard h >= 0, h + 30 <= b.count, u32(b, h) == 0x0403_4B50 else {
+      throw damaged(e, "no local header where the central directory says")
+    }
     // An encrypted entry (bit 0 of the flags, in either header) read as plain is noise that
     // fails as a damaged entry, or worse: said for what it is.
     guard (e.flags | u16(b, h + 6)) & 1 == 0 else {
@@ -382,10 +390,14 @@ enum DotLottie {
     var out: [UInt8]
     switch e.method {
     case 0:
-      guard range.count == e.size else { throw damaged }
+      guard range.count == e.size else {
+        throw damaged(e, "stored as \(range.count) bytes, where it states \(e.size)")
+      }
       out = Array(b[range])
     case 8:
-      guard let inflated = inflateRaw(b[range], size: e.size) else { throw damaged }
+      guard let inflated = inflateRaw(b[range], size: e.size) else {
+        throw damaged(e, "its deflated data does not inflate to the \(e.size) bytes it states")
+      }
       out = inflated
     default:
       throw ArchiveError(
@@ -394,8 +406,14 @@ enum DotLottie {
       )
     }
     let crc = out.withUnsafeBufferPointer { UInt32(crc32(0, $0.baseAddress, uInt($0.count))) }
-    guard crc == e.crc else { throw damaged }
+    guard crc == e.crc else { throw damaged(e, "its CRC-32 does not match its data") }
     return out
+  }
+
+  /// A damaged entry, and why.
+  static func damaged(_ e: Entry, _ cause: String) -> ArchiveError {
+    ArchiveError(
+      message: "a damaged zip archive (entry \"\(MessageText.value(e.name))\": \(cause))")
   }
 
   /// A raw deflate stream inflated to exactly `size` bytes, or `nil`.

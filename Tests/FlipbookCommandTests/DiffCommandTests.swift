@@ -83,6 +83,21 @@ import Testing
     #expect(page.contains(#""t":55,"#) && page.contains(#""t":84.9,"#))
   }
 
+  /// Hostile pass 32: a PNG whose acTL states a frame no fcTL makes, compared with a PNG, was
+  /// "an APNG: compare two files of one format" (none would do); an animated WebP without
+  /// frames "not a valid WebP". Each is said for what is wrong with it.
+  @Test func animatedFilesThatDoNotReadSayWhy() {
+    let png = Self.goldens + "/cat.png"
+    let apng = FixtureFiles.root + "/images/apng-actl-without-fctl.png"
+    #expect(
+      run(["diff", png, apng]).errors
+        == "\(apng): its acTL says 1 frame, its frame controls (fcTL) make 0\n")
+    let webp = FixtureFiles.root + "/images/webp-animated-without-frames.webp"
+    #expect(
+      run(["diff", webp, webp]).errors
+        == "\(webp): its VP8X header says it is animated, but it has no frames (ANMF)\n")
+  }
+
   @Test func differentSizesNameBoth() {
     let result = run(["diff", Self.goldens + "/cat.png", Self.goldens + "/spinner.png"])
     #expect(result.status == 1)

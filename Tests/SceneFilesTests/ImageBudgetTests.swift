@@ -53,6 +53,12 @@ import Testing
       Array(scene(["a.png"]).utf8), file: "s.json", baseDirectory: folder)
     let contents = try #require(scene.rootLayer.sublayers.first?.contents)
     #expect(contents.bitmap[4, 4] == RGBA8(64, 64, 64, 64))
+    // An acTL whose frame no fcTL makes: the PNG's image, as browsers show it.
+    let broken = try AtomicFile.read(FixtureFiles.root + "/images/apng-actl-without-fctl.png")
+    try AtomicFile.write(broken, to: folder + "/b.png")
+    let still = try SceneFormat.decode(
+      Array(self.scene(["b.png"]).utf8), file: "s.json", baseDirectory: folder)
+    #expect(still.rootLayer.sublayers.first?.contents != nil)
   }
 
   @Test func imagesPastTheDecodedPixelBudgetAreRefusedByPlace() throws {
