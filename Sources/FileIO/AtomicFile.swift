@@ -595,10 +595,12 @@ extension AtomicFile {
     /// Makes the temporary folder beside `path` (whose parent must exist); `path`, when it
     /// exists, must be a folder.
     public init(path: String) throws(FileError) {
-      // Every trailing slash (`"$DIR/"` of a DIR ending in `/` gives `fr//`, which was said to
-      // go in a folder `fr` that did not exist).
+      // Every trailing slash and `.` (`"$DIR/"` of a DIR ending in `/` gives `fr//`, which was
+      // said to go in a folder `fr` that did not exist; `fr/./` likewise).
       var bare = Substring(path)
-      while bare.count > 1, bare.hasSuffix("/") { bare = bare.dropLast() }
+      while bare.count > 1, bare.hasSuffix("/") || bare.hasSuffix("/.") {
+        bare = bare.dropLast(bare.hasSuffix("/") ? 1 : 2)
+      }
       let trimmed = String(bare)
       self.path = trimmed
       var info = stat()

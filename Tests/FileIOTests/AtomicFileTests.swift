@@ -173,6 +173,10 @@ func entries(of folder: String) -> [String] {
     let doubled = try AtomicFile.Folder(path: folder + "/doubled//")
     #expect(doubled.path == folder + "/doubled")
     doubled.abort()
+    // Thirty-second pass: and `fr/./` (a trailing `.`).
+    let dotted = try AtomicFile.Folder(path: folder + "/dotted/./")
+    #expect(dotted.path == folder + "/dotted")
+    dotted.abort()
     let again = try AtomicFile.Folder(path: path + "/")
     try again.write([3], name: "a.png")
     try again.commit()
