@@ -94,6 +94,9 @@ import Testing
     #expect(ContactSheet.caption(1e308) == "1e+308 s")
     #expect(ContactSheet.caption(1e306) == "1e+306 s")
     #expect(ContactSheet.caption(2.5) == "2.5 s")
+    // Thirty-first pass: 1e-7 s was captioned "0 s".
+    #expect(ContactSheet.caption(1e-7) == "1e-07 s" && ContactSheet.caption(-0.0) == "0 s")
+    #expect(ContactSheet.caption(0.0004) == "0.0004 s" && ContactSheet.caption(0.0006) == "0.001 s")
   }
 
   /// A GIF's delays of 0 and 1 cs are shown for 10 cs, as browsers play them: at 0.15 s a

@@ -104,8 +104,11 @@ public enum ContactSheet {
     }
   }
 
-  /// A time as a caption: `0 s`, `0.25 s`, `1.5 s` (shortest form, at most 3 decimals).
+  /// A time as a caption: `0 s`, `0.25 s`, `1.5 s` (shortest form, at most 3 decimals); a
+  /// time under half a millisecond but not 0 as it is (`1e-07 s`), so that no frame of another
+  /// instant is captioned `0 s`.
   public static func caption(_ time: Double) -> String {
+    if time != 0, abs(time) < 0.0005 { return shortestNumber(time) + " s" }
     // Past 10^15 s no millisecond is held anyway (and time x 1000 overflowed past 1.8e305,
     // captioned "inf s"): the time as it is.
     guard abs(time) < 1e15 else { return shortestNumber(time) + " s" }
