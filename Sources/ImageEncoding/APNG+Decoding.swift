@@ -64,6 +64,28 @@ extension APNG {
     return .cutShort
   }
 
+  /// Whether an APNG's image data (its IDAT, what a plain PNG decoder reads) is its first
+  /// frame: an fcTL comes before the first IDAT, or no fcTL comes at all (no frame of its own,
+  /// so browsers show the image). `false` when the first fcTL follows the IDAT (the image is no
+  /// frame, which browsers do not show) or the chunks cannot be walked.
+  public static func imageDataIsFirstFrame(_ bytes: [UInt8]) -> Bool {
+    guard bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) else {
+      return false
+    }
+    var at = 8
+    var sawImageData = false
+    while at + 8 <= bytes.count {
+      let length = Int(bytes.bigEndian32(at))
+      let type = bytes[(at + 4)..<(at + 8)]
+      if type.elementsEqual("fcTL".utf8) { return !sawImageData }
+      if type.elementsEqual("IDAT".utf8) { sawImageData = true }
+      if type.elementsEqual("IEND".utf8) { return true }
+      guard length <= bytes.count - at - 12 else { return false }
+      at += 12 + length
+    }
+    return false
+  }
+
   /// Decodes every frame of an 8-bit RGB, RGBA or indexed, non-interlaced APNG (what `Encoder`
   /// writes and what the usual tools write), composited with each frame's disposal and blending
   /// (see `FrameReader`, which gives them one at a time).
@@ -112,6 +134,11 @@ extension APNG {
     private var sawAnimationControl = false, sawImageData = false
     /// Whether a PLTE, and a tRNS, have been read.
     private var sawPalette = false, sawTransparency = false
+    /// Whether the frame being read takes its data from IDAT (the first frame, when its fcTL
+    /// comes before the image data): then no fdAT may add to it.
+    private var frameDataIsIDAT = false
+    /// Whether only the first frame is read (the limits on all the frames are not checked).
+    private let firstFrameOnly: Bool
 
     /// Opens `bytes` as an APNG and reads its chunks up to the first frame's.
     ///
@@ -121,6 +148,7 @@ extension APNG {
     /// - Throws: `DecodingError` when they are not an APNG this reads, or its canvas or frame
     ///   count is over the limits.
     public init(_ bytes: [UInt8], firstFrameOnly: Bool = false) throws(DecodingError) {
+      self.firstFrameOnly = firstFrameOnly
       switch kind(of: bytes) {
       case .apng: break
       case .notPNG: throw DecodingError(reason: "not an APNG (no PNG signature)")
@@ -144,11 +172,12 @@ extension APNG {
         if type == "fcTL" || type == "IDAT" || type == "IEND" { break }
         _ = try chunk()
       }
-      if !firstFrameOnly { try checkLimits() }
+      try checkLimits()
     }
 
     /// Refuses a frame count, or frames in all, over the limits the acTL and IHDR state.
     private func checkLimits() throws(DecodingError) {
+      guard !firstFrameOnly else { return }
       guard declaredFrames <= maximumDecodedFrames else {
         throw DecodingError(
           reason: "its acTL says \(declaredFrames) frames, over the limit of "
@@ -214,7 +243,11 @@ extension APNG {
           throw DecodingError(
             reason: "only 8-bit RGB, RGBA or indexed non-interlaced APNGs are read")
         }
-        guard width > 0, height > 0, width * height <= maximumDecodedPixels else {
+        // Sizes up to 2^32 - 1 each: their product can overflow (it trapped at 2^32 - 1 by
+        // 2^32 - 1).
+        let area = width.multipliedReportingOverflow(by: height)
+        guard width > 0, height > 0, !area.overflow, area.partialValue <= maximumDecodedPixels
+        else {
           throw DecodingError(
             reason:
               "a \(width) x \(height) canvas is outside 1...\(maximumDecodedPixels) pixels")
@@ -303,10 +336,23 @@ extension APNG {
             reason: "frame \(framesRead)'s image data is IDAT (only the first frame's may be; "
               + "the others' are fdAT)")
         }
-        if control != nil { data += body }
+        if control != nil {
+          data += body
+          frameDataIsIDAT = true
+        }
         sawImageData = true
       case "fdAT":
         guard length >= 4 else { throw DecodingError(reason: "a bad fdAT") }
+        // Frame data follows its frame's fcTL, and a frame's data is IDAT or fdAT, not both
+        // (the APNG specification): an fdAT before any fcTL was taken as the next frame's
+        // data, so a damaged file compared as matching another.
+        guard control != nil else {
+          throw DecodingError(reason: "an fdAT chunk before any fcTL (frame data follows its fcTL)")
+        }
+        guard !frameDataIsIDAT else {
+          throw DecodingError(
+            reason: "frame \(framesRead)'s image data is IDAT and fdAT (a frame's is one of them)")
+        }
         try checkSequence(body, frame: framesRead, chunk: "fdAT")
         data += body[4...]
       case "IEND":
@@ -356,6 +402,7 @@ extension APNG {
     private func finishFrame() throws(DecodingError) -> (image: Bitmap, delay: Delay)? {
       guard let c = control else { return nil }
       control = nil
+      frameDataIsIDAT = false
       guard c.width > 0, c.height > 0 else {
         throw DecodingError(
           reason: "frame \(framesRead) is \(c.width) x \(c.height) pixels (an APNG frame is at "

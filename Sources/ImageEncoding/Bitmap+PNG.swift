@@ -14,27 +14,22 @@ extension Bitmap {
   /// frame control), which browsers do not show and a plain PNG decoder does: scene contents
   /// and Lottie image assets both take the first frame, so one file draws alike in both.
   ///
-  /// An APNG whose animation cannot be read shows its image when libpng reads that, as
-  /// browsers show it.
+  /// Where the image is the first frame (an fcTL before the image data), or no fcTL makes a
+  /// frame at all (browsers show the image), libpng reads it, whatever its bit depth and
+  /// interlacing; otherwise the first frame is read from its fdAT chunks (8-bit, not
+  /// interlaced: others are refused, never shown as the hidden image).
   ///
   /// - Throws: `PNG.DecodingError` when the bytes are not a readable PNG, `APNG.DecodingError`
-  ///   when they are neither a readable APNG nor a readable PNG.
+  ///   when the first frame of an APNG whose image is no frame cannot be read.
   public init(stillOfPNGData bytes: [UInt8]) throws {
-    guard APNG.isAPNG(bytes) else {
+    guard APNG.isAPNG(bytes), !APNG.imageDataIsFirstFrame(bytes) else {
       self = try PNG.decode(bytes)
       return
     }
-    do {
-      guard let frame = try APNG.FrameReader(bytes, firstFrameOnly: true).next()?.image else {
-        throw APNG.DecodingError(reason: "the APNG has no frames")
-      }
-      self = frame
-    } catch {
-      // An animation that cannot be read (an acTL whose frames no fcTL makes) over a readable
-      // PNG shows that PNG's image, as browsers show it.
-      guard let still = try? PNG.decode(bytes) else { throw error }
-      self = still
+    guard let frame = try APNG.FrameReader(bytes, firstFrameOnly: true).next()?.image else {
+      throw APNG.DecodingError(reason: "the APNG has no frames")
     }
+    self = frame
   }
 
   /// Reads and decodes the PNG file at `path`.

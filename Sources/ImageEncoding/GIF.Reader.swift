@@ -358,7 +358,7 @@ extension GIF {
           while let b = block {
             let n = Int(b[0])
             if first && code == GRAPHICS_EXT_FUNC_CODE {
-              DGifExtensionToGCB(n, b + 1, &control)
+              if n >= 4 { control = Self.graphicsControl(b + 1) }
             } else if first && code == APPLICATION_EXT_FUNC_CODE && n == 11 {
               netscape = loopApplications.contains(
                 String(decoding: UnsafeBufferPointer(start: b + 1, count: 11), as: UTF8.self))
@@ -383,6 +383,20 @@ extension GIF {
           throw failure("an unknown block")
         }
       }
+    }
+
+    /// A Graphic Control Extension's first four bytes (flags, delay, transparent index), as
+    /// browsers read them: a block longer than 4 bytes is read too (giflib refused it, and its
+    /// delay and transparency were lost), disposal 4 is "restore to previous" (as 3: encoders
+    /// disagree on which bit GIF89a meant) and 5 to 7 unspecified.
+    static func graphicsControl(_ bytes: UnsafePointer<GifByteType>) -> GraphicsControlBlock {
+      let flags = bytes[0]
+      var disposal = Int32((flags >> 2) & 0x07)
+      if disposal == 4 { disposal = DISPOSE_PREVIOUS } else if disposal > 4 { disposal = 0 }
+      return GraphicsControlBlock(
+        DisposalMode: disposal, UserInputFlag: flags & 0x02 != 0,
+        DelayTime: Int32(bytes[1]) | Int32(bytes[2]) << 8,
+        TransparentColor: flags & 0x01 != 0 ? Int32(bytes[3]) : NO_TRANSPARENT_COLOR)
     }
 
     /// Decodes the frame whose descriptor was just read and composites it on the screen.

@@ -416,7 +416,10 @@ public enum WebP {
         width: width, height: height,
         pixels: Array(UnsafeBufferPointer(start: pixels, count: width * height * 4)))
       defer { (previous, framesRead) = (timestamp, framesRead + 1) }
-      return (image, Int(timestamp - previous))
+      // libwebp's end times are C ints that wrap past 2^31 ms (128 frames of the longest
+      // duration, 0xFFFFFF ms); a frame's duration is under 2^24 ms, so the difference taken
+      // modulo 2^32 is exact (subtracted as Int32 it trapped).
+      return (image, Int(UInt32(bitPattern: timestamp &- previous)))
     }
   }
 }
