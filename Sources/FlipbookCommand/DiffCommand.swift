@@ -360,12 +360,15 @@ struct DiffCommand: ParsableCommand {
 extension DiffCommand {
   /// What a file is, as the message of a mismatch says it: `an APNG`, `a WebP` (`animated`,
   /// when it is one of those), `a GIF`, `a PNG`, another picture as its bytes say
-  /// (`a JPEG image`), or `neither a PNG, a GIF, an APNG nor a WebP`.
+  /// (`a JPEG image`), or `neither a PNG, a GIF, an APNG nor a WebP` (`empty, ...` when the
+  /// file is).
   static func described(_ bytes: [UInt8], animated: String?) -> String {
     if let animated { return withArticle(animated) }
     if isGIF(bytes) { return "a GIF" }
     if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return "a PNG" }
     if let picture = SceneFormat.describedImage(bytes) { return picture }
+    // An empty file is said to be empty, its real fault.
+    if bytes.isEmpty { return "empty, neither a PNG, a GIF, an APNG nor a WebP" }
     return "neither a PNG, a GIF, an APNG nor a WebP"
   }
 

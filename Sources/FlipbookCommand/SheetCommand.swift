@@ -1,5 +1,6 @@
 import ArgumentParser
 import Flipbook
+import Glibc
 
 /// `flipbook sheet SCENE|GIF -o SHEET.png [--columns N] [--times T ...]`: a contact sheet of
 /// frames with their times under them.
@@ -197,18 +198,21 @@ struct SheetCommand: ParsableCommand {
       return indices.map { (index: $0, time: starts[$0]) }
     }
     return times.map { time in
-      // The play the time falls in; the frames of play k start k lengths later.
-      var play = 0.0
+      // The play the time falls in; the frames of play k start k lengths later. The place in
+      // the play is the remainder of a division (the play count overflowed past 5e307 s, and
+      // the caption said "inf s").
+      var (within, playStart) = (time, 0.0)
       if length > 0, time + 1e-9 >= length {
-        play = ((time + 1e-9) / length).rounded(.down)
+        let play = ((time + 1e-9) / length).rounded(.down)
         if plays > 0 && play >= Double(plays) {
           let last = starts.count - 1
           return (index: last, time: Double(plays - 1) * length + starts[last])
         }
+        let remainder = fmod(time + 1e-9, length)
+        (within, playStart) = (max(0, remainder - 1e-9), (time + 1e-9) - remainder)
       }
-      let within = max(0, time - play * length)
-      let index = starts.lastIndex { $0 <= within + 1e-9 } ?? 0
-      return (index: index, time: play * length + starts[index])
+      let index = starts.lastIndex { $0 <= max(0, within) + 1e-9 } ?? 0
+      return (index: index, time: playStart + starts[index])
     }
   }
 }

@@ -171,10 +171,21 @@ enum DotLottie {
         ManifestProblem(
           description: "its JSON cannot be read: \(error.line):\(error.column): \(error.message)"))
     }
-    guard case .object(let top) = json,
-      case .array(let list)? = top.first(where: { $0.key == "animations" })?.value,
-      !list.isEmpty
-    else { return .failure(ManifestProblem(description: "its animations list is empty or absent")) }
+    guard case .object(let top) = json else {
+      return .failure(
+        ManifestProblem(description: "it is \(json.kindDescription), not an object"))
+    }
+    guard let animations = top.first(where: { $0.key == "animations" })?.value else {
+      return .failure(ManifestProblem(description: "it has no animations list"))
+    }
+    guard case .array(let list) = animations else {
+      return .failure(
+        ManifestProblem(
+          description: "animations is \(animations.kindDescription), not a list"))
+    }
+    guard !list.isEmpty else {
+      return .failure(ManifestProblem(description: "its animations list is empty"))
+    }
     func id(_ item: JSONValue) -> String? {
       guard case .object(let fields) = item,
         case .string(let id)? = fields.first(where: { $0.key == "id" })?.value

@@ -94,6 +94,12 @@ import Testing
     #expect(ContactSheet.caption(1e308) == "1e+308 s")
     #expect(ContactSheet.caption(1e306) == "1e+306 s")
     #expect(ContactSheet.caption(2.5) == "2.5 s")
+    // Hostile pass 34: a looping GIF at 1e308 s was captioned "inf s" (its play count
+    // overflowed); the frame on screen then, at its time.
+    let late = SheetCommand.frames(delays: [10, 20, 10, 10], at: [1e308, 5.15], plays: 0)
+    #expect(late[1].index == 1)
+    #expect(late[0].time.isFinite && abs(late[0].time - 1e308) < 1e293)
+    #expect(ContactSheet.caption(late[1].time) == "5.1 s")
     // Thirty-first pass: 1e-7 s was captioned "0 s".
     #expect(ContactSheet.caption(1e-7) == "1e-07 s" && ContactSheet.caption(-0.0) == "0 s")
     #expect(ContactSheet.caption(0.0004) == "0.0004 s" && ContactSheet.caption(0.0006) == "0.001 s")
