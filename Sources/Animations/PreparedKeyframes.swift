@@ -65,7 +65,9 @@ final class PreparedKeyframes: Sendable {
     }
     let even = n >= 2 ? (0..<n).map { Double($0) / Double(n - 1) } : [0]
     switch mode {
-    case .discrete where path == nil:
+    // A path's points are its keyframes in discrete mode too: each holds from its key time
+    // (a path glided between them, its key times not used).
+    case .discrete:
       times = valid(n + 1) ?? valid(n) ?? (0...max(n, 1)).map { Double($0) / Double(max(n, 1)) }
     case .paced where path == nil:
       var cumulative = [0.0]
@@ -237,7 +239,12 @@ final class PreparedKeyframes: Sendable {
   func pathPoint(atFraction fraction: Double) -> (point: Point, direction: Point) {
     guard let segments = path, !segments.isEmpty else { return (.zero, Point(x: 1, y: 0)) }
     let index: Int, s: Double
-    if mode == .paced || mode == .cubicPaced {
+    if mode == .discrete {
+      // At a keyframe: the path's start, or a segment's end, facing along it.
+      let u = (timingFunction?.value(at: fraction) ?? fraction) + PreparedKeyframes.discreteSlack
+      let k = PreparedKeyframes.lastIndex(in: times!, limit: segments.count, atOrBefore: u)
+      (index, s) = k == 0 ? (0, 0) : (k - 1, 1)
+    } else if mode == .paced || mode == .cubicPaced {
       let target = Swift.min(Swift.max(fraction, 0), 1) * pathDistances[segments.count]
       // The first segment whose end is at or past the target (the last past them all).
       var lo = 0, hi = segments.count - 1

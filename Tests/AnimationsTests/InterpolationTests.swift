@@ -247,6 +247,32 @@ import Testing
     #expect(isClose(try #require(collected[0].pathRotation), .pi))
   }
 
+  /// Hostile pass 33: a path in discrete mode glided between its points, its key times not
+  /// used. Its points (the start and each segment's end) are keyframes that hold from their
+  /// key times, facing along the path there (timing.md §6.2, §6.5).
+  @Test func aPathInDiscreteModeJumpsBetweenItsPoints() throws {
+    var a = KeyframeAnimation(keyPath: "position")
+    a.path = try Path(svgPathData: "M 0 0 L 100 100 L 0 100")
+    a.calculationMode = .discrete
+    a.keyTimes = [0, 0.25, 0.5, 1]
+    a.duration = 1
+    a.rotationMode = .auto
+    for (time, point, angle) in [
+      (0.2, AnimationValue.point(0, 0), Double.pi / 4), (0.3, .point(100, 100), Double.pi / 4),
+      (0.6, .point(0, 100), Double.pi), (0.95, .point(0, 100), Double.pi),
+    ] {
+      var collected: [AnimationSample] = []
+      samples(of: a, at: time, into: &collected)
+      #expect(collected[0].value(model: .point(0, 0), underlying: .point(0, 0)) == point)
+      #expect(isClose(try #require(collected[0].pathRotation), angle), "at \(time)")
+    }
+    // Without key times, the three points share the time evenly (n + 1 times).
+    a.keyTimes = nil
+    var collected: [AnimationSample] = []
+    samples(of: a, at: 0.5, into: &collected)
+    #expect(collected[0].value(model: .point(0, 0), underlying: .point(0, 0)) == .point(100, 100))
+  }
+
   /// Twenty-sixth pass: a paced path walked its segments' lengths at every instant (0.6 ms
   /// for 100,000 elements, per replicator instance). Looked up in a table of distances: the
   /// position is still the one at that fraction of the length, on paths of many segments of
