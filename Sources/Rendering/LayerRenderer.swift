@@ -429,8 +429,22 @@ public struct LayerRenderer: Sendable {
           Rect(
             x: x[column], y: y[row], width: x[column + 1] - x[column], height: y[row + 1] - y[row])
         }
-        let src = cell(xs.src, ys.src), dst = cell(xs.dst, ys.dst)
-        guard src.width > 0, src.height > 0, dst.width > 0, dst.height > 0 else { continue }
+        var src = cell(xs.src, ys.src)
+        let dst = cell(xs.dst, ys.dst)
+        guard dst.width > 0, dst.height > 0 else { continue }
+        // A centre of zero width or height stretches the line of pixels at its place over the
+        // edges' and centre's room (four corners alone were drawn, the rest left empty).
+        func line(_ at: Double, _ lo: Double, _ hi: Double) -> (Double, Double) {
+          guard hi - lo >= 1 else { return (lo, hi - lo) }
+          return (Swift.min(Swift.max(at.rounded(.down), lo), hi - 1), 1)
+        }
+        if src.width <= 0 {
+          (src.origin.x, src.size.width) = line(src.minX, source.minX, source.maxX)
+        }
+        if src.height <= 0 {
+          (src.origin.y, src.size.height) = line(src.minY, source.minY, source.maxY)
+        }
+        guard src.width > 0, src.height > 0 else { continue }
         canvas.draw(image.bitmap, from: src, in: dst)
       }
     }

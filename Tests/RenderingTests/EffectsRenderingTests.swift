@@ -434,4 +434,24 @@ import Testing
     // The centre (the disc) stretches over the middle.
     #expect(b[150, 40] == RGBA8(34, 34, 34, 255))
   }
+
+  /// Hostile pass 33: a `contentsCenter` of zero width or height drew the four corners alone,
+  /// the edges and centre left empty. The line of pixels at its place stretches over them.
+  @Test func aZeroSizedContentsCenterStretchesTheLineAtItsPlace() throws {
+    // A 24 x 24 button: a red border 4 pixels wide around blue.
+    var button = Bitmap(width: 24, height: 24, fill: RGBA8(255, 0, 0, 255))
+    for y in 4..<20 { for x in 4..<20 { button[x, y] = RGBA8(0, 0, 255, 255) } }
+    for center in [Rect(0.5, 0.5, 0, 0), Rect(0.5, 0.25, 0, 0.5), Rect(0.5, 0.5, 1.0 / 24, 0)] {
+      let b = try render(Size(160, 60)) { scene in
+        let layer = Layer()
+        layer.frame = Rect(0, 0, 160, 60)
+        layer.contents = Image(button)
+        layer.contentsCenter = center
+        scene.addLayer(layer)
+      }
+      #expect(b[80, 30] == RGBA8(0, 0, 255, 255), "centre, \(center)")
+      #expect(b[80, 1] == RGBA8(255, 0, 0, 255) && b[1, 30] == RGBA8(255, 0, 0, 255))
+      #expect(b[158, 58] == RGBA8(255, 0, 0, 255))
+    }
+  }
 }
