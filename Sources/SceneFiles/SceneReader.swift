@@ -361,6 +361,13 @@ package final class SceneReader {
         "\(format(n)) instances are over the limit of \(ReplicatorLayer.maximumInstanceCount)")
       return nil
     }
+    // A count of instances is whole (Core Animation's is an integer), as §1 asks of counts:
+    // 0.999 drew no instance, the whole subtree gone without a word. An animation's values
+    // between whole numbers round down as it runs (timing.md).
+    if layer is ReplicatorLayer, case .number(let n)? = f["instanceCount"], n != n.rounded() {
+      report(f.place("instanceCount"), "expected a whole number, found \(format(n))")
+      return nil
+    }
     if let replicator = layer as? ReplicatorLayer, replicator.instanceCount > 1 {
       let limit = ReplicatorLayer.maximumInstanceCount
       let count = Swift.min(replicator.instanceCount, limit)
