@@ -176,8 +176,9 @@ enum BulkArguments {
   /// The message for a command line of `count` arguments.
   static func tooMany(_ count: Int) -> String {
     "\(count) arguments, more than the \(maximumArguments) flipbook takes on one command line "
-      + "besides a batch's inputs: ask for many times with --from, --to and --step, and give "
-      + "many inputs as folders or @LIST files"
+      + "besides a batch's inputs: ask for many times with --from, --to and --step (inspect), "
+      + "or frames spread evenly (sheet, without --times), and give many inputs as folders or "
+      + "@LIST files"
   }
 
   /// `arguments` with a `batch` command's inputs after its first left out, and those inputs in

@@ -45,7 +45,8 @@ struct InspectCommand: ParsableCommand {
       throw ValidationError("--from, --to and --step go together")
     }
     if let step, !(step > 0 && step.isFinite) {
-      throw ValidationError("--step must be greater than 0")
+      throw ValidationError(
+        "--step must be a number of seconds greater than 0, found \(MessageText.number(step))")
     }
     if let from, let to, to < from { throw ValidationError("--to must not be before --from") }
     if time.isEmpty && range.isEmpty {
@@ -66,8 +67,11 @@ struct InspectCommand: ParsableCommand {
       }
       // Times, both ends included: the steps that fit and one (1,000,000 steps made 1,000,001
       // times, and were let through).
-      if InspectCommand.steps(from: from, to: to, step: step) >= 1_000_000 {
-        throw ValidationError("--from/--to/--step asks for more than 1,000,000 times")
+      let steps = InspectCommand.steps(from: from, to: to, step: step)
+      if steps >= 1_000_000 {
+        throw ValidationError(
+          "--from/--to/--step asks for \(MessageText.number((steps + 1).rounded(.down))) times, "
+            + "more than the 1,000,000 inspect prints: a larger --step or a shorter range")
       }
     }
   }

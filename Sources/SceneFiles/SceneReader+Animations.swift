@@ -209,7 +209,7 @@ extension SceneReader {
       switch base {
       case .path(nil), .numbers(nil), .colors(nil):
         what = "the layer has no \(keyPath.name) to add to"
-      case .path: what = "its commands must match the layer's path one for one"
+      case .path: what = "its commands must match the layer's \(keyPath.name) one for one"
       case .filters: what = "its filters must be the layer's, in the same order"
       default: what = "it must have as many entries as the layer's \(keyPath.name)"
       }

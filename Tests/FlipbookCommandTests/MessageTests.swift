@@ -202,8 +202,9 @@ import Testing
     #expect(
       long.errors.hasPrefix(
         "Error: 4100 arguments, more than the 4096 flipbook takes on one command line besides a "
-          + "batch's inputs: ask for many times with --from, --to and --step, and give many inputs "
-          + "as folders or @LIST files\nUsage: flipbook inspect"), "\(long.errors.prefix(300))")
+          + "batch's inputs: ask for many times with --from, --to and --step (inspect), or frames "
+          + "spread evenly (sheet, without --times), and give many inputs as folders or @LIST "
+          + "files\nUsage: flipbook inspect"), "\(long.errors.prefix(300))")
   }
 
   /// Twenty-first and twenty-second hostile passes: an input file's name holding a newline or
