@@ -164,6 +164,11 @@ public struct Transform3D: Hashable, Sendable {
   /// the part that shows below the plane coordinates' precision and drew nothing.
   public var isAffineInPlane: Bool { m14 == 0 && m24 == 0 && m44 > 0 && m44.isFinite }
 
+  /// Whether a point's z moves its image in the plane (`m31`, `m32` or `m34` non-zero: a turn
+  /// about x or y, or perspective): then layers with depth under it (a `zPosition`, a 3D
+  /// transform) are not placed by flattening each transform on its own.
+  public var mapsDepthIntoPlane: Bool { m31 != 0 || m32 != 0 || m34 != 0 }
+
   /// Whether the transform has perspective terms (`m14`, `m24`, `m34` non-zero or `m44` not 1).
   public var hasPerspective: Bool { m14 != 0 || m24 != 0 || m34 != 0 || m44 != 1 }
 

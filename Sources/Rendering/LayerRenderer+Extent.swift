@@ -194,7 +194,12 @@ extension LayerRenderer {
     }
     if !layer.sublayers.isEmpty {
       let sublayerPlacement = p.sublayerTransformAboutAnchor
-      guard let inner = sublayerPlacement.planeAffineTransform else { return nil }
+      // Depth in the sublayers (a zPosition, a turn in 3D) shows through a sublayerTransform
+      // in perspective or turned out of the plane: each flattened on its own placed them as if
+      // flat, and a group cut them to that (hostile pass 35).
+      guard !sublayerPlacement.mapsDepthIntoPlane,
+        let inner = sublayerPlacement.planeAffineTransform
+      else { return nil }
       let n = sublayerPlacement.isIdentity ? m : inner.concatenating(m)
       guard let sublayers = sublayersBox(of: layer, placedBy: n, visits: &visits) else {
         return nil
@@ -262,7 +267,8 @@ extension LayerRenderer {
     guard count <= maximumBoxLayers else { return nil }
     let placements = replicator.instancePlacements(count: count)
     for k in 0..<count where replicator.instanceColor(at: k).alpha > 0 {
-      guard let instance = placements[k].planeAffineTransform else { return nil }
+      guard !placements[k].mapsDepthIntoPlane, let instance = placements[k].planeAffineTransform
+      else { return nil }
       let n = instance.concatenating(m)
       // Delayed instances beyond those presented are refused when drawn.
       if replicator.delayedInstancesCut, k - 1 >= replicator.delayedInstances.count { return nil }

@@ -67,6 +67,35 @@ import Testing
     #expect(compared > Self.scenes / 2)
   }
 
+  /// Hostile pass 35: depth under a sublayerTransform in perspective (a zPosition, a turn
+  /// about y, at any level below the group) was placed as if flat when the group's box was
+  /// computed, and the group cut it off. A group sized right changes no pixel.
+  @Test(arguments: [
+    ##"{"bounds": [0, 0, 40, 40], "position": [10, 10], "backgroundColor": "#ffaa00ff", "zPosition": 60}"##,
+    ##"{"bounds": [0, 0, 120, 60], "position": [10, 10], "backgroundColor": "#ffaa00ff", "transform": [{"rotateY": 1.2}]}"##,
+    ##"{"bounds": [0, 0, 20, 20], "position": [10, 10], "sublayerTransform": [{"perspective": 100}], "sublayers": [{"bounds": [0, 0, 40, 40], "position": [10, 10], "backgroundColor": "#ffaa00ff", "zPosition": 60}]}"##,
+  ])
+  func depthUnderPerspectiveIsNotCutByAGroup(sublayer: String) throws {
+    func frame(opacity: Double) throws -> Bitmap {
+      let json =
+        #"{"flipbook": 1, "size": [200, 200], "layers": [{"bounds": [0, 0, 20, 20], "position": [100, 100], "#
+        + #""sublayerTransform": [{"perspective": 100}], "opacity": \#(opacity), "sublayers": ["#
+        + sublayer + "]}]}"
+      return try SceneFormat.decode(Array(json.utf8), file: "p.json").makeFrame(at: 0).makeBitmap()
+    }
+    let (plain, grouped) = (try frame(opacity: 1), try frame(opacity: 0.999))
+    var largest = 0
+    var inked = 0
+    for y in 0..<200 {
+      for x in 0..<200 {
+        let (p, q) = (plain[x, y], grouped[x, y])
+        largest = Swift.max(largest, abs(Int(p.a) - Int(q.a)), abs(Int(p.r) - Int(q.r)))
+        if p.a > 0 { inked += 1 }
+      }
+    }
+    #expect(inked > 2_000 && largest <= 1)
+  }
+
   /// A 120 x 120 scene of `layers` (JSON objects), two seconds at 5 frames a second.
   static func scene(_ layers: [String]) -> String {
     #"{"flipbook": 1, "size": [120, 120], "duration": 2, "fps": 5, "layers": ["#
@@ -160,6 +189,10 @@ struct SceneGenerator {
       #""position": [\#(number(120)), \#(number(120))]"#,
     ]
     if chance(0.4) { fields.append(#""transform": \#(transform())"#) }
+    // Depth, which a sublayerTransform in perspective or turned out of the plane shows (a
+    // group box that flattened it cut it off: hostile pass 35).
+    if chance(0.15) { fields.append(#""zPosition": \#(number(60))"#) }
+    if chance(0.05) { fields.append(#""anchorPointZ": \#(number(40))"#) }
     if chance(0.2) { fields.append(#""sublayerTransform": \#(transform())"#) }
     if chance(0.5) { fields.append(#""backgroundColor": \#(color())"#) }
     if chance(0.3) { fields.append(#""opacity": \#(format(uniform(0, 1)))"#) }
