@@ -1,5 +1,6 @@
 import CCairo
 import Geometry
+import Synchronization
 
 extension Canvas {
   /// Draws `bitmap` stretched into `rect` (points), sampled bilinearly with its edge pixels
@@ -227,7 +228,9 @@ extension Canvas {
 ///   The entry keeps the bitmap, so that storage stays alive and, being shared, can never be
 ///   changed in place (arrays copy on write): an equal address means equal pixels.
 /// - Memory: at most `maxEntries` surfaces and `maxBytes` of pixels; the least recently drawn
-///   goes first. A bitmap larger than `maxBytes` is converted for each draw, as before.
+///   goes first. A bitmap larger than `maxBytes` is drawn from its premultiplied copy in
+///   `SharedPremultipliedPixels`, made once for every canvas of the process (it was converted
+///   for each draw: 200 small layers showing one 8000 x 8000 picture took 35 s for a frame).
 final class ImageSurfaceCache {
   static let maxEntries = 32
   static let maxBytes = 64 << 20
@@ -243,12 +246,28 @@ final class ImageSurfaceCache {
   private var clock = 0
   /// Surfaces handed out uncached (too large), destroyed at the next call.
   private var transient: OpaquePointer? = nil
+  /// The surface over a large bitmap's shared premultiplied pixels drawn last, and those
+  /// pixels (held while the surface reads them).
+  private var large: (surface: OpaquePointer, pixels: PremultipliedCopy)? = nil
 
   /// The surface for `bitmap`, made now or found; valid until the next call (or the cache's end).
   func surface(for bitmap: Bitmap) -> OpaquePointer? {
     if let transient { cairo_surface_destroy(transient) }
     transient = nil
     clock += 1
+    if bitmap.width * bitmap.height * 4 > ImageSurfaceCache.maxBytes {
+      if let large, large.pixels.holds(bitmap) { return large.surface }
+      if let pixels = SharedPremultipliedPixels.pixels(for: bitmap),
+        let surface = cairo_image_surface_create_for_data(
+          pixels.data.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32,
+          Int32(bitmap.width), Int32(bitmap.height), Int32(pixels.stride)),
+        cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS
+      {
+        if let large { cairo_surface_destroy(large.surface) }
+        large = (surface, pixels)
+        return surface
+      }
+    }
     let key = bitmap.pixels.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
     if let key, var entry = entries[key], entry.bitmap.width == bitmap.width,
       entry.bitmap.height == bitmap.height
@@ -284,6 +303,96 @@ final class ImageSurfaceCache {
   deinit {
     for entry in entries.values { cairo_surface_destroy(entry.surface) }
     if let transient { cairo_surface_destroy(transient) }
+    if let large { cairo_surface_destroy(large.surface) }
+  }
+}
+
+/// A bitmap's pixels premultiplied as Cairo's ARGB32 (rows `stride` bytes apart), made once and
+/// only read after: surfaces on several threads may read them at once.
+final class PremultipliedCopy: @unchecked Sendable {
+  /// The bitmap they were made from, kept so its storage (the identity they are found by) is
+  /// never reused or changed.
+  let bitmap: Bitmap
+  let data: UnsafeMutableRawPointer
+  let stride: Int
+  var bytes: Int { stride * bitmap.height }
+
+  init?(_ bitmap: Bitmap) {
+    let stride = Int(cairo_format_stride_for_width(CAIRO_FORMAT_ARGB32, Int32(bitmap.width)))
+    guard stride > 0, bitmap.width > 0, bitmap.height > 0 else { return nil }
+    self.bitmap = bitmap
+    self.stride = stride
+    data = UnsafeMutableRawPointer.allocate(byteCount: stride * bitmap.height, alignment: 16)
+    bitmap.pixels.withUnsafeBufferPointer { src in
+      PixelConversion.premultiply(
+        rgba: src.baseAddress!, width: bitmap.width, height: bitmap.height,
+        into: data.assumingMemoryBound(to: UInt8.self), stride: stride)
+    }
+  }
+
+  deinit { data.deallocate() }
+
+  /// Whether these are `bitmap`'s pixels (the same storage, the same size).
+  func holds(_ bitmap: Bitmap) -> Bool {
+    bitmap.width == self.bitmap.width && bitmap.height == self.bitmap.height
+      && bitmap.pixels.withUnsafeBufferPointer { a in
+        self.bitmap.pixels.withUnsafeBufferPointer { a.baseAddress == $0.baseAddress }
+      }
+  }
+}
+
+/// The premultiplied copies of large bitmaps (over `ImageSurfaceCache.maxBytes`), shared by
+/// every canvas of the process, so a picture is converted once however many layers, frames and
+/// rendering threads draw it (four 8000 x 8000 pictures drawn small were converted for every
+/// layer of every frame, 0.2 s each, and held once for each thread: 2.9 GB at `--jobs 8`).
+///
+/// At most `maxBytes` (1 GiB: the premultiplied copies of the 256 million pixels of pictures a
+/// scene may decode); the least recently asked for goes first (those a canvas still draws stay
+/// alive until it lets them go).
+enum SharedPremultipliedPixels {
+  static let maxBytes = 1 << 30
+
+  private struct Entry: Sendable {
+    let pixels: PremultipliedCopy
+    var lastUse: Int
+  }
+  private struct Store: Sendable {
+    /// By the address of the bitmap's pixel storage.
+    var entries: [Int: Entry] = [:]
+    var bytes = 0
+    var clock = 0
+  }
+  private static let store = Mutex(Store())
+
+  /// The premultiplied pixels of `bitmap`, made now (under the lock, so two threads never make
+  /// the same ones) or found; `nil` when they cannot be allocated or exceed `maxBytes` alone.
+  static func pixels(for bitmap: Bitmap) -> PremultipliedCopy? {
+    guard
+      let key = bitmap.pixels.withUnsafeBufferPointer({
+        $0.baseAddress.map { Int(bitPattern: $0) }
+      })
+    else { return nil }
+    return store.withLock { store -> PremultipliedCopy? in
+      store.clock += 1
+      if let found = store.entries[key], found.pixels.holds(bitmap) {
+        store.entries[key]?.lastUse = store.clock
+        return found.pixels
+      }
+      if let stale = store.entries.removeValue(forKey: key) { store.bytes -= stale.pixels.bytes }
+      let size =
+        Int(cairo_format_stride_for_width(CAIRO_FORMAT_ARGB32, Int32(bitmap.width)))
+        * bitmap.height
+      guard size <= maxBytes else { return nil }
+      while !store.entries.isEmpty && store.bytes + size > maxBytes {
+        let oldest = store.entries.min { $0.value.lastUse < $1.value.lastUse }!
+        store.bytes -= oldest.value.pixels.bytes
+        store.entries.removeValue(forKey: oldest.key)
+      }
+      guard let pixels = PremultipliedCopy(bitmap) else { return nil }
+      store.entries[key] = Entry(pixels: pixels, lastUse: store.clock)
+      store.bytes += pixels.bytes
+      return pixels
+    }
   }
 }
 

@@ -85,3 +85,24 @@ import Testing
     #expect(b[5, 5] == RGBA8(255, 0, 0, 255))
   }
 }
+
+/// Hostile pass 36: a picture over `ImageSurfaceCache.maxBytes` was premultiplied for each draw
+/// (200 small layers of one 8000 x 8000 picture took 35 s a frame). One copy is made for the
+/// whole process and shared by every canvas.
+@Suite struct SharedLargeImageTests {
+  @Test func aLargePictureIsPremultipliedOnceForEveryCanvas() throws {
+    let bitmap = Bitmap(width: 4_200, height: 4_100, fill: RGBA8(255, 0, 0, 128))
+    #expect(bitmap.width * bitmap.height * 4 > ImageSurfaceCache.maxBytes)
+    let first = try #require(SharedPremultipliedPixels.pixels(for: bitmap))
+    let again = try #require(SharedPremultipliedPixels.pixels(for: bitmap))
+    #expect(first === again)
+    var drawn: [RGBA8] = []
+    for _ in 0..<2 {
+      let canvas = try Canvas(pixelWidth: 20, pixelHeight: 20)
+      for k in 0..<3 { canvas.draw(bitmap, in: Rect(Double(k), 0, 10, 10)) }
+      drawn.append(canvas.makeBitmap()[5, 5])
+    }
+    // Three half-opaque reds over one another: 1 - 0.5^3 of red.
+    #expect(drawn[0] == drawn[1] && abs(Int(drawn[0].a) - 224) <= 1 && drawn[0].r == 255)
+  }
+}
