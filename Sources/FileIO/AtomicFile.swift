@@ -333,6 +333,10 @@ enum TemporaryFiles {
         raise(number)
       }
     }
+    // A write past the file-size limit (`ulimit -f`) fails with EFBIG, said as the output's
+    // error ("File too large") with nothing left behind, rather than SIGXFSZ ending the process
+    // without a word and leaving its temporary file (hostile pass 35).
+    Glibc.signal(SIGXFSZ, SIG_IGN)
     // A process can start with these signals blocked (the mask is inherited): unblock them.
     var unblock = sigset_t()
     sigemptyset(&unblock)

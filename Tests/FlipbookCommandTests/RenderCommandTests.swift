@@ -78,6 +78,21 @@ import Testing
     #expect(run.interrupted)
     #expect(run.leftovers.isEmpty, "left behind: \(run.leftovers)")
   }
+
+  /// Hostile pass 35: under a file-size limit (`ulimit -f`) SIGXFSZ ended the process without
+  /// a word (exit 153) and left its temporary file. The write fails instead, said as the
+  /// output's error, and nothing is left.
+  @Test func aFileSizeLimitIsSaidAsTheOutputsError() throws {
+    let result = try Tools.run(
+      "/bin/sh",
+      [
+        "-c", "ulimit -f 8; exec \"$0\" render \"$1\" -o \"$2\" --scale 2", Tools.flipbook,
+        Self.radar, folder + "/big.gif",
+      ])
+    #expect(result.status == 1)
+    #expect(result.errors == "cannot write output \(folder)/big.gif: File too large\n")
+    #expect(AtomicFile.names(in: folder).isEmpty)
+  }
 }
 
 /// GIFs decoded by Pillow, ImageMagick and ffmpeg show the source frames (run when installed;
