@@ -225,6 +225,19 @@ extension LottieReader {
       1: .alpha, 2: .alphaInverted, 3: .luminance, 4: .luminanceInverted,
     ]
     guard let mode = modes[matteType] else { return holder }
+    // A hidden matte layer (`hd`) mattes with nothing, as lottie-web draws it (it never draws a
+    // hidden layer, so the mask it makes from it is empty): an alpha matte shows nothing of the
+    // layer, an inverted one all of it. It was applied as if shown, without a word; After
+    // Effects applies a matte whatever its visibility, so the choice is said.
+    if flag(source.fields, "hd") {
+      warn(
+        source.label,
+        "hidden track matte layers (\(source.place)): they matte with nothing, as lottie-web "
+          + "draws them", key: "hidden track matte")
+      holder.mask = Layer()
+      holder.maskMode = mode
+      return holder
+    }
     // A matte layer's own track matte, found as a layer's is (a loop is refused).
     let ownType = coded(
       source.fields, "tt", "track matte type", known: [0: 0, 1: 1, 2: 2, 3: 3, 4: 4], absent: 0,
@@ -522,10 +535,12 @@ extension LottieReader {
     defer { assetsInProgress.remove(id) }
     let container = Layer()
     container.anchorPoint = .zero
-    // A clip of no area is none: the layers are drawn unclipped, as a missing size draws them.
+    // The clip `w` x `h`, as lottie-web clips every precomposition to that rectangle: one of no
+    // area shows nothing (it was taken as no clip, and a 0 x 0 clip showed everything where a
+    // 0.01 x 0.01 one showed nothing). Without a size the layers are drawn unclipped.
     let w = size(f, "w", default: 0, of: "precomposition clip width", layer: entry.label)
     let h = size(f, "h", default: 0, of: "precomposition clip height", layer: entry.label)
-    if w > 0 && h > 0 {
+    if f["w"] != nil && f["h"] != nil {
       container.bounds = Rect(x: 0, y: 0, width: w, height: h)
       container.masksToBounds = true
     }

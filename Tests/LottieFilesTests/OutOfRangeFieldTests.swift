@@ -75,9 +75,10 @@ import Testing
     let solid = try #require(tree.layer(named: "Negative solid"))
     let filled = try #require(Self.first(under: solid) { $0.backgroundColor != nil })
     #expect(filled.bounds == Rect(x: 0, y: 0, width: 0, height: 40))
-    // A clip of width 0 is none: the precomposition's 50 x 50 green solid draws.
+    // A clip of width 0 (a negative one drawn at 0) shows nothing, as lottie-web clips to it
+    // (hostile pass 36: it was taken as no clip, and the 50 x 50 green solid drew).
     let frame = try read.scene.makeFrame(at: 0).makeBitmap()
-    #expect(frame[25, 25] == RGBA8(0, 255, 0, 255))
+    #expect(frame[25, 25] == RGBA8(0, 0, 0, 0))
   }
 
   /// Nested stretches multiply: 25 precompositions each `sr` 1e15 made the inner layer vanish,

@@ -422,6 +422,41 @@ import Testing
     #expect(try DotLottie.manifestAnimation(Array(plain.utf8)).get().playback == [])
   }
 
+  /// Hostile pass 36: a precomposition clip of no area drew its layers unclipped (a 0.01
+  /// clip showed nothing, a 0 one everything); lottie-web clips to it, so nothing shows. And a
+  /// hidden track-matte layer matted as if shown; lottie-web never draws it, so the mask is
+  /// empty (said, as After Effects would apply it).
+  @Test func aClipOfNoAreaAndAHiddenMatteShowWhatLottieWebShows() throws {
+    let square =
+      ##"{"ty": 1, "ind": 1, "sc": "#ff0000", "sw": 100, "sh": 100, "ks": {}, "ip": 0, "op": 9}"##
+    func visible(_ json: String) throws -> Int {
+      let b = try LottieTest.read(json).scene.makeFrame(at: 0).makeBitmap()
+      return b.pixels.enumerated().filter { $0.offset % 4 == 3 && $0.element > 0 }.count
+    }
+    for (w, h, shown) in [(10.0, 10.0, 100), (0, 0, 0), (100, 0, 0)] {
+      let doc = LottieTest.document(
+        layers: #"[{"ty": 0, "refId": "p", "w": \#(w), "h": \#(h), "ks": {}, "ip": 0, "op": 9}]"#,
+        assets: #"[{"id": "p", "layers": [\#(square)]}]"#)
+      #expect(try visible(doc) == shown, "\(w) x \(h)")
+    }
+    let unclipped = LottieTest.document(
+      layers: #"[{"ty": 0, "refId": "p", "ks": {}, "ip": 0, "op": 9}]"#,
+      assets: #"[{"id": "p", "layers": [\#(square)]}]"#)
+    #expect(try visible(unclipped) == 10_000)
+    for (tt, shown) in [(1, 0), (2, 10_000)] {
+      let doc = LottieTest.document(
+        layers: ##"""
+          [{"ty": 1, "ind": 1, "td": 1, "hd": true, "sc": "#ffffff", "sw": 40, "sh": 40, "ks": {}, "ip": 0, "op": 9},
+           {"ty": 1, "ind": 2, "tt": \##(tt), "sc": "#ff0000", "sw": 100, "sh": 100, "ks": {}, "ip": 0, "op": 9}]
+          """##)
+      #expect(try visible(doc) == shown)
+      #expect(
+        try LottieTest.read(doc).warnings.map(\.description).contains {
+          $0.contains("hidden track matte layers (layers[0]): they matte with nothing")
+        })
+    }
+  }
+
   @Test func malformedStructureIsRefusedByJSONPath() throws {
     #expect(
       LottieTest.problems(
