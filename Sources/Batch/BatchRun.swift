@@ -1,4 +1,5 @@
 import Dispatch
+import Glibc
 import Flipbook
 import Parallelism
 
@@ -132,6 +133,7 @@ public struct BatchRun: Sendable {
         _ = BatchRun.sceneMemory.acquire(workers: 1, bytesPerWorker: bytes)
         defer { BatchRun.sceneMemory.release(workers: 1, bytesPerWorker: bytes) }
         let outcome = run.entry(for: run.inputs[i], frameJobs: framesJobs, progress: progress)
+        run.removeStaleOutputs(of: run.previous[run.inputs[i].name], keeping: outcome.entry)
         if outcome.rendered > 0 && outcome.entry.error == nil {
           run.journal?.record(outcome.entry)
         }
@@ -167,6 +169,26 @@ public struct BatchRun: Sendable {
     ContentHash.compute(
       version: version, options: BatchRun.optionsDescription, input: bytes,
       dependencies: dependencies.map { ($0, Paths.absolute($0, base: root)) })
+  }
+
+  /// Removes what the earlier run recorded for an animation (`old`) and this run did not make
+  /// again (`now`): its outputs in formats no longer asked for, and all of them when it failed
+  /// this time, so that OUTDIR holds no picture of it the manifest does not list (a failed
+  /// animation's GIF from the run before looked current; hostile pass 37). Only outputs still
+  /// as recorded (their size) are removed, and the frame sheet by its own name: another file
+  /// at those names is not the batch's.
+  func removeStaleOutputs(of old: Manifest.Entry?, keeping now: Manifest.Entry) {
+    guard let old, old.input == now.input else { return }
+    let kept = Set(now.outputs.map(\.file) + (now.frames.map { [$0.file] } ?? []))
+    for output in old.outputs
+    where !kept.contains(output.file) && isPresent(output.file, bytes: output.bytes) {
+      unlink(outputFolder + "/" + output.file)
+    }
+    if let sheet = old.frames, !kept.contains(sheet.file),
+      sheet.file == old.name + ".frames.png"
+    {
+      unlink(outputFolder + "/" + sheet.file)
+    }
   }
 
   /// Whether a recorded output is still on disk as recorded.

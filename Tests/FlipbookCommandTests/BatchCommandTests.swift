@@ -45,6 +45,26 @@ import Testing
 
   func run(_ arguments: [String]) -> (status: Int32, errors: String) { runFlipbook(arguments) }
 
+  /// Hostile pass 37: an animation that failed on a later run, or a format no longer asked
+  /// for, left the earlier run's outputs in OUTDIR, unlisted, looking current. They are
+  /// removed (those still as recorded); a file of the user's beside them stays.
+  @Test func outputsAnAnimationNoLongerHasAreRemoved() throws {
+    try write(Self.scene("#ff0000"), "in/a.json")
+    let out = folder + "/out"
+    #expect(
+      run(["batch", folder + "/in", "-o", out, "--quiet", "--formats", "gif,apng,png"]).status == 0)
+    try AtomicFile.write([1, 2, 3], to: out + "/notes.txt")
+    #expect(
+      Set(AtomicFile.names(in: out)).isSuperset(of: ["a.gif", "a.apng", "a.png", "a.frames.png"]))
+    #expect(run(["batch", folder + "/in", "-o", out, "--quiet", "--formats", "webp"]).status == 0)
+    #expect(
+      Set(AtomicFile.names(in: out))
+        == ["a.webp", "a.frames.png", "index.html", "manifest.json", "notes.txt"])
+    try write(#"{"flipbook": 1, "size": [10"#, "in/a.json")
+    #expect(run(["batch", folder + "/in", "-o", out, "--quiet", "--formats", "webp"]).status == 1)
+    #expect(Set(AtomicFile.names(in: out)) == ["index.html", "manifest.json", "notes.txt"])
+  }
+
   func manifest(_ outdir: String, _ name: String = "manifest.json") throws -> Manifest {
     try Manifest.read(folder + "/" + outdir + "/" + name)
   }
