@@ -389,9 +389,15 @@ public final class Canvas {
     // inner side inside out: `Path.flatteningCurves(tighterThan:tolerance:)`), within Cairo's
     // own tolerance of a tenth of a device pixel.
     let stretch = deviceStretch
-    let path =
+    var path =
       stretch > 0
       ? path.flatteningCurves(tighterThan: width / 2, tolerance: 0.1 / stretch) : path
+    // A square cap needs its sub-path's direction, which Cairo's fixed point loses under 1/256
+    // of a pixel: `M 50 50 L 50.001 50` drew no square at all. Such sub-paths keep their start
+    // and direction, a sixty-fourth of a pixel long.
+    if style.lineCap == .square, stretch > 0, stretch.isFinite {
+      path = path.lengtheningTinySubpaths(to: 1.0 / 64 / stretch)
+    }
     if width < style.lineWidth, projection == nil {
       setSafePath(path, stroke: style)
     } else {
@@ -568,4 +574,50 @@ package final class DashTally {
   package var boxLayers = 0
   /// Creates a tally at zero.
   package init() {}
+}
+
+extension Path {
+  /// The path with each open sub-path whose points all lie within `minimum` of its start (but
+  /// not all at it) replaced by a line from its start, `minimum` long, toward the first of its
+  /// points that is not the start: what a square cap needs to know its direction.
+  func lengtheningTinySubpaths(to minimum: Double) -> Path {
+    guard minimum > 0, minimum.isFinite else { return self }
+    var out = Path()
+    var pending: [Element] = []
+    func flush() {
+      defer { pending = [] }
+      guard case .move(let start)? = pending.first, pending.count > 1 else {
+        for e in pending { out.append(e) }
+        return
+      }
+      var toward: Point? = nil
+      var tiny = true
+      for e in pending.dropFirst() {
+        if case .closeSubpath = e { tiny = false }
+        for p in e.points {
+          let (dx, dy) = (p.x - start.x, p.y - start.y)
+          if abs(dx) >= minimum || abs(dy) >= minimum { tiny = false }
+          if toward == nil, dx != 0 || dy != 0 { toward = p }
+        }
+      }
+      guard tiny, let toward else {
+        for e in pending { out.append(e) }
+        return
+      }
+      let (dx, dy) = (toward.x - start.x, toward.y - start.y)
+      let length = (dx * dx + dy * dy).squareRoot()
+      guard length > 0, length.isFinite else {
+        for e in pending { out.append(e) }
+        return
+      }
+      out.move(to: start)
+      out.addLine(to: Point(x: start.x + dx / length * minimum, y: start.y + dy / length * minimum))
+    }
+    for e in elements {
+      if case .move = e { flush() }
+      pending.append(e)
+    }
+    flush()
+    return out
+  }
 }

@@ -106,3 +106,25 @@ import Testing
     #expect(drawn[0] == drawn[1] && abs(Int(drawn[0].a) - 224) <= 1 && drawn[0].r == 255)
   }
 }
+
+/// Hostile pass 37: a square-capped stroke of a segment under 1/256 of a pixel (`M 50 50
+/// L 50.001 50`) drew nothing: Cairo's fixed point lost its direction. It draws its square.
+@Suite struct TinySquareCapTests {
+  @Test(arguments: [0.001, 0.0001, 1e-9])
+  func aTinySegmentDrawsItsSquareCaps(length: Double) throws {
+    func covered(_ cap: LineCap) throws -> Int {
+      let canvas = try Canvas(pixelWidth: 200, pixelHeight: 200)
+      var path = Path()
+      path.move(to: Point(50, 50))
+      path.addLine(to: Point(50 + length, 50))
+      canvas.stroke(
+        path, with: .black,
+        style: StrokeStyle(lineWidth: 120, lineCap: cap, lineJoin: .miter, miterLimit: 10))
+      let b = canvas.makeBitmap()
+      return b.pixels.enumerated().filter { $0.offset % 4 == 3 && $0.element > 128 }.count
+    }
+    // A 120 x 120 square about the segment, cut by the canvas at 0 on the left and top.
+    #expect(try covered(.square) == 110 * 110)
+    #expect(try covered(.butt) == 0)
+  }
+}
