@@ -196,8 +196,15 @@ enum DotLottie {
     // that is not there (or names by a number) is said, and the first listed drawn.
     var chosen: (key: String, value: JSONValue)? = nil
     var initialAnimation: JSONValue? = nil
-    if case .object(let initial)? = top.first(where: { $0.key == "initial" })?.value {
+    // `initial` of another kind (`"initial": "b"`) names nothing a player reads: said, and the
+    // first animation drawn (it was ignored without a word).
+    var initialProblem: String? = nil
+    switch top.first(where: { $0.key == "initial" })?.value {
+    case .object(let initial)?:
       initialAnimation = initial.first(where: { $0.key == "animation" })?.value
+    case nil, .null?: break
+    case let other?:
+      initialProblem = "initial is \(other.kindDescription), not an object (initial.animation)"
     }
     // Version 2 names it in `initial.animation`, version 1 in `activeAnimationId`: each
     // version's own field first (a stray v1 field in a v2 manifest drew the wrong one).
@@ -263,6 +270,7 @@ enum DotLottie {
       playback.append("initial.stateMachine")
     }
     if let unknown { playback.insert(unknown, at: 0) }
+    if let initialProblem { playback.insert(initialProblem, at: 0) }
     return .success((found, place, playback))
   }
 

@@ -108,7 +108,7 @@ extension LottieReader {
     guard spendSamplingWork(frames.count * size) else { return }
     addKeyframes(
       layer, keyPath, values: [first] + frames.dropFirst().map(value), frames: frames,
-      paces: Array(repeating: .linear, count: frames.count - 1))
+      paces: Array(repeating: .linear, count: frames.count - 1), counted: true)
   }
 
   /// Takes `work` from the file's sampling budget (`LottieFormat.maximumSamplingWork`); false,
@@ -134,10 +134,23 @@ extension LottieReader {
   /// Keyframes sharing the first frame show the first value before it and the last at it, as
   /// lottie-web shows them (Core Animation's fill would show the last before it too): the first
   /// value is held from a billionth of a frame earlier.
+  ///
+  /// Path values count their elements against the file's sampling budget, four units each (an
+  /// element holds up to three points, where a number is one; `counted`: already counted, as
+  /// `bake` and time remapping count what they sample): each layer holds its own, and 2,000
+  /// instances of a precomposition morphing between two 10,000-vertex shapes took 6 GB,
+  /// counted by nothing.
   func addKeyframes(
     _ layer: Layer, _ keyPath: String, values: [AnimationValue], frames: [Double],
-    paces: [TimingFunction]
+    paces: [TimingFunction], counted: Bool = false
   ) {
+    if !counted {
+      let elements = values.reduce(0) {
+        if case .path(let p?) = $1 { return $0 + p.elements.count }
+        return $0
+      }
+      guard elements == 0 || spendSamplingWork(4 * elements) else { return }
+    }
     var (values, frames, paces) = (values, frames, paces)
     if frames.count > 1, frames[0] == frames[1] {
       let lead = frames[0] - Swift.max(1, abs(frames[0])) * 1e-9

@@ -315,9 +315,9 @@ extension LottieReader {
       // Copies of nothing (the items before the repeater draw no style of their own) are left
       // out: the styles after it draw the copies' paths.
       if Self.drawsStyles(content) {
-        guard copiesFit(of: content, count: repeater.maximumCount, at: f.place("c")) else {
-          return
-        }
+        guard copiesFit(of: content, count: repeater.maximumCount, at: f.place("c")),
+          copiedPathsFit(of: content, count: repeater.maximumCount, at: f.place("c"))
+        else { return }
         let layer = repeaterLayer(repeater, name: f.string("nm"), content: content)
         // The outermost repeater adds the layers its copies draw (nested ones multiplied in).
         if outerReplication == 1 && !countDrawnLayers(layer, at: f.place("c")) { return }

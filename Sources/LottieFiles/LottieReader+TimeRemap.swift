@@ -74,7 +74,7 @@ extension LottieReader {
         } else {
           addKeyframes(
             layer, key, values: list, frames: sampleFrames,
-            paces: Array(repeating: .linear, count: list.count - 1))
+            paces: Array(repeating: .linear, count: list.count - 1), counted: true)
         }
       }
     }

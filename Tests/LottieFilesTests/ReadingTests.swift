@@ -418,6 +418,11 @@ import Testing
     let chosen = try DotLottie.manifestAnimation(Array(manifest.utf8)).get()
     #expect(chosen.id == "b" && chosen.place == "animations[1]")
     #expect(chosen.playback == ["animations[1].initialTheme", "initial.stateMachine"])
+    // Hostile pass 38: an `initial` of another kind was ignored without a word.
+    let string = #"{"version": "2", "animations": [{"id": "a"}, {"id": "b"}], "initial": "b"}"#
+    let read = try DotLottie.manifestAnimation(Array(string.utf8)).get()
+    #expect(
+      read.id == "a" && read.playback == ["initial is a string, not an object (initial.animation)"])
     let plain = #"{"animations": [{"id": "a", "speed": 1, "initialTheme": ""}]}"#
     #expect(try DotLottie.manifestAnimation(Array(plain.utf8)).get().playback == [])
   }

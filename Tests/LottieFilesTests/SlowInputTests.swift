@@ -1,5 +1,6 @@
 import Flipbook
 import FlipbookTestSupport
+import Glibc
 import Testing
 
 /// Issue 18, sixth pass: Lottie files at the documented limits took minutes (a shape of
@@ -7,6 +8,50 @@ import Testing
 /// at them draws a frame in a few seconds: 10,000 vertices a shape, 1,000 polystar points, 100
 /// masks a layer and 1,000 in all, and text documents of at most 100,000 characters.
 @Suite struct SlowInputTests {
+  /// Hostile pass 38: a repeater after the styles it copies counted no path elements (1,000
+  /// copies of a group whose animated rounded corners make 50,000-element paths took 6 GB
+  /// for a frame), and keyframed paths counted nothing against the sampling budget (2,000
+  /// instances of a precomposition morphing between two 10,000-vertex shapes took 6 GB). Both
+  /// are refused by their limits now.
+  @Test func copiedAndKeyframedPathsCountAgainstTheLimits() throws {
+    let n = 3_000
+    let vertices = (0..<n).map { k -> String in
+      let a = Double(k) / Double(n) * 2 * Double.pi
+      return "[\(Int(50 + 40 * cos(a))), \(Int(50 + 40 * sin(a)))]"
+    }.joined(separator: ",")
+    let zeros = Array(repeating: "[0,0]", count: n).joined(separator: ",")
+    let shape = #"{"c": true, "v": [\#(vertices)], "i": [\#(zeros)], "o": [\#(zeros)]}"#
+    let linear = #""o": {"x": [0], "y": [0]}, "i": {"x": [1], "y": [1]}"#
+    let group = #"""
+      {"ty": "gr", "it": [
+        {"ty": "sh", "ks": {"a": 0, "k": \#(shape)}},
+        {"ty": "rd", "r": {"a": 1, "k": [{"t": 0, "s": [0], \#(linear)}, {"t": 10, "s": [5]}]}},
+        {"ty": "fl", "c": {"a": 0, "k": [1, 0, 0, 1]}, "o": {"a": 0, "k": 100}},
+        {"ty": "tr"}]},
+      {"ty": "rp", "c": {"a": 0, "k": 1000}, "o": {"a": 0, "k": 0}, "tr": {}}
+      """#
+    let repeated = LottieTest.document(
+      layers: "[\(LottieTest.shapeLayer("R", shapes: "[\(group)]"))]")
+    #expect(
+      LottieTest.problems(repeated).contains {
+        $0.contains("repeaters make more than 2000000 path elements in all")
+      })
+    let morph = #"""
+      {"ty": "sh", "ks": {"a": 1, "k": [{"t": 0, "s": [\#(shape)], \#(linear)}, {"t": 10, "s": [\#(shape)]}]}},
+      {"ty": "fl", "c": {"a": 0, "k": [1, 0, 0, 1]}, "o": {"a": 0, "k": 100}}
+      """#
+    let instances = (0..<700).map {
+      #"{"ty": 0, "ind": \#($0 + 1), "refId": "p", "w": 100, "h": 100, "ks": {}, "ip": 0, "op": 10}"#
+    }
+    let precomposed = LottieTest.document(
+      layers: "[" + instances.joined(separator: ",") + "]",
+      assets: #"[{"id": "p", "layers": [\#(LottieTest.shapeLayer("M", shapes: "[\(morph)]"))]}]"#)
+    #expect(
+      LottieTest.problems(precomposed).contains {
+        $0.contains("the animation needs more than 15000000 sampled values")
+      })
+  }
+
   static let fill = #"{"ty": "fl", "c": {"a": 0, "k": [1, 0, 0, 1]}, "o": {"a": 0, "k": 100}}"#
 
   static func shape(vertices n: Int) -> String {
