@@ -146,6 +146,12 @@ extension LottieReader {
       return Self.trimmed(out, trim.range(at: frame))
     }
     shape.path = path(at: sources.compactMap(\.frames?.lowerBound).min() ?? 0)
+    // Each shape holds its path, each precomposition instance its own: counted as keyframed
+    // paths are (2,000 instances of a 20,000-element shape held 2 GB before a limit spoke).
+    if let held = shape.path?.elements.count, held > 0, !spendSamplingWork(4 * held) {
+      shape.path = nil
+      return
+    }
     var ranges = sources.compactMap(\.frames)
     if let trim, trim.isAnimated { ranges.append(trim.frames) }
     guard !ranges.isEmpty else { return }
