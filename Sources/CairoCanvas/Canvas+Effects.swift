@@ -173,26 +173,23 @@ extension Canvas {
     _ path: Path, _ geometry: GradientGeometry, _ stops: [GradientStop],
     around box: (x: Int, y: Int, w: Int, h: Int)
   ) {
-    cairo_save(cr)
-    var m = cairo_matrix_t()
-    cairo_get_matrix(cr, &m)
-    cairo_identity_matrix(cr)
-    cairo_rectangle(cr, 0, 0, Double(pixelWidth), Double(pixelHeight))
-    cairo_rectangle(cr, Double(box.x), Double(box.y), Double(box.w), Double(box.h))
-    cairo_set_fill_rule(cr, CAIRO_FILL_RULE_EVEN_ODD)
-    cairo_clip(cr)
-    cairo_set_matrix(cr, &m)
-    fillWithoutRecording(path, stops.last!.color)
-    cairo_restore(cr)
+    /// Runs `draw` clipped to the box (`inside`) or to the canvas outside it, in device pixels.
+    func clipped(inside: Bool, _ draw: () -> Void) {
+      cairo_save(cr)
+      defer { cairo_restore(cr) }
+      var m = cairo_matrix_t()
+      cairo_get_matrix(cr, &m)
+      cairo_identity_matrix(cr)
+      if !inside { cairo_rectangle(cr, 0, 0, Double(pixelWidth), Double(pixelHeight)) }
+      cairo_rectangle(cr, Double(box.x), Double(box.y), Double(box.w), Double(box.h))
+      cairo_set_fill_rule(cr, CAIRO_FILL_RULE_EVEN_ODD)
+      cairo_clip(cr)
+      cairo_set_matrix(cr, &m)
+      draw()
+    }
+    clipped(inside: false) { fillWithoutRecording(path, stops.last!.color) }
     guard box.w > 0, box.h > 0 else { return }
-    cairo_save(cr)
-    cairo_get_matrix(cr, &m)
-    cairo_identity_matrix(cr)
-    cairo_rectangle(cr, Double(box.x), Double(box.y), Double(box.w), Double(box.h))
-    cairo_clip(cr)
-    cairo_set_matrix(cr, &m)
-    fillGradientByPixels(path, geometry, stops)
-    cairo_restore(cr)
+    clipped(inside: true) { fillGradientByPixels(path, geometry, stops) }
   }
 
   private func fillWithoutRecording(_ path: Path, _ color: Color) {

@@ -579,45 +579,50 @@ package final class DashTally {
 extension Path {
   /// The path with each open sub-path whose points all lie within `minimum` of its start (but
   /// not all at it) replaced by a line from its start, `minimum` long, toward the first of its
-  /// points that is not the start: what a square cap needs to know its direction.
+  /// points that is not the start: what a square cap needs to know its direction. The path
+  /// itself, not copied, when no sub-path is that small (strokes pay one pass, no allocation).
   func lengtheningTinySubpaths(to minimum: Double) -> Path {
     guard minimum > 0, minimum.isFinite else { return self }
-    var out = Path()
-    var pending: [Element] = []
-    func flush() {
-      defer { pending = [] }
-      guard case .move(let start)? = pending.first, pending.count > 1 else {
-        for e in pending { out.append(e) }
-        return
-      }
+    /// The replacement line of the sub-path `elements[start..<end]`, or `nil` to keep it.
+    func replacement(_ start: Int, _ end: Int) -> (from: Point, to: Point)? {
+      guard end - start > 1, case .move(let from) = elements[start] else { return nil }
       var toward: Point? = nil
-      var tiny = true
-      for e in pending.dropFirst() {
-        if case .closeSubpath = e { tiny = false }
-        for p in e.points {
-          let (dx, dy) = (p.x - start.x, p.y - start.y)
-          if abs(dx) >= minimum || abs(dy) >= minimum { tiny = false }
-          if toward == nil, dx != 0 || dy != 0 { toward = p }
+      /// Whether `q` lies within `minimum` of the start (noting the first that is not it).
+      func near(_ q: Point) -> Bool {
+        let (dx, dy) = (q.x - from.x, q.y - from.y)
+        guard abs(dx) < minimum, abs(dy) < minimum else { return false }
+        if toward == nil, dx != 0 || dy != 0 { toward = q }
+        return true
+      }
+      for e in elements[(start + 1)..<end] {
+        switch e {
+        case .closeSubpath: return nil
+        case .move(let q), .line(let q): guard near(q) else { return nil }
+        case .quadCurve(let q, let c): guard near(c), near(q) else { return nil }
+        case .curve(let q, let c1, let c2): guard near(c1), near(c2), near(q) else { return nil }
         }
       }
-      guard tiny, let toward else {
-        for e in pending { out.append(e) }
-        return
-      }
-      let (dx, dy) = (toward.x - start.x, toward.y - start.y)
+      guard let toward else { return nil }
+      let (dx, dy) = (toward.x - from.x, toward.y - from.y)
       let length = (dx * dx + dy * dy).squareRoot()
-      guard length > 0, length.isFinite else {
-        for e in pending { out.append(e) }
-        return
-      }
-      out.move(to: start)
-      out.addLine(to: Point(x: start.x + dx / length * minimum, y: start.y + dy / length * minimum))
+      guard length > 0, length.isFinite else { return nil }
+      return (from, Point(x: from.x + dx / length * minimum, y: from.y + dy / length * minimum))
     }
-    for e in elements {
-      if case .move = e { flush() }
-      pending.append(e)
+    // Sub-paths start at each move; only a sub-path of tiny extent is rebuilt.
+    var starts = elements.indices.filter { if case .move = elements[$0] { true } else { false } }
+    starts.append(elements.count)
+    var out: Path? = nil
+    var copied = 0
+    for (start, end) in zip(starts, starts.dropFirst()) {
+      guard let line = replacement(start, end) else { continue }
+      if out == nil { out = Path() }
+      for e in elements[copied..<start] { out!.append(e) }
+      out!.move(to: line.from)
+      out!.addLine(to: line.to)
+      copied = end
     }
-    flush()
-    return out
+    guard var result = out else { return self }
+    for e in elements[copied...] { result.append(e) }
+    return result
   }
 }
