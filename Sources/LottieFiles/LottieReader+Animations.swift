@@ -104,12 +104,19 @@ extension LottieReader {
     // Each sample costs about as much as the value is big: a path's elements, four units each
     // as keyframed paths count (an element holds up to three points; 1,000 precomposition
     // instances sampling a 20,000-element rounded path held 2.4 GB before the budget spoke).
-    let first = value(frames[0])
-    var size = 1
-    if case .path(let p?) = first { size += 4 * p.elements.count }
-    guard spendSamplingWork(frames.count * size) else { return }
+    // Each path is counted as it is made: a path rounded by a radius that starts at 0 has half
+    // the elements at its first frame that it has after, and counting the first for all held
+    // twice what the budget allows.
+    guard spendSamplingWork(frames.count) else { return }
+    var values: [AnimationValue] = []
+    values.reserveCapacity(frames.count)
+    for frame in frames {
+      let sample = value(frame)
+      if case .path(let p?) = sample, !spendSamplingWork(4 * p.elements.count) { return }
+      values.append(sample)
+    }
     addKeyframes(
-      layer, keyPath, values: [first] + frames.dropFirst().map(value), frames: frames,
+      layer, keyPath, values: values, frames: frames,
       paces: Array(repeating: .linear, count: frames.count - 1), counted: true)
   }
 

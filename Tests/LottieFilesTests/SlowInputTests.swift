@@ -52,6 +52,58 @@ import Testing
       })
   }
 
+  /// Session of 2026-11-25 (sixth): a time remap sampled a morphing path 2,000 times, counting
+  /// each sample as one value (three instances of a 10,000-vertex morph took 4 GB and 11 s),
+  /// and a path rounded by a radius that starts at 0 was counted at its first sample's size,
+  /// half of what the later samples hold. Each sampled path now counts its own elements, four
+  /// units each, as it is made.
+  @Test func sampledPathsCountTheirOwnElements() throws {
+    let n = 10_000
+    let vertices = (0..<n).map { k -> String in
+      let a = Double(k) / Double(n) * 2 * Double.pi * 37
+      return "[\(50 + 40 * cos(a)), \(50 + 40 * sin(a))]"
+    }.joined(separator: ",")
+    let zeros = Array(repeating: "[0,0]", count: n).joined(separator: ",")
+    let shape = #"{"c": true, "v": [\#(vertices)], "i": [\#(zeros)], "o": [\#(zeros)]}"#
+    let linear = #""o": {"x": [0], "y": [0]}, "i": {"x": [1], "y": [1]}"#
+    let morph = #"""
+      {"ty": "sh", "ks": {"a": 1, "k": [{"t": 0, "s": [\#(shape)], \#(linear)}, {"t": 3000, "s": [\#(shape)]}]}},
+      \#(Self.fill)
+      """#
+    let tm =
+      #"{"a": 1, "k": [{"t": 0, "s": [0], "o": {"x": [0.5], "y": [0.5]}, "i": {"x": [0.5], "y": [0.5]}}, "#
+      + #"{"t": 3000, "s": [100]}]}"#
+    let remapped = LottieTest.document(
+      layers: #"[{"ty": 0, "ind": 1, "refId": "c", "ip": 0, "op": 3000, "w": 100, "h": 100, "#
+        + #""ks": {}, "tm": \#(tm)}]"#,
+      assets: #"[{"id": "c", "layers": [\#(LottieTest.shapeLayer("M", shapes: "[\(morph)]"))]}]"#,
+      op: 3000)
+    #expect(
+      LottieTest.problems(remapped).contains {
+        $0.contains("the animation needs more than 15000000 sampled values")
+      })
+    // 60 frames at two samples each, 121 paths of 10,001 elements at radius 0 and 20,001
+    // after: 9.7 million units, where the first sample's size made it 4.8 million. Two such
+    // layers are over the 15 million of a file.
+    let round = #"""
+      {"ty": "sh", "ks": {"a": 0, "k": \#(shape)}},
+      {"ty": "rd", "r": {"a": 1, "k": [{"t": 0, "s": [0], \#(linear)}, {"t": 60, "s": [5]}]}},
+      \#(Self.fill)
+      """#
+    func rounded(_ count: Int) -> String {
+      LottieTest.document(
+        layers: "["
+          + (0..<count).map {
+            LottieTest.shapeLayer("R\($0)", ind: $0 + 1, shapes: "[\(round)]")
+          }.joined(separator: ",") + "]", op: 60)
+    }
+    #expect(LottieTest.problems(rounded(1)) == [])
+    #expect(
+      LottieTest.problems(rounded(2)).contains {
+        $0.contains("the animation needs more than 15000000 sampled values")
+      })
+  }
+
   static let fill = #"{"ty": "fl", "c": {"a": 0, "k": [1, 0, 0, 1]}, "o": {"a": 0, "k": 100}}"#
 
   static func shape(vertices n: Int) -> String {
