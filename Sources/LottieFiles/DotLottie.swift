@@ -238,6 +238,12 @@ enum DotLottie {
     }
     let place = "animations[\(k)]"
     guard let found = id(list[k]) else {
+      // An entry that is no object (`"animations": ["b"]`) has no `id` to be of a kind.
+      guard case .object = list[k] else {
+        return .failure(
+          ManifestProblem(
+            description: "\(place) is \(list[k].kindDescription), not an object with an id"))
+      }
       return .failure(ManifestProblem(description: "\(place).id is not a string"))
     }
     guard !found.contains("/"), !found.contains("\u{0}") else {

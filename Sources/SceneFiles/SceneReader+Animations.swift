@@ -61,7 +61,25 @@ extension SceneReader {
       )
       return nil
     }
-    guard let f = fields(json, at: place, allowed: allowed, what: "an animation") else {
+    // A key of another animation type is said as such (`keyPath` on a group, `values` on a
+    // basic animation).
+    let kinds: [(String, [String])] = [
+      ("basic", SceneReader.propertyKeys + SceneReader.basicKeys),
+      ("keyframe", SceneReader.propertyKeys + SceneReader.keyframeKeys),
+      ("spring", SceneReader.propertyKeys + SceneReader.basicKeys + SceneReader.springKeys),
+      ("group", ["animations"]),
+    ]
+    guard
+      let f = fields(
+        json, at: place, allowed: allowed, what: "an animation",
+        elsewhere: { key in
+          let owners = kinds.filter { $0.1.contains(key) }.map { "\"\($0.0)\"" }
+          guard let last = owners.last else { return nil }
+          let list =
+            owners.count == 1 ? last : owners.dropLast().joined(separator: ", ") + " and " + last
+          return "for a \"\(type)\" animation (a key of \(list) animations)"
+        })
+    else {
       return nil
     }
     let timing = readTiming(f)

@@ -18,8 +18,12 @@ struct Fields {
 
 extension SceneReader {
   /// The entries of an object, after reporting its unknown keys (with a suggestion when one is
-  /// close to an allowed key).
-  func fields(_ json: JSONValue, at place: String, allowed: [String], what: String) -> Fields? {
+  /// close to an allowed key, or else `elsewhere`'s note on what kind of object the key belongs
+  /// to: a layer that forgot `"type": "shape"` is told its `fillColor` is a shape layer's key).
+  func fields(
+    _ json: JSONValue, at place: String, allowed: [String], what: String,
+    elsewhere: (String) -> String? = { _ in nil }
+  ) -> Fields? {
     guard case .object(let entries) = json else {
       report(
         place.isEmpty ? "" : place, "expected \(what) (an object), found \(json.kindDescription)")
@@ -30,6 +34,8 @@ extension SceneReader {
       let suggestion = allowed.min { editDistance($0, key) < editDistance($1, key) }
       if let s = suggestion, editDistance(s, key) <= 2 {
         report(f.place(key), "unknown key (did you mean \"\(s)\"?)")
+      } else if let note = elsewhere(key) {
+        report(f.place(key), "unknown key \(note)")
       } else {
         report(f.place(key), "unknown key")
       }

@@ -307,9 +307,20 @@ package final class SceneReader {
       }
     }
     // A layer of unknown type is still checked for every key some layer type allows.
+    // A key of another layer type is said as such (a layer that forgot its `"type"`).
     guard
       let f = fields(
-        json, at: place, allowed: SceneReader.layerKeys(for: layerType), what: "a layer")
+        json, at: place, allowed: SceneReader.layerKeys(for: layerType), what: "a layer",
+        elsewhere: { key in
+          let owners = LayerProperty.LayerType.allCases.filter {
+            SceneReader.layerKeys(for: $0).contains(key)
+          }
+          guard let first = owners.first else { return nil }
+          let names = owners.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")
+          let this = (layerType ?? .layer).rawValue
+          return "for a \"\(this)\" layer (a key of \(names) layers: set \"type\": "
+            + "\"\(first.rawValue)\")"
+        })
     else { return nil }
     let layer = (layerType ?? .layer).makeLayer()
     layer.sourcePlace = place

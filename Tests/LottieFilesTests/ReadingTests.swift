@@ -425,6 +425,13 @@ import Testing
       read.id == "a" && read.playback == ["initial is a string, not an object (initial.animation)"])
     let plain = #"{"animations": [{"id": "a", "speed": 1, "initialTheme": ""}]}"#
     #expect(try DotLottie.manifestAnimation(Array(plain.utf8)).get().playback == [])
+    // An entry that is no object was said to have an id that is not a string.
+    let strings = #"{"animations": ["b"]}"#
+    guard case .failure(let problem) = DotLottie.manifestAnimation(Array(strings.utf8)) else {
+      Issue.record("a manifest of strings was read")
+      return
+    }
+    #expect(problem.description == "animations[0] is a string, not an object with an id")
   }
 
   /// Hostile pass 36: a precomposition clip of no area drew its layers unclipped (a 0.01
