@@ -333,11 +333,24 @@ extension SceneReader {
       report(f.place("byValue"), "byValue needs a numeric key path")
     }
     if let from, let to, from.kind == .path, !from.isInterpolable(with: to) {
-      report(
-        f.place("toValue"),
-        "path has a different structure from fromValue (its commands must match one for one)")
+      report(f.place("toValue"), Self.pathMismatch(to, from, "fromValue"))
     }
     return (from, to, by)
+  }
+
+  /// Why `value` cannot be interpolated with `other` (named `name`): paths of different
+  /// structures, or no path (`null`) against a path, which only a discrete animation switches.
+  static func pathMismatch(
+    _ value: AnimationValue, _ other: AnimationValue, _ name: String
+  )
+    -> String
+  {
+    if case .path(let a) = value, case .path(let b) = other, (a == nil) != (b == nil) {
+      return (a == nil ? "null (no path)" : "a path") + " cannot be interpolated with "
+        + (b == nil ? "null (no path)" : "a path") + " in \(name): use a keyframe animation with "
+        + "\"calculationMode\": \"discrete\" to switch between them"
+    }
+    return "path has a different structure from \(name) (its commands must match one for one)"
   }
 
   private func readKeyframes(
@@ -385,9 +398,7 @@ extension SceneReader {
         where values[i].kind == .path && !values[i].isInterpolable(with: values[0])
           && a.calculationMode != .discrete
         {
-          report(
-            "\(f.place("values"))[\(i)]",
-            "path has a different structure from values[0] (its commands must match one for one)")
+          report("\(f.place("values"))[\(i)]", Self.pathMismatch(values[i], values[0], "values[0]"))
         }
       }
       if list.isEmpty { report(f.place("values"), "a keyframe animation needs at least one value") }
