@@ -214,6 +214,38 @@ import Testing
     #expect(canvas.makeBitmap()[589, 589] == RGBA8(0, 0, 0, 255))  // the shadow, drawn
   }
 
+  /// Session of 2026-11-25 (sixth): a shadow's shape was drawn in the frame grown by its
+  /// offset on every side, so two layers larger than a 300 x 300 frame with shadows 5,000
+  /// pixels down spent the frame's filter budget (one took 0.4 s and 340 MB). The shape is
+  /// now drawn where its shadow falls: the frame grown by the blur's reach only.
+  @Test func aShadowsShapeIsDrawnWhereTheShadowFalls() throws {
+    let canvas = try Canvas(pixelWidth: 300, pixelHeight: 300)
+    let root = Layer()
+    for name in ["t0", "t1"] {
+      let big = square(name, side: 100_000)
+      big.position = Point(x: 150, y: 150)
+      big.backgroundColor = Color(red: 0, green: 0, blue: 0, alpha: 0.5)
+      big.shadowOpacity = 1
+      big.shadowOffset = Size(width: 0, height: 5_000)
+      root.addSublayer(big)
+    }
+    try LayerRenderer().draw(root, in: canvas)
+    // Each layer and each shadow half covers: 1 - 0.5^4 of alpha.
+    #expect((239...240).contains(canvas.makeBitmap()[150, 150].a))
+    // A layer far off the frame whose shadow falls on it (CSS's "shadow only" trick).
+    let small = try Canvas(pixelWidth: 300, pixelHeight: 300)
+    let far = square("far", side: 100)
+    far.frame = Rect(x: -4_900, y: 100, width: 100, height: 100)
+    far.shadowOpacity = 1
+    far.shadowRadius = 0
+    far.shadowOffset = Size(width: 5_000, height: 0)
+    try LayerRenderer().draw(far, in: small)
+    let bitmap = small.makeBitmap()
+    #expect(bitmap[150, 150] == RGBA8(0, 0, 0, 255))
+    #expect(bitmap[100, 100] == RGBA8(0, 0, 0, 255) && bitmap[199, 199] == RGBA8(0, 0, 0, 255))
+    #expect(bitmap[99, 150].a == 0 && bitmap[200, 150].a == 0 && bitmap[150, 99].a == 0)
+  }
+
   /// A shadow found in the cache is not blurred again, but it is still placed over all its
   /// pixels: each copy counts its blurred shape as offscreen work.
   @Test func aCachedShadowIsChargedForItsPlacing() throws {
