@@ -146,6 +146,38 @@ import Testing
     #expect(try AtomicFile.read(folder + "/anim.png") == gif)
   }
 
+  /// Hostile pass 35: rendering a shorter animation into a frames folder left the earlier
+  /// render's later frames, read as this render's by whatever takes the folder. They are left
+  /// alone, as the contract says of other files, and said.
+  @Test func framesLeftFromALongerRenderAreSaid() throws {
+    let scene = #"{"flipbook": 1, "size": [4, 4], "duration": 1, "layers": []}"#
+    try AtomicFile.write(Array(scene.utf8), to: folder + "/short.json")
+    let frames = folder + "/later/"
+    #expect(run(["render", folder + "/short.json", "-o", frames, "--fps", "8"]).status == 0)
+    // Warnings go to the process's standard error: run as a user runs it.
+    func render(_ extra: [String]) throws -> (status: Int32, errors: String) {
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: Tools.flipbook)
+      process.arguments = ["render", folder + "/short.json", "-o", frames, "--fps", "8"] + extra
+      let err = Pipe()
+      process.standardError = err
+      process.standardOutput = Pipe()
+      try process.run()
+      let errors = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      process.waitUntilExit()
+      return (process.terminationStatus, errors)
+    }
+    let shorter = try render(["--to", "0.5"])
+    #expect(shorter.status == 0)
+    #expect(
+      shorter.errors
+        == "warning: the frames folder also holds 4 frames past this render's 4 "
+        + "(frame-00004.png to frame-00007.png), from an earlier render: left alone\n")
+    #expect(AtomicFile.names(in: frames, suffix: ".png").count == 8)
+    let same = try render([])
+    #expect(same.status == 0 && same.errors == "")
+  }
+
   @Test func frameWritesThePNGOfThatTime() throws {
     let scene = Self.fixtures + "/scenes/path-forms.json"
     let out = folder + "/frame.png"

@@ -101,7 +101,28 @@ public final class PNGSequenceSink: FrameSink {
   public func finish() throws -> OutputSummary {
     try folder?.commit()
     folder = nil
-    return OutputSummary(storedFrameCount: count, byteCount: byteCount)
+    var warnings: [String] = []
+    if case .folder(let path) = destination,
+      let later = PNGSequenceSink.framesPast(count, in: path)
+    {
+      warnings.append(later)
+    }
+    return OutputSummary(storedFrameCount: count, byteCount: byteCount, warnings: warnings)
+  }
+
+  /// What `folder` holds of frames numbered `count` and past, from an earlier, longer render:
+  /// said, since they are left alone (the contract's "other files") but read as this
+  /// render's by whatever takes the folder's frames; `nil` when there are none.
+  static func framesPast(_ count: Int, in folder: String) -> String? {
+    // By number: `frame-100000.png` sorts before `frame-99999.png` by name.
+    let later = AtomicFile.names(in: folder, suffix: ".png").filter(isFrameFileName)
+      .compactMap { Int($0.dropFirst(6).dropLast(4)) }.filter { $0 >= count }.sorted()
+    guard let first = later.first, let last = later.last else { return nil }
+    let which =
+      later.count == 1 ? frameName(first) : "\(frameName(first)) to \(frameName(last))"
+    let frames = later.count == 1 ? "1 frame" : "\(later.count) frames"
+    return "the frames folder also holds \(frames) past this "
+      + "render's \(count) (\(which)), from an earlier render: left alone"
   }
 
   /// Removes the frames written so far (see `FrameSink.abort()`).
