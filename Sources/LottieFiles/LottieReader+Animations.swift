@@ -56,6 +56,9 @@ extension LottieReader {
     _ layer: Layer, _ keyPath: String, keyframes: [Keyframe<Value>], end: (Int) -> Value,
     dimension: Int, _ convert: (Value) -> AnimationValue
   ) {
+    // Nothing more is built once the file is refused (1,000 instances of a precomposition of
+    // large gradient keyframes went on converting them for 43 s after the budget spoke).
+    guard !samplingBudgetSpent else { return }
     var values: [AnimationValue] = [], frames: [Double] = [], paces: [TimingFunction] = []
     for i in 0..<keyframes.count - 1 {
       let k = keyframes[i]
@@ -93,7 +96,7 @@ extension LottieReader {
     _ layer: Layer, _ keyPath: String, frames range: ClosedRange<Double>,
     keyframeFrames: [Double] = [], _ value: (Double) -> AnimationValue
   ) {
-    guard range.upperBound > range.lowerBound else { return }
+    guard range.upperBound > range.lowerBound, !samplingBudgetSpent else { return }
     let span = range.upperBound - range.lowerBound
     let step = Swift.max(1 / Self.samplesPerFrame, span / Double(Self.maximumSamples))
     var frames = Self.frames(in: range, step: step, limit: Self.maximumSamples + 1)
@@ -101,24 +104,47 @@ extension LottieReader {
     if keyframeFrames.count <= Self.maximumSamples {
       frames = Array(Set(frames + keyframeFrames.filter { range.contains($0) })).sorted()
     }
-    // Each sample costs about as much as the value is big: a path's elements, four units each
-    // as keyframed paths count (an element holds up to three points; 1,000 precomposition
-    // instances sampling a 20,000-element rounded path held 2.4 GB before the budget spoke).
-    // Each path is counted as it is made: a path rounded by a radius that starts at 0 has half
-    // the elements at its first frame that it has after, and counting the first for all held
-    // twice what the budget allows.
+    // Each sample costs about as much as the value is big (`sampledSize(of:)`: 1,000
+    // precomposition instances sampling a 20,000-element rounded path held 2.4 GB before the
+    // budget spoke). Each is counted as it is made: a path rounded by a radius that starts at
+    // 0 has half the elements at its first frame that it has after, and counting the first for
+    // all held twice what the budget allows.
     guard spendSamplingWork(frames.count) else { return }
     var values: [AnimationValue] = []
     values.reserveCapacity(frames.count)
     for frame in frames {
       let sample = value(frame)
-      if case .path(let p?) = sample, !spendSamplingWork(4 * p.elements.count) { return }
+      let size = Self.sampledSize(of: sample)
+      guard size == 0 || spendSamplingWork(size) else { return }
       values.append(sample)
     }
     addKeyframes(
       layer, keyPath, values: values, frames: frames,
       paces: Array(repeating: .linear, count: frames.count - 1), counted: true)
   }
+
+  /// What a value of variable size costs the sampling budget beyond the one unit any sample
+  /// counts, about a unit for every 16 bytes it holds: a path four an element (an element holds
+  /// up to three points), a list of colours two a colour, of numbers one a number, of filters
+  /// four a filter, text one for 16 bytes; 0 for values of fixed size (a number, a point, a
+  /// colour, a transform). Keyframed values count it once each, sampled ones at every sample:
+  /// 1,000 instances of a precomposition whose gradient of 2,000 stops had 100 keyframes took
+  /// 8.3 GB counted by nothing, and a dash pattern of 1,000 animated lengths sampled 20,001
+  /// times, 320 MB an instance, counted 20,001.
+  static func sampledSize(of value: AnimationValue) -> Int {
+    switch value {
+    case .path(let p?): return 4 * p.elements.count
+    case .colors(let c?): return 2 * c.count
+    case .numbers(let n?): return n.count
+    case .filters(let f): return 4 * f.count
+    case .text(let t?): return t.utf8.count / 16
+    default: return 0
+    }
+  }
+
+  /// Whether the sampling budget is spent: the file is refused, and nothing more need be
+  /// sampled or built.
+  var samplingBudgetSpent: Bool { samplingWork > LottieFormat.maximumSamplingWork }
 
   /// Takes `work` from the file's sampling budget (`LottieFormat.maximumSamplingWork`); false,
   /// with the problem reported once, when it is spent: a file whose sampling would take
@@ -129,7 +155,8 @@ extension LottieReader {
         report(
           "layers",
           "the animation needs more than \(LottieFormat.maximumSamplingWork) sampled values "
-            + "(keyframes far apart, long time remapping, large paths sampled often), the limit")
+            + "(keyframes far apart, long time remapping, large paths, gradients or dash patterns "
+            + "sampled often), the limit")
         samplingWork = LottieFormat.maximumSamplingWork + 1
       }
       return false
@@ -144,21 +171,17 @@ extension LottieReader {
   /// lottie-web shows them (Core Animation's fill would show the last before it too): the first
   /// value is held from a billionth of a frame earlier.
   ///
-  /// Path values count their elements against the file's sampling budget, four units each (an
-  /// element holds up to three points, where a number is one; `counted`: already counted, as
-  /// `bake` and time remapping count what they sample): each layer holds its own, and 2,000
-  /// instances of a precomposition morphing between two 10,000-vertex shapes took 6 GB,
-  /// counted by nothing.
+  /// Values of variable size count against the file's sampling budget (`sampledSize(of:)`;
+  /// `counted`: already counted, as `bake` and time remapping count what they sample): each
+  /// layer holds its own, and 2,000 instances of a precomposition morphing between two
+  /// 10,000-vertex shapes took 6 GB, counted by nothing.
   func addKeyframes(
     _ layer: Layer, _ keyPath: String, values: [AnimationValue], frames: [Double],
     paces: [TimingFunction], counted: Bool = false
   ) {
     if !counted {
-      let elements = values.reduce(0) {
-        if case .path(let p?) = $1 { return $0 + p.elements.count }
-        return $0
-      }
-      guard elements == 0 || spendSamplingWork(4 * elements) else { return }
+      let size = values.reduce(0) { $0 + Self.sampledSize(of: $1) }
+      guard size == 0 || spendSamplingWork(size) else { return }
     }
     var (values, frames, paces) = (values, frames, paces)
     if frames.count > 1, frames[0] == frames[1] {

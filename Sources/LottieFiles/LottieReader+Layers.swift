@@ -531,6 +531,9 @@ extension LottieReader {
           + "the limit")
       return
     }
+    // Once the sampling budget is spent the file is refused: more instances are not built
+    // (each converts its keyframes again).
+    guard !samplingBudgetSpent else { return }
     assetsInProgress.insert(id)
     defer { assetsInProgress.remove(id) }
     let container = Layer()

@@ -61,10 +61,11 @@ extension LottieReader {
         let shown = layers[i].animatedStorage(atLocalTime: local, scratch: &scratch)
         for (k, path) in parsed[i].enumerated() {
           guard let v = path?.value(in: shown) else { continue }
-          // A sampled path holds its elements again at every sample: counted as keyframed
-          // paths are, four units an element (a 10,000-vertex morph remapped took 2,000
-          // samples of it, counted as 2,000 values).
-          if case .path(let p?) = v, !spendSamplingWork(4 * p.elements.count) { return }
+          // A sampled value of variable size holds it again at every sample: counted by its
+          // size (`sampledSize(of:)`; a 10,000-vertex morph remapped took 2,000 samples of
+          // it, counted as 2,000 values, and 40 instances of a 1,000-stop gradient 6.7 GB).
+          let size = Self.sampledSize(of: v)
+          guard size == 0 || spendSamplingWork(size) else { return }
           samples[i][k].append(v)
         }
       }

@@ -3,6 +3,8 @@ import FlipbookTestSupport
 import Glibc
 import Testing
 
+@testable import LottieFiles
+
 /// Issue 18, sixth pass: Lottie files at the documented limits took minutes (a shape of
 /// 100,000 vertices, a polystar of 10,000 points, 5,000 masks). The limits are now where a file
 /// at them draws a frame in a few seconds: 10,000 vertices a shape, 1,000 polystar points, 100
@@ -104,6 +106,81 @@ import Testing
       })
   }
 
+  /// Hostile pass 40: keyframed gradients and sampled dash patterns counted one value a
+  /// keyframe or a sample whatever their size: 1,000 instances of a precomposition whose
+  /// gradient of 1,000 colour and 1,000 opacity stops had 100 keyframes took 8.3 GB and 97 s,
+  /// and 20 of a dash pattern of 1,000 animated lengths sampled 20,001 times 6.3 GB. Each
+  /// value now counts its size (`LottieReader.sampledSize(of:)`), and once the budget is spent
+  /// no more is built: such files are refused within about a second.
+  @Test func gradientsAndDashPatternsCountTheirSize() throws {
+    #expect(LottieReader.sampledSize(of: .colors(Array(repeating: .red, count: 10))) == 20)
+    #expect(LottieReader.sampledSize(of: .numbers([1, 2, 3])) == 3)
+    #expect(LottieReader.sampledSize(of: .scalar(1)) == 0)
+    let stops = 500
+    func gradient(_ shift: Double) -> String {
+      let colours = (0..<stops).flatMap { i -> [Double] in
+        [Double(i) / Double(stops - 1), shift, 0.5, 1]
+      }
+      let opacities = (0..<stops).flatMap { i -> [Double] in [Double(i) / Double(stops - 1), 1] }
+      return "[" + (colours + opacities).map { "\($0)" }.joined(separator: ",") + "]"
+    }
+    let linear = #""o": {"x": [0], "y": [0]}, "i": {"x": [1], "y": [1]}"#
+    let keyframes = (0..<100).map {
+      #"{"t": \#($0), "s": \#(gradient(Double($0 % 2))), \#(linear)}"#
+    }.joined(separator: ",")
+    let fill = #"""
+      {"ty": "rc", "p": {"a": 0, "k": [50, 50]}, "s": {"a": 0, "k": [100, 100]}, "r": {"a": 0, "k": 0}},
+      {"ty": "gf", "o": {"a": 0, "k": 100}, "r": 1, "t": 1, "s": {"a": 0, "k": [0, 0]},
+       "e": {"a": 0, "k": [100, 0]}, "g": {"p": \#(stops), "k": {"a": 1, "k": [\#(keyframes)]}}}
+      """#
+    func instances(_ n: Int) -> String {
+      let layers = (0..<n).map {
+        #"{"ty": 0, "ind": \#($0 + 1), "refId": "p", "w": 100, "h": 100, "ks": {}, "ip": 0, "op": 100}"#
+      }
+      return LottieTest.document(
+        layers: "[" + layers.joined(separator: ",") + "]",
+        assets: #"[{"id": "p", "layers": [\#(LottieTest.shapeLayer("G", shapes: "[\(fill)]"))]}]"#,
+        op: 100)
+    }
+    // 100 keyframes of 1,000 stops (500 colour and 500 opacity stops at the same places), two
+    // units a colour and one a location: 300,000 units an instance, so 50 is the most that fit.
+    #expect(LottieTest.problems(instances(40)) == [])
+    #expect(
+      LottieTest.problems(instances(60)).contains {
+        $0.contains("the animation needs more than 15000000 sampled values")
+      })
+  }
+
+  /// Hostile pass 40: masks' paths counted nothing against the sampling budget (10
+  /// precomposition instances of 100 masks of 10,000 vertices held 1.2 GB). Each shape holding
+  /// one counts it, four units an element, as a shape layer's path does.
+  @Test func maskPathsCountAgainstTheSamplingBudget() throws {
+    let n = 10_000
+    let v = (0..<n).map { "[\($0 % 100), \($0 / 100)]" }.joined(separator: ",")
+    let z = Array(repeating: "[0,0]", count: n).joined(separator: ",")
+    let mask =
+      #"{"mode": "a", "o": {"a": 0, "k": 100}, "pt": {"a": 0, "k": {"c": true, "v": [\#(v)], "#
+      + #""i": [\#(z)], "o": [\#(z)]}}}"#
+    let solid =
+      ##"{"ty": 1, "ind": 1, "sc": "#ff0000", "sw": 100, "sh": 100, "ks": {}, "ip": 0, "op": 9, "##
+      + #""hasMask": true, "masksProperties": [\#(Array(repeating: mask, count: 10).joined(separator: ","))]}"#
+    func instances(_ count: Int) -> String {
+      let layers = (0..<count).map {
+        #"{"ty": 0, "ind": \#($0 + 1), "refId": "p", "w": 100, "h": 100, "ks": {}, "ip": 0, "op": 9}"#
+      }
+      return LottieTest.document(
+        layers: "[" + layers.joined(separator: ",") + "]",
+        assets: #"[{"id": "p", "layers": [\#(solid)]}]"#, op: 9)
+    }
+    // 10 masks of 10,001 elements (a move, lines and a close): about 400,000 units an
+    // instance, so 37 fit and 38 do not.
+    #expect(LottieTest.problems(instances(36)) == [])
+    #expect(
+      LottieTest.problems(instances(38)).contains {
+        $0.contains("the animation needs more than 15000000 sampled values")
+      })
+  }
+
   static let fill = #"{"ty": "fl", "c": {"a": 0, "k": [1, 0, 0, 1]}, "o": {"a": 0, "k": 100}}"#
 
   static func shape(vertices n: Int) -> String {
@@ -194,7 +271,8 @@ import Testing
     #expect(
       LottieTest.problems(Self.remapped(layers: 1700, frames: 9000)) == [
         "test.json: layers: the animation needs more than 15000000 sampled values (keyframes far "
-          + "apart, long time remapping, large paths sampled often), the limit"
+          + "apart, long time remapping, large paths, gradients or dash patterns sampled often), "
+          + "the limit"
       ])
     // At half speed, frame 40 (4 s at 10 fps) shows the precomposition's frame 20 (2 s): each
     // layer 20 / 80 of the way.
