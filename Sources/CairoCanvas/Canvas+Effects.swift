@@ -212,6 +212,21 @@ extension Canvas {
   /// opacity stops drew with 100 stops before: most of its frame time).
   private func paint(_ path: Path, _ pattern: OpaquePointer, _ stops: [GradientStop]) {
     defer { cairo_pattern_destroy(pattern) }
+    for stop in Self.cairoStops(stops) {
+      let c = stop.color
+      cairo_pattern_add_color_stop_rgba(pattern, stop.location, c.red, c.green, c.blue, c.alpha)
+    }
+    cairo_pattern_set_extend(pattern, CAIRO_EXTEND_PAD)
+    setPath(path)
+    cairo_set_source(cr, pattern)
+    cairo_set_fill_rule(cr, CAIRO_FILL_RULE_WINDING)
+    cairo_fill(cr)
+  }
+
+  /// The stops Cairo is given for `stops` (see `paint`): locations within 0...1 (stops
+  /// beyond replaced by the colors they give at 0 and 1), and each pair whose alpha changes
+  /// split into up to 16 pieces.
+  static func cairoStops(_ stops: [GradientStop]) -> [GradientStop] {
     var stops = stops
     // Cairo's stops live in 0...1; locations beyond (a shimmer animates them from −1 to 2) are
     // replaced by the colors they give at 0 and 1, which keeps the gradient piecewise the same.
@@ -221,9 +236,10 @@ extension Canvas {
         + stops.filter { $0.location > 0 && $0.location < 1 }
         + [GradientStop(location: 1, color: Canvas.color(at: 1, stops: stops))]
     }
+    var out: [GradientStop] = []
+    out.reserveCapacity(stops.count)
     func add(_ t: Double, _ c: Color) {
-      let t = Swift.min(1, Swift.max(0, t))
-      cairo_pattern_add_color_stop_rgba(pattern, t, c.red, c.green, c.blue, c.alpha)
+      out.append(GradientStop(location: Swift.min(1, Swift.max(0, t)), color: c))
     }
     for (i, stop) in stops.enumerated() {
       add(stop.location, stop.color)
@@ -243,12 +259,12 @@ extension Canvas {
         add(location, Self.mix(stop.color, next.color, f))
       }
     }
-    cairo_pattern_set_extend(pattern, CAIRO_EXTEND_PAD)
-    setPath(path)
-    cairo_set_source(cr, pattern)
-    cairo_set_fill_rule(cr, CAIRO_FILL_RULE_WINDING)
-    cairo_fill(cr)
+    return out
   }
+
+  /// How many stops a gradient through `stops` is drawn with: what its cost per pixel grows
+  /// with (`cairoStops`; Pixman searches the stops again wherever a pixel passes one).
+  public static func drawnStopCount(_ stops: [GradientStop]) -> Int { cairoStops(stops).count }
 
   /// Straight-alpha interpolation of two colors.
   static func mix(_ a: Color, _ b: Color, _ t: Double) -> Color {

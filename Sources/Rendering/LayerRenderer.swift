@@ -257,7 +257,8 @@ public struct LayerRenderer: Sendable {
     }
 
     if let gradient = layer as? GradientLayer, !bounds.isEmpty {
-      let stops = gradient.colors?.count ?? 0
+      let stops = Canvas.drawnStopCount(
+        gradient.stops.map { GradientStop(location: $0.location, color: $0.color) })
       try chargeFill(
         bounds, weight: LayerRenderer.gradientWeight(gradient.type, stops: stops), for: layer,
         in: canvas)
