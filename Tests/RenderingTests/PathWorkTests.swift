@@ -280,6 +280,39 @@ import Testing
     #expect(large.makeBitmap()[4000, 4000] == RGBA8(0, 0, 0, 0))
   }
 
+  /// Hostile pass 39: round caps counted nothing of their own, so 8,000 dots (one segment of
+  /// 1e-6 each) stroked 1,000 wide with round caps, whose outlines cross one another, took
+  /// 19 s within the limit. Each cap counts half its width in rows and its half disc's
+  /// outline among the lines that can cross: 2,000 such dots (2 s) fit, 3,000 do not.
+  @Test func roundCapsCountTheirOutlines() throws {
+    let canvas = try Canvas(pixelWidth: 1000, pixelHeight: 1000)
+    let stroke = StrokeStyle(lineWidth: 1000, lineCap: .round)
+    func dots(_ count: Int) -> Path {
+      var path = Path()
+      var seed: UInt64 = 2
+      func next() -> Double {
+        seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        return Double(seed >> 11) / Double(1 << 53) * 1000
+      }
+      for _ in 0..<count {
+        let (x, y) = (next(), next())
+        path.move(to: Point(x: x, y: y))
+        path.addLine(to: Point(x: x + 1e-6, y: y))
+      }
+      return path
+    }
+    #expect(LayerRenderer.openSubpathCount(of: dots(3)) == 3)
+    var closed = Path(rect: Rect(0, 0, 10, 10))
+    closed.addLine(to: Point(x: 5, y: 5))
+    #expect(LayerRenderer.openSubpathCount(of: closed) == 1)
+    let limit = Double(LayerRenderer.maximumPathWorkPerFrame)
+    #expect(LayerRenderer.pathWork(of: dots(2_000), on: canvas, stroke: stroke) < limit)
+    #expect(LayerRenderer.pathWork(of: dots(3_000), on: canvas, stroke: stroke) > limit)
+    // Butt caps draw nothing beyond the segments: not counted.
+    let butt = StrokeStyle(lineWidth: 1000, lineCap: .butt)
+    #expect(LayerRenderer.pathWork(of: dots(3_000), on: canvas, stroke: butt) < limit / 2)
+  }
+
   @Test func everyReplicatorInstanceAndShadowPassCounts() throws {
     let canvas = try Canvas(pixelWidth: 10, pixelHeight: 10)
     // 1,000 elements: 42,240 units a copy; 236 copies stay under ten million, 237 pass it.
