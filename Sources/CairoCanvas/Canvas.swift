@@ -392,11 +392,12 @@ public final class Canvas {
     var path =
       stretch > 0
       ? path.flatteningCurves(tighterThan: width / 2, tolerance: 0.1 / stretch) : path
-    // A square cap needs its sub-path's direction, which Cairo's fixed point loses under 1/256
-    // of a pixel: `M 50 50 L 50.001 50` drew no square at all. Such sub-paths keep their start
-    // and direction, a sixty-fourth of a pixel long.
-    if style.lineCap == .square, stretch > 0, stretch.isFinite {
-      path = path.lengtheningTinySubpaths(to: 1.0 / 64 / stretch)
+    // A square cap, or a join, needs its sub-path's directions, which Cairo's fixed point
+    // loses under 1/256 of a pixel: such sub-paths are magnified to a sixty-fourth of a pixel.
+    if stretch > 0, stretch.isFinite {
+      let m = deviceTransform
+      path = path.magnifyingTinySubpaths(
+        a: m.a, b: m.b, c: m.c, d: m.d, to: 1.0 / 64, cap: style.lineCap)
     }
     if width < style.lineWidth, projection == nil {
       setSafePath(path, stroke: style)
@@ -577,36 +578,53 @@ package final class DashTally {
 }
 
 extension Path {
-  /// The path with each open sub-path whose points all lie within `minimum` of its start (but
-  /// not all at it) replaced by a line from its start, `minimum` long, toward the first of its
-  /// points that is not the start: what a square cap needs to know its direction. The path
-  /// itself, not copied, when no sub-path is that small (strokes pay one pass, no allocation).
-  func lengtheningTinySubpaths(to minimum: Double) -> Path {
+  /// The path with each sub-path that spans less than `minimum` device pixels under the linear
+  /// map `(a, b, c, d)` (but not none: all its points at one place) magnified about its start
+  /// to span `minimum`, where what Cairo strokes depends on its directions: a closed sub-path
+  /// (its joins), an open one with square caps (their direction) or with joins (two segments
+  /// or more, and caps other than round, which Cairo draws as a dot either way). Cairo keeps
+  /// coordinates to 1/256 of a pixel and strokes a sub-path whose points fall on one place as
+  /// a round cap's dot or nothing: `M 50 50 L 50.001 50` drew no square cap, and a 0.001 x
+  /// 0.001 rectangle stroked 20 wide drew nothing where 0.005 drew a 20 x 20 square. Measured
+  /// in device pixels, so a segment squeezed by a layer's scale along its direction is found
+  /// too. The stroke's outline moves by at most `minimum`. The path itself, not copied, when
+  /// no sub-path is that small (strokes pay one pass, no allocation).
+  func magnifyingTinySubpaths(
+    a: Double, b: Double, c: Double, d: Double, to minimum: Double, cap: LineCap
+  ) -> Path {
     guard minimum > 0, minimum.isFinite else { return self }
-    /// The replacement line of the sub-path `elements[start..<end]`, or `nil` to keep it.
-    func replacement(_ start: Int, _ end: Int) -> (from: Point, to: Point)? {
+    /// How much to magnify the sub-path `elements[start..<end]`, or `nil` to keep it.
+    func factor(_ start: Int, _ end: Int) -> Double? {
       guard end - start > 1, case .move(let from) = elements[start] else { return nil }
-      var toward: Point? = nil
-      /// Whether `q` lies within `minimum` of the start (noting the first that is not it).
+      var widest = 0.0, segments = 0, closed = false
+      /// The device distance of `q` from the start, noted; false when it is `minimum` or more.
       func near(_ q: Point) -> Bool {
         let (dx, dy) = (q.x - from.x, q.y - from.y)
-        guard abs(dx) < minimum, abs(dy) < minimum else { return false }
-        if toward == nil, dx != 0 || dy != 0 { toward = q }
+        let (x, y) = (a * dx + c * dy, b * dx + d * dy)
+        let distance = (x * x + y * y).squareRoot()
+        guard distance < minimum else { return false }
+        widest = Swift.max(widest, distance)
         return true
       }
       for e in elements[(start + 1)..<end] {
         switch e {
-        case .closeSubpath: return nil
-        case .move(let q), .line(let q): guard near(q) else { return nil }
-        case .quadCurve(let q, let c): guard near(c), near(q) else { return nil }
-        case .curve(let q, let c1, let c2): guard near(c1), near(c2), near(q) else { return nil }
+        case .closeSubpath: closed = true
+        case .move(let q), .line(let q):
+          guard near(q) else { return nil }
+          segments += 1
+        case .quadCurve(let q, let c):
+          guard near(c), near(q) else { return nil }
+          segments += 1
+        case .curve(let q, let c1, let c2):
+          guard near(c1), near(c2), near(q) else { return nil }
+          segments += 1
         }
       }
-      guard let toward else { return nil }
-      let (dx, dy) = (toward.x - from.x, toward.y - from.y)
-      let length = (dx * dx + dy * dy).squareRoot()
-      guard length > 0, length.isFinite else { return nil }
-      return (from, Point(x: from.x + dx / length * minimum, y: from.y + dy / length * minimum))
+      guard widest > 0, closed || cap == .square || (segments > 1 && cap != .round) else {
+        return nil
+      }
+      let f = minimum / widest
+      return f.isFinite ? f : nil
     }
     // Sub-paths start at each move; only a sub-path of tiny extent is rebuilt.
     var starts = elements.indices.filter { if case .move = elements[$0] { true } else { false } }
@@ -614,11 +632,22 @@ extension Path {
     var out: Path? = nil
     var copied = 0
     for (start, end) in zip(starts, starts.dropFirst()) {
-      guard let line = replacement(start, end) else { continue }
+      guard let f = factor(start, end), case .move(let from) = elements[start] else { continue }
+      func grown(_ q: Point) -> Point {
+        Point(x: from.x + (q.x - from.x) * f, y: from.y + (q.y - from.y) * f)
+      }
       if out == nil { out = Path() }
       for e in elements[copied..<start] { out!.append(e) }
-      out!.move(to: line.from)
-      out!.addLine(to: line.to)
+      for e in elements[start..<end] {
+        switch e {
+        case .move(let q): out!.move(to: grown(q))
+        case .line(let q): out!.addLine(to: grown(q))
+        case .quadCurve(let q, let c): out!.addQuadCurve(to: grown(q), control: grown(c))
+        case .curve(let q, let c1, let c2):
+          out!.addCurve(to: grown(q), control1: grown(c1), control2: grown(c2))
+        case .closeSubpath: out!.closeSubpath()
+        }
+      }
       copied = end
     }
     guard var result = out else { return self }

@@ -127,4 +127,44 @@ import Testing
     #expect(try covered(.square) == 110 * 110)
     #expect(try covered(.butt) == 0)
   }
+
+  /// Hostile pass 39: the lengthening was measured with one stretch for the whole transform,
+  /// so a vertical segment under a scale of (1, 0.05) stayed under 1/256 of a pixel along
+  /// itself and drew no square; and closed sub-paths (joins) and open ones with joins were
+  /// not lengthened at all: a 0.001 x 0.001 square stroked 20 wide drew nothing where 0.005
+  /// drew a 20 x 20 square. Sub-paths are measured in device pixels and magnified.
+  @Test func tinySubpathsAreMeasuredInDevicePixelsAndKeepTheirJoins() throws {
+    func covered(
+      _ path: Path, width: Double, cap: LineCap = .butt, join: LineJoin = .miter,
+      scaleY: Double = 1
+    ) throws -> Int {
+      let canvas = try Canvas(pixelWidth: 200, pixelHeight: 200)
+      canvas.concatenate(AffineTransform(a: 1, b: 0, c: 0, d: scaleY, tx: 0, ty: 0))
+      canvas.stroke(
+        path, with: .black,
+        style: StrokeStyle(lineWidth: width, lineCap: cap, lineJoin: join, miterLimit: 10))
+      let b = canvas.makeBitmap()
+      return b.pixels.enumerated().filter { $0.offset % 4 == 3 && $0.element > 128 }.count
+    }
+    var vertical = Path()
+    vertical.move(to: Point(50, 1000))
+    vertical.addLine(to: Point(50, 1000.0001))
+    // 60 wide and 60 x 0.05 = 3 tall, about (50, 50).
+    #expect(try covered(vertical, width: 60, cap: .square, scaleY: 0.05) == 60 * 3)
+    let square = Path(rect: Rect(50, 50, 0.001, 0.001))
+    #expect(try covered(square, width: 20) == 20 * 20)
+    var triangle = Path()
+    triangle.move(to: Point(50, 50))
+    triangle.addLine(to: Point(50.001, 50))
+    triangle.addLine(to: Point(50, 50.001))
+    triangle.closeSubpath()
+    // A disc of radius 10: about 314 pixels.
+    let disc = try covered(triangle, width: 20, join: .round)
+    #expect(abs(disc - 314) <= 12, "\(disc)")
+    // A lone butt-capped segment draws nothing, as before.
+    var segment = Path()
+    segment.move(to: Point(50, 50))
+    segment.addLine(to: Point(50.001, 50))
+    #expect(try covered(segment, width: 20) == 0)
+  }
 }
