@@ -164,7 +164,7 @@ extension LayerRenderer {
       box.add(bounds, through: m)
     }
     if let image = p.contents, image.width > 0, image.height > 0 {
-      let scale = p.contentsScale > 0 ? p.contentsScale : 1
+      let scale = LayerRenderer.contentsScale(p.contentsScale, of: image, in: bounds)
       let part = p.effects.contentsRect.standardized
       let size = Size(
         width: Double(image.width) * Swift.max(0, part.width) / scale,
@@ -335,5 +335,21 @@ extension CompositingFilter {
       .addition, .sourceOver, .destinationOut, .xor:
       return false
     }
+  }
+}
+
+extension LayerRenderer {
+  /// The image pixels a point of `image` is drawn at: `scale` (a layer's `contentsScale`; 1
+  /// when it is not positive), raised where the image's natural size in points would pass a
+  /// billion times the layer's `bounds` (its largest side, at least a point). Past that the
+  /// layer shows less than a billionth of the image, the same pixels whatever the scale, but
+  /// the place of the image's far edge loses the layer's size in a `Double` (a 200-pixel
+  /// image at 1e-16 under `bottomRight` gravity drew nothing) and at 1e-306 its size was
+  /// infinite (it vanished, even under gravities that only take its proportions).
+  static func contentsScale(_ scale: Double, of image: Image, in bounds: Rect) -> Double {
+    let given = scale > 0 ? scale : 1
+    let side = Swift.max(1, abs(bounds.width), abs(bounds.height))
+    let largest = side.isFinite ? side * 1e9 : 1e250
+    return Swift.max(given, Double(Swift.max(image.width, image.height)) / largest)
   }
 }

@@ -187,7 +187,8 @@ extension LayerRenderer {
       box.add(Box(path.boundingBox.insetBy(dx: -pad, dy: -pad)))
     }
     if let image = layer.contents, image.width > 0, image.height > 0 {
-      let scale = layer.contentsScale > 0 ? layer.contentsScale : 1
+      let scale = LayerRenderer.contentsScale(
+        layer.contentsScale, of: image, in: layer.bounds.standardized)
       let size = Size(width: Double(image.width) / scale, height: Double(image.height) / scale)
       box.add(Box(layer.contentsGravity.rect(forImageOfSize: size, in: layer.bounds.standardized)))
     }

@@ -271,7 +271,7 @@ public struct LayerRenderer: Sendable {
     }
 
     if let image = p.contents, image.width > 0, image.height > 0 {
-      let scale = p.contentsScale > 0 ? p.contentsScale : 1
+      let scale = LayerRenderer.contentsScale(p.contentsScale, of: image, in: bounds)
       let unit = Rect(x: 0, y: 0, width: 1, height: 1)
       let wholeImage = p.effects.contentsRect == unit
       if wholeImage && (p.effects.contentsCenter == unit || p.contentsGravity != .resize) {

@@ -129,4 +129,33 @@ import Testing
     half.m44 = 0.5
     #expect(try pixels(half) == (try pixels(.scale(x: 2, y: 2))))
   }
+
+  /// Hostile pass 39: a `contentsScale` of 1e-306 made a 200-pixel picture's natural size
+  /// infinite, and it vanished, even under the gravities that only take its proportions; and
+  /// at 1e-16 under `bottomRight` its far edge's place lost the layer's size. Its size is kept
+  /// within a billion times the layer's, where the layer shows the same pixels.
+  @Test func aTinyContentsScaleKeepsThePictureFinite() throws {
+    var pixels = Bitmap(width: 200, height: 100, fill: RGBA8(255, 0, 0, 255))
+    for y in 0..<100 { for x in 100..<200 { pixels[x, y] = RGBA8(0, 0, 255, 255) } }
+    func drawn(_ scale: Double, _ gravity: ContentsGravity) throws -> Bitmap {
+      let layer = Layer()
+      layer.bounds = Rect(0, 0, 40, 40)
+      layer.position = Point(20, 20)
+      layer.contents = Image(pixels)
+      layer.contentsScale = scale
+      layer.contentsGravity = gravity
+      let canvas = try Canvas(pixelWidth: 40, pixelHeight: 40)
+      try LayerRenderer().draw(layer, in: canvas)
+      return canvas.makeBitmap()
+    }
+    for gravity in [ContentsGravity.center, .resizeAspect, .resizeAspectFill, .bottomRight] {
+      let tiny = try drawn(1e-306, gravity)
+      #expect(tiny == (try drawn(1e-16, gravity)), "\(gravity)")
+      #expect(tiny[20, 20].a == 255, "\(gravity)")
+    }
+    // The proportions still decide the aspect: red on the left half, blue on the right.
+    let aspect = try drawn(1e-306, .resizeAspect)
+    #expect(aspect[5, 20] == RGBA8(255, 0, 0, 255) && aspect[35, 20] == RGBA8(0, 0, 255, 255))
+    #expect(aspect[20, 5].a == 0)
+  }
 }
