@@ -120,7 +120,15 @@ extension LottieReader {
     case "rp": return .repeater(f)
     case "tr": return .other  // read by its group
     case "rd":
-      return vector(f, "r", default: [0], layer: label).map(ShapeItem.roundCorners) ?? .other
+      guard let r = vector(f, "r", default: [0], layer: label) else { return .other }
+      // A negative radius rounds nothing here (lottie-web moves the cut points past the
+      // corners, out of the shape): said, as negative widths and dashes are.
+      if r.keyframes.contains(where: { $0.start.contains { $0 < 0 } }) {
+        warn(
+          label, "negative rounded-corner radii (\(f.place("r"))): drawn unrounded",
+          key: "negative rounded-corner radius")
+      }
+      return .roundCorners(r)
     case "mm":
       // 1 merge (the paths as one shape, by the fill rule), 2 add, 3 subtract, 4 intersect,
       // 5 exclude intersections.

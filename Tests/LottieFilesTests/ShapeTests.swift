@@ -390,6 +390,22 @@ import Testing
     #expect(Self.points(square).contains(Point(x: 4, y: 0)))
   }
 
+  /// Hostile pass 40: a negative rounded-corner radius drew the shape unrounded without a
+  /// word (lottie-web moves the cut points out past the corners). It is said.
+  @Test func aNegativeRoundedCornerRadiusIsSaid() throws {
+    let rectangle =
+      #"{"ty": "rc", "p": {"a": 0, "k": [50, 50]}, "s": {"a": 0, "k": [60, 60]}, "r": {"a": 0, "k": 0}}"#
+    let round = #"{"ty": "rd", "r": {"a": 0, "k": -20}}"#
+    let fill = #"{"ty": "fl", "c": {"a": 0, "k": [1, 0, 0, 1]}}"#
+    let document = try LottieTest.read(
+      LottieTest.document(
+        layers: "[\(LottieTest.shapeLayer("L", shapes: "[\(rectangle), \(round), \(fill)]"))]"))
+    #expect(
+      document.warnings.map(\.description) == [
+        #"test.json: layers[0] "L": unsupported negative rounded-corner radii (layers[0].shapes[1].r): drawn unrounded"#
+      ])
+  }
+
   @Test func roundedCornersActOnThePathsListedBeforeThemAndReachOuterStyles() throws {
     let rect =
       #"{"ty": "rc", "p": {"a": 0, "k": [0, 0]}, "s": {"a": 0, "k": [20, 10]}, "r": {"a": 0, "k": 0}}"#
