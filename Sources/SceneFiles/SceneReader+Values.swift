@@ -260,8 +260,9 @@ extension SceneReader {
       guard let n = numbers(json, at: place, count: 4, shape: "a color [r, g, b, a]") else {
         return nil
       }
-      guard n.allSatisfy({ (0...1).contains($0) }) else {
-        report(place, "color components must be in 0...1")
+      if let i = n.firstIndex(where: { !(0...1).contains($0) }) {
+        let name = ["red", "green", "blue", "alpha"][i]
+        report(place, "color components must be in 0...1, found \(name) \(format(n[i]))")
         return nil
       }
       return .some(Color(red: n[0], green: n[1], blue: n[2], alpha: n[3]))
