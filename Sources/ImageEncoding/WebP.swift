@@ -377,6 +377,14 @@ public enum WebP {
       // a shorter animation, without a word: the frames it stores are counted too.
       let stored = WebP.frameChunkCount(bytes)
       guard stored == 0 || stored == frameCount else {
+        // Frames past the RIFF data the header states are not the frames' fault.
+        let stated =
+          bytes.count >= 8 ? (0..<4).reduce(0) { $0 | Int(bytes[4 + $1]) << (8 * $1) } + 8 : 0
+        if stated < bytes.count, WebP.frameChunkCount(bytes, within: stated) < stored {
+          throw DecodingError(
+            reason: "its RIFF header says \(stated) bytes, the file has \(bytes.count), and "
+              + "frames (ANMF chunks) lie past them: the header cuts the animation short")
+        }
         throw DecodingError(
           reason: "it stores \(stored) frames (ANMF chunks), of which libwebp reads "
             + "\(frameCount): a frame is damaged")
@@ -425,8 +433,6 @@ public enum WebP {
 }
 
 extension WebP {
-  /// How many `ANMF` (animation frame) chunks the top level of a WebP file holds, walking its
-  /// RIFF chunks (each size padded to even); a chunk running past the end ends the walk.
   /// What is wrong with the structure of a WebP file libwebp refused, when it is one of the
   /// faults its container can show (`nil` otherwise: damaged image data): the file shorter than
   /// its RIFF header says, a chunk running past the end, a canvas over the limits, frames in a
@@ -484,15 +490,19 @@ extension WebP {
     return nil
   }
 
-  static func frameChunkCount(_ bytes: [UInt8]) -> Int {
+  /// How many `ANMF` (animation frame) chunks the top level of a WebP file holds, walking its
+  /// RIFF chunks (each size padded to even) up to `limit` bytes (the file's end by default); a
+  /// chunk running past the end ends the walk.
+  static func frameChunkCount(_ bytes: [UInt8], within limit: Int? = nil) -> Int {
     var count = 0, at = 12
-    while at + 8 <= bytes.count {
+    let end = Swift.min(bytes.count, limit ?? bytes.count)
+    while at + 8 <= end {
       let size =
         Int(bytes[at + 4]) | Int(bytes[at + 5]) << 8 | Int(bytes[at + 6]) << 16
         | Int(bytes[at + 7]) << 24
       if bytes[at..<at + 4].elementsEqual([0x41, 0x4E, 0x4D, 0x46]) { count += 1 }  // ANMF
       let next = at + 8 + size + (size & 1)
-      guard next <= bytes.count + 1, next > at else { break }
+      guard next <= end + 1, next > at else { break }
       at = next
     }
     return count

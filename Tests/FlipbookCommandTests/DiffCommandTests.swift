@@ -96,6 +96,13 @@ import Testing
     #expect(
       run(["diff", webp, webp]).errors
         == "\(webp): its VP8X header says it is animated, but it has no frames (ANMF)\n")
+    // Hostile pass 40: a RIFF size that leaves the second frame outside was said to be a
+    // damaged frame.
+    let short = FixtureFiles.root + "/images/webp-riff-size-short.webp"
+    #expect(
+      run(["diff", short, short]).errors
+        == "\(short): its RIFF header says 92 bytes, the file has 140, and frames (ANMF chunks) "
+        + "lie past them: the header cuts the animation short\n")
   }
 
   @Test func differentSizesNameBoth() {
