@@ -389,6 +389,26 @@ public final class Canvas {
     // inner side inside out: `Path.flatteningCurves(tighterThan:tolerance:)`), within Cairo's
     // own tolerance of a tenth of a device pixel.
     let stretch = deviceStretch
+    // An undashed stroke with an open sub-path whose curves bend tighter than half its width is
+    // filled as the region its width sweeps (`Path.sweptStrokeOutline`): chords left the fan
+    // beyond such a curve's centre of curvature partly uncovered, and their end caps askew.
+    if stretch > 0, stretch.isFinite, !style.isDashed, path.hasOpenCurve(tighterThan: width / 2),
+      let outline = path.sweptStrokeOutline(
+        halfWidth: width / 2, cap: style.lineCap, join: style.lineJoin,
+        miterLimit: safeMiterLimit(style.miterLimit, lineWidth: width),
+        tolerance: 0.1 / stretch)
+    {
+      let color = color ?? strokeColor
+      setPath(outline)
+      setSource(color)
+      cairo_set_fill_rule(cr, CAIRO_FILL_RULE_WINDING)
+      cairo_fill(cr)
+      if recording != nil {
+        let flattened = path.flatteningCurves(tighterThan: width / 2, tolerance: 0.1 / stretch)
+        recordStroke(flattened, color: color, style: style)
+      }
+      return
+    }
     var path =
       stretch > 0
       ? path.flatteningCurves(tighterThan: width / 2, tolerance: 0.1 / stretch) : path
@@ -429,22 +449,23 @@ public final class Canvas {
       cairo_set_dash(cr, nil, 0, 0)
     }
     cairo_stroke(cr)
-    if recording != nil {
-      let color = color ?? strokeColor
-      let cap: Double = style.lineCap == .butt ? 0 : style.lineCap == .round ? 1 : 2
-      let join: Double = style.lineJoin == .miter ? 0 : style.lineJoin == .round ? 1 : 2
-      let dashes =
-        dashes.allSatisfy({ $0 >= 0 && $0.isFinite }) && dashes.contains(where: { $0 > 0 })
-        ? dashes : []
-      recording?.add(path)
-      recording?.add(
-        "stroke",
-        [
-          color.red, color.green, color.blue, color.alpha, style.lineWidth, cap, join,
-          style.miterLimit, style.dashPhase, Double(dashes.count),
-        ]
-          + dashes)
-    }
+    recordStroke(path, color: color ?? strokeColor, style: style)
+  }
+
+  /// Notes a stroke of `path` (as given to Cairo, curves flattened) in the recording.
+  private func recordStroke(_ path: Path, color: Color, style: StrokeStyle) {
+    guard recording != nil else { return }
+    let cap: Double = style.lineCap == .butt ? 0 : style.lineCap == .round ? 1 : 2
+    let join: Double = style.lineJoin == .miter ? 0 : style.lineJoin == .round ? 1 : 2
+    let dashes = style.isDashed ? style.dashPattern : []
+    recording?.add(path)
+    recording?.add(
+      "stroke",
+      [
+        color.red, color.green, color.blue, color.alpha, style.lineWidth, cap, join,
+        style.miterLimit, style.dashPhase, Double(dashes.count),
+      ]
+        + dashes)
   }
 
   /// Intersects the clip with the whole device pixels `box` touches (in this canvas's pixels,

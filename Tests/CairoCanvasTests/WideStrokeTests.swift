@@ -1,5 +1,6 @@
 import CairoCanvas
 import Geometry
+import Glibc
 import Testing
 
 /// Eighteenth pass: Cairo strokes a curve by offsetting it half the width to each side, and a
@@ -34,6 +35,48 @@ import Testing
     // A rounded rectangle loses no side either.
     let rounded = Path(roundedRect: Rect(30, 30, 40, 40), cornerRadius: 10)
     #expect(try covered(rounded, width: 300).0 == 10_000)
+  }
+
+  /// Hostile pass 39: an OPEN curve bending tighter than half the width, stroked as chords,
+  /// left the fan its width sweeps beyond the centre of curvature grey (each chord's
+  /// rectangle covers only a chord's width of it) and its end caps askew (a full-turn arc
+  /// drawn as a pac-man). Such paths are filled as the region their width sweeps.
+  @Test func openCurvesTighterThanHalfTheWidthFillTheRegionTheySweep() throws {
+    // A full-turn arc of radius 0.5, 20 wide, butt caps: a disc of radius 10.5, no notch.
+    var arc = Path()
+    arc.addArc(center: Point(50, 50), radius: 0.5, startAngle: 0, endAngle: 6.3, clockwise: true)
+    let canvas = try Canvas(size: Size(100, 100))
+    canvas.stroke(arc, with: .black, style: StrokeStyle(lineWidth: 20))
+    let b = canvas.makeBitmap()
+    for angle in stride(from: 0.0, to: 2 * Double.pi, by: 0.1) {
+      for r in [1.0, 5, 9] {
+        let x = Int(50 + r * cos(angle)), y = Int(50 + r * sin(angle))
+        #expect(b[x, y].a >= 250, "angle \(angle), radius \(r): \(b[x, y].a)")
+      }
+    }
+    // An open half circle of radius 3, 20 wide: the inner side, to 7 past the centre, solid.
+    var half = Path()
+    half.addArc(center: Point(50, 50), radius: 3, startAngle: .pi, endAngle: 0, clockwise: true)
+    let halfCanvas = try Canvas(size: Size(100, 100))
+    halfCanvas.stroke(half, with: .black, style: StrokeStyle(lineWidth: 20))
+    let h = halfCanvas.makeBitmap()
+    for x in 46...54 {
+      for y in 44...49 { #expect(h[x, y].a >= 250, "(\(x), \(y)): \(h[x, y].a)") }
+    }
+    // The sweep ends square to the curve: nothing past the butt ends, below the centre line.
+    #expect(h[50, 53].a == 255 && h[40, 51].a == 0 && h[60, 51].a == 0)
+    // A line alone is its rectangle: the outline of a straight path is what Cairo strokes.
+    var line = Path()
+    line.move(to: Point(20, 50))
+    line.addLine(to: Point(80, 50))
+    let outline = try #require(
+      line.sweptStrokeOutline(
+        halfWidth: 5, cap: .butt, join: .miter, miterLimit: 10, tolerance: 0.1))
+    let filled = try Canvas(size: Size(100, 100))
+    filled.fill(outline, with: .black)
+    let stroked = try Canvas(size: Size(100, 100))
+    stroked.stroke(line, with: .black, style: StrokeStyle(lineWidth: 10))
+    #expect(filled.makeBitmap() == stroked.makeBitmap())
   }
 
   @Test func curvesBendingLessThanHalfTheWidthReachCairoAsThemselves() {
