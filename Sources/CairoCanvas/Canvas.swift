@@ -49,6 +49,9 @@ public final class Canvas {
   public private(set) var transformOverflowed = false
   /// The display list being recorded, if any (see `Canvas+Recording.swift`).
   var recording: DisplayList? = nil
+  /// The last swept stroke outline made (`sweptOutline(of:style:)`), for the stroke that
+  /// follows its work's count.
+  var lastSweptOutline: (key: SweptOutlineKey, outline: Path?)? = nil
   /// Premultiplied surfaces of the bitmaps drawn lately (Canvas+Images.swift).
   let imageSurfaces = ImageSurfaceCache()
   /// Pixels computed before they are composited (Canvas+Plane.swift).
@@ -390,14 +393,8 @@ public final class Canvas {
     // own tolerance of a tenth of a device pixel.
     let stretch = deviceStretch
     // An undashed stroke with an open sub-path whose curves bend tighter than half its width is
-    // filled as the region its width sweeps (`Path.sweptStrokeOutline`): chords left the fan
-    // beyond such a curve's centre of curvature partly uncovered, and their end caps askew.
-    if stretch > 0, stretch.isFinite, !style.isDashed, path.hasOpenCurve(tighterThan: width / 2),
-      let outline = path.sweptStrokeOutline(
-        halfWidth: width / 2, cap: style.lineCap, join: style.lineJoin,
-        miterLimit: safeMiterLimit(style.miterLimit, lineWidth: width),
-        tolerance: 0.1 / stretch)
-    {
+    // filled as the region its width sweeps (`sweptOutline(of:style:)`).
+    if let outline = sweptOutline(of: path, style: style) {
       let color = color ?? strokeColor
       setPath(outline)
       setSource(color)
@@ -450,6 +447,28 @@ public final class Canvas {
     }
     cairo_stroke(cr)
     recordStroke(path, color: color ?? strokeColor, style: style)
+  }
+
+  /// The region a stroke of `path` in `style` sweeps, as a path to fill with the non-zero
+  /// rule, when the stroke is drawn so: undashed, with an open sub-path whose curves bend
+  /// tighter than half the width (`Path.sweptStrokeOutline`: chords left the fan beyond such a
+  /// curve's centre of curvature partly uncovered, and their end caps askew); `nil` when Cairo
+  /// strokes it. The renderer counts the outline's work before the stroke draws it: the last
+  /// one made is kept for that draw.
+  package func sweptOutline(of path: Path, style: StrokeStyle) -> Path? {
+    let stretch = deviceStretch
+    let width = safeLineWidth(style.lineWidth)
+    guard stretch > 0, stretch.isFinite, width > 0, !style.isDashed else { return nil }
+    let m = deviceTransform
+    let key = SweptOutlineKey(
+      path: path, style: style, linear: [m.a, m.b, m.c, m.d], width: width)
+    if let kept = lastSweptOutline, kept.key == key { return kept.outline }
+    guard path.hasOpenCurve(tighterThan: width / 2) else { return nil }
+    let outline = path.sweptStrokeOutline(
+      halfWidth: width / 2, cap: style.lineCap, join: style.lineJoin,
+      miterLimit: safeMiterLimit(style.miterLimit, lineWidth: width), tolerance: 0.1 / stretch)
+    lastSweptOutline = (key, outline)
+    return outline
   }
 
   /// Notes a stroke of `path` (as given to Cairo, curves flattened) in the recording.
@@ -675,4 +694,12 @@ extension Path {
     for e in elements[copied...] { result.append(e) }
     return result
   }
+}
+
+/// What a swept stroke outline is made from (`Canvas.sweptOutline(of:style:)`).
+struct SweptOutlineKey: Equatable {
+  var path: Path
+  var style: StrokeStyle
+  var linear: [Double]
+  var width: Double
 }

@@ -313,6 +313,27 @@ import Testing
     #expect(LayerRenderer.pathWork(of: dots(3_000), on: canvas, stroke: butt) < limit / 2)
   }
 
+  /// A stroke filled as the region it sweeps (an open curve tighter than half the width)
+  /// counts that region's fill: its pieces overlap one another (100 full-turn arcs of radius 1
+  /// stroked 1,000 wide took 10 s, counted as their arcs); 10 such arcs fit, 30 do not.
+  @Test func aSweptStrokeCountsItsOutline() throws {
+    let canvas = try Canvas(pixelWidth: 1000, pixelHeight: 1000)
+    let stroke = StrokeStyle(lineWidth: 1000)
+    func arcs(_ count: Int) -> Path {
+      var path = Path()
+      for i in 0..<count {
+        let centre = Point(x: Double(i * 97 % 1000), y: Double(i * 389 % 1000))
+        path.move(to: Point(x: centre.x + 1, y: centre.y))
+        path.addArc(center: centre, radius: 1, startAngle: 0, endAngle: 6.2, clockwise: true)
+      }
+      return path
+    }
+    #expect(canvas.sweptOutline(of: arcs(1), style: stroke) != nil)
+    let limit = Double(LayerRenderer.maximumPathWorkPerFrame)
+    #expect(LayerRenderer.pathWork(of: arcs(10), on: canvas, stroke: stroke) < limit)
+    #expect(LayerRenderer.pathWork(of: arcs(30), on: canvas, stroke: stroke) > limit)
+  }
+
   @Test func everyReplicatorInstanceAndShadowPassCounts() throws {
     let canvas = try Canvas(pixelWidth: 10, pixelHeight: 10)
     // 1,000 elements: 42,240 units a copy; 236 copies stay under ten million, 237 pass it.
