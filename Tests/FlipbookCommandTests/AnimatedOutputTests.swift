@@ -182,17 +182,10 @@ import Testing
 
   @Test func withoutFFmpegAVideoFailsNamingWhatToInstall() throws {
     let radar = FixtureFiles.root + "/scenes/radar-pulses.json"
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: Tools.flipbook)
-    process.arguments = ["render", radar, "-o", folder + "/x.mp4", "--to", "0.2"]
-    process.environment = ["PATH": folder + "/empty-bin"]
-    let err = Pipe()
-    process.standardError = err
-    process.standardOutput = Pipe()
-    try process.run()
-    let errors = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    #expect(process.terminationStatus == 1)
+    let (status, errors) = try runFlipbookProcess(
+      ["render", radar, "-o", folder + "/x.mp4", "--to", "0.2"],
+      environment: ["PATH": folder + "/empty-bin"])
+    #expect(status == 1)
     #expect(errors.contains("ffmpeg") && errors.contains("apt-get install ffmpeg"), "\(errors)")
     #expect(access(folder + "/x.mp4", F_OK) != 0)
   }

@@ -156,16 +156,8 @@ import Testing
     #expect(run(["render", folder + "/short.json", "-o", frames, "--fps", "8"]).status == 0)
     // Warnings go to the process's standard error: run as a user runs it.
     func render(_ extra: [String]) throws -> (status: Int32, errors: String) {
-      let process = Process()
-      process.executableURL = URL(fileURLWithPath: Tools.flipbook)
-      process.arguments = ["render", folder + "/short.json", "-o", frames, "--fps", "8"] + extra
-      let err = Pipe()
-      process.standardError = err
-      process.standardOutput = Pipe()
-      try process.run()
-      let errors = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-      process.waitUntilExit()
-      return (process.terminationStatus, errors)
+      try runFlipbookProcess(
+        ["render", folder + "/short.json", "-o", frames, "--fps", "8"] + extra)
     }
     let shorter = try render(["--to", "0.5"])
     #expect(shorter.status == 0)

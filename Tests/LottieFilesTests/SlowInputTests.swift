@@ -16,14 +16,8 @@ import Testing
   /// instances of a precomposition morphing between two 10,000-vertex shapes took 6 GB). Both
   /// are refused by their limits now.
   @Test func copiedAndKeyframedPathsCountAgainstTheLimits() throws {
-    let n = 3_000
-    let vertices = (0..<n).map { k -> String in
-      let a = Double(k) / Double(n) * 2 * Double.pi
-      return "[\(Int(50 + 40 * cos(a))), \(Int(50 + 40 * sin(a)))]"
-    }.joined(separator: ",")
-    let zeros = Array(repeating: "[0,0]", count: n).joined(separator: ",")
-    let shape = #"{"c": true, "v": [\#(vertices)], "i": [\#(zeros)], "o": [\#(zeros)]}"#
-    let linear = #""o": {"x": [0], "y": [0]}, "i": {"x": [1], "y": [1]}"#
+    let shape = Self.ring(vertices: 3_000, wholePoints: true)
+    let linear = Self.linear
     let group = #"""
       {"ty": "gr", "it": [
         {"ty": "sh", "ks": {"a": 0, "k": \#(shape)}},
@@ -60,14 +54,8 @@ import Testing
   /// half of what the later samples hold. Each sampled path now counts its own elements, four
   /// units each, as it is made.
   @Test func sampledPathsCountTheirOwnElements() throws {
-    let n = 10_000
-    let vertices = (0..<n).map { k -> String in
-      let a = Double(k) / Double(n) * 2 * Double.pi * 37
-      return "[\(50 + 40 * cos(a)), \(50 + 40 * sin(a))]"
-    }.joined(separator: ",")
-    let zeros = Array(repeating: "[0,0]", count: n).joined(separator: ",")
-    let shape = #"{"c": true, "v": [\#(vertices)], "i": [\#(zeros)], "o": [\#(zeros)]}"#
-    let linear = #""o": {"x": [0], "y": [0]}, "i": {"x": [1], "y": [1]}"#
+    let shape = Self.ring(vertices: 10_000, turns: 37)
+    let linear = Self.linear
     let morph = #"""
       {"ty": "sh", "ks": {"a": 1, "k": [{"t": 0, "s": [\#(shape)], \#(linear)}, {"t": 3000, "s": [\#(shape)]}]}},
       \#(Self.fill)
@@ -124,7 +112,7 @@ import Testing
       let opacities = (0..<stops).flatMap { i -> [Double] in [Double(i) / Double(stops - 1), 1] }
       return "[" + (colours + opacities).map { "\($0)" }.joined(separator: ",") + "]"
     }
-    let linear = #""o": {"x": [0], "y": [0]}, "i": {"x": [1], "y": [1]}"#
+    let linear = Self.linear
     let keyframes = (0..<100).map {
       #"{"t": \#($0), "s": \#(gradient(Double($0 % 2))), \#(linear)}"#
     }.joined(separator: ",")
@@ -179,6 +167,21 @@ import Testing
       LottieTest.problems(instances(38)).contains {
         $0.contains("the animation needs more than 15000000 sampled values")
       })
+  }
+
+  /// A keyframe's linear easing.
+  static let linear = #""o": {"x": [0], "y": [0]}, "i": {"x": [1], "y": [1]}"#
+
+  /// A closed Lottie shape of `n` vertices going `turns` times round a circle of radius 40
+  /// about (50, 50), its points rounded to whole points when `wholePoints`.
+  static func ring(vertices n: Int, turns: Double = 1, wholePoints: Bool = false) -> String {
+    let vertices = (0..<n).map { k -> String in
+      let a = Double(k) / Double(n) * 2 * Double.pi * turns
+      let (x, y) = (50 + 40 * cos(a), 50 + 40 * sin(a))
+      return wholePoints ? "[\(Int(x)), \(Int(y))]" : "[\(x), \(y)]"
+    }.joined(separator: ",")
+    let zeros = Array(repeating: "[0,0]", count: n).joined(separator: ",")
+    return #"{"c": true, "v": [\#(vertices)], "i": [\#(zeros)], "o": [\#(zeros)]}"#
   }
 
   static let fill = #"{"ty": "fl", "c": {"a": 0, "k": [1, 0, 0, 1]}, "o": {"a": 0, "k": 100}}"#
