@@ -236,10 +236,18 @@ public final class Canvas {
       y0: transform.ty)
     recording?.add(
       "transform", [transform.a, transform.b, transform.c, transform.d, transform.tx, transform.ty])
+    // A subnormal linear term (a turn of 1e-310 radians, a shear of 1e-306) moves nothing by a
+    // pixel, but Cairo cannot be given it (see `hasDrawableTransform`): it is taken as 0, in
+    // the transform and in the product, where the layer vanished without a word.
+    func flushed(_ x: Double) -> Double { x.isSubnormal ? 0 : x }
+    (m.xx, m.yx, m.xy, m.yy) = (flushed(m.xx), flushed(m.yx), flushed(m.xy), flushed(m.yy))
     var current = cairo_matrix_t()
     cairo_get_matrix(cr, &current)
     var product = cairo_matrix_t()
     cairo_matrix_multiply(&product, &m, &current)
+    (product.xx, product.yx, product.xy, product.yy) = (
+      flushed(product.xx), flushed(product.yx), flushed(product.xy), flushed(product.yy)
+    )
     let linear = [product.xx, product.yx, product.xy, product.yy]
     // A turned or sheared transform Cairo takes but cannot invert twice in doubles: a group
     // drawn under `[1e300, 0, 1e15, 1e-300]` (determinant 1) failed an assertion in
@@ -256,7 +264,7 @@ public final class Canvas {
       transformRefused = true
       return
     }
-    cairo_transform(cr, &m)
+    cairo_set_matrix(cr, &product)
   }
 
   /// The largest entry a turned or sheared transform may have on the canvas, about 1.3e154:

@@ -158,4 +158,22 @@ import Testing
     #expect(aspect[5, 20] == RGBA8(255, 0, 0, 255) && aspect[35, 20] == RGBA8(0, 0, 255, 255))
     #expect(aspect[20, 5].a == 0)
   }
+
+  /// Hostile pass 42: a subnormal turn or shear (a rotation of 1e-310, a matrix term of
+  /// 1e-310, a Lottie skew of 1e-306) made the canvas refuse the transform, and the layer
+  /// vanished without a word. Such terms move nothing by a pixel: they are taken as 0.
+  @Test func aSubnormalTurnOrShearDrawsAsNone() throws {
+    func drawn(_ transform: Transform3D) throws -> Bitmap {
+      let layer = square("turned", scale: 1)
+      layer.transform = transform
+      let canvas = try Canvas(pixelWidth: 40, pixelHeight: 40)
+      try LayerRenderer().draw(layer, in: canvas)
+      return canvas.makeBitmap()
+    }
+    let plain = try drawn(.identity)
+    #expect(plain[20, 20].a == 255)
+    #expect(try drawn(.rotation(1e-310)) == plain)
+    #expect(
+      try drawn(Transform3D(AffineTransform(a: 1, b: 1e-310, c: 0, d: 1, tx: 0, ty: 0))) == plain)
+  }
 }
