@@ -46,21 +46,38 @@ extension LottieReader {
       content.position = Point(x: -(a0.first ?? 0), y: -(a0.count > 1 ? a0[1] : 0))
       animatePoint(content, "position", a, negated: true)
     }
-    // Position: one property, or split into x and y (`s: true`).
-    var position: Animated<[Double]>? = nil
+    // Position: one property, or split into x and y (`s` true, or a nonzero number, as
+    // lottie-web takes any truthy `s`). Where it moves, for auto-orient: the frames it moves
+    // over and its place at a frame.
+    var path: (frames: ClosedRange<Double>, at: (Double) -> [Double])? = nil
     if case .object(let pe)? = f["p"],
-      pe.contains(where: { $0.key == "s" && $0.value == .bool(true) })
+      let split = pe.first(where: { $0.key == "s" })?.value, Self.isTruthy(split)
     {
       let p = Fields(entries: pe, place: f.place("p"))
+      // A missing axis is 0, said (lottie-web cannot play such a file).
+      let missing = ["x", "y"].filter { p[$0] == nil }.map { p.place($0) }
+      if !missing.isEmpty {
+        warn(
+          label,
+          "split positions missing an axis (\(missing.joined(separator: ", "))): taken as 0",
+          key: "split position missing an axis")
+      }
       if let x = vector(p, "x", default: [0], layer: label),
         let y = vector(p, "y", default: [0], layer: label)
       {
         outer.position = Point(x: x.initial.first ?? 0, y: y.initial.first ?? 0)
         animate(outer, "position.x", x) { .scalar($0.first ?? 0) }
         animate(outer, "position.y", y) { .scalar($0.first ?? 0) }
+        let moving = [x, y].filter(\.isAnimated).map(\.frameRange)
+        if let first = moving.first {
+          let frames = moving.dropFirst().reduce(first) {
+            Swift.min($0.lowerBound, $1.lowerBound)...Swift.max($0.upperBound, $1.upperBound)
+          }
+          path = (frames, { [x.value(at: $0).first ?? 0, y.value(at: $0).first ?? 0] })
+        }
       }
     } else if let p = vector(f, "p", default: [0, 0], layer: label) {
-      position = p
+      if p.isAnimated { path = (p.frameRange, p.value(at:)) }
       let p0 = p.initial
       outer.position = Point(x: p0.first ?? 0, y: p0.count > 1 ? p0[1] : 0)
       animatePoint(outer, "position", p, negated: false)
@@ -68,9 +85,9 @@ extension LottieReader {
     // Rotation, degrees clockwise (`r`, or `rz` in 3D layers).
     let rotationKey = f["r"] == nil && f["rz"] != nil ? "rz" : "r"
     if let r = vector(f, rotationKey, default: [0], layer: label) {
-      if autoOrient, let position, position.isAnimated {
-        bake(outer, "transform.rotation.z", frames: position.frameRange) { frame in
-          let a = position.value(at: frame - 0.01), b = position.value(at: frame + 0.01)
+      if autoOrient, let path {
+        bake(outer, "transform.rotation.z", frames: path.frames) { frame in
+          let a = path.at(frame - 0.01), b = path.at(frame + 0.01)
           let angle =
             a.count >= 2 && b.count >= 2 && (a[0] != b[0] || a[1] != b[1])
             ? atan2(b[1] - a[1], b[0] - a[0]) : 0
@@ -169,4 +186,18 @@ func skew(_ sk: [Double], _ sa: [Double]) -> AffineTransform {
   return AffineTransform.rotation(angle)
     .concatenating(AffineTransform(a: 1, b: 0, c: t, d: 1, tx: 0, ty: 0))
     .concatenating(.rotation(-angle))
+}
+
+extension LottieReader {
+  /// Whether lottie-web, in JavaScript, takes `value` as true: anything but `false`, `null`, 0
+  /// and the empty string (a position's `s` of 1 splits it as `true` does).
+  static func isTruthy(_ value: JSONValue) -> Bool {
+    switch value {
+    case .null: return false
+    case .bool(let b): return b
+    case .number(let n): return n != 0 && !n.isNaN
+    case .string(let s): return !s.isEmpty
+    case .array, .object: return true
+    }
+  }
 }

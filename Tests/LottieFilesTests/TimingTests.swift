@@ -401,4 +401,33 @@ import Testing
       Point(x: 10, y: 0), in: "Arrow", of: scene, at: 0.5, content: true)
     #expect(abs(p.x - 0) < 1e-6 && abs(p.y - 60) < 1e-6, "\(p)")
   }
+
+  /// Hostile pass 42: auto-orient was left out when the position is split (`s`), as After
+  /// Effects writes it with "Separate Dimensions" on; a split `s` of 1 was refused ("missing
+  /// required key" at `k`), where lottie-web splits on any truthy `s`; and a missing axis was
+  /// taken as 0 without a word.
+  @Test func autoOrientTurnsAlongASplitPositionToo() throws {
+    func layer(_ p: String) -> String {
+      """
+      {"ty": 4, "ind": 1, "nm": "Arrow", "ip": 0, "op": 100, "st": 0, "ao": 1, "shapes": [],
+       "ks": {"p": \(p)}}
+      """
+    }
+    let x = #""x": {"a": 0, "k": 0}"#
+    let y = #""y": {"a": 1, "k": [{"t": 0, "s": [0]}, {"t": 10, "s": [100]}]}"#
+    for split in ["true", "1"] {
+      let scene = try LottieTest.read(
+        LottieTest.document(layers: "[\(layer("{\"s\": \(split), \(x), \(y)}"))]")
+      ).scene
+      let (p, _) = try LottieTest.scenePoint(
+        Point(x: 10, y: 0), in: "Arrow", of: scene, at: 0.5, content: true)
+      #expect(abs(p.x - 0) < 1e-6 && abs(p.y - 60) < 1e-6, "s \(split): \(p)")
+    }
+    let missing = try LottieTest.read(
+      LottieTest.document(layers: "[\(layer("{\"s\": true, \(y)}"))]"))
+    #expect(
+      missing.warnings.map(\.description) == [
+        #"test.json: layers[0] "Arrow": unsupported split positions missing an axis (layers[0].ks.p.x): taken as 0"#
+      ])
+  }
 }
