@@ -49,9 +49,9 @@ public final class Canvas {
   public private(set) var transformOverflowed = false
   /// The display list being recorded, if any (see `Canvas+Recording.swift`).
   var recording: DisplayList? = nil
-  /// The last swept stroke outline made (`sweptOutline(of:style:)`), for the stroke that
-  /// follows its work's count.
-  var lastSweptOutline: (key: SweptOutlineKey, outline: Path?)? = nil
+  /// The last swept stroke made (`sweptStroke(of:style:)`), for the stroke that follows its
+  /// work's count.
+  var lastSweptStroke: (key: SweptOutlineKey, stroke: SweptStroke?)? = nil
   /// Premultiplied surfaces of the bitmaps drawn lately (Canvas+Images.swift).
   let imageSurfaces = ImageSurfaceCache()
   /// Pixels computed before they are composited (Canvas+Plane.swift).
@@ -400,21 +400,43 @@ public final class Canvas {
     // inner side inside out: `Path.flatteningCurves(tighterThan:tolerance:)`), within Cairo's
     // own tolerance of a tenth of a device pixel.
     let stretch = deviceStretch
-    // An undashed stroke with an open sub-path whose curves bend tighter than half its width is
-    // filled as the region its width sweeps (`sweptOutline(of:style:)`).
-    if let outline = sweptOutline(of: path, style: style) {
+    // Open sub-paths whose curves bend tighter than half the width are filled as the region
+    // their width sweeps (`sweptStroke(of:style:)`), joined with Cairo's stroke of the rest
+    // in one group when there is a rest, so that where they overlap they are drawn once.
+    var path = path
+    if let sweep = sweptStroke(of: path, style: style), let outline = sweep.outline {
       let color = color ?? strokeColor
-      setPath(outline)
-      setSource(color)
-      cairo_set_fill_rule(cr, CAIRO_FILL_RULE_WINDING)
-      cairo_fill(cr)
       if recording != nil {
         let flattened = path.flatteningCurves(tighterThan: width / 2, tolerance: 0.1 / stretch)
         recordStroke(flattened, color: color, style: style)
       }
+      guard !sweep.rest.isEmpty else {
+        setPath(outline)
+        setSource(color)
+        cairo_set_fill_rule(cr, CAIRO_FILL_RULE_WINDING)
+        cairo_fill(cr)
+        return
+      }
+      cairo_save(cr)
+      cairo_rectangle(
+        cr, sweep.box.minX, sweep.box.minY, sweep.box.width, sweep.box.height)
+      cairo_clip(cr)
+      cairo_push_group(cr)
+      let opaque = Color(red: color.red, green: color.green, blue: color.blue, alpha: 1)
+      setPath(outline)
+      setSource(opaque)
+      cairo_set_fill_rule(cr, CAIRO_FILL_RULE_WINDING)
+      cairo_fill(cr)
+      let recorded = recording
+      recording = nil
+      stroke(sweep.rest, with: opaque, style: style)
+      recording = recorded
+      cairo_pop_group_to_source(cr)
+      cairo_paint_with_alpha(cr, color.alpha)
+      cairo_restore(cr)
       return
     }
-    var path =
+    path =
       stretch > 0
       ? path.flatteningCurves(tighterThan: width / 2, tolerance: 0.1 / stretch) : path
     // A square cap, or a join, needs its sub-path's directions, which Cairo's fixed point
@@ -457,26 +479,42 @@ public final class Canvas {
     recordStroke(path, color: color ?? strokeColor, style: style)
   }
 
-  /// The region a stroke of `path` in `style` sweeps, as a path to fill with the non-zero
-  /// rule, when the stroke is drawn so: undashed, with an open sub-path whose curves bend
-  /// tighter than half the width (`Path.sweptStrokeOutline`: chords left the fan beyond such a
-  /// curve's centre of curvature partly uncovered, and their end caps askew); `nil` when Cairo
-  /// strokes it. The renderer counts the outline's work before the stroke draws it: the last
-  /// one made is kept for that draw.
-  package func sweptOutline(of path: Path, style: StrokeStyle) -> Path? {
+  /// How a stroke of `path` in `style` is drawn when some of it is drawn as the region its
+  /// width sweeps (`Path.sweptStrokeOutline`): its open sub-paths whose curves bend tighter
+  /// than half the width, or, dashed, all its sub-paths with such curves (their dashes are
+  /// open: `Path.dashed`), are filled as that region with the non-zero rule (`outline`; `nil`
+  /// when it would be too large to make), and the rest is stroked by Cairo (`rest`, empty when
+  /// none). Chords left the fan beyond such a curve's centre of curvature partly uncovered,
+  /// and their end caps askew. `nil` when Cairo strokes all of it. Kept for the stroke that
+  /// follows the renderer's count of its work.
+  package func sweptStroke(of path: Path, style: StrokeStyle) -> SweptStroke? {
     let stretch = deviceStretch
     let width = safeLineWidth(style.lineWidth)
-    guard stretch > 0, stretch.isFinite, width > 0, !style.isDashed else { return nil }
+    guard stretch > 0, stretch.isFinite, width > 0 else { return nil }
     let m = deviceTransform
     let key = SweptOutlineKey(
       path: path, style: style, linear: [m.a, m.b, m.c, m.d], width: width)
-    if let kept = lastSweptOutline, kept.key == key { return kept.outline }
-    guard path.hasOpenCurve(tighterThan: width / 2) else { return nil }
-    let outline = path.sweptStrokeOutline(
-      halfWidth: width / 2, cap: style.lineCap, join: style.lineJoin,
-      miterLimit: safeMiterLimit(style.miterLimit, lineWidth: width), tolerance: 0.1 / stretch)
-    lastSweptOutline = (key, outline)
-    return outline
+    if let kept = lastSweptStroke, kept.key == key { return kept.stroke }
+    var stroke: SweptStroke? = nil
+    if path.hasOpenCurve(tighterThan: width / 2, orClosed: style.isDashed) {
+      let (tight, rest) = path.separatingTightSubpaths(
+        tighterThan: width / 2, dashed: style.isDashed)
+      let swept =
+        style.isDashed
+        ? tight.dashed(
+          pattern: style.dashPattern, phase: style.dashPhase,
+          maximumDashes: StrokeStyle.maximumDashCount) : tight
+      let outline = swept?.sweptStrokeOutline(
+        halfWidth: width / 2, cap: style.lineCap, join: style.lineJoin,
+        miterLimit: safeMiterLimit(style.miterLimit, lineWidth: width), tolerance: 0.1 / stretch)
+      // The box both parts draw in, for the group that joins them.
+      let reach = width / 2 * Swift.max(1, style.miterLimit) + 2 / stretch
+      stroke = SweptStroke(
+        outline: outline, rest: rest,
+        box: path.boundingBox.insetBy(dx: -reach, dy: -reach))
+    }
+    lastSweptStroke = (key, stroke)
+    return stroke
   }
 
   /// Notes a stroke of `path` (as given to Cairo, curves flattened) in the recording.
@@ -704,7 +742,18 @@ extension Path {
   }
 }
 
-/// What a swept stroke outline is made from (`Canvas.sweptOutline(of:style:)`).
+/// A stroke drawn partly as the region it sweeps (`Canvas.sweptStroke(of:style:)`).
+package struct SweptStroke {
+  /// The region the swept sub-paths' width sweeps, to fill with the non-zero rule; `nil` when
+  /// it would take more than two million points.
+  package var outline: Path?
+  /// The sub-paths Cairo strokes.
+  package var rest: Path
+  /// A box (user space) holding all the stroke draws.
+  package var box: Rect
+}
+
+/// What a swept stroke is made from (`Canvas.sweptStroke(of:style:)`).
 struct SweptOutlineKey: Equatable {
   var path: Path
   var style: StrokeStyle

@@ -2,7 +2,7 @@ extension Path {
   /// Whether some open sub-path of the path has a curve that bends tighter than `radius`
   /// (see `flatteningCurves`): where chords leave a stroke's fan uncovered (a closed
   /// sub-path's chords cover their own).
-  public func hasOpenCurve(tighterThan radius: Double) -> Bool {
+  public func hasOpenCurve(tighterThan radius: Double, orClosed: Bool = false) -> Bool {
     guard radius > 0, radius.isFinite else { return false }
     var current = Point.zero, start = Point.zero
     var tight = false
@@ -20,6 +20,7 @@ extension Path {
         if Path.bendsTighter(current, c1, c2, p, than: radius) { tight = true }
         current = p
       case .closeSubpath:
+        if orClosed && tight { return true }
         tight = false
         current = start
       }
@@ -27,12 +28,149 @@ extension Path {
     return tight
   }
 
+  /// The path's sub-paths in two: those a stroke of half width `radius` draws as the region
+  /// it sweeps (open ones with a curve tighter than `radius`, or, `dashed`, any with one: their
+  /// dashes are open) and the rest, each in order.
+  public func separatingTightSubpaths(
+    tighterThan radius: Double, dashed: Bool
+  ) -> (
+    tight: Path, rest: Path
+  ) {
+    var tight = Path(), rest = Path()
+    var piece: [Element] = [], start = Point.zero, current = Point.zero
+    var bends = false, closed = false
+    func flush() {
+      guard !piece.isEmpty else { return }
+      let swept = bends && (!closed || dashed)
+      for e in piece {
+        if swept { tight.append(e) } else { rest.append(e) }
+      }
+      (piece, bends, closed) = ([], false, false)
+    }
+    for element in elements {
+      switch element {
+      case .move(let p):
+        flush()
+        (start, current) = (p, p)
+        piece.append(element)
+      case .line(let p):
+        if piece.isEmpty { piece.append(.move(to: current)) }
+        piece.append(element)
+        current = p
+      case .quadCurve(let p, let c):
+        if piece.isEmpty { piece.append(.move(to: current)) }
+        let c1 = current + (c - current) * (2.0 / 3.0), c2 = p + (c - p) * (2.0 / 3.0)
+        if Path.bendsTighter(current, c1, c2, p, than: radius) { bends = true }
+        piece.append(element)
+        current = p
+      case .curve(let p, let c1, let c2):
+        if piece.isEmpty { piece.append(.move(to: current)) }
+        if Path.bendsTighter(current, c1, c2, p, than: radius) { bends = true }
+        piece.append(element)
+        current = p
+      case .closeSubpath:
+        piece.append(element)
+        closed = true
+        flush()
+        current = start
+      }
+    }
+    flush()
+    return (tight, rest)
+  }
+
+  /// The dashes of the path under `pattern` (lengths in the path's units, drawn then left out
+  /// in turn, repeating), starting `phase` into the pattern at each sub-path's start, as Core
+  /// Graphics and Cairo dash a stroke: each dash an open sub-path (a dash of no length a tiny
+  /// segment along the path, so that its caps know their direction); `nil` when the pattern
+  /// draws no dashes or there would be more than `maximumDashes`. For strokes Cairo cannot
+  /// draw as it dashes (`sweptStrokeOutline`).
+  public func dashed(pattern: [Double], phase: Double, maximumDashes: Int) -> Path? {
+    guard !pattern.isEmpty, pattern.allSatisfy({ $0 >= 0 && $0.isFinite }),
+      pattern.contains(where: { $0 > 0 }), phase.isFinite
+    else { return nil }
+    let cycle = pattern.count % 2 == 0 ? pattern : pattern + pattern
+    let total = cycle.reduce(0, +)
+    let segments = measuredSegments()
+    var out = Path()
+    var dashes = 0
+    var i = 0
+    while i < segments.count {
+      var j = i
+      while j < segments.count && segments[j].subpath == segments[i].subpath { j += 1 }
+      var starts: [Double] = []
+      var length = 0.0
+      for m in segments[i..<j] {
+        starts.append(length)
+        length += m.length
+      }
+      /// Adds the part of the sub-path between distances `a` and `b` from its start.
+      func emit(_ a: Double, _ b: Double) {
+        var first = true
+        for k in i..<j {
+          let s0 = starts[k - i], m = segments[k]
+          let s1 = s0 + m.length
+          guard s1 >= a, s0 <= b else { continue }
+          if a == b {
+            // A dash of no length: a tiny segment along the path where it falls.
+            let t = m.parameter(atDistance: a - s0)
+            let p = m.segment.point(at: t), d = m.segment.direction(at: t)
+            let size = (d.x * d.x + d.y * d.y).squareRoot()
+            guard size > 0, size.isFinite else { return }
+            let step = Swift.max(1, abs(p.x), abs(p.y)) * 1e-9 / size
+            out.move(to: p)
+            out.addLine(to: p + d * step)
+            return
+          }
+          guard s1 > a, s0 < b, m.length > 0 else { continue }
+          let t0 = m.parameter(atDistance: a - s0), t1 = m.parameter(atDistance: b - s0)
+          let piece = t0 <= 0 && t1 >= 1 ? m.segment : m.segment.slice(t0, t1)
+          if first { out.move(to: piece.start) }
+          first = false
+          out.append(piece.element)
+        }
+      }
+      // Where the pattern stands at the sub-path's start.
+      var index = 0, remaining = cycle[0]
+      var skip = phase.truncatingRemainder(dividingBy: total)
+      if skip < 0 { skip += total }
+      while skip > 0 {
+        if skip >= remaining {
+          skip -= remaining
+          index = (index + 1) % cycle.count
+          remaining = cycle[index]
+        } else {
+          remaining -= skip
+          skip = 0
+        }
+      }
+      var position = 0.0
+      while position < length || (position == length && remaining == 0 && index % 2 == 0) {
+        let end = Swift.min(length, position + remaining)
+        if index % 2 == 0 {
+          dashes += 1
+          guard dashes <= maximumDashes else { return nil }
+          emit(position, end)
+        }
+        if position + remaining > length { break }
+        position = end
+        index = (index + 1) % cycle.count
+        remaining = cycle[index]
+        if position >= length && remaining > 0 { break }
+      }
+      i = j
+    }
+    return out
+  }
+
   /// The region a stroke of the path sweeps, as pieces to fill together with the non-zero
   /// rule (each piece turns the same way, so where they overlap they add up): the line of
   /// `2 × halfWidth` held square to the path at every point (a piece between each two points
   /// of the path taken within `tolerance`, split in two triangles where the lines square to
   /// the path at its ends cross), the joins between elements, and the caps of open sub-paths;
-  /// `nil` when it would take more than `maximumPieces` pieces.
+  /// `nil` when it would take more than `maximumPoints` points (made up to there only: a
+  /// path of 40,000 tiny lines stroked 40,000 wide with round joins, each a disc of 1,000
+  /// points, took 3.7 GB).
   ///
   /// Why: where a curve bends tighter than half the width, the lines square to it cross beyond
   /// its centre of curvature and sweep a fan there. Cairo's stroker offsets the curve to each
@@ -43,18 +181,19 @@ extension Path {
   /// are left to Cairo.
   public func sweptStrokeOutline(
     halfWidth h: Double, cap: LineCap, join: LineJoin, miterLimit: Double, tolerance: Double,
-    maximumPieces: Int = 200_000
+    maximumPoints: Int = 2_000_000
   ) -> Path? {
     guard h > 0, h.isFinite, tolerance > 0, tolerance.isFinite else { return nil }
     var out = Path()
-    var pieces = 0
+    var pointsMade = 0
     // The largest turn of the line square to the path between two points, so that the
     // outline's sides stay within the tolerance of the true offset (h × angle² / 8).
     let maximumTurn = Swift.min(0.5, (8 * tolerance / h).squareRoot())
     let arcSteps = Swift.max(4, Swift.min(1_000, Int((2 * Double.pi / maximumTurn).rounded(.up))))
 
-    func polygon(_ points: [Point]) {
-      guard points.count >= 3 else { return }
+    func polygon(_ corners: [Point]) {
+      guard corners.count >= 3, pointsMade <= maximumPoints else { return }
+      let points = corners
       var area = 0.0
       for i in points.indices {
         let a = points[i], b = points[(i + 1) % points.count]
@@ -65,7 +204,7 @@ extension Path {
       out.move(to: ordered[0])
       for p in ordered.dropFirst() { out.addLine(to: p) }
       out.closeSubpath()
-      pieces += 1
+      pointsMade += ordered.count
     }
     func normal(_ t: Point) -> Point { Point(x: -t.y, y: t.x) }
     func unit(_ v: Point) -> Point? {
@@ -85,6 +224,7 @@ extension Path {
       }
     }
     func disc(_ center: Point) {
+      guard pointsMade <= maximumPoints else { return }
       polygon(
         (0..<arcSteps).map { i in
           let angle = 2 * Double.pi * Double(i) / Double(arcSteps)
@@ -236,10 +376,12 @@ extension Path {
       var run: [(Point, Point)] = []
       var last: Point? = nil
       for t in ts {
-        // A cusp has no tangent: the direction toward the next sample, or from the last.
+        // Where the derivative vanishes (a control point on its end point, a cusp) the
+        // direction is the derivative's just beside it, taken from the control points'
+        // differences (points' differences lose it at coordinates of 1e6 and more).
         let p = point(t)
-        if let tangent = tangent(t)
-          ?? unit(point(Swift.min(1, t + 1e-6)) - point(Swift.max(0, t - 1e-6)))
+        if let tangent = tangent(t) ?? (t < 1 ? tangent(Swift.min(1, t + 1e-6)) : nil)
+          ?? tangent(Swift.max(0, t - 1e-6))
         {
           if let l = last, l == p, let previous = run.last?.1, previous == tangent { continue }
           run.append((p, tangent))
@@ -247,10 +389,10 @@ extension Path {
         }
       }
       if run.count >= 2 { runs.append(run) }
-      pieces += run.count
+      pointsMade += run.count
     }
     for element in elements {
-      if pieces > maximumPieces { return nil }
+      if pointsMade > maximumPoints { return nil }
       switch element {
       case .move(let p):
         finishSubpath()
@@ -272,7 +414,7 @@ extension Path {
       }
     }
     finishSubpath()
-    return pieces > maximumPieces ? nil : out
+    return pointsMade > maximumPoints ? nil : out
   }
 
   /// Where the segments `a0 b0` and `a1 b1` cross (not at their ends), or `nil`.

@@ -259,6 +259,7 @@ public struct LayerRenderer: Sendable {
     if let gradient = layer as? GradientLayer, !bounds.isEmpty {
       let stops = Canvas.drawnStopCount(
         gradient.stops.map { GradientStop(location: $0.location, color: $0.color) })
+      try chargePathWork(LayerRenderer.gradientSetupWork(stops: stops), for: layer, in: canvas)
       try chargeFill(
         bounds, weight: LayerRenderer.gradientWeight(gradient.type, stops: stops), for: layer,
         in: canvas)

@@ -79,6 +79,75 @@ import Testing
     #expect(filled.makeBitmap() == stroked.makeBitmap())
   }
 
+  /// Hostile passes 41 and 42: a dash pattern sent such curves back to chords (a dash longer
+  /// than the path drew the grey fan again); a second, unrelated sub-path of many lines made
+  /// the outline too large, and the whole path went back to chords; and where a control point
+  /// lies on its end point, the end's direction was taken from points' differences, lost at
+  /// coordinates of 1e6. Dashes are swept; only the tight sub-paths are, the rest stroked by
+  /// Cairo in one group with them; and the direction comes from the control points.
+  @Test func dashesOtherSubpathsAndFarCoordinatesKeepTheSweep() throws {
+    func drawn(
+      _ path: Path, _ style: StrokeStyle, color: Color = .black, offset: Double = 0
+    )
+      throws -> Bitmap
+    {
+      let canvas = try Canvas(size: Size(100, 100))
+      canvas.translateBy(x: -offset, y: -offset)
+      canvas.stroke(path, with: color, style: style)
+      return canvas.makeBitmap()
+    }
+    var half = Path()
+    half.addArc(center: Point(50, 50), radius: 3, startAngle: .pi, endAngle: 0, clockwise: true)
+    let plain = try drawn(half, StrokeStyle(lineWidth: 20))
+    var long = StrokeStyle(lineWidth: 20)
+    long.dashPattern = [1_000, 1]
+    #expect(try drawn(half, long) == plain)
+    var lines = half
+    lines.move(to: Point(10, 90))
+    for i in 1...60_000 { lines.addLine(to: Point(10 + 80 * Double(i) / 60_000, 90)) }
+    let withLines = try drawn(lines, StrokeStyle(lineWidth: 20))
+    for y in 30..<70 {
+      for x in 30..<70 { #expect(withLines[x, y] == plain[x, y], "(\(x), \(y))") }
+    }
+    // Translucent: where the swept arc and the stroked line overlap, drawn once.
+    var crossing = half
+    crossing.move(to: Point(10, 52))
+    crossing.addLine(to: Point(90, 52))
+    let blue = Color(red: 0, green: 0, blue: 1, alpha: 0.5)
+    let both = try drawn(crossing, StrokeStyle(lineWidth: 20), color: blue)
+    #expect(both[50, 52] == both[85, 52] && both[85, 52].a == 128)
+    // A cubic whose first control point is its start, far from the origin.
+    func hook(at o: Double) -> Path {
+      var p = Path()
+      p.move(to: Point(o + 40, o + 60))
+      p.addCurve(
+        to: Point(o + 60, o + 60), control1: Point(o + 40, o + 60), control2: Point(o + 50, o + 40))
+      return p
+    }
+    var square = StrokeStyle(lineWidth: 80)
+    square.lineCap = .square
+    let near = try drawn(hook(at: 0), square)
+    let far = try drawn(hook(at: 1e6), square, offset: 1e6)
+    let differing = zip(near.pixels, far.pixels).filter { abs(Int($0) - Int($1)) > 32 }.count
+    #expect(differing == 0)
+  }
+
+  /// Hostile pass 41: the outline was made whole before its work was counted (40,000 tiny
+  /// lines stroked 40,000 wide with round joins, each a disc of 1,000 points: 3.7 GB). It
+  /// stops at its limit of points, and the renderer refuses such a stroke.
+  @Test func anOutlineStopsAtItsLimitOfPoints() {
+    var zigzag = Path()
+    zigzag.move(to: Point(0, 0))
+    for i in 1...100 { zigzag.addLine(to: Point(Double(i), Double(i % 2))) }
+    let small = zigzag.sweptStrokeOutline(
+      halfWidth: 1_000, cap: .butt, join: .round, miterLimit: 10, tolerance: 0.1)
+    #expect(small != nil)
+    let capped = zigzag.sweptStrokeOutline(
+      halfWidth: 1_000, cap: .butt, join: .round, miterLimit: 10, tolerance: 0.1,
+      maximumPoints: 5_000)
+    #expect(capped == nil)
+  }
+
   @Test func curvesBendingLessThanHalfTheWidthReachCairoAsThemselves() {
     let circle = Path(ellipseIn: Rect(30, 30, 40, 40))
     #expect(circle.flatteningCurves(tighterThan: 19, tolerance: 0.1) == circle)
