@@ -186,8 +186,19 @@ struct DiffCommand: ParsableCommand {
       try writeReport(summary: cause, expected: [], actual: [], diffs: [], times: [])
     } else if let output {
       FileHandleStandardError.write(
-        "\(output): not written: the images were not compared (\(cause))")
+        "\(output): not written: the images were not compared (\(cause))"
+          + Self.removingEarlierPicture(at: output))
     }
+  }
+
+  /// Removes the picture an earlier `diff` left at `output`, which this one does not replace,
+  /// and says so (`""` when there was none): a CI step that keeps DIFF.png after exit 1, the
+  /// ordinary "they differ", kept an unrelated earlier heatmap (hostile pass 42).
+  static func removingEarlierPicture(at output: String) -> String {
+    var info = stat()
+    guard stat(output, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, unlink(output) == 0
+    else { return "" }
+    return "; the earlier file there is removed"
   }
 
   private func write(
@@ -263,7 +274,9 @@ struct DiffCommand: ParsableCommand {
       // Frames that were not compared (sizes or frame counts differ) have no picture: said,
       // rather than leaving the user to find no file.
       let cause = diff.mismatches.first ?? "nothing to show"
-      FileHandleStandardError.write("\(output): not written: no frames were compared (\(cause))")
+      FileHandleStandardError.write(
+        "\(output): not written: no frames were compared (\(cause))"
+          + Self.removingEarlierPicture(at: output))
     }
     return diff.passes
   }

@@ -125,6 +125,16 @@ import Testing
         == "\(folder)/s.png: not written: the images were not compared (\(cause))\n"
         + "\(cat) and \(spinner) differ: \(cause)\n")
     #expect(access(folder + "/s.png", F_OK) != 0)
+    // Hostile pass 42: an earlier comparison's heatmap there was left, and read as this one's
+    // after exit 1. It is removed, and said.
+    #expect(try Tools.run(Tools.flipbook, ["diff", cat, cat, "-o", folder + "/e.png"]).status == 0)
+    #expect(access(folder + "/e.png", F_OK) == 0)
+    let earlier = try Tools.run(Tools.flipbook, ["diff", cat, spinner, "-o", folder + "/e.png"])
+    #expect(
+      earlier.errors
+        == "\(folder)/e.png: not written: the images were not compared (\(cause)); the earlier "
+        + "file there is removed\n\(cat) and \(spinner) differ: \(cause)\n")
+    #expect(access(folder + "/e.png", F_OK) != 0)
     let page = try Tools.run(Tools.flipbook, ["diff", cat, spinner, "-o", folder + "/s.html"])
     #expect(page.status == 1 && page.errors == "\(cat) and \(spinner) differ: \(cause)\n")
     let html = String(decoding: try AtomicFile.read(folder + "/s.html"), as: UTF8.self)
