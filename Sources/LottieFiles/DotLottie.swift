@@ -36,10 +36,34 @@ enum DotLottie {
     var playbackIgnored: [String] = []
   }
 
-  /// Whether the bytes start as a zip archive does: a local file header, or the end record of
-  /// an empty archive (refused as having no animation rather than as invalid JSON).
+  /// Whether the bytes are a zip archive: starting as one does (a local file header, or the
+  /// end record of an empty archive, refused as having no animation rather than as invalid
+  /// JSON), or, not starting as JSON does, ending with a zip's end record within its last
+  /// 64 KiB (an archive with data before its first entry was said to be invalid JSON).
   static func isArchive(_ bytes: [UInt8]) -> Bool {
-    bytes.starts(with: [0x50, 0x4B, 0x03, 0x04]) || bytes.starts(with: [0x50, 0x4B, 0x05, 0x06])
+    if bytes.starts(with: [0x50, 0x4B, 0x03, 0x04]) || bytes.starts(with: [0x50, 0x4B, 0x05, 0x06])
+    {
+      return true
+    }
+    guard let first = bytes.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }),
+      first != UInt8(ascii: "{"), first != UInt8(ascii: "["), first != 0xEF, bytes.count >= 22
+    else { return false }
+    let lowest = Swift.max(0, bytes.count - 22 - 65_535)
+    for i in stride(from: bytes.count - 22, through: lowest, by: -1)
+    where bytes[i] == 0x50 && bytes[i + 1] == 0x4B && bytes[i + 2] == 0x05 && bytes[i + 3] == 0x06 {
+      return true
+    }
+    return false
+  }
+
+  /// An entry's name as the archive is read: a leading `/` or `./` (some zip tools write
+  /// them) dropped, so `./animations/a.json` is the animation `a`.
+  static func entryName(_ name: String) -> String {
+    var name = Substring(name)
+    while name.hasPrefix("/") || name.hasPrefix("./") {
+      name = name.hasPrefix("/") ? name.dropFirst() : name.dropFirst(2)
+    }
+    return String(name)
   }
 
   /// One file in the archive, from the central directory.
@@ -301,8 +325,19 @@ enum DotLottie {
       throw ArchiveError(
         message: "a zip archive of \(count) entries exceeds the limit of \(maximumEntries)")
     }
+    // Data before the first entry (a self-extracting stub, bytes prepended) moves every
+    // entry by its length, which the directory's offsets do not count: found as unzip finds
+    // it, where the directory ends against the end record.
+    var shift = 0
+    let directorySize = Int(u32(b, end + 12))
+    if offset + 4 > b.count || u32(b, offset) != 0x0201_4B50, end - directorySize - offset > 0,
+      end - directorySize >= 0, end - directorySize + 4 <= b.count,
+      u32(b, end - directorySize) == 0x0201_4B50
+    {
+      shift = end - directorySize - offset
+    }
     var entries: [Entry] = []
-    var p = offset
+    var p = offset + shift
     for _ in 0..<count {
       guard p >= 0, p + 46 <= b.count, u32(b, p) == 0x0201_4B50 else {
         throw ArchiveError(message: "a damaged zip archive (a bad central directory entry)")
@@ -315,9 +350,9 @@ enum DotLottie {
       let name = String(decoding: b[(p + 46)..<(p + 46 + nameLength)], as: UTF8.self)
       entries.append(
         Entry(
-          name: name.hasPrefix("/") ? String(name.dropFirst()) : name, method: Int(u16(b, p + 10)),
+          name: entryName(name), method: Int(u16(b, p + 10)),
           compressedSize: Int(u32(b, p + 20)), size: Int(u32(b, p + 24)), crc: u32(b, p + 16),
-          localHeader: Int(u32(b, p + 42)), flags: u16(b, p + 8)))
+          localHeader: Int(u32(b, p + 42)) + shift, flags: u16(b, p + 8)))
       p += 46 + nameLength + extra + comment
     }
     return entries
@@ -347,8 +382,7 @@ enum DotLottie {
     guard h + 30 + nameLength <= b.count else {
       throw damaged(e, "its local header runs past the end of the archive")
     }
-    var local = String(decoding: b[(h + 30)..<(h + 30 + nameLength)], as: UTF8.self)
-    if local.hasPrefix("/") { local.removeFirst() }
+    let local = entryName(String(decoding: b[(h + 30)..<(h + 30 + nameLength)], as: UTF8.self))
     // Sizes and CRC in a data descriptor after the data, or sizes in a zip64 extra field: not
     // compared.
     let described =

@@ -379,6 +379,19 @@ import Testing
     return out
   }
 
+  /// Hostile pass 42: an archive with data before its first entry (a self-extracting stub)
+  /// was said to be invalid JSON, and one whose entries are named `./animations/…` to hold no
+  /// animation. Both are read, as unzip reads them.
+  @Test func prefixedArchivesAndDotSlashNamesAreRead() throws {
+    let bytes = try AtomicFile.read(Self.lottie + "/archive.lottie")
+    let original = try LottieFormat.decode(bytes, file: "a.lottie").scene
+    let prefixed = Array(repeating: UInt8(ascii: "M"), count: 1_002) + bytes
+    let read = try LottieFormat.decode(prefixed, file: "prefixed.lottie").scene
+    #expect(try read.makeFrame(at: 0).makeBitmap() == original.makeFrame(at: 0).makeBitmap())
+    let dotted = try AtomicFile.read(Self.lottie + "/archive-dot-slash-names.lottie")
+    #expect(throws: Never.self) { try LottieFormat.decode(dotted, file: "dotted.lottie") }
+  }
+
   @Test func damagedArchivesAreRefused() throws {
     var bytes = try AtomicFile.read(Self.lottie + "/archive.lottie")
     bytes[bytes.count / 2] ^= 0xFF
