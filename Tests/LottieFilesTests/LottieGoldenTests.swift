@@ -14,6 +14,7 @@ import Testing
     "effects": [0, 1.5],
     "image": [0.5],
     "archive": [0.5],
+    "archive-dot-slash-names": [0],
     "dashes": [0, 1.5],
     "repeater": [0, 1, 2.5],
     "text-documents": [0.5, 1.2, 2, 2.6],

@@ -8,6 +8,15 @@ import Testing
 /// went blank. The canvas never gives Cairo such a transform, and the renderer refuses the
 /// layer by name.
 @Suite struct FarTransformTests {
+  /// The 10 x 10 square of `square` under `transform`, drawn in a 40 x 40 frame.
+  func drawn(_ transform: Transform3D) throws -> Bitmap {
+    let layer = square("square", scale: 1)
+    layer.transform = transform
+    let canvas = try Canvas(pixelWidth: 40, pixelHeight: 40)
+    try LayerRenderer().draw(layer, in: canvas)
+    return canvas.makeBitmap()
+  }
+
   /// A 10 x 10 square of `color` named `name` at the centre of a 40 x 40 frame.
   func square(_ name: String, scale: Double, color: Color = .blue) -> Layer {
     let layer = Layer()
@@ -114,13 +123,7 @@ import Testing
   /// in 2D: 10^-18 lost the part that shows to the plane coordinates' precision, and drew
   /// nothing; 0.5 draws the same pixels as a scale of 2.
   @Test func anM44ScalesThePlaneAsIn2D() throws {
-    func pixels(_ transform: Transform3D) throws -> Bitmap {
-      let layer = square("m44", scale: 1)
-      layer.transform = transform
-      let canvas = try Canvas(pixelWidth: 40, pixelHeight: 40)
-      try LayerRenderer().draw(layer, in: canvas)
-      return canvas.makeBitmap()
-    }
+    func pixels(_ transform: Transform3D) throws -> Bitmap { try drawn(transform) }
     var tiny = Transform3D.identity
     tiny.m44 = 1e-18
     let covered = try pixels(tiny)
@@ -163,13 +166,6 @@ import Testing
   /// 1e-310, a Lottie skew of 1e-306) made the canvas refuse the transform, and the layer
   /// vanished without a word. Such terms move nothing by a pixel: they are taken as 0.
   @Test func aSubnormalTurnOrShearDrawsAsNone() throws {
-    func drawn(_ transform: Transform3D) throws -> Bitmap {
-      let layer = square("turned", scale: 1)
-      layer.transform = transform
-      let canvas = try Canvas(pixelWidth: 40, pixelHeight: 40)
-      try LayerRenderer().draw(layer, in: canvas)
-      return canvas.makeBitmap()
-    }
     let plain = try drawn(.identity)
     #expect(plain[20, 20].a == 255)
     #expect(try drawn(.rotation(1e-310)) == plain)
