@@ -282,7 +282,13 @@ enum TemporaryFiles {
     return try body()
   }
 
-  /// Installs the handlers (once): on SIGINT, SIGTERM or SIGHUP every helper program is killed
+  /// The signals that end the process and are handled first (`installHandlers`): SIGINT,
+  /// SIGTERM and SIGHUP; SIGQUIT (Ctrl-\), which Swift's runtime took as a crash, printed a
+  /// backtrace of every thread for, and then let the render go on to exit 0; and SIGUSR1 and
+  /// SIGUSR2, whose default action ended the process with its temporary files left.
+  static let endingSignals = [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2]
+
+  /// Installs the handlers (once): on one of `endingSignals` every helper program is killed
   /// and waited for, every temporary file being written is removed, then the signal takes its
   /// default action (the process ends).
   static func installHandlers() {
@@ -298,7 +304,7 @@ enum TemporaryFiles {
     helpers.initialize(repeating: 0, count: helperCapacity)
     folderPaths.initialize(repeating: nil, count: folderCapacity)
     folderStreams.initialize(repeating: nil, count: folderCapacity)
-    for signal in [SIGINT, SIGTERM, SIGHUP] {
+    for signal in TemporaryFiles.endingSignals {
       Glibc.signal(signal) { number in
         // Files being put in place: acted on when they are (`deferringSignals`).
         if TemporaryFiles.deferring.load(ordering: .sequentiallyConsistent) > 0 {
@@ -329,6 +335,8 @@ enum TemporaryFiles {
           }
           rmdir(p)
         }
+        // SIGQUIT's default action also dumps core: the process ends as it would, without one.
+        if number == SIGQUIT { _exit(128 + number) }
         Glibc.signal(number, SIG_DFL)
         raise(number)
       }
@@ -340,7 +348,7 @@ enum TemporaryFiles {
     // A process can start with these signals blocked (the mask is inherited): unblock them.
     var unblock = sigset_t()
     sigemptyset(&unblock)
-    for signal in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&unblock, signal) }
+    for signal in TemporaryFiles.endingSignals { sigaddset(&unblock, signal) }
     pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
     installed = true
   }

@@ -79,6 +79,23 @@ import Testing
     #expect(run.leftovers.isEmpty, "left behind: \(run.leftovers)")
   }
 
+  /// Hostile pass 43: SIGQUIT (Ctrl-\) made Swift's runtime print a crash report of every
+  /// thread and let the render go on to exit 0; SIGUSR1 ended it with its temporary file left.
+  /// Both now end it as SIGINT does, nothing left (SIGQUIT with exit status 131).
+  @Test func quitAndUserSignalsEndARenderLeavingNoFile() throws {
+    for signal in [SIGQUIT, SIGUSR1] {
+      let run = try Tools.interruptFlipbook(
+        [
+          "render", Self.radar, "-o", folder + "/q.gif", "--duration", "12", "--fps", "25",
+          "--scale", "2", "--jobs", "1",
+        ], in: folder, signal: signal
+      ) { names in names.contains { $0.hasPrefix(".q.gif.") && $0.hasSuffix(".tmp") } }
+      #expect(run.started, "signal \(signal): the render never started writing the GIF")
+      #expect(run.interrupted, "signal \(signal)")
+      #expect(run.leftovers.isEmpty, "signal \(signal): left behind: \(run.leftovers)")
+    }
+  }
+
   /// Hostile pass 35: under a file-size limit (`ulimit -f`) SIGXFSZ ended the process without
   /// a word (exit 153) and left its temporary file. The write fails instead, said as the
   /// output's error, and nothing is left.

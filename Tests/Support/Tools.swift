@@ -50,13 +50,14 @@ public enum Tools {
     return true
   }
 
-  /// Starts the built `flipbook` with `arguments`, interrupts it (SIGINT) once `started` holds
-  /// for the names in `folder` (where its output goes; checked for up to 120 s), `settle`
-  /// seconds later, and waits for it to end: whether it was still running when `started`
-  /// came to hold, whether the interrupt ended it, and what it left in `folder` (looked at for
+  /// Starts the built `flipbook` with `arguments`, interrupts it (`signal`, SIGINT by
+  /// default) once `started` holds for the names in `folder` (where its output goes; checked
+  /// for up to 120 s), `settle` seconds later, and waits for it to end: whether it was still
+  /// running when `started` came to hold, whether the signal ended it (SIGQUIT: exit status
+  /// 131, the process ending without a core dump), and what it left in `folder` (looked at for
   /// up to 5 s while it cleans up).
   public static func interruptFlipbook(
-    _ arguments: [String], in folder: String, settle: Double = 0,
+    _ arguments: [String], in folder: String, settle: Double = 0, signal: Int32 = SIGINT,
     once started: ([String]) -> Bool
   ) throws -> (started: Bool, interrupted: Bool, leftovers: [String]) {
     let process = Process()
@@ -70,10 +71,12 @@ public enum Tools {
     }
     let began = wait(timeout: 120) { started(names()) || !process.isRunning } && process.isRunning
     if settle > 0 { usleep(useconds_t(settle * 1_000_000)) }
-    kill(process.processIdentifier, SIGINT)
+    kill(process.processIdentifier, signal)
     process.waitUntilExit()
     let interrupted =
-      process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGINT
+      signal == SIGQUIT
+      ? process.terminationReason == .exit && process.terminationStatus == 128 + SIGQUIT
+      : process.terminationReason == .uncaughtSignal && process.terminationStatus == signal
     _ = wait(timeout: 5) { names().isEmpty }
     return (began, interrupted, names())
   }
