@@ -253,11 +253,20 @@ public final class Canvas {
     // drawn under `[1e300, 0, 1e15, 1e-300]` (determinant 1) failed an assertion in
     // `_cairo_pattern_get_extents` and aborted (`Canvas.patternInverts`).
     let stretched = !Canvas.patternInverts(product)
-    guard !transformRefused, !stretched, Canvas.cairoInverts(m), Canvas.cairoInverts(product)
+    // A translation past a double (a layer scaled 1e307 about its centre: 20 - 20 × 1e307)
+    // draws nothing where it was given to Cairo: refused, as overflowing.
+    let placed = product.x0.isFinite && product.y0.isFinite
+    guard !transformRefused, !stretched, placed, Canvas.cairoInverts(m),
+      Canvas.cairoInverts(product)
     else {
-      if linear.allSatisfy(\.isFinite)
-        && (stretched || !(product.xx * product.yy - product.yx * product.xy).isFinite)
-        && transform.isInvertible
+      // Past the range of a double (an infinite term, not a NaN one) or an area scale past it.
+      // Given past it (a layer's own placement overflowed); a product past it is a layer
+      // placed off at infinity, not drawn without a word.
+      let infinite = ![m.xx, m.yx, m.xy, m.yy, m.x0, m.y0].allSatisfy(\.isFinite)
+      if infinite
+        || (linear.allSatisfy(\.isFinite)
+          && (stretched || !(product.xx * product.yy - product.yx * product.xy).isFinite)
+          && transform.isInvertible)
       {
         transformOverflowed = true
       }

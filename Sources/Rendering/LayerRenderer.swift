@@ -57,6 +57,15 @@ public struct LayerRenderer: Sendable {
     try draw(layer, placedBy: placement, in: canvas)
   }
 
+  /// Whether `layer`'s own placement in its superlayer (its transform about its anchor point,
+  /// and that divided by its m44) has a term past the range of a double.
+  static func ownPlacementOverflows(_ layer: Layer) -> Bool {
+    let own = layer.transformToSuperlayer
+    guard own.entries.allSatisfy(\.isFinite) else { return true }
+    guard let plane = own.planeAffineTransform else { return false }
+    return ![plane.a, plane.b, plane.c, plane.d, plane.tx, plane.ty].allSatisfy(\.isFinite)
+  }
+
   /// Draws `layer` whose own plane reaches the canvas's user space through `placement`: as in
   /// 2D when that map is affine, through a projective warp otherwise, in depth order for a
   /// transform layer (LayerRenderer+Projection.swift).
@@ -74,8 +83,26 @@ public struct LayerRenderer: Sendable {
       return
     }
     guard p.opacity > 0 else { return }
+    // A layer whose own placement passes the range of a double (a scale of 1e307 about its
+    // centre puts 20 - 20 × 1e307 in the translation, and products with it infinity times 0;
+    // an m44 of 1e-310 divides by it) covers what it covers, but cannot be drawn: refused by
+    // name, where it vanished without a word. One placed off at infinity by the layers above
+    // it (a sublayer at 1e10 in a layer scaled 1e300) is not drawn, as before.
+    guard placement3D.entries.allSatisfy(\.isFinite) else {
+      if LayerRenderer.ownPlacementOverflows(layer) {
+        throw .transformTooLarge(layer: LayerLabel(layer))
+      }
+      return
+    }
     guard let placement = placement3D.planeAffineTransform else {
       try drawProjected(layer, placedBy: placement3D, in: canvas)
+      return
+    }
+    let terms = [placement.a, placement.b, placement.c, placement.d, placement.tx, placement.ty]
+    guard terms.allSatisfy(\.isFinite) else {
+      if LayerRenderer.ownPlacementOverflows(layer) {
+        throw .transformTooLarge(layer: LayerLabel(layer))
+      }
       return
     }
     guard placement.isInvertible else { return }
@@ -298,6 +325,11 @@ public struct LayerRenderer: Sendable {
 
     if !layer.sublayers.isEmpty {
       let sublayerPlacement = p.sublayerTransformAboutAnchor
+      // Past a double about the anchor point (a scale of 1e307): refused by name, where the
+      // sublayers vanished without a word.
+      guard sublayerPlacement.entries.allSatisfy(\.isFinite) else {
+        throw .transformTooLarge(layer: LayerLabel(layer))
+      }
       if sublayerPlacement.isIdentity {
         try drawSublayers(of: layer, in: canvas, through: nil)
       } else if sublayerPlacement.has3DTerms {
@@ -350,6 +382,11 @@ public struct LayerRenderer: Sendable {
     let placements = replicator.instancePlacements(count: count)
     for k in 0..<count {
       let placement = placements[k]
+      // An instance placed past a double (an instanceTransform scale of 1e307 about the
+      // anchor): refused by name, where it vanished without a word.
+      guard placement.entries.allSatisfy(\.isFinite) else {
+        throw .transformTooLarge(layer: LayerLabel(replicator))
+      }
       // A planar instance placement goes on the canvas as before; a 3D one joins `outer`.
       var instanceOuter: Transform3D? = nil
       var affine = AffineTransform.identity

@@ -172,4 +172,36 @@ import Testing
     #expect(
       try drawn(Transform3D(AffineTransform(a: 1, b: 1e-310, c: 0, d: 1, tx: 0, ty: 0))) == plain)
   }
+
+  /// Hostile pass 43: a layer scaled 1e307 about its centre (its translation 20 - 20 × 1e307
+  /// past a double), an m44 of 1e-310, and a sublayerTransform or instanceTransform of 1e307
+  /// made their layers vanish without a word, where 1e300 was refused by name. Each is refused
+  /// by name now; a layer placed off at infinity by the layers above it is still not drawn.
+  @Test func aPlacementPastADoubleIsRefusedByName() throws {
+    let canvas = try Canvas(pixelWidth: 40, pixelHeight: 40)
+    let scaled = square("huge", scale: 1e307)
+    #expect(throws: RenderingError.transformTooLarge(layer: "huge")) {
+      try LayerRenderer().draw(scaled, in: canvas)
+    }
+    var tiny = Transform3D.identity
+    tiny.m44 = 1e-310
+    let divided = square("m44", scale: 1)
+    divided.transform = tiny
+    #expect(throws: RenderingError.transformTooLarge(layer: "m44")) {
+      try LayerRenderer().draw(divided, in: canvas)
+    }
+    let parent = square("parent", scale: 1)
+    parent.sublayerTransform = .scale(x: 1e307, y: 1e307)
+    parent.addSublayer(square("child", scale: 1))
+    #expect(throws: RenderingError.transformTooLarge(layer: "parent")) {
+      try LayerRenderer().draw(parent, in: canvas)
+    }
+    // Off at infinity: a sublayer at 1e10 in a layer stretched 1e300 along x.
+    let stretched = square("stretched", scale: 1)
+    stretched.transform = .scale(x: 1e300, y: 1)
+    let far = square("far", scale: 1)
+    far.position = Point(x: 1e10, y: 20)
+    stretched.addSublayer(far)
+    try LayerRenderer().draw(stretched, in: canvas)
+  }
 }
