@@ -53,8 +53,8 @@ public enum AtomicFile {
   /// - Parameters:
   ///   - path: the file to read.
   ///   - limit: the most bytes the file may have (default `maximumReadSize`); a larger file is
-  ///     refused, before more than `limit` bytes are read, with `FileError` "is larger than N
-  ///     bytes".
+  ///     refused, before more than `limit` bytes are read, with `FileError` "it is larger than N
+  ///     bytes, the limit".
   public static func read(
     _ path: String, limit: Int = maximumReadSize
   ) throws(FileError) -> [UInt8] {
@@ -85,7 +85,7 @@ public enum AtomicFile {
     default: throw FileError(path: path, reason: "is not a regular file (a device, pipe or socket)")
     }
     if info.st_size > limit && !prefix {
-      throw FileError(path: path, reason: "is larger than \(limit) bytes")
+      throw FileError(path: path, reason: "it is larger than \(limit) bytes, the limit")
     }
     var bytes: [UInt8] = []
     bytes.reserveCapacity(Swift.min(Int(info.st_size), limit))
@@ -99,7 +99,7 @@ public enum AtomicFile {
       }
       if n == 0 { break }
       if bytes.count + n > limit {
-        throw FileError(path: path, reason: "is larger than \(limit) bytes")
+        throw FileError(path: path, reason: "it is larger than \(limit) bytes, the limit")
       }
       bytes.append(contentsOf: chunk[0..<n])
     }

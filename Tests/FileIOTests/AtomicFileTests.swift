@@ -66,7 +66,7 @@ func entries(of folder: String) -> [String] {
     let path = folder + "/big.bin"
     try AtomicFile.write([UInt8](repeating: 7, count: 100), to: path)
     #expect(try AtomicFile.read(path, limit: 100).count == 100)
-    #expect(throws: FileError(path: path, reason: "is larger than 99 bytes")) {
+    #expect(throws: FileError(path: path, reason: "it is larger than 99 bytes, the limit")) {
       try AtomicFile.read(path, limit: 99)
     }
   }

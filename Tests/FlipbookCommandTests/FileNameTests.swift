@@ -138,7 +138,9 @@ import Testing
     let out = FixtureFiles.temporaryFolder()
     let result = runFlipbook(["batch", folder, "-o", out, "--quiet"])
     #expect(result.status == 1)
-    #expect(result.errors == "big.json: cannot read the file: is larger than 67108864 bytes\n")
+    #expect(
+      result.errors
+        == "big.json: cannot read the file: it is larger than 67108864 bytes, the limit\n")
   }
 
   /// A batch's relative paths are made absolute against the working folder: under a folder
