@@ -39,10 +39,17 @@ public final class Canvas {
   /// The stroke width, caps, joins and dashes `stroke` uses. Saved by `save()`.
   public var strokeStyle = StrokeStyle()
 
-  private var savedStates: [(Color, Color, StrokeStyle, refused: Bool, overflowed: Bool)] = []
+  private var savedStates:
+    [(
+      Color, Color, StrokeStyle, refused: Bool, overflowed: Bool, refusedTransform: AffineTransform?
+    )] =
+      []
   /// Whether a transform Cairo would not take was concatenated since the last `save()` that is
   /// still open (see `concatenate(_:)`): nothing drawn until the matching `restore()` shows.
   private var transformRefused = false
+  /// The transform `concatenate` refused, while it is in force (`nil` when none is): the
+  /// product it would have made.
+  public private(set) var refusedTransform: AffineTransform? = nil
   /// Whether that transform was refused for an area scale past the range of `Double` rather
   /// than for collapsing the plane or lying off at infinity: a layer that would cover the
   /// frame, which the caller reports rather than leaving it out without a word.
@@ -201,7 +208,9 @@ public final class Canvas {
   /// Pushes the transform, clip, colors and stroke style (`CGContextSaveGState`).
   public func save() {
     cairo_save(cr)
-    savedStates.append((fillColor, strokeColor, strokeStyle, transformRefused, transformOverflowed))
+    savedStates.append(
+      (fillColor, strokeColor, strokeStyle, transformRefused, transformOverflowed, refusedTransform)
+    )
     recording?.add("save")
   }
 
@@ -211,7 +220,8 @@ public final class Canvas {
       preconditionFailure("Canvas.restore() without a matching save()")
     }
     cairo_restore(cr)
-    (fillColor, strokeColor, strokeStyle, transformRefused, transformOverflowed) = state
+    (fillColor, strokeColor, strokeStyle, transformRefused, transformOverflowed, refusedTransform) =
+      state
     recording?.add("restore")
   }
 
@@ -269,6 +279,13 @@ public final class Canvas {
           && transform.isInvertible)
       {
         transformOverflowed = true
+      }
+      // The first refused product, for the caller to judge: a layer shrunk until its area
+      // scale underflows to 0 (a scale of 1e-200) is refused here, not given to Cairo.
+      if !transformRefused {
+        refusedTransform = AffineTransform(
+          a: product.xx, b: product.yx, c: product.xy, d: product.yy, tx: product.x0,
+          ty: product.y0)
       }
       transformRefused = true
       return

@@ -285,8 +285,12 @@ enum TemporaryFiles {
   /// The signals that end the process and are handled first (`installHandlers`): SIGINT,
   /// SIGTERM and SIGHUP; SIGQUIT (Ctrl-\), which Swift's runtime took as a crash, printed a
   /// backtrace of every thread for, and then let the render go on to exit 0; and SIGUSR1 and
-  /// SIGUSR2, whose default action ended the process with its temporary files left.
-  static let endingSignals = [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2]
+  /// SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU (a CPU-time limit, `ulimit -t`) and SIGPWR,
+  /// whose default action ended the process with its temporary files (a frames folder) left.
+  static let endingSignals = [
+    SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU,
+    SIGPWR,
+  ]
 
   /// Installs the handlers (once): on one of `endingSignals` every helper program is killed
   /// and waited for, every temporary file being written is removed, then the signal takes its
@@ -335,8 +339,9 @@ enum TemporaryFiles {
           }
           rmdir(p)
         }
-        // SIGQUIT's default action also dumps core: the process ends as it would, without one.
-        if number == SIGQUIT { _exit(128 + number) }
+        // SIGQUIT's and SIGXCPU's default action also dumps core: the process ends as it
+        // would, without one.
+        if number == SIGQUIT || number == SIGXCPU { _exit(128 + number) }
         Glibc.signal(number, SIG_DFL)
         raise(number)
       }

@@ -430,6 +430,11 @@ extension LottieReader {
     if let effects = f["ef"] {
       readEffects(effects, at: f.place("ef"), layer: entry.label, onto: t.content)
     }
+    // Layer styles (`sy`: After Effects' drop shadows, strokes, glows) are not drawn, said (as
+    // lottie-web's SVG renderer leaves them out).
+    if case .array(let styles)? = f["sy"], !styles.isEmpty {
+      warn(entry.label, "layer styles (\(f.place("sy"))): not drawn", key: "layer styles")
+    }
     // The blend mode: the layer's compositing filter (scene-format.md 4.4).
     // Hard mix (17) has no Cairo operator; lottie-web draws it, and any code it has no name
     // for, normal.

@@ -81,6 +81,13 @@ extension LottieReader {
         let o = vector(f, "o", default: [100], layer: label),
         let x = vector(f, "x", default: [0], layer: label)
       else { continue }
+      // A feathered edge (`f`) is drawn hard, said (lottie-web's SVG does not feather either).
+      if let feather = f["f"], let fv = vector(f, "f", default: [0, 0], layer: label),
+        feather != .null, fv.keyframes.contains(where: { $0.start.contains { $0 != 0 } })
+      {
+        warn(
+          label, "mask feather (\(f.place("f"))): drawn with a hard edge", key: "mask feather")
+      }
       guard let filter = modes[mode] else { continue }
       if maskLayer.sublayers.isEmpty && (mode == "s" || mode == "i") {
         maskLayer.addSublayer(whiteShape(Path(rect: cover), place: f.place))
@@ -152,6 +159,7 @@ extension LottieReader {
   func readEffects(_ json: JSONValue, at place: String, layer label: String, onto content: Layer) {
     guard let list = array(json, at: place) else { return }
     var filters: [LayerFilter] = []
+    var shadows = 0
     for (i, item) in list.enumerated() {
       guard let f = object(item, at: "\(place)[\(i)]", what: "an effect (an object)") else {
         continue
@@ -188,7 +196,14 @@ extension LottieReader {
       switch type {
       case 25:
         // Drop shadow: colour, opacity 0...255, direction (degrees clockwise from up),
-        // distance and softness.
+        // distance and softness. A layer has one shadow: a later drop shadow replaces an
+        // earlier one, said (lottie-web chains them, and draws both).
+        shadows += 1
+        if shadows == 2 {
+          warn(
+            label, "several drop shadows on one layer (\(f.place("ty"))): the last is drawn",
+            key: "several drop shadows")
+        }
         let direction = radians(v[2]), distance = component(v[3], 0)
         content.shadowColor = Self.color(v[0])
         content.shadowOpacity = Swift.max(0, Swift.min(1, component(v[1], 0) / 255))

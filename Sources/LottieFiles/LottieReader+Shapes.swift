@@ -105,7 +105,14 @@ extension LottieReader {
     switch type {
     case "sh", "rc", "el", "sr":
       return readSource(f, type: type, layer: label).map(ShapeItem.source) ?? .other
-    case "fl", "st", "gf", "gs": return .style(f, kind: type)
+    case "fl", "st", "gf", "gs":
+      // A style's own blend mode (`bm`, not normal) is not applied, said.
+      if let bm = f["bm"], bm != .number(0), bm != .null {
+        warn(
+          label, "blend modes on fills and strokes (\(f.place("bm"))): drawn normal",
+          key: "style blend mode")
+      }
+      return .style(f, kind: type)
     case "gr": return .group(f)
     case "tm":
       guard let s = vector(f, "s", default: [0], layer: label),

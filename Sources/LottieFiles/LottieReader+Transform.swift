@@ -86,11 +86,20 @@ extension LottieReader {
     let rotationKey = f["r"] == nil && f["rz"] != nil ? "rz" : "r"
     if let r = vector(f, rotationKey, default: [0], layer: label) {
       if autoOrient, let path {
+        // Each sample's direction taken the short way from the one before (samples are made
+        // in order), so that the linear steps between them never turn the layer the long way
+        // round where the direction crosses ±180° (a layer moving left drew flipped between
+        // samples).
+        var previous: Double? = nil
         bake(outer, "transform.rotation.z", frames: path.frames) { frame in
           let a = path.at(frame - 0.01), b = path.at(frame + 0.01)
-          let angle =
+          var angle =
             a.count >= 2 && b.count >= 2 && (a[0] != b[0] || a[1] != b[1])
             ? atan2(b[1] - a[1], b[0] - a[0]) : 0
+          if let previous, previous.isFinite {
+            angle += 2 * .pi * ((previous - angle) / (2 * .pi)).rounded()
+          }
+          previous = angle
           return .scalar(angle + radians(r.value(at: frame)))
         }
       } else if r.isAnimated {

@@ -116,7 +116,9 @@ extension LayerRenderer {
   func refuseIfShrunkButVisible(
     _ layer: Layer, in canvas: Canvas, sublayers: [Layer]? = nil
   ) throws(RenderingError) {
-    let m = canvas.deviceTransform
+    // The transform refused (one whose area scale underflowed to 0 never reached Cairo),
+    // else the one in force.
+    let m = canvas.refusedTransform ?? canvas.deviceTransform
     let k = Swift.max(abs(m.a), abs(m.b), abs(m.c), abs(m.d))
     // Only a transform refused for shrinking (not one off at infinity, or stretched).
     guard k > 0, k.isFinite, m.tx.isFinite, m.ty.isFinite, abs(m.a * m.d - m.b * m.c) < 1e-100

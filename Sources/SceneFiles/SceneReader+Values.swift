@@ -242,6 +242,15 @@ extension SceneReader {
         place, "width and height must not be negative, found \(format(n[2])) x \(format(n[3]))")
       return nil
     }
+    // Its far corner must be a double too: `[1e308, 0, 1e308, 10]` ends past one, and the
+    // layer vanished without a word.
+    guard (n[0] + n[2]).isFinite, (n[1] + n[3]).isFinite else {
+      report(
+        place,
+        "its far corner (x + width, y + height) passes the largest number a double holds "
+          + "(about 1.8e308)")
+      return nil
+    }
     return Rect(x: n[0], y: n[1], width: n[2], height: n[3])
   }
 

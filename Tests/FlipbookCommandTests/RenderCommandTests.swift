@@ -81,9 +81,10 @@ import Testing
 
   /// Hostile pass 43: SIGQUIT (Ctrl-\) made Swift's runtime print a crash report of every
   /// thread and let the render go on to exit 0; SIGUSR1 ended it with its temporary file left.
-  /// Both now end it as SIGINT does, nothing left (SIGQUIT with exit status 131).
+  /// Both now end it as SIGINT does, nothing left (SIGQUIT with exit status 131); and, from
+  /// hostile pass 45, so do SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU and SIGPWR.
   @Test func quitAndUserSignalsEndARenderLeavingNoFile() throws {
-    for signal in [SIGQUIT, SIGUSR1] {
+    for signal in [SIGQUIT, SIGUSR1, SIGALRM] {
       let run = try Tools.interruptFlipbook(
         [
           "render", Self.radar, "-o", folder + "/q.gif", "--duration", "12", "--fps", "25",

@@ -406,6 +406,34 @@ import Testing
       ])
   }
 
+  /// Hostile pass 46: a second drop shadow replaced the first, and a mask's feather, layer
+  /// styles (`sy`) and a fill's own blend mode were left out, all without a word. Each is said
+  /// (and `--strict` refuses such files).
+  @Test func featuresLeftOutAreSaid() throws {
+    let shadow = #"""
+      {"ty": 25, "ef": [{"v": {"a": 0, "k": [0, 0, 1, 1]}}, {"v": {"a": 0, "k": 255}},
+       {"v": {"a": 0, "k": 90}}, {"v": {"a": 0, "k": 10}}, {"v": {"a": 0, "k": 0}}]}
+      """#
+    let mask = #"""
+      {"mode": "a", "f": {"a": 0, "k": [30, 30]}, "pt": {"a": 0, "k": {"c": true,
+       "v": [[0, 0], [50, 0], [50, 50]], "i": [[0, 0], [0, 0], [0, 0]], "o": [[0, 0], [0, 0], [0, 0]]}}}
+      """#
+    let fill = #"{"ty": "fl", "c": {"a": 0, "k": [1, 0, 0, 1]}, "bm": 3}"#
+    let rect =
+      #"{"ty": "rc", "p": {"a": 0, "k": [50, 50]}, "s": {"a": 0, "k": [60, 60]}, "r": {"a": 0, "k": 0}}"#
+    let layer = LottieTest.shapeLayer(
+      "L", shapes: "[\(rect), \(fill)]",
+      extra: #""ef": [\#(shadow), \#(shadow)], "hasMask": true, "masksProperties": [\#(mask)], "#
+        + #""sy": [{"ty": 1}]"#)
+    let document = try LottieTest.read(LottieTest.document(layers: "[\(layer)]"))
+    let said = document.warnings.map(\.description).joined(separator: "\n")
+    for feature in [
+      "several drop shadows", "mask feather", "layer styles", "blend modes on fills and strokes",
+    ] {
+      #expect(said.contains(feature), "\(feature)")
+    }
+  }
+
   @Test func roundedCornersActOnThePathsListedBeforeThemAndReachOuterStyles() throws {
     let rect =
       #"{"ty": "rc", "p": {"a": 0, "k": [0, 0]}, "s": {"a": 0, "k": [20, 10]}, "r": {"a": 0, "k": 0}}"#

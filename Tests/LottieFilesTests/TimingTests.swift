@@ -430,4 +430,54 @@ import Testing
         #"test.json: layers[0] "Arrow": unsupported split positions missing an axis (layers[0].ks.p.x): taken as 0"#
       ])
   }
+
+  /// Hostile pass 46: a hold keyframe at frame k showed from frame k + 1 where the frame's
+  /// time, rounded, fell a hair before the key time (55 of 300 frames of position holds at
+  /// 30 fps). Each jump now happens a billionth of a frame before its keyframe.
+  @Test func aHoldShowsItsNextValueFromItsOwnFrame() throws {
+    let n = 300
+    let keyframes = (0..<n).map { f in
+      #"{"t": \#(f), "s": [\#(f % 2 == 0 ? 10 : 60), 50], "h": 1}"#
+    }.joined(separator: ",")
+    let square =
+      #"{"ty": "rc", "p": {"a": 0, "k": [0, 0]}, "s": {"a": 0, "k": [4, 4]}, "r": {"a": 0, "k": 0}}, "#
+      + #"{"ty": "fl", "c": {"a": 0, "k": [1, 0, 0, 1]}, "o": {"a": 0, "k": 100}}"#
+    let layer = """
+      {"ty": 4, "ind": 1, "nm": "Mover", "ip": 0, "op": \(n), "st": 0, "shapes": [\(square)],
+       "ks": {"p": {"a": 1, "k": [\(keyframes)]}}}
+      """
+    let scene = try LottieTest.read(
+      LottieTest.document(layers: "[\(layer)]", fr: 30, op: Double(n))
+    ).scene
+    // Each frame as `render` makes it: the square about x 10 on even frames, 60 on odd ones.
+    var late: [Int] = []
+    for f in 0..<n {
+      let bitmap = try scene.makeFrame(at: Double(f) / 30).makeBitmap()
+      let x = f % 2 == 0 ? 10 : 60
+      if bitmap[x, 50].a == 0 { late.append(f) }
+    }
+    #expect(late.isEmpty, "frames showing the previous keyframe: \(late.prefix(10))")
+  }
+
+  /// Hostile pass 46: auto-orient's sampled angles were interpolated the long way round where
+  /// the direction crosses ±180° (a layer moving left drew flipped between samples).
+  @Test func autoOrientTurnsTheShortWayBetweenSamples() throws {
+    // Moving left, slightly down then slightly up: the direction goes from just under 180°
+    // to just over -180° at frame 10.
+    let layer = """
+      {"ty": 4, "ind": 1, "nm": "Arrow", "ip": 0, "op": 100, "st": 0, "ao": 1, "shapes": [],
+       "ks": {"p": {"a": 1, "k": [{"t": 0, "s": [100, 0], "o": {"x": 0, "y": 0}, "i": {"x": 1, "y": 1}},
+        {"t": 10, "s": [50, 2], "o": {"x": 0, "y": 0}, "i": {"x": 1, "y": 1}}, {"t": 20, "s": [0, 0]}]}}}
+      """
+    let scene = try LottieTest.read(LottieTest.document(layers: "[\(layer)]")).scene
+    // Between the samples either side of frame 10 (at 10 fps, 1 s), the arrow (+x in its own
+    // space) still points left.
+    for t in [0.98, 0.99, 1.0, 1.01, 1.02] {
+      let (p, _) = try LottieTest.scenePoint(
+        Point(x: 10, y: 0), in: "Arrow", of: scene, at: t, content: true)
+      let (o, _) = try LottieTest.scenePoint(
+        Point(x: 0, y: 0), in: "Arrow", of: scene, at: t, content: true)
+      #expect(p.x - o.x < -9, "t \(t): \(p.x - o.x)")
+    }
+  }
 }

@@ -204,4 +204,20 @@ import Testing
     stretched.addSublayer(far)
     try LayerRenderer().draw(stretched, in: canvas)
   }
+
+  /// Hostile pass 45: a layer shrunk until its area scale underflows to 0 (bounds of 1e302
+  /// scaled 1e-301, a 10-point square) never reached Cairo, and the shrink check looked at the
+  /// transform before it: the layer vanished without a word, where 1e-160 was refused.
+  @Test func aShrinkWhoseAreaUnderflowsIsRefusedByName() throws {
+    let canvas = try Canvas(pixelWidth: 20, pixelHeight: 20)
+    let layer = Layer()
+    layer.name = "tiny"
+    layer.anchorPoint = .zero
+    layer.bounds = Rect(0, 0, 1e302, 1e302)
+    layer.backgroundColor = .white
+    layer.transform = .scale(x: 1e-301, y: 1e-301)
+    #expect(throws: RenderingError.transformTooSmall(layer: "tiny")) {
+      try LayerRenderer().draw(layer, in: canvas)
+    }
+  }
 }
