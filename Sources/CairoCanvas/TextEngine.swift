@@ -87,6 +87,9 @@ final class TextEngine {
   /// The fonts and sizes Pango was asked for since its font map last forgot its fonts, against
   /// `fontSizeLimit`.
   var sizesAsked: Set<FontSize> = []
+  /// How many times the font map has forgotten its fonts (for tests: other threads' layouts
+  /// share the engine, so one forgetting may happen in theirs).
+  var timesForgotten = 0
 
   /// A font name and size (points).
   struct FontSize: Hashable {
@@ -110,6 +113,7 @@ final class TextEngine {
     if sizesAsked.count >= Self.fontSizeLimit {
       flipbook_fc_font_map_cache_clear(fontMap)
       sizesAsked.removeAll()
+      timesForgotten += 1
     }
     sizesAsked.insert(size)
   }
