@@ -58,7 +58,7 @@ public final class Canvas {
   var recording: DisplayList? = nil
   /// The last swept stroke made (`sweptStroke(of:style:)`), for the stroke that follows its
   /// work's count.
-  var lastSweptStroke: (key: SweptOutlineKey, stroke: SweptStroke?)? = nil
+  var lastSweptStroke: (key: SweptOutlineKey, stroke: SweptStroke)? = nil
   /// Premultiplied surfaces of the bitmaps drawn lately (Canvas+Images.swift).
   let imageSurfaces = ImageSurfaceCache()
   /// Pixels computed before they are composited (Canvas+Plane.swift).
@@ -516,29 +516,27 @@ public final class Canvas {
   package func sweptStroke(of path: Path, style: StrokeStyle) -> SweptStroke? {
     let stretch = deviceStretch
     let width = safeLineWidth(style.lineWidth)
-    guard stretch > 0, stretch.isFinite, width > 0 else { return nil }
+    // Most strokes have no such curve: told so without a look at the kept one.
+    guard stretch > 0, stretch.isFinite, width > 0,
+      path.hasOpenCurve(tighterThan: width / 2, orClosed: style.isDashed)
+    else { return nil }
     let m = deviceTransform
     let key = SweptOutlineKey(
       path: path, style: style, linear: [m.a, m.b, m.c, m.d], width: width)
     if let kept = lastSweptStroke, kept.key == key { return kept.stroke }
-    var stroke: SweptStroke? = nil
-    if path.hasOpenCurve(tighterThan: width / 2, orClosed: style.isDashed) {
-      let (tight, rest) = path.separatingTightSubpaths(
-        tighterThan: width / 2, dashed: style.isDashed)
-      let swept =
-        style.isDashed
-        ? tight.dashed(
-          pattern: style.dashPattern, phase: style.dashPhase,
-          maximumDashes: StrokeStyle.maximumDashCount) : tight
-      let outline = swept?.sweptStrokeOutline(
-        halfWidth: width / 2, cap: style.lineCap, join: style.lineJoin,
-        miterLimit: safeMiterLimit(style.miterLimit, lineWidth: width), tolerance: 0.1 / stretch)
-      // The box both parts draw in, for the group that joins them.
-      let reach = width / 2 * Swift.max(1, style.miterLimit) + 2 / stretch
-      stroke = SweptStroke(
-        outline: outline, rest: rest,
-        box: path.boundingBox.insetBy(dx: -reach, dy: -reach))
-    }
+    let (tight, rest) = path.separatingTightSubpaths(tighterThan: width / 2, dashed: style.isDashed)
+    let swept =
+      style.isDashed
+      ? tight.dashed(
+        pattern: style.dashPattern, phase: style.dashPhase,
+        maximumDashes: StrokeStyle.maximumDashCount) : tight
+    let outline = swept?.sweptStrokeOutline(
+      halfWidth: width / 2, cap: style.lineCap, join: style.lineJoin,
+      miterLimit: safeMiterLimit(style.miterLimit, lineWidth: width), tolerance: 0.1 / stretch)
+    // The box both parts draw in, for the group that joins them.
+    let reach = width / 2 * Swift.max(1, style.miterLimit) + 2 / stretch
+    let stroke = SweptStroke(
+      outline: outline, rest: rest, box: path.boundingBox.insetBy(dx: -reach, dy: -reach))
     lastSweptStroke = (key, stroke)
     return stroke
   }

@@ -3,7 +3,8 @@ extension Path {
   /// (see `flatteningCurves`): where chords leave a stroke's fan uncovered (a closed
   /// sub-path's chords cover their own).
   public func hasOpenCurve(tighterThan radius: Double, orClosed: Bool = false) -> Bool {
-    guard radius > 0, radius.isFinite else { return false }
+    // Asked of every stroke: most paths have no curve, and are passed over in one scan.
+    guard radius > 0, radius.isFinite, elements.contains(where: \.isCurve) else { return false }
     var current = Point.zero, start = Point.zero
     var tight = false
     for element in elements {

@@ -182,8 +182,8 @@ import Testing
 
   @Test func withoutFFmpegAVideoFailsNamingWhatToInstall() throws {
     let radar = FixtureFiles.root + "/scenes/radar-pulses.json"
-    let (status, errors) = try runFlipbookProcess(
-      ["render", radar, "-o", folder + "/x.mp4", "--to", "0.2"],
+    let (status, _, errors) = try Tools.run(
+      Tools.flipbook, ["render", radar, "-o", folder + "/x.mp4", "--to", "0.2"],
       environment: ["PATH": folder + "/empty-bin"])
     #expect(status == 1)
     #expect(errors.contains("ffmpeg") && errors.contains("apt-get install ffmpeg"), "\(errors)")

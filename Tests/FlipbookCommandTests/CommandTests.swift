@@ -156,8 +156,9 @@ import Testing
     #expect(run(["render", folder + "/short.json", "-o", frames, "--fps", "8"]).status == 0)
     // Warnings go to the process's standard error: run as a user runs it.
     func render(_ extra: [String]) throws -> (status: Int32, errors: String) {
-      try runFlipbookProcess(
-        ["render", folder + "/short.json", "-o", frames, "--fps", "8"] + extra)
+      let run = try Tools.run(
+        Tools.flipbook, ["render", folder + "/short.json", "-o", frames, "--fps", "8"] + extra)
+      return (run.status, run.errors)
     }
     let shorter = try render(["--to", "0.5"])
     #expect(shorter.status == 0)

@@ -81,14 +81,16 @@ public enum Tools {
     return (began, interrupted, names())
   }
 
-  /// Runs a program to completion; its status, standard output and standard error.
+  /// Runs a program to completion (in `environment`, when given, instead of this process's);
+  /// its status, standard output and standard error.
   @discardableResult
   public static func run(
-    _ executable: String, _ arguments: [String]
+    _ executable: String, _ arguments: [String], environment: [String: String]? = nil
   ) throws -> (status: Int32, output: String, errors: String) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
+    if let environment { process.environment = environment }
     let out = Pipe(), err = Pipe()
     process.standardOutput = out
     process.standardError = err
